@@ -1,0 +1,182 @@
+//! What a family hands out after reading files.
+//!
+//! A [`Document`] is the result of opening one or more files of one game family. It lists
+//! skeletons and animations, samples an animation with the family's *own* engine numerics,
+//! and poses a skeleton to world matrices the way the engine does. Everything the CLI,
+//! export, preview and viewer do goes through this trait, so none of them names a format.
+
+use crate::error::{Error, Result};
+use crate::model::{Mesh, Skeleton, Transform};
+use glam::{Mat4, Vec3};
+use serde_json::{Map, Value};
+
+/// One input file as `info` reports it.
+#[derive(Debug, Clone, Default)]
+pub struct FileSummary {
+    pub path: String,
+    /// e.g. "Oni level file", "Zelda 64 object", "Shenmue MOTN".
+    pub format: String,
+    /// version / variant, e.g. "VR31 PC retail", "OoT debug (GC EU MQ)".
+    pub variant: String,
+    /// Named counts ("instances", "TRAM", "sequences", ...), in display order.
+    pub counts: Vec<(String, u64)>,
+    /// Anything else worth telling (companion files found, layouts not decoded, ...).
+    pub notes: Vec<String>,
+}
+
+/// A skeleton with what is attached to it.
+#[derive(Debug, Clone)]
+pub struct SkeletonInfo {
+    /// Stable identifier (`--skeleton` accepts it), e.g. "0x3268" or "TRBSkonoko".
+    pub id: String,
+    pub name: String,
+    /// Where it came from ("object_dekunuts@0x3268").
+    pub source: String,
+    pub skeleton: Skeleton,
+    pub meshes: Vec<Mesh>,
+    /// Format-specific fields for `list --json`.
+    pub extra: Map<String, Value>,
+}
+
+/// How an exported clip should be interpolated between the engine's frames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interpolation {
+    /// The engine blends between frames (its own way); baking at every frame with LINEAR
+    /// reproduces it at every frame time.
+    Linear,
+    /// The engine holds each frame.
+    Step,
+}
+
+/// An animation's metadata.
+#[derive(Debug, Clone)]
+pub struct AnimInfo {
+    /// Position in `Document::animations` (what `--anim #N` selects).
+    pub index: usize,
+    pub name: String,
+    /// Number of frames (samples 0..frames-1 are the clip's keys).
+    pub frames: u32,
+    /// The engine's playback rate in frames per second.
+    pub fps: f64,
+    /// Number of bones/joints/channels it drives.
+    pub bones: usize,
+    /// e.g. "TRAM/6", "z64 normal", "z64 link", "MOTN".
+    pub format: String,
+    pub source: String,
+    /// Index into `Document::skeletons` of the skeleton it plays on, when known.
+    pub skeleton: Option<usize>,
+    pub interpolation: Interpolation,
+    /// Format-specific fields for `list --json` (never renamed once published).
+    pub extra: Map<String, Value>,
+}
+
+/// One engine-native value (before conversion to the common model).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Channel {
+    pub target: String,
+    pub path: String,
+    pub value: Value,
+}
+
+impl Channel {
+    pub fn new(target: impl Into<String>, path: impl Into<String>, value: impl Into<Value>) -> Self {
+        Channel { target: target.into(), path: path.into(), value: value.into() }
+    }
+}
+
+/// An animation sampled at one frame.
+#[derive(Debug, Clone, Default)]
+pub struct Sample {
+    /// The frame that was actually sampled, after the engine's own rounding.
+    pub frame: f64,
+    /// Engine-native values (see cli.md for each family's channel names).
+    pub channels: Vec<Channel>,
+    /// Local transforms of every bone of the animation's skeleton, root motion included.
+    pub locals: Vec<Transform>,
+    /// The part of the root bone's translation that is root motion (displacement since
+    /// frame 0), so exporters can offer an in-place variant. `None`: no root motion.
+    pub root_motion: Option<Vec3>,
+    /// Format-specific extras for `sample --json`.
+    pub extra: Map<String, Value>,
+}
+
+pub trait Document: Send + Sync {
+    /// The family's name ("oni", "z64", "shenmue").
+    fn family(&self) -> &'static str;
+
+    /// What each input file is.
+    fn files(&self) -> Vec<FileSummary>;
+
+    fn skeletons(&self) -> &[SkeletonInfo];
+
+    fn animations(&self) -> &[AnimInfo];
+
+    /// Sample animation `anim` at `frame` with the engine's own numerics.
+    fn sample(&self, anim: usize, frame: f64) -> Result<Sample>;
+
+    /// World matrices of skeleton `skeleton` posed by `anim` at `frame` (rest pose when
+    /// `anim` is None), exactly as the engine computes them. The default is the generic
+    /// forward kinematics over the sampled local transforms.
+    fn pose(&self, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<Vec<Mat4>> {
+        let info =
+            self.skeletons().get(skeleton).ok_or_else(|| Error::not_found(format!("no skeleton #{skeleton}")))?;
+        match anim {
+            None => Ok(info.skeleton.rest_world()),
+            Some(a) => {
+                let s = self.sample(a, frame)?;
+                Ok(crate::fk::world_matrices(&info.skeleton, &s.locals))
+            }
+        }
+    }
+
+    /// One line per animation for `check`, walking all of them and failing on any
+    /// invariant violation. The default samples every frame and hashes the local poses.
+    fn check(&self) -> Result<Vec<String>> {
+        crate::check::generic_lines(self)
+    }
+}
+
+impl dyn Document {
+    /// Resolve `--anim A`: `#N` (index), a plain number, or an exact name.
+    pub fn find_animation(&self, spec: &str) -> Result<usize> {
+        let anims = self.animations();
+        let by_index = spec.strip_prefix('#').unwrap_or(spec).parse::<usize>().ok();
+        if let Some(i) = by_index {
+            if spec.starts_with('#') || !anims.iter().any(|a| a.name == spec) {
+                return if i < anims.len() {
+                    Ok(i)
+                } else {
+                    Err(Error::not_found(format!("no animation #{i} (there are {})", anims.len())))
+                };
+            }
+        }
+        anims
+            .iter()
+            .position(|a| a.name == spec)
+            .or_else(|| anims.iter().position(|a| a.name.eq_ignore_ascii_case(spec)))
+            .ok_or_else(|| Error::not_found(format!("no animation named {spec:?} (see `boneyard list`)")))
+    }
+
+    /// Resolve `--skeleton S`: an id, a name, `#N`, or a plain index.
+    pub fn find_skeleton(&self, spec: &str) -> Result<usize> {
+        let sk = self.skeletons();
+        if let Some(i) = sk.iter().position(|s| s.id == spec || s.name == spec) {
+            return Ok(i);
+        }
+        if let Ok(i) = spec.strip_prefix('#').unwrap_or(spec).parse::<usize>() {
+            if i < sk.len() {
+                return Ok(i);
+            }
+        }
+        Err(Error::not_found(format!("no skeleton {spec:?} (see `boneyard list`)")))
+    }
+
+    /// The skeleton an animation plays on: its own, else the first one.
+    pub fn skeleton_for(&self, anim: usize) -> Option<usize> {
+        self.animations().get(anim).and_then(|a| a.skeleton).or(if self.skeletons().is_empty() {
+            None
+        } else {
+            Some(0)
+        })
+    }
+}

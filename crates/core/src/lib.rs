@@ -1,0 +1,30 @@
+//! boneyard-core: what every game family shares.
+//!
+//! * [`reader`]: a bounds-checked byte reader (endianness, offsets, limits) and a writer for encoders.
+//! * [`error`]: the one error type of the libraries: file, byte offset, what was expected.
+//! * [`model`]: skeletons, rest transforms, meshes (rigid or skinned).
+//! * [`fk`]: forward kinematics to world matrices.
+//! * [`document`]: what a family hands out after reading files: skeletons, animations sampled by
+//!   the family's own engine numerics, engine-exact poses, check lines.
+//! * [`family`]: the registry interface: probe a file, open it.
+//! * [`memory`]: an in-memory document of baked poses (built-in sample data, tests).
+
+pub mod check;
+pub mod demo;
+pub mod document;
+pub mod error;
+pub mod family;
+pub mod fk;
+pub mod memory;
+pub mod model;
+pub mod reader;
+pub mod testdata;
+pub mod writer;
+
+pub use document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo};
+pub use error::{Error, ErrorKind, Result};
+pub use family::{Family, InputFile};
+pub use glam;
+pub use model::{Bone, Mesh, MeshBinding, Skeleton, Transform};
+pub use reader::{Endian, Limits, Reader};
+pub use writer::Writer;

@@ -1,0 +1,265 @@
+//! A bounds-checked cursor over `&[u8]`.
+//!
+//! Every read checks the remaining length and returns an [`Error`] naming the absolute byte
+//! offset. Counts read from a file go through [`Reader::count`], which checks them against a
+//! limit *and* against the bytes that could possibly hold them, so hostile input can never
+//! make us allocate without bound.
+
+use crate::error::{Error, ErrorKind, Result};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endian {
+    Little,
+    Big,
+}
+
+/// Size limits applied to counts read from files.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Largest element count of any one array.
+    pub max_count: usize,
+    /// Largest single allocation in bytes that a decoded structure may ask for.
+    pub max_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_count: 1 << 24, max_bytes: 1 << 28 }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    /// Absolute offset of `data[0]` in the file, for error messages.
+    base: u64,
+    endian: Endian,
+}
+
+macro_rules! read_int {
+    ($name:ident, $t:ty, $n:expr) => {
+        #[inline]
+        pub fn $name(&mut self) -> Result<$t> {
+            let b = self.array::<$n>()?;
+            Ok(match self.endian {
+                Endian::Little => <$t>::from_le_bytes(b),
+                Endian::Big => <$t>::from_be_bytes(b),
+            })
+        }
+    };
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(data: &'a [u8], endian: Endian) -> Self {
+        Reader { data, pos: 0, base: 0, endian }
+    }
+
+    /// A reader over `data` positioned at `offset` (checked).
+    pub fn at(data: &'a [u8], offset: usize, endian: Endian) -> Result<Self> {
+        let mut r = Reader::new(data, endian);
+        r.seek(offset)?;
+        Ok(r)
+    }
+
+    pub fn endian(&self) -> Endian {
+        self.endian
+    }
+    pub fn set_endian(&mut self, e: Endian) {
+        self.endian = e;
+    }
+    /// Position inside this reader's slice.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+    /// Absolute offset in the file (for error messages).
+    pub fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+    pub fn remaining(&self) -> usize {
+        self.data.len() - self.pos
+    }
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// An error at the current absolute offset.
+    pub fn error(&self, msg: impl Into<String>) -> Error {
+        Error::invalid(self.offset(), msg)
+    }
+    /// An error at an absolute offset `pos` of this reader's slice.
+    pub fn error_at(&self, pos: usize, msg: impl Into<String>) -> Error {
+        Error::invalid(self.base + pos as u64, msg)
+    }
+
+    pub fn seek(&mut self, pos: usize) -> Result<()> {
+        if pos > self.data.len() {
+            return Err(Error::at(
+                self.base + pos as u64,
+                ErrorKind::Invalid(format!(
+                    "offset {pos:#x} is past the end of the data ({:#x} bytes)",
+                    self.data.len()
+                )),
+            ));
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
+    pub fn skip(&mut self, n: usize) -> Result<()> {
+        self.bytes(n).map(|_| ())
+    }
+
+    /// Borrow the next `n` bytes (zero-copy).
+    #[inline]
+    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
+        if n > self.remaining() {
+            return Err(Error::at(
+                self.offset(),
+                ErrorKind::Truncated { need: n as u64, have: self.remaining() as u64 },
+            ));
+        }
+        let s = &self.data[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+
+    #[inline]
+    pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let s = self.bytes(N)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(s);
+        Ok(a)
+    }
+
+    #[inline]
+    pub fn u8(&mut self) -> Result<u8> {
+        Ok(self.array::<1>()?[0])
+    }
+    #[inline]
+    pub fn i8(&mut self) -> Result<i8> {
+        Ok(self.u8()? as i8)
+    }
+    read_int!(u16, u16, 2);
+    read_int!(i16, i16, 2);
+    read_int!(u32, u32, 4);
+    read_int!(i32, i32, 4);
+    read_int!(u64, u64, 8);
+    #[inline]
+    pub fn f32(&mut self) -> Result<f32> {
+        Ok(f32::from_bits(self.u32()?))
+    }
+    /// A finite f32 (rejects NaN and infinities with an error at its offset).
+    pub fn f32_finite(&mut self) -> Result<f32> {
+        let at = self.offset();
+        let v = self.f32()?;
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(Error::invalid(at, format!("float is not finite ({v})")))
+        }
+    }
+    pub fn vec3(&mut self) -> Result<[f32; 3]> {
+        Ok([self.f32()?, self.f32()?, self.f32()?])
+    }
+    /// A fixed-size, NUL-padded ASCII name.
+    pub fn name(&mut self, n: usize) -> Result<String> {
+        Ok(cstr(self.bytes(n)?))
+    }
+
+    /// A sub-reader over `len` bytes at `pos` of this reader's slice, keeping absolute offsets.
+    pub fn sub(&self, pos: usize, len: usize) -> Result<Reader<'a>> {
+        let end = pos.checked_add(len).filter(|&e| e <= self.data.len()).ok_or_else(|| {
+            Error::at(
+                self.base + pos as u64,
+                ErrorKind::Truncated { need: len as u64, have: self.data.len().saturating_sub(pos) as u64 },
+            )
+        })?;
+        Ok(Reader { data: &self.data[pos..end], pos: 0, base: self.base + pos as u64, endian: self.endian })
+    }
+
+    /// A sub-reader from `pos` to the end.
+    pub fn tail(&self, pos: usize) -> Result<Reader<'a>> {
+        let len = self.data.len().checked_sub(pos).ok_or_else(|| self.error_at(pos, "offset past the end"))?;
+        self.sub(pos, len)
+    }
+
+    /// Read a count and check it: `count <= limit` and `count * elem_size` bytes fit in what is
+    /// left (`elem_size` may be 0 when the elements live elsewhere).
+    pub fn check_count(&self, count: u64, elem_size: usize, limit: usize, what: &str) -> Result<usize> {
+        if count > limit as u64 {
+            return Err(Error::limit(self.offset(), format!("{what}: count {count} is over the limit {limit}")));
+        }
+        let need = count.saturating_mul(elem_size as u64);
+        if need > self.remaining() as u64 {
+            return Err(Error::at(self.offset(), ErrorKind::Truncated { need, have: self.remaining() as u64 }));
+        }
+        Ok(count as usize)
+    }
+}
+
+/// NUL-terminated ASCII from a fixed-size field; non-printable bytes become '?'.
+pub fn cstr(b: &[u8]) -> String {
+    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+    b[..end].iter().map(|&c| if (0x20..0x7f).contains(&c) { c as char } else { '?' }).collect()
+}
+
+/// A checked sub-slice `data[off..off+len]` with an error naming `off`.
+pub fn slice(data: &[u8], off: usize, len: usize) -> Result<&[u8]> {
+    off.checked_add(len).and_then(|end| data.get(off..end)).ok_or_else(|| {
+        Error::at(off as u64, ErrorKind::Truncated { need: len as u64, have: data.len().saturating_sub(off) as u64 })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endianness_and_offsets() {
+        let d = [0x12, 0x34, 0x56, 0x78, 0x9a];
+        let mut le = Reader::new(&d, Endian::Little);
+        assert_eq!(le.u16().unwrap(), 0x3412);
+        let mut be = Reader::new(&d, Endian::Big);
+        assert_eq!(be.u32().unwrap(), 0x12345678);
+        let e = be.u16().unwrap_err();
+        assert_eq!(e.offset, Some(4));
+        assert_eq!(e.kind, ErrorKind::Truncated { need: 2, have: 1 });
+    }
+
+    #[test]
+    fn sub_reader_keeps_absolute_offsets() {
+        let d = [0u8; 16];
+        let r = Reader::new(&d, Endian::Big);
+        let mut s = r.sub(10, 4).unwrap();
+        s.u32().unwrap();
+        assert_eq!(s.u8().unwrap_err().offset, Some(14));
+        assert!(r.sub(10, 7).is_err());
+        assert!(r.sub(usize::MAX, 2).is_err());
+    }
+
+    #[test]
+    fn counts_are_bounded_by_data_and_limit() {
+        let d = [0u8; 8];
+        let r = Reader::new(&d, Endian::Little);
+        assert_eq!(r.check_count(2, 4, 10, "x").unwrap(), 2);
+        assert!(r.check_count(3, 4, 10, "x").is_err());
+        assert!(matches!(r.check_count(11, 0, 10, "x").unwrap_err().kind, ErrorKind::Limit(_)));
+        assert!(r.check_count(u64::MAX, usize::MAX, usize::MAX, "x").is_err());
+    }
+
+    #[test]
+    fn cstr_stops_at_nul() {
+        assert_eq!(cstr(b"TRAMabc\0zz"), "TRAMabc");
+        assert_eq!(cstr(b"a\x01b"), "a?b");
+    }
+}

@@ -1,0 +1,39 @@
+//! Locating the real files of `../shared/data` for tests and benchmarks.
+//!
+//! The data is never committed; tests that need it call [`shared_data`] and print a clear
+//! `SKIPPED` line when it is absent.
+
+use std::path::PathBuf;
+
+/// The `shared/data` folder: `$BONEYARD_DATA` if set, else the first `shared/data` found
+/// walking up from the current directory and from this crate's source folder.
+pub fn data_dir() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("BONEYARD_DATA") {
+        let p = PathBuf::from(p);
+        return p.is_dir().then_some(p);
+    }
+    let starts = [std::env::current_dir().ok(), Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")))];
+    for start in starts.into_iter().flatten() {
+        let mut dir = Some(start.as_path());
+        while let Some(d) = dir {
+            let cand = d.join("shared").join("data");
+            if cand.is_dir() {
+                return Some(cand);
+            }
+            dir = d.parent();
+        }
+    }
+    None
+}
+
+/// `shared/data/<rel>` if it exists; otherwise prints `SKIPPED (<test>): ...` and returns None.
+pub fn shared_data(rel: &str, test: &str) -> Option<PathBuf> {
+    match data_dir().map(|d| d.join(rel)) {
+        Some(p) if p.exists() => Some(p),
+        _ => {
+            println!("SKIPPED ({test}): ../shared/data/{rel} is not present");
+            eprintln!("SKIPPED ({test}): ../shared/data/{rel} is not present");
+            None
+        }
+    }
+}
