@@ -210,3 +210,51 @@ mod tests {
         }
     }
 }
+
+/// The demo as an in-memory document (no file format involved), baked at `fps`.
+pub fn baked_document(fps: f32) -> crate::memory::BakedDocument {
+    use crate::document::{AnimInfo, FileSummary, Interpolation, SkeletonInfo};
+    use crate::memory::{BakedClip, BakedDocument};
+    let skel = skeleton();
+    let meshes = meshes(&skel);
+    let clips = DemoClip::ALL
+        .iter()
+        .enumerate()
+        .map(|(index, &clip)| {
+            let n = clip.frames(fps);
+            let times = (0..n).map(|f| f as f32 / fps);
+            BakedClip {
+                info: AnimInfo {
+                    index,
+                    name: clip.name().into(),
+                    frames: n,
+                    fps: fps as f64,
+                    bones: skel.len(),
+                    format: "builtin".into(),
+                    source: "built-in demo".into(),
+                    skeleton: Some(0),
+                    interpolation: Interpolation::Linear,
+                    extra: Default::default(),
+                },
+                frames: times.clone().map(|t| pose(clip, t)).collect(),
+                root_motion: Some(times.map(|t| root_motion(clip, t)).collect()),
+            }
+        })
+        .collect();
+    let files = vec![FileSummary {
+        path: "(built-in)".into(),
+        format: "boneyard demo character".into(),
+        variant: String::new(),
+        counts: vec![("bones".into(), skel.len() as u64), ("animations".into(), DemoClip::ALL.len() as u64)],
+        notes: vec![],
+    }];
+    let info = SkeletonInfo {
+        id: "demo".into(),
+        name: skel.name.clone(),
+        source: "built-in".into(),
+        skeleton: skel,
+        meshes,
+        extra: Default::default(),
+    };
+    BakedDocument::new("builtin", files, vec![info], clips)
+}

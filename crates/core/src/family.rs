@@ -40,4 +40,10 @@ pub trait Family: Sync {
     fn probe(&self, path: &Path, head: &[u8]) -> bool;
     /// Read the files (all accepted by `probe`; companion files may be found beside them).
     fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>>;
+    /// The built-in demo character (`crate::demo`) encoded in this family's own format by the
+    /// family's own encoder, as (file name, bytes); `open` reads them back. Empty when the
+    /// family has no encoder.
+    fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        Ok(Vec::new())
+    }
 }
