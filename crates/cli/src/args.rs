@@ -1,0 +1,148 @@
+//! Command-line arguments (cli.md). clap prints usage errors itself and exits with 2.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Parser)]
+#[command(name = "boneyard", version, about = "Read the skeletons and animations of classic games (Oni, Zelda 64, Shenmue) exactly as their engines play them, and export them to glTF, BVH, OBJ, PNG, GIF and APNG.")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// What each file is: format, version/variant, counts.
+    Info {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every skeleton and animation found in the files.
+    List {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The local pose at frame F: engine-native channel values and local transforms.
+    Sample {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Animation name (as `list` prints it) or index (`#242`).
+        #[arg(long)]
+        anim: String,
+        /// Frame number (a real number; engines that sample whole frames say how they round).
+        #[arg(long, allow_negative_numbers = true)]
+        frame: f64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// World matrices per bone at frame F, as the engine computes them.
+    Pose {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Animation name or `#index`; without it, the rest pose.
+        #[arg(long)]
+        anim: Option<String>,
+        #[arg(long, allow_negative_numbers = true, conflicts_with = "all_frames")]
+        frame: Option<f64>,
+        /// Every frame of the animation (0..frames-1) in one output.
+        #[arg(long, requires = "anim")]
+        all_frames: bool,
+        /// Skeleton id, name or `#index` (default: the animation's own, else the first).
+        #[arg(long)]
+        skeleton: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export skeletons, meshes and animations.
+    Export {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Animations to export (repeatable; default: every animation of the skeleton).
+        #[arg(long)]
+        anim: Vec<String>,
+        #[arg(long)]
+        skeleton: Option<String>,
+        #[arg(long, value_enum)]
+        format: Format,
+        #[arg(long)]
+        out: PathBuf,
+        /// Frame for still formats (png, obj).
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+        frame: f64,
+        /// Remove root motion (the character animates in place).
+        #[arg(long)]
+        in_place: bool,
+        /// Image size for png/gif/apng, WIDTHxHEIGHT.
+        #[arg(long, default_value = "480x480")]
+        size: String,
+    },
+    /// Walk every animation; print a line each and a hash.
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Local web viewer on http://127.0.0.1:P.
+    View {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Port (0 picks a free one).
+        #[arg(long, default_value_t = 8642)]
+        port: u16,
+    },
+    /// The whole pipeline on built-in sample data.
+    Demo {
+        #[arg(long, default_value = "boneyard-demo")]
+        out: PathBuf,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Glb,
+    Bvh,
+    Obj,
+    Png,
+    Apng,
+    Gif,
+}
+
+/// A usage error found after parsing (exit status 2).
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for UsageError {}
+
+pub fn usage(msg: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(UsageError(msg.into()))
+}
+
+/// Parse argv; on `--help`/`--version` print and exit 0, on errors print usage and exit 2.
+pub fn parse() -> Result<Cli, ExitCode> {
+    match Cli::try_parse() {
+        Ok(c) => Ok(c),
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            Err(ExitCode::from(code))
+        }
+    }
+}
+
+pub fn parse_size(s: &str) -> anyhow::Result<(u32, u32)> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| usage(format!("--size {s:?}: expected WIDTHxHEIGHT")))?;
+    let parse = |v: &str| {
+        v.trim().parse::<u32>().ok().filter(|&n| (16..=4096).contains(&n)).ok_or_else(|| usage(format!("--size {s:?}: each side must be 16..4096")))
+    };
+    Ok((parse(w)?, parse(h)?))
+}

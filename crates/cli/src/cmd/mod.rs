@@ -1,0 +1,48 @@
+//! One module per subcommand.
+
+mod check;
+mod demo;
+mod export;
+mod info;
+mod list;
+mod pose;
+mod sample;
+
+use crate::args::{Cli, Command};
+use anyhow::Result;
+
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Info { files, json } => info::run(&files, json),
+        Command::List { files, json } => list::run(&files, json),
+        Command::Sample { files, anim, frame, json } => sample::run(&files, &anim, frame, json),
+        Command::Pose { files, anim, frame, all_frames, skeleton, json } => {
+            pose::run(&files, anim.as_deref(), frame, all_frames, skeleton.as_deref(), json)
+        }
+        Command::Export { files, anim, skeleton, format, out, frame, in_place, size } => {
+            let req = export::Request { anims: anim, skeleton, format, out, frame, in_place, size: crate::args::parse_size(&size)? };
+            export::run(&files, &req)
+        }
+        Command::Check { files } => check::run(&files),
+        Command::View { files, port } => {
+            let opened = crate::inputs::open(&files)?;
+            let doc = opened.docs.into_iter().next().ok_or_else(|| anyhow::anyhow!("nothing to view"))?;
+            crate::view::serve(doc, port, |url| println!("boneyard viewer on {url} (Ctrl-C to stop)"))
+        }
+        Command::Demo { out } => demo::run(&out),
+    }
+}
+
+/// Frame numbers must be finite.
+fn check_frame(frame: f64) -> Result<f64> {
+    if frame.is_finite() {
+        Ok(frame)
+    } else {
+        Err(crate::args::usage(format!("--frame {frame} is not a number")))
+    }
+}
+
+fn print_json(v: &serde_json::Value) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(v)?);
+    Ok(())
+}

@@ -1,0 +1,62 @@
+use anyhow::Result;
+use boneyard_core::Document;
+use serde_json::json;
+use std::path::PathBuf;
+
+pub fn run(
+    files: &[PathBuf],
+    anim: Option<&str>,
+    frame: Option<f64>,
+    all_frames: bool,
+    skeleton: Option<&str>,
+    json: bool,
+) -> Result<()> {
+    let opened = crate::inputs::open(files)?;
+    let doc: &dyn Document = opened.single()?;
+    let a = anim.map(|s| doc.find_animation(s)).transpose()?;
+    let sk = match (skeleton, a) {
+        (Some(s), _) => doc.find_skeleton(s)?,
+        (None, Some(a)) => doc.skeleton_for(a).ok_or_else(|| crate::args::usage("no skeleton to pose this animation on"))?,
+        (None, None) => doc.find_skeleton("#0")?,
+    };
+    let info = &doc.skeletons()[sk];
+    let frames: Vec<f64> = match (all_frames, a) {
+        (true, Some(a)) => (0..doc.animations()[a].frames).map(f64::from).collect(),
+        _ => vec![super::check_frame(frame.unwrap_or(0.0))?],
+    };
+    if json {
+        let mut out = Vec::with_capacity(frames.len());
+        for &f in &frames {
+            let w = doc.pose(sk, a, f)?;
+            out.push(json!({"frame": f, "bones": crate::json::pose_bones(info, &w)}));
+        }
+        let anim_v = a.map(|a| crate::json::anim_header(&doc.animations()[a]));
+        let v = if all_frames {
+            json!({"animation": anim_v, "skeleton": info.id, "frames": out})
+        } else {
+            let mut one = out.pop().unwrap_or_default();
+            if let Some(o) = one.as_object_mut() {
+                o.insert("animation".into(), anim_v.unwrap_or_default());
+                o.insert("skeleton".into(), json!(info.id));
+            }
+            one
+        };
+        return super::print_json(&v);
+    }
+    for &f in &frames {
+        let w = doc.pose(sk, a, f)?;
+        match a {
+            Some(a) => println!("{} frame {f}:", doc.animations()[a].name),
+            None => println!("{} rest pose:", info.name),
+        }
+        // Rows of the 3x4 matrix (rotation columns then translation), 3 decimals.
+        for (i, (b, m)) in info.skeleton.bones.iter().zip(&w).enumerate() {
+            let c = m.to_cols_array_2d();
+            let row = |r: usize| format!("{:9.3} {:9.3} {:9.3} {:9.3}", c[0][r], c[1][r], c[2][r], c[3][r]);
+            println!("  {i:3} {:<20} [{}]", b.name, row(0));
+            println!("  {:3} {:<20} [{}]", "", "", row(1));
+            println!("  {:3} {:<20} [{}]", "", "", row(2));
+        }
+    }
+    Ok(())
+}

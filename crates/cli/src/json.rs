@@ -1,0 +1,101 @@
+//! The stable JSON shapes of cli.md (`list`, `sample`, `pose`, `info`), shared by the
+//! commands and the viewer's API.
+
+use boneyard_core::{AnimInfo, Document, FileSummary, Sample, SkeletonInfo};
+use glam::Mat4;
+use serde_json::{json, Map, Value};
+
+pub fn file(f: &FileSummary) -> Value {
+    let counts: Map<String, Value> = f.counts.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    json!({"path": f.path, "format": f.format, "variant": f.variant, "counts": counts, "notes": f.notes})
+}
+
+pub fn skeleton(s: &SkeletonInfo) -> Value {
+    let mut m = Map::new();
+    m.insert("id".into(), json!(s.id));
+    m.insert("name".into(), json!(s.name));
+    m.insert("bones".into(), json!(s.skeleton.len()));
+    m.insert("source".into(), json!(s.source));
+    m.insert("meshes".into(), json!(s.meshes.len()));
+    for (k, v) in &s.extra {
+        m.entry(k.clone()).or_insert_with(|| v.clone());
+    }
+    Value::Object(m)
+}
+
+pub fn animation(a: &AnimInfo, doc: &dyn Document) -> Value {
+    let mut m = Map::new();
+    m.insert("index".into(), json!(a.index));
+    m.insert("name".into(), json!(a.name));
+    m.insert("frames".into(), json!(a.frames));
+    m.insert("fps".into(), json!(a.fps));
+    m.insert("bones".into(), json!(a.bones));
+    m.insert("format".into(), json!(a.format));
+    m.insert("source".into(), json!(a.source));
+    m.insert("skeleton".into(), json!(a.skeleton.and_then(|s| doc.skeletons().get(s)).map(|s| s.id.clone())));
+    m.insert(
+        "interpolation".into(),
+        json!(match a.interpolation {
+            boneyard_core::Interpolation::Linear => "linear",
+            boneyard_core::Interpolation::Step => "step",
+        }),
+    );
+    for (k, v) in &a.extra {
+        m.entry(k.clone()).or_insert_with(|| v.clone());
+    }
+    Value::Object(m)
+}
+
+pub fn list(docs: &[&dyn Document], files: &[String]) -> Value {
+    let mut skeletons = Vec::new();
+    let mut animations = Vec::new();
+    for d in docs {
+        skeletons.extend(d.skeletons().iter().map(skeleton));
+        animations.extend(d.animations().iter().map(|a| animation(a, *d)));
+    }
+    json!({"files": files, "skeletons": skeletons, "animations": animations})
+}
+
+pub fn anim_header(a: &AnimInfo) -> Value {
+    json!({"index": a.index, "name": a.name, "frames": a.frames, "fps": a.fps})
+}
+
+pub fn sample(doc: &dyn Document, a: &AnimInfo, s: &Sample) -> Value {
+    let names = a.skeleton.and_then(|i| doc.skeletons().get(i)).map(|sk| &sk.skeleton);
+    let channels: Vec<Value> =
+        s.channels.iter().map(|c| json!({"target": c.target, "path": c.path, "value": c.value})).collect();
+    let bones: Vec<Value> = s
+        .locals
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let name = names.and_then(|sk| sk.bones.get(i)).map(|b| b.name.clone()).unwrap_or_else(|| i.to_string());
+            json!({"index": i, "name": name, "translation": t.translation.to_array(), "rotation": t.rotation.to_array(), "scale": t.scale.to_array()})
+        })
+        .collect();
+    let mut m = Map::new();
+    m.insert("format".into(), json!(a.format));
+    m.insert("animation".into(), anim_header(a));
+    m.insert("frame".into(), json!(s.frame));
+    m.insert("channels".into(), Value::Array(channels));
+    m.insert("bones".into(), Value::Array(bones));
+    if let Some(r) = s.root_motion {
+        m.insert("root_motion".into(), json!(r.to_array()));
+    }
+    for (k, v) in &s.extra {
+        m.entry(k.clone()).or_insert_with(|| v.clone());
+    }
+    Value::Object(m)
+}
+
+pub fn pose_bones(info: &SkeletonInfo, world: &[Mat4]) -> Value {
+    let bones: Vec<Value> = info
+        .skeleton
+        .bones
+        .iter()
+        .zip(world)
+        .enumerate()
+        .map(|(i, (b, m))| json!({"index": i, "name": b.name, "parent": b.parent, "matrix": m.to_cols_array()}))
+        .collect();
+    Value::Array(bones)
+}
