@@ -1,0 +1,159 @@
+//! The command-line contract of cli.md: exit codes, one-line errors, JSON shapes, the check
+//! hash, atomic outputs. Runs the real binary.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn boneyard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boneyard")).args(args).output().expect("run boneyard")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tmpdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("boneyard-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    for args in [&["--help"][..], &["--version"], &["export", "--help"], &["demo", "--help"]] {
+        let o = boneyard(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(!stdout(&o).is_empty());
+    }
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    for args in [&[][..], &["frobnicate"], &["sample", "x.bin"], &["export", "x", "--format", "tiff", "--out", "o"]] {
+        let o = boneyard(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn unreadable_and_unknown_inputs_exit_one_with_one_line() {
+    let d = tmpdir("bad");
+    let junk = d.join("junk.bin");
+    std::fs::write(&junk, b"this is not a game file at all").unwrap();
+    for f in [d.join("missing.dat"), junk] {
+        let o = boneyard(&["info", f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1));
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.starts_with("boneyard: error: ") && e.contains(f.file_name().unwrap().to_str().unwrap()), "{e}");
+        assert!(!e.contains("panicked"));
+    }
+}
+
+/// The demo writes every family's files and exports; every file it names exists and is whole.
+#[test]
+fn demo_then_every_command_on_its_files() {
+    let d = tmpdir("demo");
+    let out = d.join("demo");
+    let o = boneyard(&["demo", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let written: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("  ")).filter(|l| Path::new(l).is_file()).collect();
+    assert!(written.iter().any(|p| p.ends_with(".glb")), "{text}");
+    assert!(written.iter().any(|p| p.ends_with(".png")), "{text}");
+    for p in &written {
+        let bytes = std::fs::read(p).unwrap();
+        if p.ends_with(".glb") {
+            assert_eq!(&bytes[..4], b"glTF");
+            let len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+            assert_eq!(len, bytes.len(), "{p}: GLB header length must be the file length");
+        }
+        if p.ends_with(".png") {
+            assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        }
+    }
+    // No temporary files left behind.
+    for entry in walk(&out) {
+        assert!(!entry.file_name().unwrap().to_string_lossy().contains(".part"), "{}", entry.display());
+    }
+    for fam_dir in std::fs::read_dir(&out).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+        let inputs: Vec<String> = std::fs::read_dir(&fam_dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| !matches!(p.extension().and_then(|e| e.to_str()), Some("glb" | "png" | "gif" | "bvh" | "obj")))
+            .map(|p| p.display().to_string())
+            .collect();
+        if inputs.is_empty() {
+            continue;
+        }
+        let args = |extra: &[&str]| -> Vec<String> {
+            let mut v: Vec<String> = vec![extra[0].to_string()];
+            v.extend(inputs.iter().cloned());
+            v.extend(extra[1..].iter().map(|s| s.to_string()));
+            v
+        };
+        let run = |a: Vec<String>| {
+            let refs: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+            let o = boneyard(&refs);
+            assert_eq!(o.status.code(), Some(0), "{a:?}: {}", stderr(&o));
+            stdout(&o)
+        };
+        // list --json has the fields cli.md names.
+        let list: Value = serde_json::from_str(&run(args(&["list", "--json"]))).unwrap();
+        let anims = list["animations"].as_array().unwrap();
+        assert!(anims.len() >= 2, "{}: the demo has a walk and a wave", fam_dir.display());
+        for a in anims {
+            for k in ["index", "name", "frames", "fps", "bones", "format", "source"] {
+                assert!(a.get(k).is_some(), "list --json animation lacks {k}: {a}");
+            }
+        }
+        let sk = &list["skeletons"][0];
+        for k in ["id", "name", "bones", "source"] {
+            assert!(sk.get(k).is_some(), "list --json skeleton lacks {k}");
+        }
+        // sample --json and pose --json shapes.
+        let s: Value = serde_json::from_str(&run(args(&["sample", "--anim", "#0", "--frame", "3", "--json"]))).unwrap();
+        for k in ["format", "animation", "frame", "channels", "bones"] {
+            assert!(s.get(k).is_some(), "sample --json lacks {k}");
+        }
+        let p: Value = serde_json::from_str(&run(args(&["pose", "--anim", "#0", "--frame", "3", "--json"]))).unwrap();
+        let bones = p["bones"].as_array().unwrap();
+        assert!(!bones.is_empty());
+        assert_eq!(bones[0]["matrix"].as_array().unwrap().len(), 16);
+        // check: the last line is the CRC-32 of all lines before it.
+        let c = run(args(&["check"]));
+        let lines: Vec<&str> = c.lines().collect();
+        let (last, body) = lines.split_last().unwrap();
+        let mut h = crc32fast::Hasher::new();
+        for l in body {
+            h.update(l.as_bytes());
+            h.update(b"\n");
+        }
+        assert_eq!(*last, format!("all: hash={:08x}", h.finalize()));
+        // An animation that is not there is a usage error.
+        let mut a = args(&["sample", "--anim", "no_such_animation", "--frame", "0"]);
+        let refs: Vec<&str> = a.iter_mut().map(|s| s.as_str()).collect();
+        assert_eq!(boneyard(&refs).status.code(), Some(2));
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
