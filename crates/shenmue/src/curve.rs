@@ -1,0 +1,172 @@
+//! MOTN curves and the game's sampler (SH-4 routine at 0x0C093390): a cubic Hermite between
+//! two keys whose tangents are in units per second at 30 Hz, clamped outside the keys.
+//!
+//! Arithmetic is single precision, as the SH-4's FPU runs it; the reference's test vectors
+//! (worked in double) agree to every printed digit.
+
+use crate::layout::motn::{FPS, TURN};
+
+/// What a curve drives on its control.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Axis {
+    PosX,
+    PosY,
+    PosZ,
+    RotX,
+    RotY,
+    RotZ,
+}
+
+impl Axis {
+    pub const ALL: [Axis; 6] = [Axis::PosX, Axis::PosY, Axis::PosZ, Axis::RotX, Axis::RotY, Axis::RotZ];
+
+    /// The `sample --json` path name (cli.md).
+    pub fn path(self) -> &'static str {
+        match self {
+            Axis::PosX => "position.x",
+            Axis::PosY => "position.y",
+            Axis::PosZ => "position.z",
+            Axis::RotX => "rotation.x",
+            Axis::RotY => "rotation.y",
+            Axis::RotZ => "rotation.z",
+        }
+    }
+    pub fn is_rotation(self) -> bool {
+        matches!(self, Axis::RotX | Axis::RotY | Axis::RotZ)
+    }
+    /// 0, 1, 2 for x, y, z.
+    pub fn component(self) -> usize {
+        match self {
+            Axis::PosX | Axis::RotX => 0,
+            Axis::PosY | Axis::RotY => 1,
+            Axis::PosZ | Axis::RotZ => 2,
+        }
+    }
+}
+
+/// One key of a curve. `count` is block 4's 2-bit number of stored halves:
+/// 0 = none (value 0, tangents 0), 1 = value, 2 = shared tangent + value,
+/// 3 = in tangent, out tangent, value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Key {
+    pub frame: u16,
+    pub count: u8,
+    pub tangent_in: f32,
+    pub tangent_out: f32,
+    pub value: f32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve {
+    /// The MOTN id (a runtime control index for the human family).
+    pub control: u16,
+    pub axis: Axis,
+    /// `[0, interior..., frames-1]`, non-decreasing; equal neighbours are steps.
+    pub keys: Vec<Key>,
+}
+
+impl Curve {
+    /// The sampled value at `frame` (rotations in turns).
+    pub fn sample(&self, frame: f32) -> f32 {
+        sample_keys(&self.keys, frame)
+    }
+    /// Does any key hold data (block 4 count > 0)?
+    pub fn has_data(&self) -> bool {
+        self.keys.iter().any(|k| k.count > 0)
+    }
+}
+
+/// The Hermite sampler over `keys` (see the module comment). An empty list samples to 0.
+pub fn sample_keys(keys: &[Key], frame: f32) -> f32 {
+    let (first, last) = match (keys.first(), keys.last()) {
+        (Some(a), Some(b)) => (a, b),
+        _ => return 0.0,
+    };
+    if frame.is_nan() || frame <= f32::from(first.frame) {
+        // Also catches NaN frames: they clamp to the first key.
+        return first.value;
+    }
+    if frame >= f32::from(last.frame) {
+        return last.value;
+    }
+    // The first segment [k0, k1] containing the frame; with duplicate frames (a step) the
+    // earlier segment ends exactly on the step's first value.
+    let Some(pair) = keys.windows(2).find(|w| frame >= f32::from(w[0].frame) && frame <= f32::from(w[1].frame)) else {
+        return last.value;
+    };
+    let (k0, k1) = (pair[0], pair[1]);
+    let span = f32::from(k1.frame) - f32::from(k0.frame);
+    if span <= 0.0 {
+        return k1.value;
+    }
+    let t = (frame - f32::from(k0.frame)) / span;
+    let seconds = span / FPS;
+    hermite(t, k0.value, k0.tangent_out * seconds, k1.value, k1.tangent_in * seconds)
+}
+
+/// `h00·v0 + h10·m0 + h01·v1 + h11·m1` with the standard Hermite basis.
+pub fn hermite(t: f32, v0: f32, m0: f32, v1: f32, m1: f32) -> f32 {
+    let t2 = t * t;
+    let t3 = t2 * t;
+    let h00 = 2.0 * t3 - 3.0 * t2 + 1.0;
+    let h10 = t3 - 2.0 * t2 + t;
+    let h01 = -2.0 * t3 + 3.0 * t2;
+    let h11 = t3 - t2;
+    h00 * v0 + h10 * m0 + h01 * v1 + h11 * m1
+}
+
+/// The engine's rotation store (0x0C093D1E): `int16(FTRC(turns × 65536))`, truncating toward
+/// zero and wrapping to 16 bits (65536 = one turn).
+pub fn turns_to_raw(turns: f32) -> i16 {
+    // `as i32` truncates toward zero (saturating, like FTRC); `as i16` keeps the low 16 bits.
+    ((turns * TURN) as i32) as i16
+}
+
+/// Radians of a raw int16 angle (65536 = 2π).
+pub fn raw_to_radians(raw: i16) -> f32 {
+    f32::from(raw) * (std::f32::consts::TAU / TURN)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(frame: u16, count: u8, tin: f32, tout: f32, value: f32) -> Key {
+        Key { frame, count, tangent_in: tin, tangent_out: tout, value }
+    }
+
+    #[test]
+    fn hermite_by_hand() {
+        // Flat tangents: the midpoint of 0 → 1 is 0.5; with out-tangent 30/s over a
+        // 1-frame span (m0 = 1): h10(0.5) = 0.125 → 0.625.
+        let k = [key(0, 1, 0.0, 0.0, 0.0), key(1, 1, 0.0, 0.0, 1.0)];
+        assert_eq!(sample_keys(&k, 0.5), 0.5);
+        let k = [key(0, 2, 30.0, 30.0, 0.0), key(1, 1, 0.0, 0.0, 1.0)];
+        assert_eq!(sample_keys(&k, 0.5), 0.625);
+    }
+
+    #[test]
+    fn clamps_and_steps() {
+        let k =
+            [key(0, 1, 0.0, 0.0, 2.0), key(4, 1, 0.0, 0.0, 3.0), key(4, 1, 0.0, 0.0, 7.0), key(8, 1, 0.0, 0.0, 7.0)];
+        assert_eq!(sample_keys(&k, -3.0), 2.0);
+        assert_eq!(sample_keys(&k, 99.0), 7.0);
+        assert_eq!(sample_keys(&k, f32::NAN), 2.0);
+        // At the step's frame the earlier segment ends on the first value; just after it the
+        // second value holds.
+        assert_eq!(sample_keys(&k, 4.0), 3.0);
+        assert_eq!(sample_keys(&k, 4.001), 7.0);
+        assert_eq!(sample_keys(&[], 1.0), 0.0);
+    }
+
+    #[test]
+    fn rotation_store_truncates_toward_zero_and_wraps() {
+        assert_eq!(turns_to_raw(0.25), 16384);
+        assert_eq!(turns_to_raw(-0.25), -16384);
+        assert_eq!(turns_to_raw(0.5), i16::MIN); // 32768 wraps to -32768
+        assert_eq!(turns_to_raw(1.0 / 65536.0 * 2.9), 2);
+        assert_eq!(turns_to_raw(-1.0 / 65536.0 * 2.9), -2);
+        assert_eq!(turns_to_raw(1.25), 16384); // a turn and a quarter = a quarter
+        assert!((raw_to_radians(16384) - std::f32::consts::FRAC_PI_2).abs() < 1e-7);
+    }
+}

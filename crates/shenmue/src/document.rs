@@ -1,0 +1,341 @@
+//! The Shenmue document: MOTN sequences on the runtime rig (IK baked to FK), MT5 models.
+
+use crate::curve::raw_to_radians;
+use crate::motn::{Layout, MotnFile};
+use crate::rig::{self, HUMAN_RIG};
+use crate::sample::{bind, clamp_frame, sample_curves};
+use boneyard_core::fk::locals_from_world;
+use boneyard_core::{
+    AnimInfo, Bone, Channel, Document, Error, FileSummary, Interpolation, Mesh, Result, Sample, Skeleton, SkeletonInfo,
+    Transform,
+};
+use glam::{Mat4, Quat, Vec3};
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// The engine's playback rate.
+pub const FPS: f64 = 30.0;
+
+/// Where an animation comes from.
+#[derive(Debug, Clone, Copy)]
+struct AnimRef {
+    motn: usize,
+    entry: usize,
+}
+
+pub struct ShenmueDoc {
+    files: Vec<FileSummary>,
+    skeletons: Vec<SkeletonInfo>,
+    anims: Vec<AnimInfo>,
+    refs: Vec<AnimRef>,
+    motns: Vec<MotnFile>,
+    /// Controller family → skeleton index (family 0 = the human rig = skeleton 0).
+    family_skeleton: BTreeMap<u16, usize>,
+}
+
+/// The human rig as a common-model skeleton (rest = the defaults as a plain FK chain).
+pub fn rig_skeleton() -> Skeleton {
+    let bones = HUMAN_RIG
+        .iter()
+        .map(|c| Bone {
+            name: c.name.to_string(),
+            parent: c.parent,
+            rest: Transform::from_matrix(&rig::local_matrix(Vec3::from(c.position), c.rotation)),
+        })
+        .collect();
+    Skeleton::new("shenmue_human_rig", bones).expect("the rig is parents-first")
+}
+
+/// A flat skeleton for a controller family whose rig is not published: control 0 is the
+/// root, every other control hangs from it; curves drive them as plain FK.
+fn flat_family_skeleton(family: u16, controls: usize) -> Skeleton {
+    let bones = (0..controls.max(1))
+        .map(|i| Bone {
+            name: format!("control_{i}"),
+            parent: if i == 0 { None } else { Some(0) },
+            rest: Transform::IDENTITY,
+        })
+        .collect();
+    Skeleton::new(format!("shenmue_family_{family}_controls"), bones).expect("flat skeleton")
+}
+
+fn euler_quat(raw: [i16; 3]) -> Quat {
+    let [x, y, z] = raw.map(raw_to_radians);
+    Quat::from_rotation_z(z) * Quat::from_rotation_y(y) * Quat::from_rotation_x(x)
+}
+
+impl ShenmueDoc {
+    /// Build a document from parsed MOTN files (with their display names) and model
+    /// skeletons/meshes. `extra_skeletons` come after the rig and the family skeletons.
+    pub fn new(
+        files: Vec<FileSummary>,
+        motns: Vec<(String, MotnFile)>,
+        rig_meshes: Vec<Mesh>,
+        extra_skeletons: Vec<SkeletonInfo>,
+    ) -> Result<Self> {
+        let mut skeletons = vec![SkeletonInfo {
+            id: "human_rig".into(),
+            name: "Shenmue human runtime rig (37 controls)".into(),
+            source: "built-in (controller family 0)".into(),
+            skeleton: rig_skeleton(),
+            meshes: rig_meshes,
+            extra: Map::new(),
+        }];
+        let mut family_skeleton = BTreeMap::new();
+        family_skeleton.insert(0u16, 0usize);
+        // Families other than the human rig: one flat control skeleton each.
+        let mut fam_controls: BTreeMap<u16, usize> = BTreeMap::new();
+        for (_, m) in &motns {
+            for b in &m.blocks {
+                if let (Some(mo), f) = (b.motion(), b.family()) {
+                    if f != 0 {
+                        let top = mo.curves.iter().map(|c| usize::from(c.control) + 1).max().unwrap_or(1);
+                        let e = fam_controls.entry(f).or_insert(1);
+                        *e = (*e).max(top);
+                    }
+                }
+            }
+        }
+        for (f, n) in fam_controls {
+            family_skeleton.insert(f, skeletons.len());
+            let mut extra = Map::new();
+            extra.insert("controller_family".into(), json!(f));
+            skeletons.push(SkeletonInfo {
+                id: format!("family_{f}"),
+                name: format!("controller family {f} (rig not published: controls as flat FK)"),
+                source: "MOTN curves".into(),
+                skeleton: flat_family_skeleton(f, n),
+                meshes: Vec::new(),
+                extra,
+            });
+        }
+        skeletons.extend(extra_skeletons);
+        let mut anims = Vec::new();
+        let mut refs = Vec::new();
+        let multi = motns.len() > 1;
+        let mut stored = Vec::with_capacity(motns.len());
+        for (mi, (fname, m)) in motns.into_iter().enumerate() {
+            for (ei, e) in m.entries.iter().enumerate() {
+                let b = &m.blocks[e.block];
+                let mut extra = Map::new();
+                extra.insert("data_offset".into(), json!(b.offset));
+                extra.insert("meta_offset".into(), json!(e.meta_offset));
+                extra.insert("flag_high".into(), json!(b.flag_high));
+                extra.insert("controller_family".into(), json!(b.family()));
+                extra.insert("layout".into(), json!(b.layout.kind()));
+                extra.insert("header".into(), json!(b.header));
+                let (format, skeleton, bones) = match &b.layout {
+                    Layout::Curves(mo) => {
+                        extra.insert("channels".into(), json!(mo.curves.len()));
+                        let sk = family_skeleton.get(&b.family()).copied();
+                        let bones = sk.and_then(|s| skeletons.get(s)).map_or(0, |s| s.skeleton.len());
+                        ("MOTN".to_string(), sk, bones)
+                    }
+                    Layout::LegacyFrame32 { payload } => {
+                        extra.insert("payload_bytes".into(), json!(payload));
+                        ("MOTN legacy-frame32 (not decoded)".to_string(), None, 0)
+                    }
+                    Layout::Undecodable(why) => {
+                        extra.insert("reason".into(), json!(why));
+                        ("MOTN undecodable layout".to_string(), None, 0)
+                    }
+                };
+                let name = if multi { format!("{fname}:{}", e.name) } else { e.name.clone() };
+                anims.push(AnimInfo {
+                    index: anims.len(),
+                    name,
+                    frames: u32::from(b.frames),
+                    fps: FPS,
+                    bones,
+                    format,
+                    source: format!("{fname}@{:#x}", b.offset),
+                    skeleton,
+                    interpolation: Interpolation::Linear,
+                    extra,
+                });
+                refs.push(AnimRef { motn: mi, entry: ei });
+            }
+            stored.push(m);
+        }
+        Ok(ShenmueDoc { files, skeletons, anims, refs, motns: stored, family_skeleton })
+    }
+
+    fn block_of(&self, anim: usize) -> Result<&crate::motn::Block> {
+        let r = self.refs.get(anim).ok_or_else(|| Error::not_found(format!("no animation #{anim}")))?;
+        let m = &self.motns[r.motn];
+        Ok(&m.blocks[m.entries[r.entry].block])
+    }
+
+    /// Sample and evaluate: channels, world matrices of the animation's skeleton, the
+    /// sampled frame, and the number of degenerate solver calls.
+    fn evaluate(&self, anim: usize, frame: f64) -> Result<(Vec<Channel>, Vec<Mat4>, f32, u32)> {
+        let b = self.block_of(anim)?;
+        let motion = match &b.layout {
+            Layout::Curves(m) => m,
+            other => {
+                return Err(Error::unsupported(format!(
+                    "animation #{anim} ({}) uses the {} layout, which boneyard lists but does not decode",
+                    self.anims[anim].name,
+                    other.kind()
+                )))
+            }
+        };
+        let f = clamp_frame(frame, b.frames);
+        let values = sample_curves(motion, f);
+        let channels =
+            values.iter().map(|v| Channel::new(v.control.to_string(), v.axis.path(), f64::from(v.value))).collect();
+        if b.family() == 0 {
+            let controls = bind(&HUMAN_RIG, &values);
+            let ev = rig::evaluate(&HUMAN_RIG, &controls);
+            Ok((channels, ev.world, f, ev.degenerate))
+        } else {
+            let sk = self.family_skeleton.get(&b.family()).and_then(|&s| self.skeletons.get(s));
+            let n = sk.map_or(1, |s| s.skeleton.len());
+            let mut pos = vec![Vec3::ZERO; n];
+            let mut rot = vec![[0i16; 3]; n];
+            for v in &values {
+                let i = usize::from(v.control);
+                if v.axis.is_rotation() {
+                    if let Some(r) = rot.get_mut(i) {
+                        r[v.axis.component()] = crate::curve::turns_to_raw(v.value);
+                    }
+                } else if let Some(p) = pos.get_mut(i) {
+                    p[v.axis.component()] = v.value;
+                }
+            }
+            let locals: Vec<Mat4> = pos.iter().zip(&rot).map(|(p, r)| rig::local_matrix(*p, *r)).collect();
+            let world = locals.iter().enumerate().map(|(i, l)| if i == 0 { *l } else { locals[0] * *l }).collect();
+            Ok((channels, world, f, 0))
+        }
+    }
+
+    fn skeleton_of(&self, anim: usize) -> Option<&Skeleton> {
+        self.anims.get(anim).and_then(|a| a.skeleton).and_then(|s| self.skeletons.get(s)).map(|s| &s.skeleton)
+    }
+
+    /// Root displacement on the ground plane since frame 0 (human family only).
+    fn root_motion(&self, anim: usize, world: &[Mat4]) -> Result<Option<Vec3>> {
+        let b = self.block_of(anim)?;
+        if b.family() != 0 {
+            return Ok(None);
+        }
+        let (_, w0, _, _) = self.evaluate(anim, 0.0)?;
+        let (p, p0) = (world[0].w_axis.truncate(), w0[0].w_axis.truncate());
+        Ok(Some(Vec3::new(p.x - p0.x, 0.0, p.z - p0.z)))
+    }
+
+    /// One `check` line per animation; see [`Document::check`] on this type.
+    pub fn check_lines(&self) -> Result<Vec<String>> {
+        let mut cache: BTreeMap<(usize, usize), String> = BTreeMap::new();
+        let mut lines = Vec::with_capacity(self.anims.len());
+        for (i, a) in self.anims.iter().enumerate() {
+            let r = self.refs[i];
+            let m = &self.motns[r.motn];
+            let e = &m.entries[r.entry];
+            let key = (r.motn, e.block);
+            let body = match cache.get(&key) {
+                Some(s) => s.clone(),
+                None => {
+                    let s = self.check_block(i)?;
+                    cache.insert(key, s.clone());
+                    s
+                }
+            };
+            lines.push(format!("{} {} {}", a.index, a.name, body));
+        }
+        Ok(lines)
+    }
+
+    fn check_block(&self, anim: usize) -> Result<String> {
+        let b = self.block_of(anim)?;
+        let head = format!("frames={} family={} data={:#x}", b.frames, b.family(), b.offset);
+        let motion = match &b.layout {
+            Layout::Curves(m) => m,
+            Layout::LegacyFrame32 { payload } => return Ok(format!("{head} layout=legacy-frame32 payload={payload}")),
+            Layout::Undecodable(_) => return Ok(format!("{head} layout=undecodable flag={:#06x}", b.flag_high)),
+        };
+        let mut h = crc32fast::Hasher::new();
+        let mut degenerate = 0u32;
+        for f in 0..b.frames {
+            for v in sample_curves(motion, f32::from(f)) {
+                boneyard_core::check::hash_f32(&mut h, v.value);
+            }
+            let (_, world, _, d) = self.evaluate(anim, f64::from(f))?;
+            degenerate += d;
+            if let Some(bad) = world.iter().position(|m| !m.is_finite()) {
+                return Err(Error::invalid(
+                    b.offset as u64,
+                    format!("animation #{anim} frame {f}: control {bad}'s solved matrix is not finite"),
+                ));
+            }
+        }
+        let solver = if b.family() == 0 { format!("ik=ok degenerate={degenerate}") } else { "ik=none".into() };
+        Ok(format!("{head} channels={} crc={:08x} {solver}", motion.curves.len(), h.finalize()))
+    }
+}
+
+impl Document for ShenmueDoc {
+    fn family(&self) -> &'static str {
+        "shenmue"
+    }
+    fn files(&self) -> Vec<FileSummary> {
+        self.files.clone()
+    }
+    fn skeletons(&self) -> &[SkeletonInfo] {
+        &self.skeletons
+    }
+    fn animations(&self) -> &[AnimInfo] {
+        &self.anims
+    }
+
+    fn sample(&self, anim: usize, frame: f64) -> Result<Sample> {
+        let (channels, world, f, degenerate) = self.evaluate(anim, frame)?;
+        let skel = self.skeleton_of(anim).ok_or_else(|| Error::unsupported("animation has no skeleton"))?;
+        let locals = locals_from_world(skel, &world);
+        let root_motion = self.root_motion(anim, &world)?;
+        let mut extra = Map::new();
+        extra.insert("ik_degenerate".into(), Value::from(degenerate));
+        Ok(Sample { frame: f64::from(f), channels, locals, root_motion, extra })
+    }
+
+    /// The engine's matrices: the rig's control matrices after IK (human family), plain FK of
+    /// the controls for other families. For a skeleton the animation does not play on, the
+    /// generic FK of the sampled locals is used when the bone counts agree, else the rest.
+    fn pose(&self, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<Vec<Mat4>> {
+        let info = self.skeletons.get(skeleton).ok_or_else(|| Error::not_found(format!("no skeleton #{skeleton}")))?;
+        match anim {
+            None => Ok(info.skeleton.rest_world()),
+            Some(a) => {
+                let own = self.anims.get(a).and_then(|x| x.skeleton);
+                if own == Some(skeleton) {
+                    Ok(self.evaluate(a, frame)?.1)
+                } else {
+                    Err(Error::not_found(format!(
+                        "animation #{a} plays on skeleton {}, not #{skeleton}",
+                        own.map_or("(none)".to_string(), |s| format!("#{s}"))
+                    )))
+                }
+            }
+        }
+    }
+
+    /// One line per table entry (name), walking every frame of every sequence:
+    ///
+    /// `<index> <name> frames=<n> family=<controller family> data=<hex offset> channels=<curves> crc=<8 hex> ik=ok degenerate=<n>`
+    ///
+    /// * `crc` is the CRC-32 of every curve's sampled value (f32 bits, little-endian) at every
+    ///   integer frame 0..frames-1, curves in block order, frames outermost;
+    /// * `ik=ok` says the rig was evaluated (IK solved) at every frame and every control
+    ///   matrix was finite (a non-finite one fails the check); `degenerate` counts solver
+    ///   calls that needed the documented fallback axes. Other families print `ik=none`.
+    /// * Listed layouts: `... layout=legacy-frame32 payload=<bytes>` or
+    ///   `... layout=undecodable flag=<flagHigh>` instead of channels/crc.
+    fn check(&self) -> Result<Vec<String>> {
+        self.check_lines()
+    }
+}
+
+/// Euler helper for other modules (MT5 nodes use the same X-then-Y-then-Z order).
+pub fn rotation_from_raw(raw: [i16; 3]) -> Quat {
+    euler_quat(raw)
+}

@@ -1,0 +1,368 @@
+//! Reading MOTN (`MOTION.BIN`, `M_*.BIN`): the file header, the sequence table and names,
+//! and each sequence's five blocks exactly as the reference's corrected reading gives them.
+//!
+//! Policy: a sequence in the standard layout that fails any check (block continuity, counts
+//! that disagree, ids not ascending, key frames out of order, NaN/Inf halves, a block that
+//! overruns) is an error naming its byte offset. Layouts that are known but not curves
+//! (the legacy frame32 layout) and flag families whose layout is undocumented (0x800D,
+//! 0xFFFF) are *listed* as such and never read as curves.
+
+use crate::curve::{Axis, Curve, Key};
+use crate::layout::motn as L;
+use boneyard_core::reader::cstr;
+use boneyard_core::{Endian, Error, Reader, Result};
+
+/// Most sequences a file may declare (the real file has 1559).
+pub const MAX_SEQUENCES: usize = 0x4000;
+/// Longest name read.
+const MAX_NAME: usize = 64;
+
+#[derive(Debug, Clone)]
+pub struct MotnFile {
+    pub table_offset: u32,
+    pub name_table_offset: u32,
+    pub data_base: u32,
+    pub attributes: u32,
+    pub file_size: u32,
+    /// One per table slot (name), in table order: `--anim #N` indexes this.
+    pub entries: Vec<Entry>,
+    /// The distinct data blocks, in file order.
+    pub blocks: Vec<Block>,
+    /// The ASCII build stamp at the end of the file, when present.
+    pub timestamp: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub name: String,
+    /// Data offset relative to the header's data base.
+    pub data_offset: u32,
+    /// Absolute offset of the action metadata.
+    pub meta_offset: u32,
+    /// Index into `MotnFile::blocks`.
+    pub block: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// Absolute offset of the 12-byte sequence header.
+    pub offset: usize,
+    /// Where the next block (or the end of the file) starts.
+    pub region_end: usize,
+    pub frames: u16,
+    pub flag_high: u16,
+    /// The raw header: `(frames, flagHigh, block2, block3, block4, block5)`.
+    pub header: [u16; 6],
+    pub layout: Layout,
+}
+
+impl Block {
+    pub fn family(&self) -> u16 {
+        self.flag_high & L::FAMILY_MASK
+    }
+    pub fn motion(&self) -> Option<&Motion> {
+        match &self.layout {
+            Layout::Curves(m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Layout {
+    /// The standard five-block layout, decoded.
+    Curves(Motion),
+    /// flagHigh 0x8000 with the frame32 signature: `frames × 16 × i16` from +0x0E. Listed,
+    /// not interpreted (what the 16 components drive is not documented).
+    LegacyFrame32 { payload: usize },
+    /// A layout no source documents; listed with the reason.
+    Undecodable(String),
+}
+
+impl Layout {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Layout::Curves(_) => "curves",
+            Layout::LegacyFrame32 { .. } => "legacy-frame32",
+            Layout::Undecodable(_) => "undecodable",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Motion {
+    /// Block 1 descriptors (without the terminator).
+    pub descriptors: Vec<u16>,
+    /// One per channel, in block order (id ascending, then px, py, pz, rx, ry, rz).
+    pub curves: Vec<Curve>,
+    /// Bytes of the region after block 5 that no block references (0 for almost all).
+    pub trailing: usize,
+    /// 1 when block 5 starts after a pad byte.
+    pub block5_pad: usize,
+}
+
+fn name_at(data: &[u8], ptr: usize) -> Result<String> {
+    let tail = data.get(ptr..).ok_or_else(|| Error::invalid(ptr as u64, "name pointer past the end"))?;
+    let s = &tail[..tail.len().min(MAX_NAME)];
+    if !s.contains(&0) {
+        return Err(Error::invalid(ptr as u64, "name is not NUL-terminated within 64 bytes"));
+    }
+    Ok(cstr(s))
+}
+
+/// Does `data` look like a MOTN file? (cheap: the header's own consistency)
+pub fn looks_like_motn(data: &[u8]) -> bool {
+    let mut r = Reader::new(data, Endian::Little);
+    let (Ok(tab), Ok(names), Ok(_base), Ok(attr), Ok(size)) = (r.u32(), r.u32(), r.u32(), r.u32(), r.u32()) else {
+        return false;
+    };
+    let count = (attr & L::ATTR_COUNT_MASK) as usize;
+    tab == 0x20 && size as usize == data.len() && count > 1 && names as usize >= 0x20 + count * L::TABLE_ENTRY
+}
+
+impl MotnFile {
+    pub fn parse(data: &[u8]) -> Result<MotnFile> {
+        let mut r = Reader::new(data, Endian::Little);
+        let table_offset = r.u32()?;
+        let name_table_offset = r.u32()?;
+        let data_base = r.u32()?;
+        let attributes = r.u32()?;
+        let file_size = r.u32()?;
+        if file_size as usize != data.len() {
+            return Err(Error::invalid(
+                L::FILE_SIZE as u64,
+                format!("header says the file is {file_size} bytes; it is {}", data.len()),
+            ));
+        }
+        let slots = (attributes & L::ATTR_COUNT_MASK) as usize;
+        if slots < 1 {
+            return Err(Error::invalid(L::ATTRIBUTES as u64, "attribute word declares no table slots"));
+        }
+        let count = slots - 1;
+        let tab = Reader::at(data, table_offset as usize, Endian::Little)?;
+        let count = tab.check_count(count as u64, L::TABLE_ENTRY, MAX_SEQUENCES, "sequences")?;
+        let names = Reader::at(data, name_table_offset as usize, Endian::Little)?;
+        names.check_count(count as u64, 4, MAX_SEQUENCES, "names")?;
+        let mut tab = tab;
+        let mut names = names;
+        let mut raw = Vec::with_capacity(count);
+        for i in 0..count {
+            let at = tab.offset();
+            let d = tab.u32()?;
+            let m = tab.u32()?;
+            let p = names.u32()? as usize;
+            let name = name_at(data, p).map_err(|e| e.shifted(0))?;
+            let abs = (data_base as u64) + d as u64;
+            if abs + L::SEQ_HEADER as u64 > data.len() as u64 {
+                return Err(Error::invalid(at, format!("sequence {i} ({name}) data offset {abs:#x} is past the end")));
+            }
+            raw.push((name, d, m, abs as usize));
+        }
+        // The terminating slot, when it fits, must be (0,0).
+        if tab.remaining() >= 8 {
+            let at = tab.offset();
+            let (a, b) = (tab.u32()?, tab.u32()?);
+            if (a, b) != (0, 0) {
+                return Err(Error::invalid(at, format!("terminator slot is ({a:#x},{b:#x}), not (0,0)")));
+            }
+        }
+        // Distinct blocks in file order; each owns the bytes up to the next one.
+        let mut starts: Vec<usize> = raw.iter().map(|r| r.3).collect();
+        starts.sort_unstable();
+        starts.dedup();
+        let timestamp = find_timestamp(data);
+        let data_end = data.len();
+        let mut blocks = Vec::with_capacity(starts.len());
+        for (k, &s) in starts.iter().enumerate() {
+            let end = starts.get(k + 1).copied().unwrap_or(data_end);
+            blocks.push(parse_block(data, s, end)?);
+        }
+        let entries = raw
+            .into_iter()
+            .map(|(name, d, m, abs)| {
+                let block = starts.binary_search(&abs).unwrap_or(0);
+                Entry { name, data_offset: d, meta_offset: m, block }
+            })
+            .collect();
+        Ok(MotnFile { table_offset, name_table_offset, data_base, attributes, file_size, entries, blocks, timestamp })
+    }
+}
+
+/// The trailing `Www Mmm dd hh:mm:ss yyyy\n` stamp, if the file ends with one (plus padding).
+fn find_timestamp(data: &[u8]) -> Option<String> {
+    let tail = &data[data.len().saturating_sub(64)..];
+    let end = tail.iter().rposition(|&c| c == b'\n')?;
+    let start = tail[..end].iter().rposition(|&c| !(0x20..0x7f).contains(&c)).map_or(0, |p| p + 1);
+    let s = std::str::from_utf8(&tail[start..end]).ok()?;
+    // Keep only the trailing 24-char `ctime` form.
+    let s = &s[s.len().saturating_sub(24)..];
+    (s.len() == 24 && s.as_bytes()[s.len() - 5] == b' ').then(|| s.to_string())
+}
+
+/// Read one sequence at absolute `start`, owning bytes up to `end`.
+pub fn parse_block(data: &[u8], start: usize, end: usize) -> Result<Block> {
+    let region = Reader::new(data, Endian::Little).sub(start, end.saturating_sub(start))?;
+    let mut r = region.clone();
+    let mut header = [0u16; 6];
+    for h in header.iter_mut() {
+        *h = r.u16()?;
+    }
+    let [frames, flag_high, b2, b3, b4, b5] = header;
+    let legacy = flag_high == L::FLAG_LEGACY && b2 == 0x20 && b3 == 0 && b4 == 0x8000 && b5 == 0x15;
+    let layout = if legacy {
+        let payload = usize::from(frames) * L::LEGACY_FRAME_BYTES;
+        region.sub(L::LEGACY_PAYLOAD, payload)?;
+        Layout::LegacyFrame32 { payload }
+    } else if flag_high & L::FLAG_LEGACY != 0 {
+        Layout::Undecodable(format!("flagHigh {flag_high:#06x}: a flag-family layout no source documents"))
+    } else {
+        Layout::Curves(parse_curves(&region, frames, [b2, b3, b4, b5])?)
+    };
+    Ok(Block { offset: start, region_end: end, frames, flag_high, header, layout })
+}
+
+/// Blocks 1-5 of a standard sequence. `region` starts at the sequence header.
+fn parse_curves(region: &Reader, frames: u16, offs: [u16; 4]) -> Result<Motion> {
+    let [b2, b3, b4, b5] = offs.map(usize::from);
+    let err = |pos: usize, msg: String| Err(region.error_at(pos, msg));
+    if frames == 0 {
+        return err(0, "frame count is 0".into());
+    }
+    if !(L::SEQ_HEADER <= b2 && b2 <= b3 && b3 <= b4 && b4 <= b5) {
+        return err(4, format!("block offsets {b2:#x}, {b3:#x}, {b4:#x}, {b5:#x} are not in order"));
+    }
+    if b5 > region.len() {
+        return err(0xA, format!("block 5 offset {b5:#x} is past the sequence's {:#x} bytes", region.len()));
+    }
+    // Block 1: descriptors, ids strictly ascending, terminated by 0 exactly at block 2.
+    let mut r = region.sub(L::SEQ_HEADER, b2 - L::SEQ_HEADER)?;
+    let mut descriptors = Vec::new();
+    let mut channels: Vec<(u16, Axis)> = Vec::new();
+    let mut last_id: Option<u16> = None;
+    loop {
+        let at = r.pos();
+        let v = r.u16()?;
+        if v == 0 {
+            if r.remaining() != 0 {
+                return Err(r.error_at(at, format!("block 1 ends here but block 2 starts at +{b2:#x}")));
+            }
+            break;
+        }
+        let id = v >> L::ID_SHIFT;
+        if v & L::RESERVED_BITS != 0 {
+            return Err(r.error_at(at, format!("descriptor {v:#06x} sets reserved bits 0x07")));
+        }
+        if last_id.is_some_and(|p| id <= p) {
+            return Err(r.error_at(at, format!("descriptor id {id} does not ascend (after {})", last_id.unwrap_or(0))));
+        }
+        last_id = Some(id);
+        descriptors.push(v);
+        for (bit, axis) in L::CHANNEL_BITS.iter().zip(Axis::ALL) {
+            if v & bit != 0 {
+                channels.push((id, axis));
+            }
+        }
+    }
+    let n = channels.len();
+    // Block 2: interior key counts, u8 (or u16 when the block is twice as long).
+    let b2r = region.sub(b2, b3 - b2)?;
+    // One zero pad byte may follow a u8 block (blocks are 2-byte aligned).
+    let wide_counts = match b2r.len() {
+        l if l == n || (l == n + 1 && n % 2 == 1) => false,
+        l if l == 2 * n && n > 0 => true,
+        l => return Err(region.error_at(b2, format!("block 2 has {l} bytes for {n} channels"))),
+    };
+    let mut counts = Vec::with_capacity(n);
+    let mut r2 = b2r;
+    for _ in 0..n {
+        counts.push(if wide_counts { usize::from(r2.u16()?) } else { usize::from(r2.u8()?) });
+    }
+    // Block 3: interior key frames.
+    let wide_frames = u32::from(frames) > L::U8_FRAMES_MAX;
+    let fw = if wide_frames { 2 } else { 1 };
+    let total: usize = counts.iter().sum();
+    let mut r3 = region.sub(b3, b4 - b3)?;
+    if r3.len() != total * fw && !(fw == 1 && r3.len() == total + 1 && total % 2 == 1) {
+        return Err(
+            region.error_at(b3, format!("block 3 has {} bytes for {total} key frames of {fw} byte(s)", r3.len()))
+        );
+    }
+    // Block 4 then 5.
+    let mut r4 = region.sub(b4, b5 - b4)?;
+    let mut r5 = region.tail(b5)?;
+    let last_frame = frames - 1;
+    let mut curves = Vec::with_capacity(n);
+    for (&(id, axis), &c) in channels.iter().zip(&counts) {
+        let nkeys = c + 2;
+        let mut keys = Vec::with_capacity(nkeys);
+        let mut frame_list = Vec::with_capacity(nkeys);
+        frame_list.push((0u16, r3.offset()));
+        for _ in 0..c {
+            let at = r3.offset();
+            let f = if wide_frames { r3.u16()? } else { u16::from(r3.u8()?) };
+            frame_list.push((f, at));
+        }
+        frame_list.push((last_frame, r3.offset()));
+        for w in frame_list.windows(2) {
+            if w[1].0 < w[0].0 {
+                return Err(Error::invalid(
+                    w[1].1,
+                    format!("key frame {} of control {id} {} comes after frame {}", w[1].0, axis.path(), w[0].0),
+                ));
+            }
+        }
+        let cbytes = nkeys.div_ceil(4);
+        let cat = r4.offset();
+        let cb = r4.bytes(cbytes)?;
+        for (k, &(frame, _)) in frame_list.iter().enumerate() {
+            let count = (cb[k / 4] >> (6 - 2 * (k % 4))) & 3;
+            let mut h = [0f32; 3];
+            for slot in h.iter_mut().take(usize::from(count)) {
+                let at = r5.offset();
+                let bits = r5.u16()?;
+                let v = half::f16::from_bits(bits).to_f32();
+                if !v.is_finite() {
+                    return Err(Error::invalid(at, format!("half float {bits:#06x} is not finite")));
+                }
+                *slot = v;
+            }
+            let (tin, tout, value) = match count {
+                0 => (0.0, 0.0, 0.0),
+                1 => (0.0, 0.0, h[0]),
+                2 => (h[0], h[0], h[1]),
+                _ => (h[0], h[1], h[2]),
+            };
+            keys.push(Key { frame, count, tangent_in: tin, tangent_out: tout, value });
+        }
+        // Unused trailing bit pairs are zero in real data; anything else is a disagreement.
+        let used = 2 * nkeys;
+        let last = cb[cbytes - 1];
+        let spare_bits = cbytes * 8 - used;
+        if spare_bits > 0 && last & ((1u8 << spare_bits) - 1) != 0 {
+            return Err(Error::invalid(
+                cat + cbytes as u64 - 1,
+                format!("block 4 byte {last:#04x} sets counts for keys that control {id} does not have"),
+            ));
+        }
+        curves.push(Curve { control: id, axis, keys });
+    }
+    if r4.remaining() > 1 || (r4.remaining() == 1 && r4.clone().u8()? != 0) {
+        return Err(r4.error(format!("block 4 has {} byte(s) no channel uses", r4.remaining())));
+    }
+    let block5_pad = r4.remaining();
+    let trailing = r5.remaining();
+    Ok(Motion { descriptors, curves, trailing, block5_pad })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamp_is_found() {
+        let mut d = vec![1u8; 10];
+        d.extend_from_slice(b"Fri Nov 12 16:10:23 1999\n\0\0\0");
+        assert_eq!(find_timestamp(&d).as_deref(), Some("Fri Nov 12 16:10:23 1999"));
+        assert_eq!(find_timestamp(b"no stamp here"), None);
+    }
+}

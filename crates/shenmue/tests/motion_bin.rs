@@ -1,0 +1,144 @@
+//! The real Shenmue I MOTION.BIN against the reference's test vectors.
+
+use boneyard_core::testdata::shared_data;
+use boneyard_core::Document;
+use boneyard_shenmue::curve::Axis;
+use boneyard_shenmue::motn::{Layout, MotnFile};
+
+fn load(test: &str) -> Option<Vec<u8>> {
+    let p = shared_data("shenmue/motion.bin", test)?;
+    Some(std::fs::read(p).expect("read motion.bin"))
+}
+
+#[test]
+fn header_table_and_layout_census() {
+    let Some(d) = load("header_table_and_layout_census") else { return };
+    let f = MotnFile::parse(&d).unwrap();
+    assert_eq!(
+        (f.table_offset, f.name_table_offset, f.data_base, f.attributes, f.file_size),
+        (0x20, 0x12294, 0x1AAE8, 0x618, 1826800)
+    );
+    assert_eq!(f.entries.len(), 1559);
+    assert_eq!(f.blocks.len(), 1319);
+    assert_eq!(f.entries[0].name, "ERROR");
+    assert_eq!(f.timestamp.as_deref(), Some("Fri Nov 12 16:10:23 1999"));
+    let count = |k: &str| f.blocks.iter().filter(|b| b.layout.kind() == k).count();
+    assert_eq!((count("curves"), count("legacy-frame32"), count("undecodable")), (1293, 6, 20));
+    // The legacy ones are the six AKI_AKI_YS* sequences; the undecodable ones are 0x800D / 0xFFFF.
+    for e in &f.entries {
+        let b = &f.blocks[e.block];
+        match &b.layout {
+            Layout::LegacyFrame32 { .. } => assert!(e.name.starts_with("AKI_AKI_YS"), "{}", e.name),
+            Layout::Undecodable(_) => assert!(b.flag_high == 0x800D || b.flag_high == 0xFFFF),
+            Layout::Curves(_) => assert_eq!(b.flag_high & 0x8000, 0),
+        }
+    }
+    // Block 5 ends where the next sequence starts except for 5 gaps and the 32-byte tail.
+    let gaps: Vec<usize> = f.blocks.iter().filter_map(|b| b.motion()).map(|m| m.trailing).filter(|&t| t > 0).collect();
+    assert_eq!(gaps, vec![500, 498, 446, 1676, 1934, 32]);
+}
+
+#[test]
+fn walk_matches_reference_vectors() {
+    let Some(d) = load("walk_matches_reference_vectors") else { return };
+    let f = MotnFile::parse(&d).unwrap();
+    let e = &f.entries[242];
+    assert_eq!(e.name, "A_WALK_L_02");
+    let b = &f.blocks[e.block];
+    assert_eq!(b.offset, 956058);
+    assert_eq!(b.header, [37, 0, 54, 117, 309, 416]);
+    let m = b.motion().unwrap();
+    assert_eq!(
+        m.descriptors,
+        vec![
+            0x01F8, 0x0238, 0x0A38, 0x11C0, 0x1238, 0x1838, 0x1FC0, 0x2038, 0x2438, 0x29C0, 0x2A38, 0x2FC0, 0x3238,
+            0x3438, 0x3BC0, 0x3C38, 0x3E38, 0x4038, 0x47C0, 0x4838
+        ]
+    );
+    assert_eq!(m.curves.len(), 63);
+    let curve = |id: u16, ax: Axis| m.curves.iter().find(|c| c.control == id && c.axis == ax).unwrap();
+    // The reference prints 6 decimals (5 for tangents and the forum trace).
+    let near = |got: f32, want: f64| assert!((f64::from(got) - want).abs() < 6e-7, "got {got}, want {want}");
+    let near5 = |got: f32, want: f64| assert!((f64::from(got) - want).abs() < 6e-6, "got {got}, want {want}");
+    let py = curve(0, Axis::PosY);
+    for (fr, v) in [(0.0, 1.113281), (2.5, 1.133521), (5.0, 1.143555), (6.0, 1.141456), (36.0, 1.113281)] {
+        near(py.sample(fr), v);
+    }
+    let pz = curve(0, Axis::PosZ);
+    for (fr, v) in [(0.0, -0.039948), (18.0, -0.759232), (36.0, -1.478516)] {
+        near(pz.sample(fr), v);
+    }
+    // Linear root Z: the stored tangent is the chord over 36 frames at 30 Hz.
+    near5(pz.keys[0].tangent_out, -1.19824);
+    let ry = curve(1, Axis::RotY);
+    for (fr, v) in [(0.0, 0.238403), (9.0, 0.249516), (18.0, 0.259766)] {
+        near(ry.sample(fr), v);
+    }
+    let foot = curve(8, Axis::PosY);
+    near(foot.sample(1.0), 0.281982);
+    near(foot.sample(2.0), 0.309135);
+    let toe = curve(9, Axis::RotX);
+    near(toe.sample(2.0), -0.171510);
+    near(toe.sample(5.0), -0.147766);
+    // The Shenmue Dojo trace: keys 9 and 10 of root py are (in, out, value).
+    let k = &py.keys;
+    assert_eq!((k[9].count, k[10].count), (3, 3));
+    near5(k[9].tangent_in, -0.22144);
+    near5(k[9].tangent_out, -0.22144);
+    near5(k[9].value, 1.12891);
+    near5(k[10].tangent_in, -0.14490);
+    near5(k[10].tangent_out, -0.14490);
+    near5(k[10].value, 1.11230);
+}
+
+#[test]
+fn document_samples_walk_and_ik_is_consistent() {
+    let Some(d) = load("document_samples_walk_and_ik_is_consistent") else { return };
+    let doc = boneyard_shenmue::open_bytes(&[("motion.bin".into(), &d)]).unwrap();
+    let a = &doc.animations()[242];
+    assert_eq!((a.name.as_str(), a.frames, a.fps, a.skeleton), ("A_WALK_L_02", 37, 30.0, Some(0)));
+    let s = doc.sample(242, 2.5).unwrap();
+    assert_eq!(s.frame, 2.5);
+    let ch = s.channels.iter().find(|c| c.target == "0" && c.path == "position.y").unwrap();
+    assert!((ch.value.as_f64().unwrap() - 1.133521).abs() < 1e-6);
+    assert_eq!(s.channels.len(), 63);
+    let skel = &doc.skeletons()[0].skeleton;
+    assert_eq!(skel.len(), 37);
+    for f in [0.0, 7.0, 13.5, 36.0] {
+        let pose = doc.pose(0, Some(242), f).unwrap();
+        let s = doc.sample(242, f).unwrap();
+        let fk = boneyard_core::fk::world_matrices(skel, &s.locals);
+        for (a, b) in pose.iter().zip(&fk) {
+            assert!(a.abs_diff_eq(*b, 1e-4), "frame {f}: {a} vs {b}");
+        }
+        // The foot target control sits exactly on its sampled position (IK places it there),
+        // and the shin end reaches it when in range.
+        let tgt = pose[8].w_axis.truncate();
+        let want = glam::Vec3::new(
+            s.channels.iter().find(|c| c.target == "8" && c.path == "position.x").unwrap().value.as_f64().unwrap()
+                as f32,
+            s.channels.iter().find(|c| c.target == "8" && c.path == "position.y").unwrap().value.as_f64().unwrap()
+                as f32,
+            s.channels.iter().find(|c| c.target == "8" && c.path == "position.z").unwrap().value.as_f64().unwrap()
+                as f32,
+        );
+        assert!((tgt - want).length() < 1e-6);
+        let thigh = (pose[7].w_axis - pose[6].w_axis).truncate().length();
+        assert!((thigh - 0.392729).abs() < 1e-5, "thigh length {thigh}");
+    }
+}
+
+#[test]
+fn check_walks_the_whole_file() {
+    let Some(d) = load("check_walks_the_whole_file") else { return };
+    let doc = boneyard_shenmue::open_bytes(&[("motion.bin".into(), &d)]).unwrap();
+    let lines = doc.check().unwrap();
+    assert_eq!(lines.len(), 1559);
+    assert!(
+        lines[242].starts_with("242 A_WALK_L_02 frames=37 family=0 data=0xe969a channels=63 crc="),
+        "{}",
+        lines[242]
+    );
+    println!("{}", lines[242]);
+    println!("all: hash={:08x}", boneyard_core::check::hash_lines(&lines));
+}
