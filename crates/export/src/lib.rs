@@ -1,1 +1,47 @@
-//! placeholder
+//! boneyard-export: writing what a [`Document`] holds to files other programs open.
+//!
+//! * [`glb`]: glTF 2.0 binary: the skeleton as a node hierarchy with rest TRS, the meshes as
+//!   one skin over every bone, every requested clip baked at each engine frame (LINEAR or
+//!   STEP as the engine plays it). The joint nodes' glTF world matrices are the document's
+//!   own [`Document::pose`] at every frame time.
+//! * [`bvh`]: Biovision hierarchy text, rotations as ZXY Euler angles in degrees.
+//! * [`obj`]: Wavefront OBJ of the posed meshes (or a stick figure of boxes).
+//!
+//! The exporters never sample on their own: they bake `Document::sample(anim, f).locals` at
+//! every frame `f = 0..frames-1`, so whatever the family's engine numerics are, the file
+//! reproduces them at the frame times.
+
+mod bake;
+pub mod bvh;
+pub mod glb;
+mod names;
+pub mod obj;
+mod stick;
+
+use boneyard_core::{Document, Result};
+
+/// Options shared by the animation exporters.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExportOptions {
+    /// Remove `Sample::root_motion` from the root bone's translation (an "in place" clip).
+    /// Off by default: root motion is kept, so the glTF pose equals `Document::pose`.
+    pub in_place: bool,
+}
+
+/// A binary glTF 2.0 file of skeleton `skeleton` with its meshes and the clips `anims`
+/// (in that order, names kept). See [`glb`] for the layout.
+pub fn glb(doc: &dyn Document, skeleton: usize, anims: &[usize], opts: &ExportOptions) -> Result<Vec<u8>> {
+    glb::write(doc, skeleton, anims, opts)
+}
+
+/// A BVH file of clip `anim` playing on skeleton `skeleton`. See [`bvh`] for the conventions.
+pub fn bvh(doc: &dyn Document, skeleton: usize, anim: usize, opts: &ExportOptions) -> Result<String> {
+    bvh::write(doc, skeleton, anim, opts)
+}
+
+/// An OBJ of skeleton `skeleton`'s meshes posed by `anim` at `frame` (the rest pose when
+/// `anim` is None), in world space from `Document::pose`; a stick figure of boxes when the
+/// skeleton has no meshes.
+pub fn obj(doc: &dyn Document, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<String> {
+    obj::write(doc, skeleton, anim, frame)
+}

@@ -1,0 +1,170 @@
+// Read an exported .glb back with three.js and compare its poses with boneyard's own.
+// usage: node three_check.mjs FILE.glb EXPECTED.json...
+//
+// EXPECTED.json is what `boneyard pose FILE --anim A --all-frames --json` prints:
+//   {"animation":{"index","name","frames","fps"},
+//    "frames":[{"frame":0,"bones":[{"index","name","parent","matrix":[16 floats, column-major]}]}]}
+// For each file: load the GLB with GLTFLoader.parse (plain Node, no DOM), find the animation
+// (by `extras.index` as boneyard writes it, else by name), and for every frame f play it with
+// AnimationMixer.setTime(t) at t = the key's own time, Math.fround(f / fps) (boneyard stores
+// key times as f32 f/fps; a time a hair before a STEP key would show the previous frame).
+// The action plays once and clamps, so the last frame is reached rather than wrapped to 0.
+// Then every joint node (found by bone name, made unique the way boneyard's exporter does)
+// must have matrixWorld equal to the expected matrix: |a - b| <= 1e-4 * max(1, |b|).
+// Prints the max error per animation; exits 1 on any mismatch, missing node or animation,
+// 2 on unreadable input.
+import fs from 'node:fs';
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+
+const TOL = 1e-4;
+const [glbPath, ...expectedPaths] = process.argv.slice(2);
+if (!glbPath || expectedPaths.length === 0) {
+  console.error('usage: node three_check.mjs FILE.glb EXPECTED.json...');
+  process.exit(2);
+}
+
+function readOrExit(path, what) {
+  try {
+    return fs.readFileSync(path);
+  } catch (e) {
+    console.error(`${path}: cannot read ${what}: ${e.message}`);
+    process.exit(2);
+  }
+}
+
+const glbBytes = readOrExit(glbPath, 'the glb');
+
+// A fresh scene per animation, so nothing one clip sets leaks into the next.
+function load() {
+  const ab = glbBytes.buffer.slice(glbBytes.byteOffset, glbBytes.byteOffset + glbBytes.byteLength);
+  return new Promise((resolve, reject) => new GLTFLoader().parse(ab, '', resolve, reject));
+}
+
+// boneyard's node names: in order, an empty name becomes `bone<index>`, a taken name gets
+// `.2`, `.3`, ... (the first one free). Same rule as crates/export/src/names.rs.
+function uniqueNames(names, fallback) {
+  const taken = new Set();
+  return names.map((n, i) => {
+    const base = n === '' || n == null ? `${fallback}${i}` : n;
+    let name = base;
+    for (let k = 2; taken.has(name); k++) name = `${base}.${k}`;
+    taken.add(name);
+    return name;
+  });
+}
+
+function nodeObjects(gltf) {
+  const byIndex = new Map();
+  for (const [obj, assoc] of gltf.parser.associations) {
+    if (assoc && assoc.nodes !== undefined && !byIndex.has(assoc.nodes)) byIndex.set(assoc.nodes, obj);
+  }
+  return byIndex;
+}
+
+function findAnimation(gltf, anim) {
+  const js = gltf.parser.json.animations || [];
+  let k = js.findIndex((a) => a.extras && a.extras.index === anim.index);
+  if (k < 0) {
+    const byName = js.map((a, i) => [a.name, i]).filter(([n]) => n === anim.name);
+    if (byName.length === 1) k = byName[0][1];
+  }
+  return k < 0 ? null : { json: js[k], clip: gltf.animations[k] };
+}
+
+let failed = false;
+for (const expectedPath of expectedPaths) {
+  let expected;
+  try {
+    expected = JSON.parse(readOrExit(expectedPath, 'the expected poses'));
+  } catch (e) {
+    console.error(`${expectedPath}: not JSON: ${e.message}`);
+    process.exit(2);
+  }
+  const anim = expected.animation;
+  const label = `${anim.name} (#${anim.index}, ${anim.frames} frames at ${anim.fps} fps)`;
+  let gltf;
+  try {
+    gltf = await load();
+  } catch (e) {
+    console.error(`${glbPath}: GLTFLoader failed: ${e && e.message ? e.message : e}`);
+    process.exit(1);
+  }
+  const found = findAnimation(gltf, anim);
+  if (!found) {
+    console.log(`FAIL ${label}: no such animation in ${glbPath}`);
+    failed = true;
+    continue;
+  }
+  const problems = [];
+  if (found.json.extras && found.json.extras.fps !== undefined && found.json.extras.fps !== anim.fps) {
+    problems.push(`extras.fps is ${found.json.extras.fps}, expected ${anim.fps}`);
+  }
+  // The key times of the full-length tracks must be f32(f / fps).
+  const longest = found.clip.tracks.reduce((a, t) => (t.times.length > a.times.length ? t : a));
+  if (longest.times.length !== anim.frames) {
+    problems.push(`the longest track has ${longest.times.length} keys, expected ${anim.frames}`);
+  } else {
+    for (let f = 0; f < anim.frames; f++) {
+      if (longest.times[f] !== Math.fround(f / anim.fps)) {
+        problems.push(`key ${f} is at ${longest.times[f]} s, expected ${Math.fround(f / anim.fps)}`);
+        break;
+      }
+    }
+  }
+
+  const nodes = nodeObjects(gltf);
+  const jsonNodes = gltf.parser.json.nodes || [];
+  const firstByName = new Map();
+  jsonNodes.forEach((n, i) => {
+    if (n.name !== undefined && !firstByName.has(n.name)) firstByName.set(n.name, i);
+  });
+  const bones = expected.frames.length ? expected.frames[0].bones : [];
+  const gltfNames = uniqueNames(bones.map((b) => b.name), 'bone');
+  const objects = gltfNames.map((n) => nodes.get(firstByName.get(n)));
+  gltfNames.forEach((n, i) => {
+    if (!objects[i]) problems.push(`no node named ${JSON.stringify(n)} (bone ${bones[i].index})`);
+  });
+
+  const mixer = new THREE.AnimationMixer(gltf.scene);
+  const action = mixer.clipAction(found.clip);
+  action.setLoop(THREE.LoopOnce, 1);
+  action.clampWhenFinished = true;
+  action.play();
+  let maxErr = 0;
+  let maxRel = 0;
+  let where = '';
+  let mismatches = 0;
+  if (expected.frames.length !== anim.frames) {
+    problems.push(`${expected.frames.length} frames listed, animation says ${anim.frames}`);
+  }
+  for (const fr of problems.length ? [] : expected.frames) {
+    action.reset(); // un-pause after clamping at the end of the previous frame's jump
+    mixer.setTime(Math.fround(fr.frame / anim.fps));
+    gltf.scene.updateMatrixWorld(true);
+    fr.bones.forEach((b, i) => {
+      const m = objects[i].matrixWorld.elements;
+      for (let k = 0; k < 16; k++) {
+        const err = Math.abs(m[k] - b.matrix[k]);
+        const rel = err / Math.max(1, Math.abs(b.matrix[k]));
+        if (err > maxErr) maxErr = err;
+        if (rel > maxRel) {
+          maxRel = rel;
+          where = `frame ${fr.frame} bone ${b.index} ${b.name} element ${k}`;
+        }
+        if (rel > TOL && mismatches++ < 10) {
+          problems.push(`frame ${fr.frame} bone ${b.index} ${b.name} element ${k}: three.js ${m[k]}, boneyard ${b.matrix[k]}`);
+        }
+      }
+    });
+  }
+  const summary = `${label}: ${bones.length} joints, max abs error ${maxErr.toExponential(3)}, max relative ${maxRel.toExponential(3)}${where ? ` at ${where}` : ''}`;
+  if (problems.length || mismatches) {
+    failed = true;
+    console.log(`FAIL ${summary}${mismatches ? `, ${mismatches} elements off` : ''}`);
+    for (const p of problems) console.log(`  ${p}`);
+  } else {
+    console.log(`ok   ${summary}`);
+  }
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,160 @@
+//! Baking a clip: the document's own sampled local pose at every engine frame.
+//!
+//! Exporters never interpolate: frame `f` of the file is `Document::sample(anim, f)`, at time
+//! `f / fps` (the clip's native rate), so the file reproduces the engine at every frame time.
+
+use boneyard_core::error::ErrorKind;
+use boneyard_core::model::continuous;
+use boneyard_core::{AnimInfo, Document, Error, Interpolation, Result, Skeleton};
+use glam::{Quat, Vec3};
+
+use crate::ExportOptions;
+
+/// Refuse clips whose baked keys would take more than this many bytes (hostile frame counts).
+pub(crate) const MAX_BAKED_BYTES: u64 = 1 << 30;
+
+/// A clip baked for export. Per-bone arrays are stored bone-major: `translations[b * frames + f]`.
+#[derive(Debug, Clone)]
+pub(crate) struct Baked {
+    pub name: String,
+    pub index: usize,
+    pub fps: f64,
+    pub frames: usize,
+    pub interpolation: Interpolation,
+    pub bones: usize,
+    /// Key times in seconds, `f / fps` rounded once to f32; strictly increasing.
+    pub times: Vec<f32>,
+    pub translations: Vec<Vec3>,
+    /// Unit quaternions, each in the hemisphere of the previous frame's.
+    pub rotations: Vec<Quat>,
+    pub scales: Vec<Vec3>,
+    pub info: AnimInfo,
+}
+
+impl Baked {
+    pub fn translation(&self, bone: usize, frame: usize) -> Vec3 {
+        self.translations[bone * self.frames + frame]
+    }
+    pub fn rotation(&self, bone: usize, frame: usize) -> Quat {
+        self.rotations[bone * self.frames + frame]
+    }
+    pub fn scale(&self, bone: usize, frame: usize) -> Vec3 {
+        self.scales[bone * self.frames + frame]
+    }
+}
+
+fn invalid(msg: String) -> Error {
+    Error::new(ErrorKind::Invalid(msg))
+}
+
+/// A rotation the exporters may write: finite and unit. Already-unit quaternions (within
+/// f32 rounding) are kept bit for bit; others are normalized.
+pub(crate) fn unit_rotation(q: Quat) -> Option<Quat> {
+    if !q.is_finite() {
+        return None;
+    }
+    let l2 = q.length_squared();
+    if (l2 - 1.0).abs() <= 1e-6 {
+        Some(q)
+    } else if l2 > 1e-12 {
+        Some(q.normalize())
+    } else {
+        None
+    }
+}
+
+/// The animation's metadata, checked against the skeleton it is exported with.
+pub(crate) fn anim_info(doc: &dyn Document, skeleton: usize, anim: usize) -> Result<&AnimInfo> {
+    let info = doc.animations().get(anim).ok_or_else(|| Error::not_found(format!("no animation #{anim}")))?;
+    if let Some(s) = info.skeleton {
+        if s != skeleton {
+            return Err(invalid(format!(
+                "animation #{anim} {} plays on skeleton #{s}, not on skeleton #{skeleton}",
+                info.name
+            )));
+        }
+    }
+    if info.frames == 0 {
+        return Err(invalid(format!("animation #{anim} {} has no frames", info.name)));
+    }
+    if !(info.fps.is_finite() && info.fps > 0.0) {
+        return Err(invalid(format!("animation #{anim} {} has frame rate {}", info.name, info.fps)));
+    }
+    Ok(info)
+}
+
+pub(crate) fn skeleton(doc: &dyn Document, skeleton: usize) -> Result<&Skeleton> {
+    doc.skeletons()
+        .get(skeleton)
+        .map(|s| &s.skeleton)
+        .ok_or_else(|| Error::not_found(format!("no skeleton #{skeleton}")))
+}
+
+/// Bake animation `anim` on skeleton `skel` (`skeleton` is its index in the document).
+pub(crate) fn bake(doc: &dyn Document, skeleton: usize, anim: usize, opts: &ExportOptions) -> Result<Baked> {
+    let skel = self::skeleton(doc, skeleton)?;
+    let info = anim_info(doc, skeleton, anim)?;
+    let bones = skel.len();
+    let frames = info.frames as usize;
+    // Each key holds up to 10 floats (T, R, S) per bone plus its time.
+    let bytes = (frames as u64).saturating_mul(bones as u64 * 40 + 4);
+    if bytes > MAX_BAKED_BYTES {
+        return Err(Error::new(ErrorKind::Limit(format!(
+            "animation #{anim} {}: {frames} frames x {bones} bones is too large to export",
+            info.name
+        ))));
+    }
+    let mut times = Vec::with_capacity(frames);
+    let n = frames * bones;
+    let mut translations = vec![Vec3::ZERO; n];
+    let mut rotations = vec![Quat::IDENTITY; n];
+    let mut scales = vec![Vec3::ONE; n];
+    for f in 0..frames {
+        let t = (f as f64 / info.fps) as f32;
+        if times.last().is_some_and(|&p| t <= p) || !t.is_finite() {
+            return Err(Error::new(ErrorKind::Limit(format!(
+                "animation #{anim} {}: frame {f} at {} fps has no distinct 32-bit time",
+                info.name, info.fps
+            ))));
+        }
+        times.push(t);
+        let sample = doc.sample(anim, f as f64)?;
+        for (b, bone) in skel.bones.iter().enumerate() {
+            let mut local = sample.locals.get(b).copied().unwrap_or(bone.rest);
+            if opts.in_place && b == 0 {
+                if let Some(rm) = sample.root_motion {
+                    local.translation -= rm;
+                }
+            }
+            let bad = |what: &str| {
+                invalid(format!("animation #{anim} {} frame {f} bone {b} ({}): {what}", info.name, bone.name))
+            };
+            if !local.translation.is_finite() {
+                return Err(bad("translation is not finite"));
+            }
+            if !local.scale.is_finite() {
+                return Err(bad("scale is not finite"));
+            }
+            let mut q = unit_rotation(local.rotation).ok_or_else(|| bad("rotation is not a quaternion"))?;
+            if f > 0 {
+                q = continuous(rotations[b * frames + f - 1], q);
+            }
+            translations[b * frames + f] = local.translation;
+            rotations[b * frames + f] = q;
+            scales[b * frames + f] = local.scale;
+        }
+    }
+    Ok(Baked {
+        name: info.name.clone(),
+        index: anim,
+        fps: info.fps,
+        frames,
+        interpolation: info.interpolation,
+        bones,
+        times,
+        translations,
+        rotations,
+        scales,
+        info: info.clone(),
+    })
+}

@@ -1,0 +1,151 @@
+//! Biovision Hierarchy (BVH) text export.
+//!
+//! Conventions (BVH has no standard for them, so they are chosen to read back exactly):
+//! * every joint's local transform is `translate(t) · Rz(z) · Rx(x) · Ry(y)`, the order its
+//!   `CHANNELS` line lists (`Zrotation Xrotation Yrotation`), angles in degrees;
+//! * `OFFSET` is the bone's rest translation; root joints (and any joint whose translation
+//!   changes during the clip) also have `Xposition Yposition Zposition` channels holding the
+//!   full local translation, which replaces `OFFSET` (as Blender reads and writes BVH);
+//! * the rotation channels hold the full local rotation sampled from the document (BVH has no
+//!   rest rotation), decomposed exactly in f64 from the sampled quaternion;
+//! * one `MOTION` line per engine frame, `Frame Time` = 1 / the clip's native fps;
+//! * a skeleton with several roots is written as several `ROOT` blocks;
+//! * joint names are the bone names with white space and braces replaced by `_`, made unique.
+//!
+//! BVH cannot carry scale: a clip that scales a bone is refused rather than written wrong.
+
+use std::fmt::Write;
+
+use boneyard_core::error::ErrorKind;
+use boneyard_core::{Document, Error, Result};
+use glam::{DMat3, DQuat, Quat};
+
+use crate::bake;
+use crate::names;
+use crate::ExportOptions;
+
+/// `(z, x, y)` in radians such that `m = Rz(z) · Rx(x) · Ry(y)`.
+pub fn euler_zxy(q: Quat) -> (f64, f64, f64) {
+    let q = DQuat::from_xyzw(q.x as f64, q.y as f64, q.z as f64, q.w as f64).normalize();
+    let m = DMat3::from_quat(q);
+    // Row r, column c of m is m.col(c)[r]. With Rz·Rx·Ry:
+    //   m21 = sin x, m20 = -cos x sin y, m22 = cos x cos y, m01 = -sin z cos x, m11 = cos z cos x.
+    let (m01, m11, m21) = (m.y_axis.x, m.y_axis.y, m.y_axis.z);
+    let (m20, m22) = (m.x_axis.z, m.z_axis.z);
+    let cx = (m01 * m01 + m11 * m11).sqrt();
+    let x = m21.atan2(cx);
+    if cx > 1e-9 {
+        (-m01.atan2(m11), x, (-m20).atan2(m22))
+    } else {
+        // Gimbal lock (x = ±90°): only z ± y is defined; put it all in y.
+        // With z = 0: m00 = cos y, m02 = sin y.
+        let (m00, m02) = (m.x_axis.x, m.z_axis.x);
+        (0.0, x, m02.atan2(m00))
+    }
+}
+
+/// Degrees with 6 decimals, trailing zeros dropped, never `-0`.
+fn degrees(rad: f64) -> String {
+    let s = format!("{:.6}", rad.to_degrees());
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+fn joint_name(name: &str) -> String {
+    name.chars().map(|c| if c.is_whitespace() || c == '{' || c == '}' { '_' } else { c }).collect()
+}
+
+pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: usize, opts: &ExportOptions) -> Result<String> {
+    let skel = bake::skeleton(doc, skeleton)?;
+    let clip = bake::bake(doc, skeleton, anim, opts)?;
+    if skel.is_empty() {
+        return Err(Error::new(ErrorKind::Invalid(format!("skeleton {} has no bones", skel.name))));
+    }
+    if let Some((b, f)) = (0..clip.bones)
+        .flat_map(|b| (0..clip.frames).map(move |f| (b, f)))
+        .find(|&(b, f)| (clip.scale(b, f) - glam::Vec3::ONE).abs().max_element() > 1e-6)
+    {
+        return Err(Error::unsupported(format!(
+            "BVH has no scale channels, but animation {} scales bone {b} ({}) at frame {f}; export glb instead",
+            clip.name, skel.bones[b].name
+        )));
+    }
+    let cleaned: Vec<String> = skel.bones.iter().map(|b| joint_name(&b.name)).collect();
+    let names = names::unique(cleaned.iter().map(|s| s.as_str()), "bone");
+    let has_position = |b: usize| {
+        skel.bones[b].parent.is_none()
+            || (0..clip.frames).any(|f| clip.translation(b, f) != skel.bones[b].rest.translation)
+    };
+
+    // Depth-first order, iteratively (the hierarchy may be deep; never recurse on input).
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); skel.len()];
+    for (i, bone) in skel.bones.iter().enumerate() {
+        if let Some(p) = bone.parent {
+            children[p].push(i);
+        }
+    }
+    let mut out = String::from("HIERARCHY\n");
+    let mut order = Vec::with_capacity(skel.len());
+    // Stack of (bone, entering?) to emit opening and closing braces.
+    let mut stack: Vec<(usize, bool)> = skel.roots().map(|r| (r, true)).collect();
+    stack.reverse();
+    let mut depth = 0usize;
+    while let Some((b, enter)) = stack.pop() {
+        let bone = &skel.bones[b];
+        if !enter {
+            depth -= 1;
+            let _ = writeln!(out, "{}}}", "\t".repeat(depth));
+            continue;
+        }
+        let ind = "\t".repeat(depth);
+        let kw = if bone.parent.is_none() { "ROOT" } else { "JOINT" };
+        let t = bone.rest.translation;
+        let _ = writeln!(out, "{ind}{kw} {}\n{ind}{{\n{ind}\tOFFSET {} {} {}", names[b], t.x, t.y, t.z);
+        if has_position(b) {
+            let _ = writeln!(out, "{ind}\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation");
+        } else {
+            let _ = writeln!(out, "{ind}\tCHANNELS 3 Zrotation Xrotation Yrotation");
+        }
+        order.push(b);
+        if children[b].is_empty() {
+            // Cosmetic: where the bone's tail is drawn.
+            let e = t * 0.5;
+            let _ = writeln!(out, "{ind}\tEnd Site\n{ind}\t{{\n{ind}\t\tOFFSET {} {} {}\n{ind}\t}}", e.x, e.y, e.z);
+        }
+        depth += 1;
+        stack.push((b, false));
+        stack.extend(children[b].iter().rev().map(|&c| (c, true)));
+    }
+    let _ = writeln!(out, "MOTION\nFrames: {}\nFrame Time: {}", clip.frames, 1.0 / clip.fps);
+    let positions: Vec<bool> = order.iter().map(|&b| has_position(b)).collect();
+    for f in 0..clip.frames {
+        let mut line = String::new();
+        for (&b, &pos) in order.iter().zip(&positions) {
+            if pos {
+                let t = clip.translation(b, f);
+                let _ = write!(line, "{} {} {} ", t.x, t.y, t.z);
+            }
+            let (z, x, y) = euler_zxy(clip.rotation(b, f));
+            let _ = write!(line, "{} {} {} ", degrees(z), degrees(x), degrees(y));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn degrees_are_trimmed() {
+        assert_eq!(degrees(std::f64::consts::FRAC_PI_2), "90");
+        assert_eq!(degrees(-1e-12), "0");
+        assert_eq!(degrees(0.5f64.to_radians()), "0.5");
+    }
+}

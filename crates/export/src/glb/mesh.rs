@@ -1,0 +1,179 @@
+//! Meshes as glTF: every mesh becomes a skinned primitive over the one skin of the skeleton.
+//!
+//! Rigid meshes (positions in their bone's local space) are moved to model space at rest
+//! (`rest_world[bone] * p`) and weighted 1.0 to their bone, so that glTF skinning
+//! (`joint_world * inverse_bind * p`, with `inverse_bind = rest_world⁻¹`) puts them back on
+//! the bone at every frame. Skinned meshes are already in model space at rest.
+
+use std::collections::BTreeMap;
+
+use boneyard_core::error::ErrorKind;
+use boneyard_core::{Error, Mesh, MeshBinding, Result};
+use glam::{Mat3, Mat4, Vec3};
+use gltf_json as json;
+use json::accessor::{ComponentType, Type};
+use json::buffer::Target;
+use json::validation::Checked::Valid;
+
+use super::buffer::{f32_bytes, min_max, Builder};
+
+/// One vertex's joints and weights, cleaned so that glTF accepts them: weights finite and
+/// positive, each joint at most once, summing to 1 (unused slots are joint 0, weight 0).
+pub(crate) fn clean_influences(joints: [u16; 4], weights: [f32; 4], bones: usize) -> ([u16; 4], [f32; 4]) {
+    let mut j = [0u16; 4];
+    let mut w = [0f32; 4];
+    let mut n = 0;
+    for (&jj, &ww) in joints.iter().zip(&weights) {
+        if !(ww.is_finite() && ww > 0.0) || jj as usize >= bones {
+            continue;
+        }
+        match j[..n].iter().position(|&x| x == jj) {
+            Some(k) => w[k] += ww,
+            None => {
+                j[n] = jj;
+                w[n] = ww;
+                n += 1;
+            }
+        }
+    }
+    if n == 0 {
+        // Nothing usable: follow the first listed joint (in range) fully.
+        j[0] = joints.iter().copied().find(|&x| (x as usize) < bones).unwrap_or(0);
+        w[0] = 1.0;
+        return (j, w);
+    }
+    let sum: f32 = w.iter().sum();
+    for x in &mut w[..n] {
+        *x /= sum;
+    }
+    (j, w)
+}
+
+/// Normals transformed by `m` (the inverse transpose of a model matrix), or None when any
+/// normal cannot be made unit (glTF requires unit normals; better none than wrong ones).
+fn unit_normals(normals: &[Vec3], m: impl Fn(usize) -> Mat3) -> Option<Vec<f32>> {
+    let mut out = Vec::with_capacity(normals.len() * 3);
+    for (i, n) in normals.iter().enumerate() {
+        let v = (m(i) * *n).normalize_or_zero();
+        if v == Vec3::ZERO || !v.is_finite() {
+            return None;
+        }
+        out.extend(v.to_array());
+    }
+    Some(out)
+}
+
+fn material(b: &mut Builder, mesh: &Mesh) -> json::Index<json::Material> {
+    let c = mesh.base_color.map(|x| if x.is_finite() { x.clamp(0.0, 1.0) } else { 1.0 });
+    b.root.push(json::Material {
+        name: Some(mesh.name.clone()),
+        alpha_mode: Valid(if c[3] < 1.0 {
+            json::material::AlphaMode::Blend
+        } else {
+            json::material::AlphaMode::Opaque
+        }),
+        pbr_metallic_roughness: json::material::PbrMetallicRoughness {
+            base_color_factor: json::material::PbrBaseColorFactor(c),
+            metallic_factor: json::material::StrengthFactor(0.0),
+            roughness_factor: json::material::StrengthFactor(1.0),
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+}
+
+/// Add `mesh` as a glTF mesh skinned over the skeleton whose rest world matrices are
+/// `rest_world`. Returns None for a mesh with no triangles (nothing to draw).
+pub(crate) fn add(b: &mut Builder, mesh: &Mesh, rest_world: &[Mat4]) -> Result<Option<json::Index<json::Mesh>>> {
+    let bones = rest_world.len();
+    mesh.validate(bones).map_err(|e| Error::new(ErrorKind::Invalid(format!("cannot export: {}", e.kind))))?;
+    if mesh.indices.is_empty() || mesh.positions.is_empty() {
+        return Ok(None);
+    }
+    let nv = mesh.positions.len();
+    type Influences = (Vec<[u16; 4]>, Vec<[f32; 4]>);
+    let (positions, normals, (joints, weights)): (Vec<f32>, Option<Vec<f32>>, Influences) = match &mesh.binding {
+        MeshBinding::Rigid { bone } => {
+            let m = rest_world[*bone];
+            let nm = Mat3::from_mat4(m).inverse().transpose();
+            let p = mesh.positions.iter().flat_map(|p| m.transform_point3(*p).to_array()).collect();
+            let n = mesh.normals.as_ref().and_then(|n| unit_normals(n, |_| nm));
+            (p, n, (vec![[*bone as u16, 0, 0, 0]; nv], vec![[1.0, 0.0, 0.0, 0.0]; nv]))
+        }
+        MeshBinding::Skinned { joints, weights } => {
+            let p = mesh.positions.iter().flat_map(|p| p.to_array()).collect();
+            let n = mesh.normals.as_ref().and_then(|n| unit_normals(n, |_| Mat3::IDENTITY));
+            let (j, w) = joints.iter().zip(weights).map(|(j, w)| clean_influences(*j, *w, bones)).unzip();
+            (p, n, (j, w))
+        }
+    };
+    if positions.iter().any(|x| !x.is_finite()) {
+        return Err(Error::new(ErrorKind::Invalid(format!("mesh {}: a vertex position is not finite", mesh.name))));
+    }
+
+    let mut attributes = BTreeMap::new();
+    let va = Some(Target::ArrayBuffer);
+    let pos = b.data(f32_bytes(&positions), va, ComponentType::F32, Type::Vec3, nv, Some(min_max(&positions, 3)))?;
+    attributes.insert(Valid(json::mesh::Semantic::Positions), pos);
+    if let Some(n) = normals {
+        let acc = b.data(f32_bytes(&n), va, ComponentType::F32, Type::Vec3, nv, None)?;
+        attributes.insert(Valid(json::mesh::Semantic::Normals), acc);
+    }
+    if let Some(colors) = &mesh.colors {
+        let c: Vec<f32> =
+            colors.iter().flatten().map(|x| if x.is_finite() { x.clamp(0.0, 1.0) } else { 1.0 }).collect();
+        let acc = b.data(f32_bytes(&c), va, ComponentType::F32, Type::Vec4, nv, None)?;
+        attributes.insert(Valid(json::mesh::Semantic::Colors(0)), acc);
+    }
+    let joints_acc = if bones <= 256 {
+        let j: Vec<u8> = joints.iter().flatten().map(|&x| x as u8).collect();
+        b.data(&j, va, ComponentType::U8, Type::Vec4, nv, None)?
+    } else {
+        let j: Vec<u16> = joints.iter().flatten().copied().collect();
+        b.data(bytemuck::cast_slice(&j), va, ComponentType::U16, Type::Vec4, nv, None)?
+    };
+    attributes.insert(Valid(json::mesh::Semantic::Joints(0)), joints_acc);
+    let w: Vec<f32> = weights.iter().flatten().copied().collect();
+    let weights_acc = b.data(f32_bytes(&w), va, ComponentType::F32, Type::Vec4, nv, None)?;
+    attributes.insert(Valid(json::mesh::Semantic::Weights(0)), weights_acc);
+
+    let ia = Some(Target::ElementArrayBuffer);
+    let ni = mesh.indices.len();
+    // 0xFFFF is the primitive-restart value glTF forbids in u16 indices.
+    let indices = if nv < 0xFFFF {
+        let i: Vec<u16> = mesh.indices.iter().map(|&x| x as u16).collect();
+        b.data(bytemuck::cast_slice(&i), ia, ComponentType::U16, Type::Scalar, ni, None)?
+    } else {
+        b.data(bytemuck::cast_slice(&mesh.indices), ia, ComponentType::U32, Type::Scalar, ni, None)?
+    };
+    let material = material(b, mesh);
+    Ok(Some(b.root.push(json::Mesh {
+        extensions: None,
+        extras: Default::default(),
+        name: Some(mesh.name.clone()),
+        primitives: vec![json::mesh::Primitive {
+            attributes,
+            extensions: None,
+            extras: Default::default(),
+            indices: Some(indices),
+            material: Some(material),
+            mode: Valid(json::mesh::Mode::Triangles),
+            targets: None,
+        }],
+        weights: None,
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn influences_are_merged_and_normalized() {
+        let (j, w) = clean_influences([3, 3, 1, 9], [0.25, 0.25, 1.5, 1.0], 4);
+        assert_eq!(j, [3, 1, 0, 0]);
+        assert_eq!(w, [0.25, 0.75, 0.0, 0.0]);
+        let (j, w) = clean_influences([2, 1, 0, 0], [0.0, f32::NAN, -1.0, 0.0], 4);
+        assert_eq!((j, w), ([2, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]));
+    }
+}
