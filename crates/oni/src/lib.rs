@@ -1,1 +1,123 @@
-//! placeholder
+//! boneyard-oni: Bungie's Oni (2001) — level `.dat`/`.raw`/`.sep` files and OniSplit `.oni`
+//! files; TRAM animations with every key size, sampled and posed exactly as Oni.exe v1.0
+//! does; ONCC/TRBS/TRCM bodies with their M3GM geometry; an encoder for all of them.
+//!
+//! Entry points: [`Oni`] (the [`Family`]), [`open_paths`], [`OniDocument`] (engine matrices
+//! with [`OniDocument::engine_pose`]), [`demo_files`], and the [`encode`] module.
+//!
+//! Modules: [`layout`] (offsets only), [`container`] (instance files), [`resolve`] (links
+//! across files), [`tram`], [`keys`] and [`math`] (the engine's numerics), [`body`],
+//! [`document`], [`check`].
+
+pub mod body;
+pub mod check;
+pub mod container;
+pub mod demo;
+pub mod document;
+pub mod encode;
+pub mod keys;
+pub mod layout;
+pub mod math;
+pub mod resolve;
+pub mod tram;
+
+pub use demo::demo_files;
+pub use document::OniDocument;
+
+use boneyard_core::{Document, Error, Family, InputFile, Result};
+use container::InstanceFile;
+use std::path::{Path, PathBuf};
+
+/// The Oni family.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Oni;
+
+/// The registry value for the CLI.
+pub static FAMILY: Oni = Oni;
+
+fn ext_lower(path: &Path) -> String {
+    path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default()
+}
+
+fn stem_lower(path: &Path) -> String {
+    path.file_stem().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default()
+}
+
+/// A companion (`.raw`, `.sep`) of `dat`: from the files given, else from disk beside it.
+fn companion(dat: &Path, ext: &str, given: &mut Vec<InputFile>) -> Result<Option<(String, Vec<u8>)>> {
+    let stem = stem_lower(dat);
+    if let Some(k) = given.iter().position(|f| ext_lower(&f.path) == ext && stem_lower(&f.path) == stem) {
+        let f = given.remove(k);
+        return Ok(Some((f.name(), f.data)));
+    }
+    for e in [ext.to_string(), ext.to_uppercase()] {
+        let p: PathBuf = dat.with_extension(&e);
+        if p.is_file() {
+            let data = std::fs::read(&p).map_err(|err| Error::io(&p, err))?;
+            return Ok(Some((p.display().to_string(), data)));
+        }
+    }
+    Ok(None)
+}
+
+/// Open instance files given together (`.dat` with `.raw`/`.sep` among them or beside them
+/// on disk, `.oni` files).
+pub fn open_files(files: Vec<InputFile>) -> Result<OniDocument> {
+    let (mut companions, mains): (Vec<InputFile>, Vec<InputFile>) =
+        files.into_iter().partition(|f| !container::looks_like_instance_file(&f.data));
+    let mut parsed = Vec::with_capacity(mains.len());
+    for f in mains {
+        let name = f.name();
+        let is_level = f.data.get(8..12) == Some(&layout::header::VERSION_VR31.to_le_bytes()[..]);
+        let (raw, sep) = if is_level {
+            (companion(&f.path, "raw", &mut companions)?, companion(&f.path, "sep", &mut companions)?)
+        } else {
+            (None, None)
+        };
+        parsed.push(InstanceFile::parse(&name, f.data, raw, sep)?);
+    }
+    if let Some(c) = companions.first() {
+        let e = ext_lower(&c.path);
+        let msg = if e == "raw" || e == "sep" {
+            format!("a .{e} file is read with the level .dat of the same name, which was not given")
+        } else {
+            "not an Oni instance file (no VR31/VR32 header)".to_string()
+        };
+        return Err(Error::invalid(0, msg).in_file(c.name()));
+    }
+    if parsed.is_empty() {
+        return Err(Error::invalid(0, "no Oni instance file given"));
+    }
+    OniDocument::new(parsed)
+}
+
+/// Read paths from disk and open them together.
+pub fn open_paths(paths: &[&Path]) -> Result<OniDocument> {
+    let files = paths.iter().map(|p| InputFile::read(p)).collect::<Result<Vec<_>>>()?;
+    open_files(files)
+}
+
+impl Family for Oni {
+    fn name(&self) -> &'static str {
+        "oni"
+    }
+    fn title(&self) -> &'static str {
+        "Oni (Bungie West, 2001)"
+    }
+    /// The VR31/VR32 header first; a `.raw`/`.sep` is taken as a level's companion.
+    fn probe(&self, path: &Path, head: &[u8]) -> bool {
+        if container::looks_like_instance_file(head) {
+            return true;
+        }
+        let e = ext_lower(path);
+        (e == "raw" || e == "sep") && {
+            let dat = path.with_extension("dat");
+            dat.is_file()
+                || path.with_extension("DAT").is_file()
+                || head.get(..32).is_some_and(|h| h.iter().all(|&b| b == 0))
+        }
+    }
+    fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>> {
+        Ok(Box::new(open_files(files)?))
+    }
+}

@@ -1,0 +1,425 @@
+//! Bodies: TRCM (parts, TRGA geometries, TRTA offsets, TRIA hierarchy), M3GM geometry, and
+//! posing as `iBuildMatriciesRecursive` (0x427570).
+
+use crate::layout::{array as arr, m3gm as g, trcm, IDXA, M3GM, PNTA, TRCM, TRGA, TRIA, TRTA, TXCA, VCRA};
+use crate::math::{EQuat, Matrix43};
+use crate::resolve::{Files, Ref};
+use boneyard_core::{Error, Mesh, MeshBinding, Reader, Result};
+use glam::{Vec2, Vec3};
+
+/// Oni's body-part names, in part order (OniSplit's table; the engine has no names).
+pub const PART_NAMES: [&str; 19] = [
+    "pelvis",
+    "left_thigh",
+    "left_calf",
+    "left_foot",
+    "right_thigh",
+    "right_calf",
+    "right_foot",
+    "mid",
+    "chest",
+    "neck",
+    "head",
+    "left_shoulder",
+    "left_biceps",
+    "left_wrist",
+    "left_handfist",
+    "right_shoulder",
+    "right_biceps",
+    "right_wrist",
+    "right_handfist",
+];
+
+pub fn part_name(i: usize, parts: usize) -> String {
+    match PART_NAMES.get(i) {
+        Some(n) if parts == PART_NAMES.len() => n.to_string(),
+        _ => format!("part{i}"),
+    }
+}
+
+/// A body ready to pose.
+#[derive(Debug, Clone)]
+pub struct Body {
+    pub name: String,
+    pub source: String,
+    pub translations: Vec<[f32; 3]>,
+    /// TRIA: parent, first child, next sibling, zero.
+    pub index_blocks: Vec<[u8; 4]>,
+    /// Parents as the child/sibling links give them (what the engine follows).
+    pub parents: Vec<Option<usize>>,
+    pub meshes: Vec<Mesh>,
+    pub polygon_count: i32,
+    pub debug_name: String,
+    /// Not from a file: boneyard's generic skeleton for bodiless animations.
+    pub generic: bool,
+}
+
+/// Most elements of a geometry array.
+const MAX_ELEMENTS: usize = 1 << 20;
+
+/// A list instance (TRGA/TRTA/TRIA: count at 0x16, elements at 0x18).
+fn small_array<'a>(files: &'a Files, r: Ref, tag: u32, elem: usize, need: usize) -> Result<(Reader<'a>, usize)> {
+    let f = files.file(r.file)?;
+    let mut s = files.instance_of(r, tag)?;
+    s.seek(arr::COUNT)?;
+    let n = s.u16()? as usize;
+    s.seek(arr::ELEMENTS)?;
+    let n = s
+        .check_count(n as u64, elem, MAX_ELEMENTS, crate::layout::tag_name(tag).as_str())
+        .map_err(|e| e.in_file(&f.name))?;
+    if n < need {
+        return Err(Error::invalid(
+            s.base() + arr::COUNT as u64,
+            format!("{} has {n} elements for {need} parts", crate::layout::tag_name(tag)),
+        )
+        .in_file(&f.name));
+    }
+    Ok((s, n))
+}
+
+/// A VCRA/TXCA/IDXA list: (reader at the elements, count).
+fn list<'a>(files: &'a Files, r: Ref, tag: u32, elem: usize) -> Result<(Reader<'a>, usize)> {
+    let f = files.file(r.file)?;
+    let mut s = files.instance_of(r, tag)?;
+    let (count_at, elems_at) =
+        if tag == PNTA { (g::PNTA_COUNT, g::PNTA_ELEMENTS) } else { (g::LIST_COUNT, g::LIST_ELEMENTS) };
+    s.seek(count_at)?;
+    let n = s.u32()? as u64;
+    s.seek(elems_at)?;
+    let n =
+        s.check_count(n, elem, MAX_ELEMENTS, crate::layout::tag_name(tag).as_str()).map_err(|e| e.in_file(&f.name))?;
+    Ok((s, n))
+}
+
+fn vec3s(mut r: Reader<'_>, n: usize, file: &str) -> Result<Vec<Vec3>> {
+    (0..n)
+        .map(|_| {
+            let at = r.offset();
+            let v = r.vec3().map_err(|e| e.in_file(file))?;
+            if v.iter().all(|c| c.is_finite()) {
+                Ok(Vec3::from(v))
+            } else {
+                Err(Error::invalid(at, "coordinate is not finite").in_file(file))
+            }
+        })
+        .collect()
+}
+
+/// Read an M3GM into a rigid mesh of part `bone`.
+pub fn read_geometry(files: &Files, gref: Ref, bone: usize, name: String) -> Result<Mesh> {
+    let f = files.file(gref.file)?;
+    let fname = f.name.clone();
+    let s = files.instance_of(gref, M3GM)?;
+    let link_at = |off: usize| -> Result<Option<Ref>> {
+        let mut r = s.clone();
+        r.seek(off)?;
+        let l = r.u32()?;
+        files.resolve(gref.file, l, s.base() + off as u64)
+    };
+    let pnta = link_at(g::POINTS)?
+        .ok_or_else(|| Error::invalid(s.base() + g::POINTS as u64, "M3GM without points (PNTA)").in_file(&fname))?;
+    let (pr, n) = list(files, pnta, PNTA, 12)?;
+    let positions = vec3s(pr, n, &fname)?;
+    let normals = match link_at(g::VERTEX_NORMALS)? {
+        Some(v) => {
+            let (r, k) = list(files, v, VCRA, 12)?;
+            if k == n {
+                Some(vec3s(r, k, &fname)?)
+            } else {
+                None
+            }
+        }
+        None => None,
+    };
+    let uvs = match link_at(g::TEXCOORDS)? {
+        Some(v) => {
+            let (mut r, k) = list(files, v, TXCA, 8)?;
+            if k >= n {
+                let mut out = Vec::with_capacity(n);
+                for _ in 0..n {
+                    out.push(Vec2::new(r.f32()?, r.f32()?));
+                }
+                Some(out)
+            } else {
+                None
+            }
+        }
+        None => None,
+    };
+    let tri_normals = match link_at(g::TRIANGLE_NORMALS)? {
+        Some(v) => {
+            let (r, k) = list(files, v, VCRA, 12)?;
+            Some(vec3s(r, k, &fname)?)
+        }
+        None => None,
+    };
+    let tri_normal_idx: Option<Vec<u32>> = match link_at(g::TRIANGLE_NORMAL_INDICES)? {
+        Some(v) => {
+            let (mut r, k) = list(files, v, IDXA, 4)?;
+            Some((0..k).map(|_| r.u32()).collect::<Result<_>>()?)
+        }
+        None => None,
+    };
+    let strips: Vec<u32> = match link_at(g::STRIPS)? {
+        Some(v) => {
+            let (mut r, k) = list(files, v, IDXA, 4)?;
+            (0..k).map(|_| r.u32()).collect::<Result<_>>()?
+        }
+        None => Vec::new(),
+    };
+    let indices = walk_strips(&strips, tri_normal_idx.as_ref().map(|v| v.len()), n)
+        .map_err(|m| Error::invalid(s.base() + g::STRIPS as u64, format!("M3GM {name}: {m}")).in_file(&fname))?;
+    let mut indices = indices;
+    // The engine walks the strips without flipping every other triangle; a triangle's facing
+    // comes from its normal. Orient the list so that it agrees with the normals.
+    if let (Some(tn), Some(ti)) = (&tri_normals, &tri_normal_idx) {
+        for (t, tri) in indices.chunks_exact_mut(3).enumerate() {
+            let Some(nrm) = ti.get(t).and_then(|&k| tn.get(k as usize)) else { continue };
+            let [a, b, c] = [tri[0], tri[1], tri[2]].map(|i| positions[i as usize]);
+            if (b - a).cross(c - a).dot(*nrm) < 0.0 {
+                tri.swap(1, 2);
+            }
+        }
+    }
+    Ok(Mesh {
+        name,
+        positions,
+        normals,
+        uvs,
+        colors: None,
+        indices,
+        binding: MeshBinding::Rigid { bone },
+        base_color: [0.75, 0.72, 0.68, 1.0],
+        texture: None,
+    })
+}
+
+/// The engine's strip walk: for each of `tris` triangles, take the next index; one with the
+/// high bit starts a strip (it and the next two are a fresh triangle); otherwise the new index
+/// makes a triangle with the previous two. Without a triangle count, walk until the indices
+/// run out.
+pub fn walk_strips(strips: &[u32], tris: Option<usize>, points: usize) -> std::result::Result<Vec<u32>, String> {
+    let mut out = Vec::new();
+    let mut p = 0usize;
+    let (mut i0, mut i1): (Option<u32>, Option<u32>) = (None, None);
+    let mut t = 0usize;
+    loop {
+        match tris {
+            Some(n) if t >= n => break,
+            None if p >= strips.len() => break,
+            _ => {}
+        }
+        let next = |p: &mut usize| -> std::result::Result<u32, String> {
+            let v = strips.get(*p).copied().ok_or_else(|| format!("the strips end after {t} of {tris:?} triangles"))?;
+            *p += 1;
+            Ok(v)
+        };
+        let mut i2 = next(&mut p)?;
+        if i2 & g::STRIP_START != 0 {
+            i0 = Some(i2 & !g::STRIP_START);
+            i1 = Some(next(&mut p)?);
+            i2 = next(&mut p)?;
+        }
+        let (Some(a), Some(b)) = (i0, i1) else {
+            return Err("the first strip index does not start a strip (high bit clear)".into());
+        };
+        for v in [a, b, i2] {
+            if v as usize >= points {
+                return Err(format!("strip index {v} is out of {points} points"));
+            }
+        }
+        out.extend([a, b, i2]);
+        i0 = Some(b);
+        i1 = Some(i2);
+        t += 1;
+    }
+    Ok(out)
+}
+
+/// Parents from the child/sibling links, walked as the engine walks them (from part 0,
+/// siblings with the same parent, children with this part as parent), iteratively.
+pub fn parents_from_links(blocks: &[[u8; 4]]) -> std::result::Result<Vec<Option<usize>>, String> {
+    let n = blocks.len();
+    let mut parents = vec![None; n];
+    let mut seen = vec![false; n];
+    let mut stack: Vec<(usize, Option<usize>)> = vec![(0, None)];
+    while let Some((p, parent)) = stack.pop() {
+        if p >= n {
+            return Err(format!("TRIA links to part {p} of {n}"));
+        }
+        if seen[p] {
+            return Err(format!("TRIA reaches part {p} twice (a cycle or a shared child)"));
+        }
+        seen[p] = true;
+        parents[p] = parent;
+        let [_, child, sibling, _] = blocks[p];
+        if sibling != 0 {
+            stack.push((sibling as usize, parent));
+        }
+        if child != 0 {
+            stack.push((child as usize, Some(p)));
+        }
+    }
+    if let Some(p) = seen.iter().position(|s| !s) {
+        return Err(format!("part {p} is not reached from part 0 by the TRIA links"));
+    }
+    for (p, par) in parents.iter().enumerate() {
+        if let Some(q) = *par {
+            if q >= p {
+                return Err(format!("part {p}'s parent {q} does not precede it (boneyard needs parents first)"));
+            }
+        }
+    }
+    Ok(parents)
+}
+
+/// Child/sibling links from parents (for the generic skeleton and the encoder).
+pub fn links_from_parents(parents: &[Option<usize>]) -> Vec<[u8; 4]> {
+    let n = parents.len();
+    let mut blocks = vec![[0u8; 4]; n];
+    for p in 0..n {
+        let par = parents[p];
+        blocks[p][0] = par.unwrap_or(0) as u8;
+        blocks[p][1] = (0..n).find(|&c| parents[c] == Some(p)).unwrap_or(0) as u8;
+        blocks[p][2] = (p + 1..n).find(|&s| parents[s] == par && par.is_some()).unwrap_or(0) as u8;
+    }
+    blocks
+}
+
+impl Body {
+    /// Read TRCM `r`.
+    pub fn read(files: &Files, r: Ref) -> Result<Body> {
+        let f = files.file(r.file)?;
+        let fname = f.name.clone();
+        let desc_name = f.descriptors.get(r.index).and_then(|d| d.short_name()).map(str::to_string);
+        let s = files.instance_of(r, TRCM)?;
+        let mut rd = s.clone();
+        rd.seek(trcm::POLYGON_COUNT)?;
+        let polygon_count = rd.i32()?;
+        let parts = rd.u16()? as usize;
+        rd.seek(trcm::DEBUG_NAME)?;
+        let debug_name = rd.name(trcm::DEBUG_NAME_LEN)?;
+        if parts == 0 || parts > crate::layout::tram::MAX_PARTS {
+            return Err(Error::invalid(
+                s.base() + trcm::NUM_PARTS as u64,
+                format!("TRCM with {parts} parts (the engine takes 1 to 32)"),
+            )
+            .in_file(&fname));
+        }
+        let link = |off: usize, tag: u32| -> Result<Ref> {
+            let mut x = s.clone();
+            x.seek(off)?;
+            let l = x.u32()?;
+            files.resolve(r.file, l, s.base() + off as u64)?.ok_or_else(|| {
+                Error::invalid(
+                    s.base() + off as u64,
+                    format!(
+                        "TRCM: the {} link is missing or not found in the files given",
+                        crate::layout::tag_name(tag)
+                    ),
+                )
+                .in_file(&fname)
+            })
+        };
+        let (mut tr, _) = small_array(files, link(trcm::TRANSLATIONS, TRTA)?, TRTA, 12, parts)?;
+        let mut translations = Vec::with_capacity(parts);
+        for _ in 0..parts {
+            let at = tr.offset();
+            let v = tr.vec3()?;
+            if !v.iter().all(|c| c.is_finite()) {
+                return Err(Error::invalid(at, "TRTA offset is not finite").in_file(&fname));
+            }
+            translations.push(v);
+        }
+        let tria_ref = link(trcm::INDEX_BLOCKS, TRIA)?;
+        let (mut ir, _) = small_array(files, tria_ref, TRIA, 4, parts)?;
+        let tria_at = ir.offset();
+        let mut index_blocks = Vec::with_capacity(parts);
+        for _ in 0..parts {
+            index_blocks.push(ir.array::<4>()?);
+        }
+        let parents = parents_from_links(&index_blocks).map_err(|m| {
+            Error::invalid(tria_at, m).in_file(files.file(tria_ref.file).map(|f| f.name.clone()).unwrap_or_default())
+        })?;
+        let (mut gr, _) = small_array(files, link(trcm::GEOMETRIES, TRGA)?, TRGA, 4, parts)?;
+        let mut meshes = Vec::new();
+        for p in 0..parts {
+            let at = gr.offset();
+            let l = gr.u32()?;
+            if let Some(gref) = files.resolve(r.file, l, at)? {
+                meshes.push(read_geometry(files, gref, p, part_name(p, parts))?);
+            }
+        }
+        let name = desc_name.unwrap_or_else(|| format!("TRCM#{}", r.index));
+        Ok(Body {
+            source: format!("{fname}#{}", r.index),
+            name,
+            translations,
+            index_blocks,
+            parents,
+            meshes,
+            polygon_count,
+            debug_name,
+            generic: false,
+        })
+    }
+
+    /// boneyard's generic body for animations that come without one: Oni's 19 parts in their
+    /// order with the demo character's proportions (pelvis at the origin: the height track
+    /// lifts it), or a chain of `parts` parts one unit apart for other part counts.
+    pub fn generic(parts: usize) -> Body {
+        let (translations, parents): (Vec<[f32; 3]>, Vec<Option<usize>>) = if parts == 19 {
+            boneyard_core::demo::BONES
+                .iter()
+                .enumerate()
+                .map(|(i, &(_, p, o))| (if i == 0 { [0.0; 3] } else { o }, p))
+                .unzip()
+        } else {
+            (0..parts).map(|i| (if i == 0 { [0.0; 3] } else { [0.0, 1.0, 0.0] }, i.checked_sub(1))).unzip()
+        };
+        let meshes = if parts == 19 {
+            boneyard_core::demo::meshes(&boneyard_core::demo::skeleton())
+        } else {
+            (0..parts)
+                .map(|i| {
+                    let (p, idx) = boneyard_core::demo::cuboid(Vec3::new(-0.2, 0.0, -0.2), Vec3::new(0.2, 1.0, 0.2));
+                    Mesh::rigid(part_name(i, parts), i, p, idx)
+                })
+                .collect()
+        };
+        Body {
+            name: format!("generic_{parts}_parts"),
+            source: "boneyard (generic)".into(),
+            index_blocks: links_from_parents(&parents),
+            translations,
+            parents,
+            meshes,
+            polygon_count: 0,
+            debug_name: String::new(),
+            generic: true,
+        }
+    }
+
+    pub fn parts(&self) -> usize {
+        self.translations.len()
+    }
+
+    /// World matrices as the engine builds them: part 0 from `base`, each part its parent's
+    /// matrix, translated by its offset, times its rotation (`rots[p]`, the identity past the
+    /// animation's parts). Iterating parts in index order gives the same matrices as the
+    /// engine's recursion, because every part's matrix depends only on its parent's.
+    pub fn pose(&self, base: &Matrix43, rots: &[EQuat]) -> Vec<Matrix43> {
+        let mut out: Vec<Matrix43> = Vec::with_capacity(self.parts());
+        for p in 0..self.parts() {
+            let parent = match self.parents[p] {
+                Some(q) => out.get(q).copied().unwrap_or(*base),
+                None => *base,
+            };
+            let mut m = parent;
+            m.translate(self.translations[p]);
+            m.rotate_quat(rots.get(p).copied().unwrap_or([0.0, 0.0, 0.0, 1.0]));
+            out.push(m);
+        }
+        out
+    }
+}

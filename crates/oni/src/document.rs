@@ -1,0 +1,426 @@
+//! The Oni document: every TRAM of the files given, every body (ONCC → TRBS → TRCM, or a
+//! TRBS or TRCM alone), sampling and posing as the engine does.
+
+use crate::body::{part_name, Body};
+use crate::container::{checksum_name, InstanceFile, Version};
+use crate::layout::{self, array as arr, oncc, trbs, ONCC, TRAC, TRAM, TRBS, TRCM};
+use crate::math::{to_glam, EQuat, Matrix43};
+use crate::resolve::{Files, Ref};
+use crate::tram::Tram;
+use boneyard_core::{
+    AnimInfo, Bone, Channel, Document, Error, FileSummary, Interpolation, Result, Sample, Skeleton, SkeletonInfo,
+    Transform,
+};
+use glam::{Mat4, Vec3};
+use serde_json::{json, Map, Value};
+use std::collections::HashMap;
+
+pub struct OniDocument {
+    pub(crate) files: Files,
+    pub(crate) trams: Vec<Tram>,
+    anims: Vec<AnimInfo>,
+    pub(crate) bodies: Vec<Body>,
+    skeletons: Vec<SkeletonInfo>,
+}
+
+/// How deep TRAC parent links are followed.
+const MAX_TRAC_DEPTH: usize = 16;
+
+impl OniDocument {
+    pub fn new(files: Vec<InstanceFile>) -> Result<OniDocument> {
+        let files = Files::new(files);
+        // Every TRAM with data, file by file, in descriptor order.
+        let mut trams = Vec::new();
+        let mut tram_index: HashMap<Ref, usize> = HashMap::new();
+        for (fi, f) in files.files.iter().enumerate() {
+            for i in f.with_tag(TRAM) {
+                let link_name = |l: u32, at: u64| -> Option<String> {
+                    files
+                        .resolve(fi, l, at)
+                        .ok()
+                        .flatten()
+                        .and_then(|r| files.name(r))
+                        .map(|n| n.get(4..).unwrap_or(n).to_string())
+                };
+                let t = Tram::read(f, i, &link_name)?;
+                tram_index.insert(Ref { file: fi, index: i }, trams.len());
+                trams.push(t);
+            }
+        }
+
+        // Bodies: each ONCC's (with its TRAC), each TRBS no class uses, each TRCM no set uses.
+        let mut bodies: Vec<Body> = Vec::new();
+        let mut extras: Vec<Map<String, Value>> = Vec::new();
+        let mut ids: Vec<String> = Vec::new();
+        let mut anim_skeleton: HashMap<usize, usize> = HashMap::new();
+        let mut used_trbs = std::collections::HashSet::new();
+        let mut used_trcm = std::collections::HashSet::new();
+        for (fi, f) in files.files.iter().enumerate() {
+            for i in f.with_tag(ONCC) {
+                let r = Ref { file: fi, index: i };
+                let s = files.instance_of(r, ONCC)?;
+                let link = |off: usize| -> Result<Option<Ref>> {
+                    let mut x = s.clone();
+                    x.seek(off).map_err(|e| e.in_file(&f.name))?;
+                    let l = x.u32().map_err(|e| e.in_file(&f.name))?;
+                    files.resolve(fi, l, s.base() + off as u64)
+                };
+                let Some(set) = link(oncc::BODY_SET)? else { continue };
+                used_trbs.insert(set);
+                let (body, mut extra) = read_set(&files, set, &mut used_trcm)?;
+                let sk = bodies.len();
+                if let Some(trac) = link(oncc::ANIMATIONS)? {
+                    let mut names = Vec::new();
+                    for tr in trac_animations(&files, trac)? {
+                        if let Some(&a) = tram_index.get(&tr) {
+                            anim_skeleton.entry(a).or_insert(sk);
+                            names.push(trams[a].name.clone());
+                        }
+                    }
+                    extra.insert("animations".into(), json!(names));
+                }
+                extra.insert("class".into(), json!(files.name(r)));
+                ids.push(files.name(r).map(str::to_string).unwrap_or_else(|| format!("ONCC#{i}")));
+                bodies.push(body);
+                extras.push(extra);
+            }
+        }
+        for (fi, f) in files.files.iter().enumerate() {
+            for i in f.with_tag(TRBS) {
+                let r = Ref { file: fi, index: i };
+                if used_trbs.contains(&r) {
+                    continue;
+                }
+                let (body, extra) = read_set(&files, r, &mut used_trcm)?;
+                ids.push(files.name(r).map(str::to_string).unwrap_or_else(|| format!("TRBS#{i}")));
+                bodies.push(body);
+                extras.push(extra);
+            }
+        }
+        for (fi, f) in files.files.iter().enumerate() {
+            for i in f.with_tag(TRCM) {
+                let r = Ref { file: fi, index: i };
+                if used_trcm.contains(&r) {
+                    continue;
+                }
+                let body = Body::read(&files, r)?;
+                let mut extra = Map::new();
+                extra.insert("trcm".into(), json!(body.source));
+                ids.push(files.name(r).map(str::to_string).unwrap_or_else(|| format!("TRCM#{i}")));
+                bodies.push(body);
+                extras.push(extra);
+            }
+        }
+        // Animations without a body of their part count get boneyard's generic one.
+        let mut generic_for: HashMap<usize, usize> = HashMap::new();
+        for (a, t) in trams.iter().enumerate() {
+            if anim_skeleton.contains_key(&a) {
+                continue;
+            }
+            if let Some(sk) = bodies.iter().position(|b| b.parts() == t.parts) {
+                anim_skeleton.insert(a, sk);
+                continue;
+            }
+            let sk = *generic_for.entry(t.parts).or_insert_with(|| {
+                let b = Body::generic(t.parts);
+                let mut extra = Map::new();
+                extra.insert("generic".into(), json!(true));
+                extra.insert(
+                    "note".into(),
+                    json!(if t.parts == 19 {
+                        "not from the files: boneyard's generic 19-part Oni skeleton (Oni's part order, the demo character's proportions), given because no body came with the animations"
+                    } else {
+                        "not from the files: boneyard's generic chain skeleton, given because no body came with the animations"
+                    }),
+                );
+                ids.push(format!("generic{}", t.parts));
+                bodies.push(b);
+                extras.push(extra);
+                bodies.len() - 1
+            });
+            anim_skeleton.insert(a, sk);
+        }
+
+        let mut skeletons = Vec::with_capacity(bodies.len());
+        for ((b, extra), id) in bodies.iter().zip(extras).zip(ids) {
+            skeletons.push(skeleton_info(b, id, extra)?);
+        }
+        let anims = trams
+            .iter()
+            .enumerate()
+            .map(|(i, t)| AnimInfo {
+                index: i,
+                name: t.name.clone(),
+                frames: t.frames as u32,
+                fps: layout::tram::ENGINE_FPS as f64,
+                bones: t.parts,
+                format: t.format(),
+                source: format!("{}#{}", t.file, t.descriptor),
+                skeleton: anim_skeleton.get(&i).copied(),
+                interpolation: Interpolation::Linear,
+                extra: t.info_json(),
+            })
+            .collect();
+        Ok(OniDocument { files, trams, anims, bodies, skeletons })
+    }
+
+    fn tram(&self, anim: usize) -> Result<&Tram> {
+        self.trams
+            .get(anim)
+            .ok_or_else(|| Error::not_found(format!("no animation #{anim} (there are {})", self.trams.len())))
+    }
+
+    /// The engine's frame for a requested (real) frame: whole frames, rounded down, clamped.
+    pub fn engine_frame(t: &Tram, frame: f64) -> usize {
+        if !frame.is_finite() || frame <= 0.0 {
+            0
+        } else {
+            (frame.floor() as usize).min(t.frames - 1)
+        }
+    }
+
+    /// The character base matrix at `frame`: translate to the root's position (the summed
+    /// motion), facing 0, then up by the frame's height (`ONrCharacter_BuildMatricies`).
+    pub fn base_matrix(t: &Tram, frame: usize) -> Matrix43 {
+        let p = t.position(frame);
+        let mut m = Matrix43::IDENTITY;
+        m.translate([p[0], 0.0, p[1]]);
+        m.translate([0.0, t.height(frame), 0.0]);
+        m
+    }
+
+    /// Engine matrices (3×4) of skeleton `skeleton` posed by `anim` at `frame`.
+    pub fn engine_pose(&self, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<Vec<Matrix43>> {
+        let body = self.bodies.get(skeleton).ok_or_else(|| Error::not_found(format!("no skeleton #{skeleton}")))?;
+        match anim {
+            None => Ok(body.pose(&Matrix43::IDENTITY, &[])),
+            Some(a) => {
+                let t = self.tram(a)?;
+                let f = Self::engine_frame(t, frame);
+                let rots = t.rotations_at(f)?;
+                Ok(body.pose(&Self::base_matrix(t, f), &rots))
+            }
+        }
+    }
+
+    pub fn instance_files(&self) -> &[InstanceFile] {
+        &self.files.files
+    }
+    pub fn trams(&self) -> &[Tram] {
+        &self.trams
+    }
+    pub fn bodies(&self) -> &[Body] {
+        &self.bodies
+    }
+}
+
+/// A TRBS: its five links (lowest detail first) and the highest-detail body, as the engine
+/// poses.
+fn read_set(
+    files: &Files,
+    set: Ref,
+    used_trcm: &mut std::collections::HashSet<Ref>,
+) -> Result<(Body, Map<String, Value>)> {
+    let f = files.file(set.file)?;
+    let s = files.instance_of(set, TRBS)?;
+    let mut r = s.clone();
+    let mut lods = Vec::with_capacity(trbs::LODS);
+    for _ in 0..trbs::LODS {
+        let at = r.offset();
+        let l = r.u32().map_err(|e| e.in_file(&f.name))?;
+        lods.push(files.resolve(set.file, l, at)?);
+    }
+    for l in lods.iter().flatten() {
+        used_trcm.insert(*l);
+    }
+    let high = lods
+        .iter()
+        .rev()
+        .flatten()
+        .next()
+        .copied()
+        .ok_or_else(|| Error::invalid(s.base(), "TRBS without any TRCM found").in_file(&f.name))?;
+    let mut body = Body::read(files, high)?;
+    if let Some(n) = files.name(set) {
+        body.name = n.get(4..).unwrap_or(n).to_string();
+    }
+    let mut extra = Map::new();
+    extra.insert("body_set".into(), json!(files.name(set)));
+    extra.insert(
+        "lods".into(),
+        json!(lods.iter().map(|l| l.map(|r| format!("{}#{}", files.files[r.file].name, r.index))).collect::<Vec<_>>()),
+    );
+    extra.insert("posed_lod".into(), json!(format!("{}#{}", files.files[high.file].name, high.index)));
+    Ok((body, extra))
+}
+
+/// The TRAMs of a TRAC and its parents.
+fn trac_animations(files: &Files, trac: Ref) -> Result<Vec<Ref>> {
+    let mut out = Vec::new();
+    let mut cur = Some(trac);
+    let mut depth = 0;
+    while let Some(c) = cur {
+        depth += 1;
+        if depth > MAX_TRAC_DEPTH {
+            break;
+        }
+        let f = files.file(c.file)?;
+        let s = files.instance_of(c, TRAC)?;
+        let mut r = s.clone();
+        let e = |e: Error| e.in_file(&f.name);
+        r.seek(arr::TRAC_PARENT).map_err(e)?;
+        let parent = r.u32().map_err(e)?;
+        r.seek(arr::COUNT).map_err(e)?;
+        let n = r.u16().map_err(e)? as u64;
+        r.seek(arr::ELEMENTS).map_err(e)?;
+        let n = r.check_count(n, arr::TRAC_ENTRY_SIZE, 1 << 16, "TRAC entries").map_err(e)?;
+        for _ in 0..n {
+            let entry = r.bytes(arr::TRAC_ENTRY_SIZE).map_err(e)?;
+            let at = r.offset() - 4;
+            let l = u32::from_le_bytes([entry[8], entry[9], entry[10], entry[11]]);
+            if let Some(t) = files.resolve(c.file, l, at)? {
+                out.push(t);
+            }
+        }
+        cur = files.resolve(c.file, parent, s.base() + arr::TRAC_PARENT as u64)?;
+    }
+    Ok(out)
+}
+
+fn skeleton_info(b: &Body, id: String, mut extra: Map<String, Value>) -> Result<SkeletonInfo> {
+    let n = b.parts();
+    let bones = (0..n)
+        .map(|i| Bone {
+            name: part_name(i, n),
+            parent: b.parents[i],
+            rest: Transform::new(Vec3::from(b.translations[i]), glam::Quat::IDENTITY),
+        })
+        .collect();
+    let skeleton = Skeleton::new(b.name.clone(), bones)?;
+    extra.insert("parts".into(), json!(n));
+    extra.insert("tria".into(), json!(b.index_blocks));
+    extra.insert("polygon_count".into(), json!(b.polygon_count));
+    if !b.debug_name.is_empty() {
+        extra.insert("debug_name".into(), json!(b.debug_name));
+    }
+    extra.entry("generic").or_insert(json!(b.generic));
+    Ok(SkeletonInfo { id, name: b.name.clone(), source: b.source.clone(), skeleton, meshes: b.meshes.clone(), extra })
+}
+
+impl Document for OniDocument {
+    fn family(&self) -> &'static str {
+        "oni"
+    }
+
+    fn files(&self) -> Vec<FileSummary> {
+        self.files
+            .files
+            .iter()
+            .enumerate()
+            .map(|(fi, f)| {
+                let mut by_tag: std::collections::BTreeMap<String, u64> = Default::default();
+                for d in &f.descriptors {
+                    *by_tag.entry(layout::tag_name(d.tag)).or_default() += 1;
+                }
+                let mut counts = vec![
+                    ("instances".to_string(), f.descriptors.len() as u64),
+                    ("named".to_string(), f.descriptors.iter().filter(|d| d.name.is_some()).count() as u64),
+                    ("placeholders".to_string(), f.descriptors.iter().filter(|d| d.placeholder).count() as u64),
+                    ("templates".to_string(), f.num_templates as u64),
+                ];
+                counts.extend(by_tag);
+                let mut notes = Vec::new();
+                match f.version {
+                    Version::Vr31 => {
+                        if f.has_raw() {
+                            notes.push(format!("raw data: {} ({} bytes)", f.raw_name(), f.raw_len()));
+                        } else {
+                            notes.push("no .raw found beside the .dat: TRAMs cannot be read".into());
+                        }
+                        if let Some((n, b)) = &f.sep {
+                            notes.push(format!("separate data: {n} ({} bytes)", b.len()));
+                        }
+                    }
+                    Version::Vr32 => notes.push(format!("raw table inside the file ({} bytes)", f.raw_len())),
+                }
+                let un = self.files.unresolved(fi);
+                if un > 0 {
+                    notes.push(format!("{un} placeholders not defined by the files given (give level0_Final too)"));
+                }
+                for t in self.trams.iter().filter(|t| t.file == f.name) {
+                    notes.push(format!(
+                        "TRAM {}: {} frames, {} parts, key size {}, fps {}, type {}, from {} to {}",
+                        t.name, t.frames, t.parts, t.key_size, t.fps, t.kind, t.from_state, t.to_state
+                    ));
+                }
+                for tag in [ONCC, TRBS, TRCM] {
+                    for i in f.with_tag(tag) {
+                        let nm = f.descriptors[i].short_name().unwrap_or("(unnamed)").to_string();
+                        notes.push(format!("{} #{i} {nm}", layout::tag_name(tag)));
+                    }
+                }
+                FileSummary {
+                    path: f.name.clone(),
+                    format: match f.version {
+                        Version::Vr31 => "Oni level file".into(),
+                        Version::Vr32 => "Oni instance file (OniSplit .oni)".into(),
+                    },
+                    variant: format!("{} {}", f.version.name(), checksum_name(f.checksum)),
+                    counts,
+                    notes,
+                }
+            })
+            .collect()
+    }
+
+    fn skeletons(&self) -> &[SkeletonInfo] {
+        &self.skeletons
+    }
+
+    fn animations(&self) -> &[AnimInfo] {
+        &self.anims
+    }
+
+    /// Whole frames only (the engine's animation time is a frame number): the frame is
+    /// rounded down and clamped to the clip.
+    fn sample(&self, anim: usize, frame: f64) -> Result<Sample> {
+        let t = self.tram(anim)?;
+        let f = Self::engine_frame(t, frame);
+        let rots: Vec<EQuat> = t.rotations_at(f)?;
+        let mut channels: Vec<Channel> =
+            rots.iter().enumerate().map(|(i, q)| Channel::new(i.to_string(), "rotation", json!(q))).collect();
+        channels.push(Channel::new("root", "height", json!(t.height(f))));
+        channels.push(Channel::new("root", "velocity", json!(t.velocities.get(f).copied().unwrap_or([0.0, 0.0]))));
+        let pos = t.position(f);
+        let sk = self.anims.get(anim).and_then(|a| a.skeleton);
+        let locals = match sk.and_then(|s| self.bodies.get(s)) {
+            Some(body) => (0..body.parts())
+                .map(|i| {
+                    let mut tr = Vec3::from(body.translations[i]);
+                    if body.parents[i].is_none() {
+                        // The base matrix: position, then height, then the part's offset.
+                        tr = Vec3::new(pos[0], 0.0, pos[1]) + Vec3::new(0.0, t.height(f), 0.0) + tr;
+                    }
+                    let q = rots.get(i).copied().unwrap_or([0.0, 0.0, 0.0, 1.0]);
+                    Transform::new(tr, to_glam(q))
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        Ok(Sample {
+            frame: f as f64,
+            channels,
+            locals,
+            root_motion: Some(Vec3::new(pos[0], 0.0, pos[1])),
+            extra: t.frame_json(f),
+        })
+    }
+
+    fn pose(&self, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<Vec<Mat4>> {
+        Ok(self.engine_pose(skeleton, anim, frame)?.iter().map(Matrix43::to_mat4).collect())
+    }
+
+    fn check(&self) -> Result<Vec<String>> {
+        crate::check::lines(self)
+    }
+}

@@ -1,0 +1,91 @@
+//! Rotation keys: the five key sizes of the switch in 0x427820, decoded as the engine does.
+
+use crate::math::{quat_normalize, xyzr_euler_to_quat, EQuat, ANGLE_STEP_6};
+use std::sync::OnceLock;
+
+/// Decode one key of `size` bytes (`bytes.len() == size`). Returns `None` for an unknown size
+/// or a short slice (callers validate both first).
+pub fn decode(size: u16, bytes: &[u8]) -> Option<EQuat> {
+    match size {
+        16 => {
+            let f = |i: usize| Some(f32::from_le_bytes(bytes.get(i..i + 4)?.try_into().ok()?));
+            Some([f(0)?, f(4)?, f(8)?, f(12)?])
+        }
+        8 => {
+            // M3rQuaternion_Uncompress8: s16 × (1.f / 32767.f), a float product.
+            const DIV: f32 = 1.0 / 32767.0;
+            let s = |i: usize| Some(i16::from_le_bytes(bytes.get(i..i + 2)?.try_into().ok()?) as f32 * DIV);
+            Some([s(0)?, s(2)?, s(4)?, s(6)?])
+        }
+        6 => {
+            let u = |i: usize| Some(u16::from_le_bytes(bytes.get(i..i + 2)?.try_into().ok()?));
+            Some(decode6([u(0)?, u(2)?, u(4)?]))
+        }
+        4 => {
+            // M3rQuaternion_Uncompress4: s8 × (1.f / 127.f).
+            const DIV: f32 = 1.0 / 127.0;
+            let s = |i: usize| Some(*bytes.get(i)? as i8 as f32 * DIV);
+            Some([s(0)?, s(1)?, s(2)?, s(3)?])
+        }
+        3 => Some(decode3([*bytes.first()?, *bytes.get(1)?, *bytes.get(2)?])),
+        _ => None,
+    }
+}
+
+/// A 6-byte key: three **unsigned** u16 angles, each `(float)u * (M3c2Pi / 65535.0f)`, through
+/// `MUrXYZrEulerToQuat`. (OniSplit reads them signed; the engine's `UUtUns16` does not.)
+pub fn decode6(raw: [u16; 3]) -> EQuat {
+    let a = raw.map(|u| u as f32 * ANGLE_STEP_6);
+    xyzr_euler_to_quat(a[0], a[1], a[2])
+}
+
+/// The engine's byte trigonometry tables for 3-byte keys (`anim_sintable` etc. in
+/// BFW_Totoro.c), as floats: for i in 0..256, with θ = i·π/255,
+/// `sin(θ − π)`, `cos(θ − π)`, `sin(θ/2)`, `cos(θ/2)`.
+pub struct ByteTrig {
+    pub sin: [f32; 256],
+    pub cos: [f32; 256],
+    pub sin_half: [f32; 256],
+    pub cos_half: [f32; 256],
+}
+
+pub fn byte_trig() -> &'static ByteTrig {
+    static T: OnceLock<ByteTrig> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = ByteTrig { sin: [0.0; 256], cos: [0.0; 256], sin_half: [0.0; 256], cos_half: [0.0; 256] };
+        for i in 0..256 {
+            let th = i as f64 * std::f64::consts::PI / 255.0;
+            t.sin[i] = (th - std::f64::consts::PI).sin() as f32;
+            t.cos[i] = (th - std::f64::consts::PI).cos() as f32;
+            t.sin_half[i] = (th / 2.0).sin() as f32;
+            t.cos_half[i] = (th / 2.0).cos() as f32;
+        }
+        // The exe's first entry is the float it was given for sin(-π), not an exact 0-ish
+        // double rounded: keep its printed value.
+        t.sin[0] = -1.22515e-16;
+        t.sin[255] = 0.0;
+        t
+    })
+}
+
+/// A 3-byte key: longitude, latitude of the axis and the angle, through the byte tables:
+/// w = cos(angle/2), x = cos(long)·cos(lat)·sin(angle/2), y = sin(long)·cos(lat)·sin(angle/2),
+/// z = sin(lat)·sin(angle/2) (products in float).
+pub fn decode3(b: [u8; 3]) -> EQuat {
+    let t = byte_trig();
+    let (lo, la, an) = (b[0] as usize, b[1] as usize, b[2] as usize);
+    let sa = t.sin_half[an];
+    [t.cos[lo] * t.cos[la] * sa, t.sin[lo] * t.cos[la] * sa, t.sin[la] * sa, t.cos_half[an]]
+}
+
+/// The engine's check of a decoded quaternion (`MUmQuat_VerifyUnit`): squared length in
+/// (0.98, 1.02).
+pub fn is_unit(q: EQuat) -> bool {
+    let s = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    s.is_finite() && s > 0.98 && s < 1.02
+}
+
+/// Normalize (for conversions that need a unit quaternion).
+pub fn unit(q: EQuat) -> EQuat {
+    quat_normalize(q)
+}

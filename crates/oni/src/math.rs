@@ -1,0 +1,165 @@
+//! The engine's math, step for step: Euler angles to quaternion (`MUrXYZrEulerToQuat`),
+//! `MUrQuat_Lerp`, `MUrQuat_Normalize`, `MUrQuatToMatrix` and the 3×4 matrix stack.
+//!
+//! Quaternions are `[x, y, z, w]` in the engine's convention: its matrix for `q` is the
+//! *transpose* of the textbook matrix, so the same rotation in the usual (glam) convention is
+//! `(x, y, z, -w)` (see [`to_glam`]).
+//!
+//! Precision: Oni.exe was built by MSVC 6 for the x87. Where the engine stores a value in a
+//! `float` we round to f32; where the x87 keeps a value in a register (the sines and cosines
+//! of x and z in the Euler conversion, the lerp's double scales) we keep f64.
+
+#![allow(clippy::needless_range_loop)] // index loops mirror the engine's C code
+
+use glam::{Mat4, Quat, Vec3, Vec4};
+
+/// An engine quaternion `[x, y, z, w]`.
+pub type EQuat = [f32; 4];
+
+/// `M3c2Pi` as the engine's f32 (6.2831855, 1.75e-7 above 2π).
+pub const M3C_2PI: f32 = std::f32::consts::TAU;
+
+/// The 6-byte key's angle step, `M3c2Pi / 65535.0f` folded to one float by the compiler.
+pub const ANGLE_STEP_6: f32 = M3C_2PI / 65535.0;
+
+/// `MUrXYZrEulerToQuat` (EulerAngles.c, 0x437050): Euler angles in radians (as f32 arguments)
+/// to the engine's quaternion.
+pub fn xyzr_euler_to_quat(x: f32, y: f32, z: f32) -> EQuat {
+    // Half angles, stored as floats. y is taken as 2π less its half angle.
+    let ti = z * 0.5;
+    let tj = M3C_2PI - y * 0.5;
+    let th = x * 0.5;
+    // The x87 keeps the sines and cosines of x and z at full precision ...
+    let (si, ci) = (ti as f64).sin_cos();
+    let (sh, ch) = (th as f64).sin_cos();
+    // ... y's go through MUrCos/MUrSin, (float)cos(double).
+    let cj = (tj as f64).cos() as f32 as f64;
+    let sj = (tj as f64).sin() as f32 as f64;
+    // The products are stored as floats.
+    let cc = (ci * ch) as f32 as f64;
+    let cs = (ci * sh) as f32 as f64;
+    let sc = (si * ch) as f32 as f64;
+    let ss = (si * sh) as f32 as f64;
+    [(cj * cs - sj * sc) as f32, (-cj * ss - sj * cc) as f32, (cj * sc - sj * cs) as f32, (-(cj * cc + sj * ss)) as f32]
+}
+
+/// `MUrQuat_Normalize`: f32 sum of squares; times `1.0f / (float)sqrt(square)`; the identity
+/// (0, 0, 0, 1) when the length is 0.
+pub fn quat_normalize(q: EQuat) -> EQuat {
+    let square = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    if square > 0.0 {
+        let inv = 1.0f32 / ((square as f64).sqrt() as f32);
+        [q[0] * inv, q[1] * inv, q[2] * inv, q[3] * inv]
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    }
+}
+
+/// `MUrQuat_Lerp` (0x433360): the dot product in double decides whether `to` is negated; the
+/// blend uses double scales `1 - t` and `t`; each component is rounded to float; then the
+/// result is normalized.
+pub fn quat_lerp(from: EQuat, to: EQuat, t: f32) -> EQuat {
+    let cosom: f64 = (0..4).map(|i| from[i] as f64 * to[i] as f64).sum();
+    let to1 = if cosom < 0.0 { [-to[0], -to[1], -to[2], -to[3]] } else { to };
+    let scale0 = 1.0f64 - t as f64;
+    let scale1 = t as f64;
+    let mut res = [0f32; 4];
+    for i in 0..4 {
+        res[i] = (scale0 * from[i] as f64 + scale1 * to1[i] as f64) as f32;
+    }
+    quat_normalize(res)
+}
+
+/// The same rotation as a glam quaternion (usual convention), normalized.
+pub fn to_glam(q: EQuat) -> Quat {
+    let g = Quat::from_xyzw(q[0], q[1], q[2], -q[3]);
+    let n = g.length();
+    if n.is_finite() && n > 0.0 {
+        g / n
+    } else {
+        Quat::IDENTITY
+    }
+}
+
+/// The engine quaternion of a glam rotation (inverse of [`to_glam`]).
+pub fn from_glam(q: Quat) -> EQuat {
+    [q.x, q.y, q.z, -q.w]
+}
+
+/// `M3tMatrix4x3`: four columns of three floats, the translation last.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Matrix43 {
+    pub m: [[f32; 3]; 4],
+}
+
+impl Matrix43 {
+    pub const IDENTITY: Matrix43 = Matrix43 { m: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]] };
+
+    /// `MUrQuatToMatrix` (0x4338c0): scale 2/|q|²; the transpose of the textbook matrix.
+    pub fn from_quat(q: EQuat) -> Matrix43 {
+        let [x, y, z, w] = q;
+        let n = x * x + y * y + z * z + w * w;
+        let s = if n > 0.0 { 2.0 / n } else { 0.0 };
+        let (xs, ys, zs) = (x * s, y * s, z * s);
+        let (wx, wy, wz) = (w * xs, w * ys, w * zs);
+        let (xx, xy, xz) = (x * xs, x * ys, x * zs);
+        let (yy, yz, zz) = (y * ys, y * zs, z * zs);
+        Matrix43 {
+            m: [
+                [1.0 - (yy + zz), xy - wz, xz + wy],
+                [xy + wz, 1.0 - (xx + zz), yz - wx],
+                [xz - wy, yz + wx, 1.0 - (xx + yy)],
+                [0.0, 0.0, 0.0],
+            ],
+        }
+    }
+
+    /// `MUrMatrix_Multiply(a, b)`: a · b, columns.
+    pub fn mul(&self, b: &Matrix43) -> Matrix43 {
+        let a = &self.m;
+        let mut out = [[0f32; 3]; 4];
+        for c in 0..4 {
+            for r in 0..3 {
+                let mut v = a[0][r] * b.m[c][0] + a[1][r] * b.m[c][1] + a[2][r] * b.m[c][2];
+                if c == 3 {
+                    v += a[3][r];
+                }
+                out[c][r] = v;
+            }
+        }
+        Matrix43 { m: out }
+    }
+
+    /// `MUrMatrixStack_Translate`: the translation column += M₃ₓ₃ · t.
+    pub fn translate(&mut self, t: [f32; 3]) {
+        let m = &mut self.m;
+        for r in 0..3 {
+            m[3][r] += m[0][r] * t[0] + m[1][r] * t[1] + m[2][r] * t[2];
+        }
+    }
+
+    /// `MUrMatrixStack_Quaternion`: M = M · QuatToMatrix(q).
+    pub fn rotate_quat(&mut self, q: EQuat) {
+        *self = self.mul(&Matrix43::from_quat(q));
+    }
+
+    pub fn to_mat4(&self) -> Mat4 {
+        let c = |i: usize, w: f32| Vec4::new(self.m[i][0], self.m[i][1], self.m[i][2], w);
+        Mat4::from_cols(c(0, 0.0), c(1, 0.0), c(2, 0.0), c(3, 1.0))
+    }
+
+    pub fn translation(&self) -> Vec3 {
+        Vec3::from(self.m[3])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_pi_is_the_f32_above() {
+        assert_eq!(M3C_2PI.to_bits(), 0x40C9_0FDB);
+        assert!((M3C_2PI as f64) > std::f64::consts::TAU);
+    }
+}

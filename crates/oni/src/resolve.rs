@@ -1,0 +1,80 @@
+//! The files given together, and links between them: a link names a descriptor of its own
+//! file; a placeholder descriptor is looked up by name among the other files' instances
+//! (a level file plus `level0_Final`).
+
+use crate::container::InstanceFile;
+use crate::layout;
+use boneyard_core::{Error, Reader, Result};
+use std::collections::HashMap;
+
+/// An instance: file index and descriptor index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Ref {
+    pub file: usize,
+    pub index: usize,
+}
+
+#[derive(Debug, Default)]
+pub struct Files {
+    pub files: Vec<InstanceFile>,
+    by_name: HashMap<String, Ref>,
+}
+
+impl Files {
+    pub fn new(files: Vec<InstanceFile>) -> Self {
+        let mut by_name = HashMap::new();
+        for (fi, f) in files.iter().enumerate() {
+            for (i, d) in f.descriptors.iter().enumerate() {
+                if let (false, Some(n)) = (d.placeholder, &d.name) {
+                    by_name.entry(n.clone()).or_insert(Ref { file: fi, index: i });
+                }
+            }
+        }
+        Files { files, by_name }
+    }
+
+    pub fn file(&self, i: usize) -> Result<&InstanceFile> {
+        self.files.get(i).ok_or_else(|| Error::invalid(0, format!("no file #{i}")))
+    }
+
+    /// Follow link `link` read at `at` in file `file`: `Ok(None)` for a null link or a
+    /// placeholder not defined in any file given.
+    pub fn resolve(&self, file: usize, link: u32, at: u64) -> Result<Option<Ref>> {
+        let f = self.file(file)?;
+        let Some(i) = f.link(link, at)? else { return Ok(None) };
+        let d = &f.descriptors[i];
+        if !d.placeholder {
+            return Ok(Some(Ref { file, index: i }));
+        }
+        Ok(d.name.as_ref().and_then(|n| self.by_name.get(n).copied()))
+    }
+
+    /// The struct of `r`, checking its tag.
+    pub fn instance_of(&self, r: Ref, tag: u32) -> Result<Reader<'_>> {
+        let f = self.file(r.file)?;
+        let d = f.descriptors.get(r.index).ok_or_else(|| Error::invalid(0, format!("no instance {}", r.index)))?;
+        if d.tag != tag {
+            return Err(Error::invalid(
+                f.struct_offset(r.index).unwrap_or(0),
+                format!("instance {} is a {}, expected a {}", r.index, layout::tag_name(d.tag), layout::tag_name(tag)),
+            )
+            .in_file(&f.name));
+        }
+        f.instance(r.index).map_err(|e| e.in_file(&f.name))
+    }
+
+    /// The instance's name (with its tag prefix) if named.
+    pub fn name(&self, r: Ref) -> Option<&str> {
+        self.files.get(r.file)?.descriptors.get(r.index)?.name.as_deref()
+    }
+
+    /// Count of placeholders not defined by any file given.
+    pub fn unresolved(&self, file: usize) -> usize {
+        self.files.get(file).map_or(0, |f| {
+            f.descriptors
+                .iter()
+                .filter(|d| d.placeholder && d.name.as_ref().is_none_or(|n| !self.by_name.contains_key(n)))
+                .count()
+        })
+    }
+}
