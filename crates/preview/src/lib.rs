@@ -1,1 +1,280 @@
-//! placeholder
+//! boneyard-preview: pictures of posed skeletons, made by a small deterministic software
+//! rasterizer and written as PNG, animated GIF or APNG.
+//!
+//! * The camera is orthographic, orbits the Y axis (Y is up) and is framed on the bounding box
+//!   of the posed character over the *whole clip*, so a walk with root motion stays in view.
+//!   Yaw 0 looks from +Z towards -Z: a character facing +Z (the demo walks along +Z) shows its
+//!   front; the default yaw of 25° turns it slightly so the boxes read as solids.
+//! * Meshes are posed with the document's own world matrices (`Document::pose`): rigid meshes
+//!   as `world[bone] * p`, skinned ones as `Σ w · world[j] · inverse(rest_world[j]) · p`; they
+//!   are filled with a z-buffer and shaded flat from the face normal with a fixed light, in
+//!   `Mesh::base_color`. Bones are drawn on top as lines with dots at the joints when asked,
+//!   or when there is no mesh.
+//! * Same input, same bytes: integer edge functions, no threads, no hash-order iteration.
+//! * Animations: every frame of the clip, at most [`MAX_ANIMATION_FRAMES`]; a longer clip
+//!   keeps every k-th frame (k = ceil(frames / 600)) and shows each k times as long.
+//!   GIF delays are whole hundredths of a second: `round(100 k / fps)`, at least 2 (browsers
+//!   play 0 or 1 as 10), so a 60 fps clip plays at 50 fps in a GIF. APNG delays are exact
+//!   fractions `k / fps` (`1/60`, `1/30`, `1/20`, `100/2997` for 29.97 fps).
+
+mod camera;
+mod encode;
+mod palette;
+mod raster;
+mod scene;
+
+pub use camera::{Bounds, Camera};
+pub use encode::{apng_delay, gif_delay_centiseconds};
+pub use raster::Canvas;
+
+use boneyard_core::{Document, Error, Result};
+use glam::Vec3;
+use scene::Scene;
+
+/// The most frames an animated preview holds (see the crate docs for longer clips).
+pub const MAX_ANIMATION_FRAMES: u32 = 600;
+/// The largest image side accepted, in pixels.
+pub const MAX_SIDE: u32 = 4096;
+
+/// How to draw a preview.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderOptions {
+    pub width: u32,
+    pub height: u32,
+    /// Camera orbit around the Y axis in degrees; 0 looks from +Z towards -Z.
+    pub yaw_degrees: f32,
+    /// Camera elevation in degrees; positive looks down on the character.
+    pub pitch_degrees: f32,
+    pub background: [u8; 3],
+    /// Draw bones and joints over the mesh (always done when there is no mesh).
+    pub draw_bones: bool,
+    pub draw_mesh: bool,
+    /// Frame the camera on the whole clip (true) or only on the frame drawn (false). Animated
+    /// previews always frame the whole clip.
+    pub fit_clip: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            width: 512,
+            height: 512,
+            yaw_degrees: 25.0,
+            pitch_degrees: 12.0,
+            background: [36, 40, 48],
+            draw_bones: false,
+            draw_mesh: true,
+            fit_clip: true,
+        }
+    }
+}
+
+impl RenderOptions {
+    fn check(&self) -> Result<()> {
+        for (what, v) in [("width", self.width), ("height", self.height)] {
+            if v == 0 || v > MAX_SIDE {
+                return Err(Error::invalid(0, format!("preview {what} {v} is outside 1..={MAX_SIDE}")));
+            }
+        }
+        if !self.yaw_degrees.is_finite() || !self.pitch_degrees.is_finite() {
+            return Err(Error::invalid(0, "preview camera angles must be finite numbers"));
+        }
+        Ok(())
+    }
+}
+
+/// Bones: orange lines, pale joints.
+const BONE_COLOUR: [u8; 3] = [255, 150, 40];
+const JOINT_COLOUR: [u8; 3] = [255, 236, 200];
+/// The light, in view space (right, up, towards the viewer): from the upper left, in front.
+const LIGHT: Vec3 = Vec3::new(-0.35, 0.55, 0.76);
+/// Share of a face's colour it keeps when lit edge-on (so no face is black).
+const AMBIENT: f32 = 0.3;
+/// Margin around the framed character, as a fraction of the smaller image side.
+const MARGIN: f32 = 0.06;
+
+/// The frames an animated preview shows for a clip of `frames` frames, and the step k between
+/// them (1 unless the clip is longer than [`MAX_ANIMATION_FRAMES`]).
+pub fn clip_frames(frames: u32) -> (Vec<u32>, u32) {
+    let step = frames.div_ceil(MAX_ANIMATION_FRAMES).max(1);
+    ((0..frames).step_by(step as usize).collect(), step)
+}
+
+/// Everything needed to draw any frame of one skeleton with one framed camera.
+struct Renderer<'a> {
+    doc: &'a dyn Document,
+    skeleton: usize,
+    scene: Scene<'a>,
+    camera: Camera,
+    opts: &'a RenderOptions,
+    draw_mesh: bool,
+    draw_bones: bool,
+}
+
+impl<'a> Renderer<'a> {
+    /// Check the inputs and frame the camera on the character at every frame of `framing`.
+    fn new(
+        doc: &'a dyn Document,
+        skeleton: usize,
+        anim: Option<usize>,
+        framing: &[f64],
+        opts: &'a RenderOptions,
+    ) -> Result<Self> {
+        opts.check()?;
+        let scene = Scene::new(doc, skeleton)?;
+        if let Some(a) = anim {
+            let n = doc.animations().len();
+            doc.animations().get(a).ok_or_else(|| Error::not_found(format!("no animation #{a} (there are {n})")))?;
+        }
+        let draw_mesh = opts.draw_mesh && scene.info.meshes.iter().any(|m| !m.indices.is_empty());
+        let draw_bones = opts.draw_bones || !draw_mesh;
+        let mut r = Renderer {
+            doc,
+            skeleton,
+            scene,
+            camera: Camera::orbit(opts.yaw_degrees, opts.pitch_degrees, opts.width, opts.height),
+            opts,
+            draw_mesh,
+            draw_bones,
+        };
+        let mut bounds = Bounds::default();
+        let mut posed = Vec::new();
+        for &f in framing {
+            let world = r.scene.world(doc, skeleton, anim, f)?;
+            if r.draw_mesh {
+                for m in &r.scene.info.meshes {
+                    r.scene.pose_mesh(m, &world, &mut posed);
+                    for &p in &posed {
+                        bounds.add(r.camera.view(p).truncate());
+                    }
+                }
+            }
+            if r.draw_bones {
+                for p in Scene::joints(&world) {
+                    bounds.add(r.camera.view(p).truncate());
+                }
+            }
+        }
+        r.camera.fit(&bounds, MARGIN);
+        Ok(r)
+    }
+
+    fn draw(&self, anim: Option<usize>, frame: f64) -> Result<Canvas> {
+        let world = self.scene.world(self.doc, self.skeleton, anim, frame)?;
+        let mut canvas = Canvas::new(self.opts.width, self.opts.height, self.opts.background);
+        let light = LIGHT.normalize();
+        if self.draw_mesh {
+            let mut posed = Vec::new();
+            let mut screen = Vec::new();
+            for m in &self.scene.info.meshes {
+                self.scene.pose_mesh(m, &world, &mut posed);
+                screen.clear();
+                screen.extend(posed.iter().map(|&p| self.camera.project(p)));
+                let base = m.base_color.map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 0.8 });
+                for t in m.indices.chunks_exact(3) {
+                    // `Mesh::validate` (in Scene::new) checked every index against the vertices.
+                    let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
+                    let (va, vb, vc) = (posed[a], posed[b], posed[c]);
+                    // Flat shading, two-sided: game meshes do not all wind their faces alike.
+                    let n = self.camera.view((vb - va).cross(vc - va)).normalize_or_zero();
+                    let shade = AMBIENT + (1.0 - AMBIENT) * n.dot(light).abs();
+                    let colour = [0, 1, 2].map(|i| (base[i] * shade * 255.0).round() as u8);
+                    canvas.fill_triangle([screen[a], screen[b], screen[c]], colour, true);
+                }
+            }
+        }
+        if self.draw_bones {
+            let joints: Vec<Vec3> = Scene::joints(&world).into_iter().map(|p| self.camera.project(p)).collect();
+            let side = self.opts.width.min(self.opts.height) as f32;
+            let thickness = (side / 256.0).max(1.0);
+            for (i, b) in self.scene.info.skeleton.bones.iter().enumerate() {
+                if let (Some(p), Some(&j)) = (b.parent.and_then(|p| joints.get(p)), joints.get(i)) {
+                    canvas.line(*p, j, thickness, BONE_COLOUR);
+                }
+            }
+            for &j in &joints {
+                canvas.dot(j, thickness * 1.5 + 0.5, JOINT_COLOUR);
+            }
+        }
+        Ok(canvas)
+    }
+}
+
+/// The frames a still picture is framed on: the whole clip (capped like an animation) plus the
+/// frame drawn, or just that frame.
+fn still_framing(doc: &dyn Document, anim: Option<usize>, frame: f64, opts: &RenderOptions) -> Vec<f64> {
+    let mut out = vec![frame];
+    if let (true, Some(info)) = (opts.fit_clip, anim.and_then(|a| doc.animations().get(a))) {
+        out.extend(clip_frames(info.frames).0.into_iter().map(f64::from));
+    }
+    out
+}
+
+/// The camera a still picture of `skeleton` at `frame` of `anim` uses (for locating things in
+/// the image: `camera(...).project(world_point)` is its pixel).
+pub fn camera(
+    doc: &dyn Document,
+    skeleton: usize,
+    anim: Option<usize>,
+    frame: f64,
+    opts: &RenderOptions,
+) -> Result<Camera> {
+    Ok(Renderer::new(doc, skeleton, anim, &still_framing(doc, anim, frame, opts), opts)?.camera)
+}
+
+/// Render `skeleton` posed at `frame` of `anim` (the rest pose when `anim` is None).
+pub fn render(
+    doc: &dyn Document,
+    skeleton: usize,
+    anim: Option<usize>,
+    frame: f64,
+    opts: &RenderOptions,
+) -> Result<Canvas> {
+    Renderer::new(doc, skeleton, anim, &still_framing(doc, anim, frame, opts), opts)?.draw(anim, frame)
+}
+
+/// A PNG (RGB8) of `skeleton` posed at `frame` of `anim` (the rest pose when `anim` is None).
+pub fn png(
+    doc: &dyn Document,
+    skeleton: usize,
+    anim: Option<usize>,
+    frame: f64,
+    opts: &RenderOptions,
+) -> Result<Vec<u8>> {
+    encode::png(&render(doc, skeleton, anim, frame, opts)?)
+}
+
+/// The frames an animated preview of `anim` shows, the step between them, and the clip's fps.
+fn clip_plan(doc: &dyn Document, anim: usize) -> Result<(Vec<u32>, u32, f64)> {
+    let n = doc.animations().len();
+    let info =
+        doc.animations().get(anim).ok_or_else(|| Error::not_found(format!("no animation #{anim} (there are {n})")))?;
+    if info.frames == 0 {
+        return Err(Error::invalid(0, format!("animation {} has no frames", info.name)));
+    }
+    if !(info.fps.is_finite() && info.fps > 0.0) {
+        return Err(Error::invalid(0, format!("animation {} has no usable frame rate ({})", info.name, info.fps)));
+    }
+    let (frames, step) = clip_frames(info.frames);
+    Ok((frames, step, info.fps))
+}
+
+/// An animated GIF of every frame of `anim` (see the crate docs for delays and long clips),
+/// looping forever.
+pub fn gif(doc: &dyn Document, skeleton: usize, anim: usize, opts: &RenderOptions) -> Result<Vec<u8>> {
+    let (frames, step, fps) = clip_plan(doc, anim)?;
+    let framing: Vec<f64> = frames.iter().map(|&f| f64::from(f)).collect();
+    let r = Renderer::new(doc, skeleton, Some(anim), &framing, opts)?;
+    let delay = gif_delay_centiseconds(fps, step);
+    encode::gif(opts.width, opts.height, delay, frames.iter().map(|&f| r.draw(Some(anim), f64::from(f))))
+}
+
+/// An animated PNG of every frame of `anim` with exact frame delays `k / fps` (see the crate
+/// docs), looping forever.
+pub fn apng(doc: &dyn Document, skeleton: usize, anim: usize, opts: &RenderOptions) -> Result<Vec<u8>> {
+    let (frames, step, fps) = clip_plan(doc, anim)?;
+    let framing: Vec<f64> = frames.iter().map(|&f| f64::from(f)).collect();
+    let r = Renderer::new(doc, skeleton, Some(anim), &framing, opts)?;
+    let delay = apng_delay(fps, step);
+    encode::apng(opts.width, opts.height, frames.len(), delay, frames.iter().map(|&f| r.draw(Some(anim), f64::from(f))))
+}

@@ -1,0 +1,173 @@
+//! Writing rendered frames as PNG, APNG and GIF, and the frame delays each format can express.
+
+use crate::palette::index_frame;
+use crate::raster::Canvas;
+use boneyard_core::{Error, ErrorKind, Result};
+use std::borrow::Cow;
+
+fn encoder_error(what: &str, e: impl std::fmt::Display) -> Error {
+    Error::new(ErrorKind::Io(format!("{what} encoder: {e}")))
+}
+
+/// A GIF frame delay in hundredths of a second for a step of `step` frames at `fps`:
+/// `round(100 * step / fps)`, at least 2 because browsers play 0 and 1 as 10.
+pub fn gif_delay_centiseconds(fps: f64, step: u32) -> u16 {
+    let cs = (100.0 * f64::from(step) / fps).round();
+    if cs.is_finite() {
+        cs.clamp(2.0, f64::from(u16::MAX)) as u16
+    } else {
+        10
+    }
+}
+
+/// An APNG frame delay `num / den` seconds equal to `step / fps`: exact for whole and decimal
+/// frame rates (60 -> 1/60, 29.97 -> 100/2997), else the closest fraction with 16-bit terms.
+pub fn apng_delay(fps: f64, step: u32) -> (u16, u16) {
+    const MAX: u64 = u16::MAX as u64;
+    if !(fps.is_finite() && fps > 0.0) {
+        return (1, 30);
+    }
+    // Decimal frame rates first: fps * 10^d is a whole number for small d.
+    for scale in [1u64, 10, 100, 1000] {
+        let scaled = fps * scale as f64;
+        if (scaled - scaled.round()).abs() < 1e-6 && scaled.round() >= 1.0 {
+            let (mut num, mut den) = (u64::from(step) * scale, scaled.round() as u64);
+            let g = gcd(num, den);
+            (num, den) = (num / g, den / g);
+            if num <= MAX && den <= MAX {
+                return (num as u16, den as u16);
+            }
+        }
+    }
+    // Otherwise the last continued-fraction convergent of step / fps that fits in 16 bits.
+    let x = f64::from(step) / fps;
+    let (mut h0, mut h1, mut k0, mut k1) = (0u64, 1u64, 1u64, 0u64);
+    let mut best = (1u64, MAX);
+    let mut v = x;
+    for _ in 0..40 {
+        let a = (v + 1e-12).floor();
+        if !(a.is_finite() && a >= 0.0 && a <= MAX as f64) {
+            break;
+        }
+        let a = a as u64;
+        let (h2, k2) = (a * h1 + h0, a * k1 + k0);
+        if h2 > MAX || k2 > MAX {
+            break;
+        }
+        if h2 > 0 {
+            best = (h2, k2);
+        }
+        (h0, h1, k0, k1) = (h1, h2, k1, k2);
+        let frac = v - a as f64;
+        if frac < 1e-12 {
+            break;
+        }
+        v = 1.0 / frac;
+    }
+    (best.0 as u16, best.1 as u16)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a.max(1)
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+fn png_encoder<W: std::io::Write>(out: W, width: u32, height: u32) -> png::Encoder<'static, W> {
+    let mut e = png::Encoder::new(out, width, height);
+    e.set_color(png::ColorType::Rgb);
+    e.set_depth(png::BitDepth::Eight);
+    e
+}
+
+pub(crate) fn png(canvas: &Canvas) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let err = |e| encoder_error("PNG", e);
+    let mut w = png_encoder(&mut out, canvas.width, canvas.height).write_header().map_err(err)?;
+    w.write_image_data(&canvas.rgb).map_err(err)?;
+    w.finish().map_err(err)?;
+    Ok(out)
+}
+
+/// An APNG looping forever; every frame is a full image shown for `delay` = (num, den) seconds.
+pub(crate) fn apng(
+    width: u32,
+    height: u32,
+    count: usize,
+    delay: (u16, u16),
+    frames: impl Iterator<Item = Result<Canvas>>,
+) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let err = |e| encoder_error("APNG", e);
+    let count = u32::try_from(count).map_err(|_| Error::limit(0, "too many frames"))?;
+    let mut e = png_encoder(&mut out, width, height);
+    e.set_animated(count, 0).map_err(err)?;
+    e.set_frame_delay(delay.0, delay.1).map_err(err)?;
+    let mut w = e.write_header().map_err(err)?;
+    for f in frames {
+        let f = f?;
+        w.set_frame_delay(delay.0, delay.1).map_err(err)?;
+        w.write_image_data(&f.rgb).map_err(err)?;
+    }
+    w.finish().map_err(err)?;
+    Ok(out)
+}
+
+/// A GIF looping forever; every frame is a full image with its own palette, shown for
+/// `delay` hundredths of a second.
+pub(crate) fn gif(
+    width: u32,
+    height: u32,
+    delay: u16,
+    frames: impl Iterator<Item = Result<Canvas>>,
+) -> Result<Vec<u8>> {
+    let err = |e| encoder_error("GIF", e);
+    let side = |v: u32| u16::try_from(v).map_err(|_| Error::limit(0, format!("GIF side {v} exceeds 65535")));
+    let (w, h) = (side(width)?, side(height)?);
+    let mut e = gif::Encoder::new(Vec::new(), w, h, &[]).map_err(err)?;
+    e.set_repeat(gif::Repeat::Infinite).map_err(err)?;
+    for f in frames {
+        let f = f?;
+        let ix = index_frame(&f.rgb);
+        let frame = gif::Frame {
+            width: w,
+            height: h,
+            delay,
+            palette: Some(ix.palette),
+            buffer: Cow::Owned(ix.indices),
+            ..Default::default()
+        };
+        e.write_frame(&frame).map_err(err)?;
+    }
+    e.into_inner().map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gif_delays_by_hand() {
+        assert_eq!(gif_delay_centiseconds(30.0, 1), 3); // 3.33 cs
+        assert_eq!(gif_delay_centiseconds(20.0, 1), 5);
+        assert_eq!(gif_delay_centiseconds(60.0, 1), 2); // 1.67 cs
+        assert_eq!(gif_delay_centiseconds(60.0, 2), 3); // 3.33 cs
+        assert_eq!(gif_delay_centiseconds(200.0, 1), 2); // never below 2
+    }
+
+    #[test]
+    fn apng_delays_are_exact_fractions() {
+        assert_eq!(apng_delay(60.0, 1), (1, 60));
+        assert_eq!(apng_delay(30.0, 3), (1, 10));
+        assert_eq!(apng_delay(20.0, 1), (1, 20));
+        assert_eq!(apng_delay(29.97, 1), (100, 2997));
+        assert_eq!(apng_delay(59.94, 2), (100, 2997));
+        // 1 / (1000/7) = 7/1000 via the continued fraction (not a decimal rate).
+        assert_eq!(apng_delay(1000.0 / 7.0, 1), (7, 1000));
+        // Anything: a fraction that fits and is close.
+        let (n, d) = apng_delay(std::f64::consts::PI * 10.0, 1);
+        assert!((n as f64 / d as f64 - 1.0 / (std::f64::consts::PI * 10.0)).abs() < 1e-8);
+    }
+}
