@@ -1,1 +1,250 @@
-//! placeholder
+//! boneyard-z64: Zelda 64 (Ocarina of Time, Majora's Mask) skeletons and animations, read and
+//! posed exactly as the game does (zeldaret/oot and zeldaret/mm decompilations).
+//!
+//! Inputs: single decompressed object files (bound to segment 6), `gameplay_keep` (segment 4)
+//! and `link_animetion` (segment 7) given beside them, or whole ROMs in any byte order.
+//! Entry points: [`Z64`] (the [`Family`]), [`open_files`], [`demo_files`], and for callers that
+//! want the game's own numbers [`document::Z64Document::joint_table`] /
+//! [`document::Z64Document::game_matrices`].
+
+pub mod anim;
+pub mod build;
+pub mod demo;
+pub mod dlist;
+pub mod document;
+pub mod layout;
+pub mod mtx;
+pub mod names;
+pub mod rom;
+pub mod scan;
+pub mod segment;
+pub mod sins;
+pub mod skeleton;
+pub mod yaz0;
+
+pub use demo::demo_files;
+pub use document::Z64Document;
+
+use boneyard_core::document::{Document, FileSummary};
+use boneyard_core::family::{Family, InputFile};
+use boneyard_core::{Error, Result};
+use segment::SegFile;
+use std::path::Path;
+
+/// The Zelda 64 family.
+pub struct Z64;
+
+/// File stems this family reads without a magic number (object files have no header).
+fn stem_of(path: &Path) -> (String, Option<String>) {
+    let name = path.file_name().map(|s| s.to_string_lossy().to_lowercase()).unwrap_or_default();
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => (stem.to_string(), Some(ext.to_string())),
+        _ => (name, None),
+    }
+}
+
+fn is_object_name(stem: &str, ext: Option<&str>) -> bool {
+    match ext {
+        Some("zobj") => true,
+        None | Some("bin") | Some("zdata") => {
+            stem.starts_with("object_")
+                || build::is_gameplay_keep(stem)
+                || (stem.starts_with("gameplay_") && stem.ends_with("_keep"))
+                || build::is_link_animetion(stem)
+        }
+        _ => false,
+    }
+}
+
+impl Family for Z64 {
+    fn name(&self) -> &'static str {
+        "z64"
+    }
+
+    fn title(&self) -> &'static str {
+        "Zelda 64 (Ocarina of Time / Majora's Mask, Nintendo 1998-2000)"
+    }
+
+    fn probe(&self, path: &Path, head: &[u8]) -> bool {
+        if rom::byte_order(head).is_some() {
+            return true;
+        }
+        let (stem, ext) = stem_of(path);
+        // Files of other families that happen to be named like objects are not ours: Oni
+        // files start with a template checksum or "VR3x", Yaz0 objects are taken compressed.
+        is_object_name(&stem, ext.as_deref()) && !head.starts_with(b"VR3") && !head.starts_with(b"MOTN")
+    }
+
+    fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>> {
+        Ok(Box::new(open_files(files)?))
+    }
+}
+
+/// Open a set of files given together: ROMs, object files, gameplay_keep, link_animetion.
+/// Companions: for `gameplay_keep` or Link's objects (`object_link_boy`, `object_link_child`)
+/// given without them, `gameplay_keep` and `link_animetion` beside the input are read too.
+pub fn open_files(mut inputs: Vec<InputFile>) -> Result<Z64Document> {
+    add_companions(&mut inputs);
+    let mut files: Vec<SegFile> = Vec::new();
+    let mut summaries: Vec<FileSummary> = Vec::new();
+    let mut rom_summaries = Vec::new();
+    for input in &inputs {
+        let name = input.name();
+        let (stem, _) = stem_of(&input.path);
+        if let Some(order) = rom::byte_order(&input.data) {
+            let data = rom::normalize(&input.data, order);
+            let (mut info, rfiles) = rom::read_rom(&data).map_err(|e| e.in_file(name.clone()))?;
+            info.byte_order = Some(order);
+            let mut sum = FileSummary {
+                path: name.clone(),
+                format: "Zelda 64 ROM".into(),
+                variant: info.version.unwrap_or("unknown version").to_string(),
+                ..Default::default()
+            };
+            sum.counts.push(("dma entries".into(), info.entries as u64));
+            sum.counts.push(("deleted".into(), info.deleted as u64));
+            sum.notes
+                .push(format!("title {:?}, game code {:?}, revision {}", info.title, info.game_code, info.revision));
+            sum.notes.push(format!("byte order {}", order.name()));
+            if let Some((c, d)) = &info.build {
+                sum.notes.push(format!("build {c} {d}"));
+            }
+            sum.notes.push(format!("dmadata at {:#x}", info.dmadata));
+            let (kept, notes) = pick_rom_files(&name, rfiles);
+            sum.notes.extend(notes);
+            for (f, s) in kept {
+                files.push(f);
+                summaries.push(s);
+            }
+            rom_summaries.push(sum);
+            continue;
+        }
+        if yaz0::is_yaz0(&input.data) {
+            // A compressed object file straight from a ROM.
+            let data = yaz0::decode(&input.data, None).map_err(|e| e.in_file(name.clone()))?;
+            push_object(&mut files, &mut summaries, name, stem, data, "Yaz0-compressed");
+        } else {
+            push_object(&mut files, &mut summaries, name, stem, input.data.clone(), "");
+        }
+    }
+    let gk = files.iter().position(|f| build::is_gameplay_keep(&f.stem));
+    let la = files.iter().position(|f| build::is_link_animetion(&f.stem));
+    let found = build::find_all(&files, gk, la)?;
+    if found.skels.is_empty() && found.anims.is_empty() {
+        let name = inputs.first().map(|i| i.name()).unwrap_or_default();
+        return Err(build::nothing_found(&name));
+    }
+    let mut doc = Z64Document::new(files, summaries, found)?;
+    for (i, s) in rom_summaries.into_iter().enumerate() {
+        doc.summaries.insert(i, s);
+    }
+    Ok(doc)
+}
+
+fn push_object(
+    files: &mut Vec<SegFile>,
+    sums: &mut Vec<FileSummary>,
+    name: String,
+    stem: String,
+    data: Vec<u8>,
+    how: &str,
+) {
+    let (segment, format) = if build::is_gameplay_keep(&stem) {
+        (layout::SEG_GAMEPLAY_KEEP, "Zelda 64 gameplay_keep (segment 4)")
+    } else if build::is_link_animetion(&stem) {
+        (layout::SEG_LINK_ANIMETION, "Zelda 64 link_animetion (segment 7)")
+    } else if stem.starts_with("gameplay_") {
+        (5, "Zelda 64 keep file (segment 5)")
+    } else {
+        (layout::SEG_OBJECT, "Zelda 64 object (segment 6)")
+    };
+    let known = names::file_assets(&stem).is_some();
+    let mut sum = FileSummary {
+        path: name.clone(),
+        format: format.into(),
+        variant: if known {
+            "OoT (names from the decomp asset table)".into()
+        } else {
+            "unnamed (structural scan)".into()
+        },
+        ..Default::default()
+    };
+    sum.counts.push(("bytes".into(), data.len() as u64));
+    if !how.is_empty() {
+        sum.notes.push(how.to_string());
+    }
+    if segment == layout::SEG_LINK_ANIMETION {
+        sum.notes.push(format!("{} frames of 134 bytes", data.len() / layout::LINK_FRAME_SIZE));
+    }
+    files.push(SegFile { name, stem, segment, data });
+    sums.push(sum);
+}
+
+/// From a ROM's files keep link_animetion, gameplay_keep and those with skeletons/animations.
+fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, FileSummary)>, Vec<String>) {
+    let mut notes = Vec::new();
+    // link_animetion: the big uncompressed file early in the table (OoT: entry 6).
+    let la = rfiles.iter().position(|f| f.index < 16 && !f.compressed && f.data.len() >= 0x10_0000);
+    let la_len = la.map(|i| rfiles[i].data.len()).unwrap_or(0);
+    let gk = rfiles.iter().position(|f| la.is_some() && scan::link_headers(&f.data, la_len).len() >= 100);
+    let mut kept = Vec::new();
+    for (i, f) in rfiles.into_iter().enumerate() {
+        let (stem, segment) = if Some(i) == la {
+            ("link_animetion".to_string(), layout::SEG_LINK_ANIMETION)
+        } else if Some(i) == gk {
+            ("gameplay_keep".to_string(), layout::SEG_GAMEPLAY_KEEP)
+        } else {
+            let seg = layout::SEG_OBJECT;
+            if scan::skeleton_candidates(&f.data, seg).is_empty() && scan::animation_candidates(&f.data, seg).is_empty()
+            {
+                continue;
+            }
+            (format!("file_{:04}", f.index), seg)
+        };
+        let mut sum = FileSummary {
+            path: format!("{rom_name}#{stem}"),
+            format: format!("Zelda 64 ROM file (segment {segment})"),
+            variant: format!("DMA entry {}, vrom {:#x}", f.index, f.vrom),
+            ..Default::default()
+        };
+        sum.counts.push(("bytes".into(), f.data.len() as u64));
+        if f.compressed {
+            sum.notes.push("compressed".into());
+        }
+        kept.push((SegFile { name: format!("{rom_name}#{stem}"), stem, segment, data: f.data }, sum));
+    }
+    notes.push(format!("{} files with skeletons or animations kept", kept.len()));
+    if gk.is_none() {
+        notes.push("no gameplay_keep with Link animation headers at 0x2310 found".into());
+    }
+    (kept, notes)
+}
+
+fn add_companions(inputs: &mut Vec<InputFile>) {
+    let has = |inputs: &Vec<InputFile>, s: &str| inputs.iter().any(|i| stem_of(&i.path).0 == s);
+    let mut extra = Vec::new();
+    for i in inputs.iter() {
+        let (stem, _) = stem_of(&i.path);
+        let wants = build::is_gameplay_keep(&stem) || stem == "object_link_boy" || stem == "object_link_child";
+        if !wants {
+            continue;
+        }
+        let dir = i.path.parent().unwrap_or(Path::new("."));
+        for c in ["gameplay_keep", "link_animetion"] {
+            if !has(inputs, c) && !extra.iter().any(|e: &InputFile| stem_of(&e.path).0 == c) {
+                let p = dir.join(c);
+                if p.is_file() {
+                    if let Ok(f) = InputFile::read(&p) {
+                        extra.push(f);
+                    }
+                }
+            }
+        }
+    }
+    inputs.extend(extra);
+}
+
+/// For callers holding bytes: open one object file by name.
+pub fn open_bytes(name: &str, data: Vec<u8>) -> Result<Z64Document> {
+    open_files(vec![InputFile::new(name, data)]).map_err(|e: Error| e.in_file(name.to_string()))
+}

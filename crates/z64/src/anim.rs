@@ -1,0 +1,210 @@
+//! Animation headers and the joint table at a frame, as `SkelAnime_GetFrameData`,
+//! `AnimTaskQueue_AddLoadPlayerFrame` and `SkelAnime_GetFrameDataLegacy` produce it.
+//!
+//! The joint table has `limbCount + 1` Vec3s: entry 0 is the root translation, entry i+1
+//! the rotation (binary angles, 0x10000 a turn) of limb i.
+
+use crate::layout::*;
+use crate::segment::{be16, be32, Ctx};
+use boneyard_core::Result;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnimKind {
+    /// `AnimationHeader`: values below `static_max` are constant, others advance per frame.
+    Normal { frame_data: u32, joint_indices: u32, static_max: u16 },
+    /// `LinkAnimationHeader`: 134-byte frames in link_animetion (segment 7).
+    Link { data: u32 },
+    /// `LegacyAnimationHeader` (object_human): per-axis (max, index) keys.
+    Legacy { frame_data: u32, keys: u32 },
+}
+
+impl AnimKind {
+    pub fn name(&self) -> &'static str {
+        match self {
+            AnimKind::Normal { .. } => "normal",
+            AnimKind::Link { .. } => "link",
+            AnimKind::Legacy { .. } => "legacy",
+        }
+    }
+    /// The engine's playback rate: 20 game updates a second; normal (and legacy) animations
+    /// advance one frame an update, Link's 1.5 (`R_UPDATE_RATE * 0.5` with R_UPDATE_RATE 3).
+    pub fn fps(&self) -> f64 {
+        match self {
+            AnimKind::Link { .. } => 30.0,
+            _ => 20.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct AnimDef {
+    /// Segmented address of the header.
+    pub addr: u32,
+    pub ctx: usize,
+    pub name: String,
+    /// frameCount (read as u16, as `Animation_GetLastFrame` does).
+    pub frames: u16,
+    /// Joint table entries (limbCount + 1).
+    pub joints: usize,
+    pub kind: AnimKind,
+    pub skeleton: Option<usize>,
+}
+
+/// A joint table at one frame, plus Link's face word.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JointTable {
+    pub joints: Vec<[i16; 3]>,
+    pub face: Option<u16>,
+}
+
+/// Read a normal `AnimationHeader` at `addr` (without knowing the joint count yet).
+pub fn read_normal_header(ctx: &Ctx, addr: u32) -> Result<(u16, AnimKind)> {
+    let h = ctx.bytes(addr, ANIMATION_HEADER_SIZE, ctx.home_offset(addr))?;
+    let frames = be16(h, 0).unwrap_or(0);
+    if frames == 0 {
+        return Err(ctx.error(addr, "animation has 0 frames"));
+    }
+    let kind = AnimKind::Normal {
+        frame_data: be32(h, 4).unwrap_or(0),
+        joint_indices: be32(h, 8).unwrap_or(0),
+        static_max: be16(h, 12).unwrap_or(0),
+    };
+    Ok((frames, kind))
+}
+
+/// Read a `LinkAnimationHeader` at `addr`.
+pub fn read_link_header(ctx: &Ctx, addr: u32) -> Result<(u16, AnimKind)> {
+    let h = ctx.bytes(addr, LINK_ANIMATION_HEADER_SIZE, ctx.home_offset(addr))?;
+    let frames = be16(h, 0).unwrap_or(0);
+    if frames == 0 {
+        return Err(ctx.error(addr, "Link animation has 0 frames"));
+    }
+    Ok((frames, AnimKind::Link { data: be32(h, 4).unwrap_or(0) }))
+}
+
+/// Read a `LegacyAnimationHeader` at `addr`: (frames, limbCount + 1, kind).
+pub fn read_legacy_header(ctx: &Ctx, addr: u32) -> Result<(u16, usize, AnimKind)> {
+    let h = ctx.bytes(addr, LEGACY_ANIMATION_HEADER_SIZE, ctx.home_offset(addr))?;
+    let frames = be16(h, 0).unwrap_or(0);
+    let limbs = be16(h, 2).unwrap_or(0) as usize;
+    if frames == 0 || frames > 0x7FFF || limbs == 0 || limbs > MAX_LIMBS {
+        return Err(ctx.error(addr, format!("legacy animation header: {frames} frames, {limbs} limbs")));
+    }
+    Ok((frames, limbs + 1, AnimKind::Legacy { frame_data: be32(h, 4).unwrap_or(0), keys: be32(h, 8).unwrap_or(0) }))
+}
+
+/// Number of s16 values the frame data can hold: up to the next table when the usual
+/// `frameData | jointIndices | header` layout holds, else to the end of its segment.
+fn frame_data_len(ctx: &Ctx, frame_data: u32, next: u32, at: u64) -> Result<usize> {
+    let (fi, off) = ctx.resolve(frame_data, 0, at)?;
+    let end = match ctx.resolve(next, 0, at) {
+        Ok((fj, o2)) if fj == fi && o2 > off => o2,
+        _ => ctx.files[fi].data.len(),
+    };
+    Ok((end - off) / 2)
+}
+
+impl AnimDef {
+    /// Check every index the animation can read at any frame (so sampling cannot fail later),
+    /// with the offset of the offending entry.
+    pub fn validate(&self, ctx: &Ctx) -> Result<()> {
+        let frames = self.frames as usize;
+        match self.kind {
+            AnimKind::Normal { frame_data, joint_indices, static_max } => {
+                let at = ctx.home_offset(self.addr);
+                let n = frame_data_len(ctx, frame_data, joint_indices, at)?;
+                let ji = ctx.bytes(joint_indices, self.joints * JOINT_INDEX_SIZE, at)?;
+                for j in 0..self.joints {
+                    for c in 0..3 {
+                        let idx = be16(ji, j * 6 + c * 2).unwrap_or(0) as usize;
+                        let last = if idx >= static_max as usize { idx + frames - 1 } else { idx };
+                        if last >= n {
+                            return Err(ctx.error(
+                                joint_indices + (j * 6 + c * 2) as u32,
+                                format!(
+                                    "joint {j} axis {c}: index {idx} reads value {last}, past the {n} values of the frame data"
+                                ),
+                            ));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            AnimKind::Link { data } => {
+                ctx.bytes(data, frames * LINK_FRAME_SIZE, ctx.home_offset(self.addr)).map(|_| ())
+            }
+            AnimKind::Legacy { frame_data, keys } => {
+                let at = ctx.home_offset(self.addr);
+                let n = frame_data_len(ctx, frame_data, keys, at)?;
+                let k = ctx.bytes(keys, self.joints * LEGACY_JOINT_KEY_SIZE, at)?;
+                for j in 0..self.joints {
+                    for c in 0..3 {
+                        let max = be16(k, j * 12 + c * 4).unwrap_or(0) as i16;
+                        let idx = be16(k, j * 12 + c * 4 + 2).unwrap_or(0) as i16;
+                        let reach = (max.max(1) as usize).min(frames);
+                        if idx < 0 || idx as usize + reach > n {
+                            return Err(ctx.error(
+                                keys + (j * 12 + c * 4) as u32,
+                                format!("legacy key {j} axis {c}: index {idx} (max {max}) is past the {n} values"),
+                            ));
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The joint table at integer frame `frame` (0..frames; callers wrap). Errors only on data
+    /// `validate` would have rejected.
+    pub fn joint_table(&self, ctx: &Ctx, frame: usize) -> Result<JointTable> {
+        let at = ctx.home_offset(self.addr);
+        let mut joints = Vec::with_capacity(self.joints);
+        match self.kind {
+            AnimKind::Normal { frame_data, joint_indices, static_max } => {
+                let fd = ctx.tail(frame_data, at)?;
+                let ji = ctx.bytes(joint_indices, self.joints * JOINT_INDEX_SIZE, at)?;
+                let value = |idx: usize| -> Result<i16> {
+                    let i = if idx >= static_max as usize { idx + frame } else { idx };
+                    be16(fd, i * 2).map(|v| v as i16).ok_or_else(|| {
+                        ctx.error(frame_data, format!("frame data index {i} is past the end of the segment"))
+                    })
+                };
+                for j in 0..self.joints {
+                    let ix = |c: usize| be16(ji, j * 6 + c * 2).unwrap_or(0) as usize;
+                    joints.push([value(ix(0))?, value(ix(1))?, value(ix(2))?]);
+                }
+                Ok(JointTable { joints, face: None })
+            }
+            AnimKind::Link { data } => {
+                let off = (frame * LINK_FRAME_SIZE) as u32;
+                let f = ctx.bytes(data.wrapping_add(off), LINK_FRAME_SIZE, at)?;
+                for j in 0..LINK_JOINTS {
+                    let s = |c: usize| be16(f, j * 6 + c * 2).unwrap_or(0) as i16;
+                    joints.push([s(0), s(1), s(2)]);
+                }
+                Ok(JointTable { joints, face: be16(f, LINK_JOINTS * 6) })
+            }
+            AnimKind::Legacy { frame_data, keys } => {
+                let fd = ctx.tail(frame_data, at)?;
+                let k = ctx.bytes(keys, self.joints * LEGACY_JOINT_KEY_SIZE, at)?;
+                for j in 0..self.joints {
+                    let mut v = [0i16; 3];
+                    for (c, out) in v.iter_mut().enumerate() {
+                        let max = be16(k, j * 12 + c * 4).unwrap_or(0) as i16;
+                        let idx = be16(k, j * 12 + c * 4 + 2).unwrap_or(0) as i16;
+                        // SkelAnime_GetFrameDataLegacy: frame < max ? data[idx + frame] : data[idx].
+                        let i = if (frame as i64) < max as i64 { idx as i64 + frame as i64 } else { idx as i64 };
+                        *out = usize::try_from(i)
+                            .ok()
+                            .and_then(|i| be16(fd, i * 2))
+                            .map(|v| v as i16)
+                            .ok_or_else(|| ctx.error(keys, format!("legacy frame data index {i} out of range")))?;
+                    }
+                    joints.push(v);
+                }
+                Ok(JointTable { joints, face: None })
+            }
+        }
+    }
+}

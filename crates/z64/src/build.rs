@@ -1,0 +1,231 @@
+//! Turning a set of files (bound to segments) into skeletons and animations: by the asset
+//! table when the file is known, else by the structural scan; then matching animations to
+//! skeletons and checking every animation's indices.
+
+use crate::anim::{self, AnimDef, AnimKind};
+use crate::layout::*;
+use crate::names::{self, Asset};
+use crate::scan;
+use crate::segment::{Ctx, SegFile};
+use crate::skeleton::{self, LimbType, SkelDef, SkelType};
+use boneyard_core::{Error, Result};
+
+/// What the builder found, before the common model is made.
+pub struct Found {
+    pub ctxs: Vec<([Option<usize>; 16], usize)>,
+    pub skels: Vec<SkelDef>,
+    pub anims: Vec<AnimDef>,
+    /// Per file: (skeletons, animations, notes).
+    pub per_file: Vec<(usize, usize, Vec<String>)>,
+    pub gameplay_keep: Option<usize>,
+    pub link_animetion: Option<usize>,
+}
+
+pub fn is_gameplay_keep(stem: &str) -> bool {
+    stem == "gameplay_keep"
+}
+pub fn is_link_animetion(stem: &str) -> bool {
+    stem == "link_animetion"
+}
+
+pub fn find_all(files: &[SegFile], gk: Option<usize>, la: Option<usize>) -> Result<Found> {
+    let mut f = Found {
+        ctxs: Vec::new(),
+        skels: Vec::new(),
+        anims: Vec::new(),
+        per_file: vec![(0, 0, Vec::new()); files.len()],
+        gameplay_keep: gk,
+        link_animetion: la,
+    };
+    for (i, file) in files.iter().enumerate() {
+        if Some(i) == la {
+            continue;
+        }
+        let mut map = [None; 16];
+        if let Some(g) = gk {
+            map[SEG_GAMEPLAY_KEEP as usize] = Some(g);
+        }
+        if let Some(l) = la {
+            map[SEG_LINK_ANIMETION as usize] = Some(l);
+        }
+        map[file.segment as usize] = Some(i);
+        let ci = f.ctxs.len();
+        f.ctxs.push((map, i));
+        let ctx = Ctx::new(files, map, i);
+        let (s0, a0) = (f.skels.len(), f.anims.len());
+        let known = names::file_assets(&file.stem).filter(|a| a.iter().any(|x| "SAGTP".contains(x.kind)));
+        match known {
+            Some(assets) => from_assets(&ctx, ci, assets, &mut f)?,
+            None => from_scan(&ctx, ci, &mut f),
+        }
+        if Some(i) == gk {
+            if la.is_some() {
+                link_animations(&ctx, ci, known.is_some(), &mut f)?;
+            } else {
+                f.per_file[i].2.push("link_animetion not given: Link's animations are not listed".into());
+            }
+        }
+        let (s1, a1) = (f.skels.len(), f.anims.len());
+        f.per_file[i].0 = s1 - s0;
+        f.per_file[i].1 = a1 - a0;
+        match_and_check(files, &mut f, ci, s0, a0)?;
+    }
+    // Link animations play on a 21-limb skeleton (Link's Flex skeletons), when one was given.
+    let link_skel = f
+        .skels
+        .iter()
+        .position(|s| s.limbs.len() == LINK_JOINTS - 1 && matches!(s.ty, SkelType::Flex { .. }))
+        .or_else(|| f.skels.iter().position(|s| s.limbs.len() == LINK_JOINTS - 1));
+    for a in f.anims.iter_mut() {
+        if matches!(a.kind, AnimKind::Link { .. }) {
+            a.skeleton = link_skel;
+        }
+    }
+    Ok(f)
+}
+
+fn limb_type_of(attrs: &str) -> (Option<bool>, Option<LimbType>) {
+    let mut it = attrs.split('/');
+    let ty = it.next().unwrap_or("");
+    let lt = it.next().and_then(LimbType::parse);
+    (Some(ty == "Flex"), lt)
+}
+
+fn from_assets(ctx: &Ctx, ci: usize, assets: &[Asset], f: &mut Found) -> Result<()> {
+    let seg = (ctx.home_file().segment as u32) << 24;
+    let home = ctx.home_file().name.clone();
+    for a in assets {
+        let addr = seg | a.offset;
+        match a.kind {
+            'S' => {
+                let (flex, lt) = limb_type_of(&a.attrs);
+                if a.attrs.starts_with("Curve") || lt.is_none() {
+                    continue; // curve skeletons are listed by the decomp but not read here
+                }
+                let s = skeleton::read_skeleton(ctx, addr, ci, a.name.clone(), lt, flex)
+                    .map_err(|e| e.in_file(home.clone()))?;
+                f.skels.push(s);
+            }
+            'T' if a.attrs.starts_with("Legacy") => {
+                let count = a.attrs.split('/').nth(1).and_then(|c| c.parse().ok());
+                let s = skeleton::read_legacy_skeleton(ctx, addr, count, ci, a.name.clone())
+                    .map_err(|e| e.in_file(home.clone()))?;
+                f.skels.push(s);
+            }
+            'A' => {
+                let (frames, kind) = anim::read_normal_header(ctx, addr).map_err(|e| e.in_file(home.clone()))?;
+                f.anims.push(AnimDef { addr, ctx: ci, name: a.name.clone(), frames, joints: 0, kind, skeleton: None });
+            }
+            'G' => {
+                let (frames, joints, kind) =
+                    anim::read_legacy_header(ctx, addr).map_err(|e| e.in_file(home.clone()))?;
+                f.anims.push(AnimDef { addr, ctx: ci, name: a.name.clone(), frames, joints, kind, skeleton: None });
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
+    let file = ctx.home_file();
+    let seg = file.segment;
+    for h in scan::skeleton_candidates(&file.data, seg) {
+        let addr = (seg as u32) << 24 | h as u32;
+        let name = format!("{}_skel_{h:06X}", file.stem);
+        if let Ok(s) = skeleton::read_skeleton(ctx, addr, ci, name, None, None) {
+            f.skels.push(s);
+        }
+    }
+    for (h, _) in scan::animation_candidates(&file.data, seg) {
+        let addr = (seg as u32) << 24 | h as u32;
+        if let Ok((frames, kind)) = anim::read_normal_header(ctx, addr) {
+            let name = format!("{}_anim_{h:06X}", file.stem);
+            f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: 0, kind, skeleton: None });
+        }
+    }
+}
+
+fn link_animations(ctx: &Ctx, ci: usize, known: bool, f: &mut Found) -> Result<()> {
+    let file = ctx.home_file();
+    let seg = (file.segment as u32) << 24;
+    let offsets: Vec<(usize, String)> = match names::file_assets(&file.stem).filter(|_| known) {
+        Some(assets) => assets.iter().filter(|a| a.kind == 'P').map(|a| (a.offset as usize, a.name.clone())).collect(),
+        None => {
+            let len = ctx.segment_len(SEG_LINK_ANIMETION).unwrap_or(0);
+            scan::link_headers(&file.data, len).into_iter().map(|h| (h, format!("link_anim_{h:06X}"))).collect()
+        }
+    };
+    for (h, name) in offsets {
+        let addr = seg | h as u32;
+        let (frames, kind) = anim::read_link_header(ctx, addr).map_err(|e| e.in_file(file.name.clone()))?;
+        f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: LINK_JOINTS, kind, skeleton: None });
+    }
+    Ok(())
+}
+
+/// Give each new animation of context `ci` its joint count and skeleton, then validate it.
+/// Scanned candidates that fail are dropped; named ones that fail are errors.
+fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: usize) -> Result<()> {
+    let (map, home) = f.ctxs[ci];
+    let ctx = Ctx::new(files, map, home);
+    let named = names::file_assets(&files[home].stem).is_some();
+    let mut keep = Vec::new();
+    for mut a in f.anims.drain(a0..) {
+        match a.kind {
+            AnimKind::Normal { joint_indices, .. } => {
+                let gap = gap_joints(&ctx, a.addr, joint_indices);
+                let cands: Vec<usize> = (s0..f.skels.len()).filter(|&s| f.skels[s].ty != SkelType::Legacy).collect();
+                let pick = match gap {
+                    Some(g) => cands
+                        .iter()
+                        .copied()
+                        .filter(|&s| f.skels[s].limbs.len() < g && g - (f.skels[s].limbs.len() + 1) <= 2)
+                        .min_by_key(|&s| g - (f.skels[s].limbs.len() + 1)),
+                    None if cands.len() == 1 => Some(cands[0]),
+                    None => None,
+                };
+                a.skeleton = pick;
+                a.joints = match (pick, gap) {
+                    (Some(s), _) => f.skels[s].limbs.len() + 1,
+                    (None, Some(g)) => g,
+                    (None, None) => {
+                        if named {
+                            return Err(
+                                ctx.error(a.addr, "cannot tell the animation's joint count (no matching skeleton)")
+                            );
+                        }
+                        continue;
+                    }
+                };
+            }
+            AnimKind::Legacy { .. } => {
+                a.skeleton = (s0..f.skels.len())
+                    .find(|&s| f.skels[s].ty == SkelType::Legacy && f.skels[s].limbs.len() + 1 == a.joints);
+            }
+            AnimKind::Link { .. } => {}
+        }
+        match a.validate(&ctx) {
+            Ok(()) => keep.push(a),
+            Err(e) if named || matches!(a.kind, AnimKind::Link { .. }) => {
+                return Err(e.in_file(files[home].name.clone()));
+            }
+            Err(_) => {}
+        }
+    }
+    f.per_file[home].1 = keep.len();
+    f.anims.extend(keep);
+    Ok(())
+}
+
+/// How many JointIndex entries fit between jointIndices and the header (same file, in order).
+fn gap_joints(ctx: &Ctx, header: u32, ji: u32) -> Option<usize> {
+    let (f1, o1) = ctx.resolve(header, 0, 0).ok()?;
+    let (f2, o2) = ctx.resolve(ji, 0, 0).ok()?;
+    (f1 == f2 && o2 < o1).then(|| (o1 - o2) / JOINT_INDEX_SIZE)
+}
+
+/// An error for an input set that has nothing to read.
+pub fn nothing_found(name: &str) -> Error {
+    Error::invalid(0, "no skeleton or animation found (not a Zelda 64 object?)").in_file(name.to_string())
+}

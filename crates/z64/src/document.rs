@@ -1,0 +1,315 @@
+//! The opened document: skeletons, animations, sampling, the game's posing, check lines.
+//!
+//! Playback (z_skelanime.c): only integer frames are sampled. `--frame F` is truncated toward
+//! zero (the C float-to-int conversion of `curFrame`) and wrapped into `0..frames` as the loop
+//! modes do (`frame mod frames`, negative frames counting back from the end). Normal and
+//! legacy animations play at 20 fps (one frame per game update), Link's at 30 fps (1.5 frames
+//! per update).
+
+use crate::anim::{AnimDef, AnimKind, JointTable};
+use crate::build::Found;
+use crate::dlist;
+use crate::mtx::MtxF;
+use crate::segment::{Ctx, SegFile};
+use crate::skeleton::{SkelDef, SkelType};
+use boneyard_core::document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo};
+use boneyard_core::model::{Bone, Skeleton, Transform};
+use boneyard_core::{Error, Result};
+use glam::{Mat4, Vec3};
+use serde_json::{json, Map, Value};
+
+pub struct Z64Document {
+    pub(crate) files: Vec<SegFile>,
+    pub(crate) summaries: Vec<FileSummary>,
+    pub(crate) found: Found,
+    skel_infos: Vec<SkeletonInfo>,
+    anim_infos: Vec<AnimInfo>,
+}
+
+fn hex(v: u32) -> String {
+    format!("0x{v:X}")
+}
+
+impl Z64Document {
+    pub(crate) fn new(files: Vec<SegFile>, mut summaries: Vec<FileSummary>, found: Found) -> Result<Self> {
+        let mut doc =
+            Z64Document { files, summaries: Vec::new(), found, skel_infos: Vec::new(), anim_infos: Vec::new() };
+        let multi = doc.found.skels.iter().map(|s| doc.found.ctxs[s.ctx].1).collect::<std::collections::BTreeSet<_>>();
+        let multi = multi.len() > 1;
+        for si in 0..doc.found.skels.len() {
+            let info = doc.skeleton_info(si, multi)?;
+            doc.skel_infos.push(info);
+        }
+        for (i, a) in doc.found.anims.iter().enumerate() {
+            let home = doc.found.ctxs[a.ctx].1;
+            let mut extra = Map::new();
+            extra.insert("kind".into(), json!(a.kind.name()));
+            extra.insert("header".into(), json!(hex(a.addr & 0xFF_FFFF)));
+            extra.insert("file".into(), json!(doc.files[home].stem));
+            extra.insert("joints".into(), json!(a.joints));
+            match a.kind {
+                AnimKind::Normal { frame_data, joint_indices, static_max } => {
+                    extra.insert("frame_data".into(), json!(hex(frame_data)));
+                    extra.insert("joint_indices".into(), json!(hex(joint_indices)));
+                    extra.insert("static_index_max".into(), json!(static_max));
+                }
+                AnimKind::Link { data } => {
+                    extra.insert("frame_data".into(), json!(hex(data)));
+                    extra.insert("frame_size".into(), json!(crate::layout::LINK_FRAME_SIZE));
+                }
+                AnimKind::Legacy { frame_data, keys } => {
+                    extra.insert("frame_data".into(), json!(hex(frame_data)));
+                    extra.insert("joint_keys".into(), json!(hex(keys)));
+                }
+            }
+            if let Some(s) = a.skeleton {
+                extra.insert("skeleton_id".into(), json!(doc.skel_infos[s].id));
+            }
+            doc.anim_infos.push(AnimInfo {
+                index: i,
+                name: a.name.clone(),
+                frames: a.frames as u32,
+                fps: a.kind.fps(),
+                bones: a.joints.saturating_sub(1),
+                format: format!("z64 {}", a.kind.name()),
+                source: format!("{}@{}", doc.files[home].stem, hex(a.addr & 0xFF_FFFF)),
+                skeleton: a.skeleton,
+                interpolation: match a.kind {
+                    AnimKind::Normal { .. } => Interpolation::Linear,
+                    _ => Interpolation::Step,
+                },
+                extra,
+            });
+        }
+        for (i, s) in summaries.iter_mut().enumerate() {
+            if let Some((sk, an, notes)) = doc.found.per_file.get(i) {
+                s.counts.push(("skeletons".into(), *sk as u64));
+                s.counts.push(("animations".into(), *an as u64));
+                s.notes.extend(notes.iter().cloned());
+            }
+        }
+        doc.summaries = summaries;
+        Ok(doc)
+    }
+
+    pub(crate) fn ctx(&self, ci: usize) -> Ctx<'_> {
+        let (map, home) = self.found.ctxs[ci];
+        Ctx::new(&self.files, map, home)
+    }
+
+    fn skeleton_info(&self, si: usize, multi: bool) -> Result<SkeletonInfo> {
+        let s = &self.found.skels[si];
+        let ctx = self.ctx(s.ctx);
+        let home = ctx.home_file();
+        let off = s.addr & 0xFF_FFFF;
+        let id = if multi { format!("{}:{}", home.stem, hex(off)) } else { hex(off) };
+        let mut bones = Vec::with_capacity(s.limbs.len());
+        for &l in &s.order {
+            let limb = &s.limbs[l];
+            let name = limb_name(&self.files, &ctx, limb.addr).unwrap_or_else(|| format!("limb_{l:02}"));
+            let local = local_matrix(limb.pos, limb.rot);
+            bones.push(Bone {
+                name,
+                parent: s.parent[l].map(|p| s.bone_of_limb[p]),
+                rest: Transform::from_matrix(&local.to_mat4()),
+            });
+        }
+        let skeleton = Skeleton::new(s.name.clone(), bones).map_err(|e| e.in_file(home.name.clone()))?;
+        let rest_world: Vec<Mat4> = world_matrices(s, None).iter().map(|m| m.to_mat4()).collect();
+        let (meshes, notes) = dlist::skeleton_meshes(&ctx, s, &rest_world);
+        let mut extra = Map::new();
+        extra.insert("type".into(), json!(s.ty.name()));
+        extra.insert("limb_type".into(), json!(s.limb_type.name()));
+        extra.insert("limbs".into(), json!(s.limbs.len()));
+        extra.insert("display_lists".into(), json!(s.dlist_limbs()));
+        if let SkelType::Flex { dlist_count } = s.ty {
+            extra.insert("dlist_count".into(), json!(dlist_count));
+        }
+        extra.insert("file".into(), json!(home.stem));
+        extra.insert("offset".into(), json!(hex(off)));
+        if s.limbs.iter().any(|l| l.skin.is_some()) {
+            let skin: Vec<Value> = s.limbs.iter().map(|l| json!(l.skin.map(|(t, _)| t))).collect();
+            extra.insert("skin_segment_types".into(), Value::Array(skin));
+        }
+        if !notes.is_empty() {
+            extra.insert("mesh_notes".into(), json!(notes));
+        }
+        Ok(SkeletonInfo {
+            id,
+            name: s.name.clone(),
+            source: format!("{}@{}", home.stem, hex(off)),
+            skeleton,
+            meshes,
+            extra,
+        })
+    }
+
+    /// The joint table of animation `anim` at engine frame `frame` (already wrapped).
+    pub fn joint_table(&self, anim: usize, frame: usize) -> Result<JointTable> {
+        let a = self.anim(anim)?;
+        let ctx = self.ctx(a.ctx);
+        a.joint_table(&ctx, frame).map_err(|e| e.in_file(ctx.home_file().name.clone()))
+    }
+
+    fn anim(&self, anim: usize) -> Result<&AnimDef> {
+        self.found.anims.get(anim).ok_or_else(|| Error::not_found(format!("no animation #{anim}")))
+    }
+
+    /// The engine's rounding of a requested frame: truncation toward zero, then wrap.
+    pub fn engine_frame(&self, anim: usize, frame: f64) -> Result<usize> {
+        let a = self.anim(anim)?;
+        if !frame.is_finite() {
+            return Err(Error::not_found(format!("frame {frame} is not a number")));
+        }
+        let n = a.frames as i64;
+        Ok((frame.trunc() as i64).rem_euclid(n) as usize)
+    }
+
+    /// The game's world matrices (`MtxF`) of skeleton `skel` posed by `anim` at `frame`, by limb.
+    pub fn game_matrices(&self, skel: usize, anim: Option<usize>, frame: f64) -> Result<Vec<MtxF>> {
+        let s = self.found.skels.get(skel).ok_or_else(|| Error::not_found(format!("no skeleton #{skel}")))?;
+        let jt = match anim {
+            Some(a) => Some(self.joint_table(a, self.engine_frame(a, frame)?)?),
+            None => None,
+        };
+        Ok(world_matrices(s, jt.as_ref()))
+    }
+}
+
+/// The name the asset table gives the limb at `addr`, when it lives in a known file.
+fn limb_name(files: &[SegFile], ctx: &Ctx, addr: u32) -> Option<String> {
+    let (fi, off) = ctx.resolve(addr, 0, 0).ok()?;
+    crate::names::name_at(&files[fi].stem, off as u32, 'L').map(str::to_string)
+}
+
+/// A limb's local matrix: `Matrix_TranslateRotateZYX` applied to the identity.
+pub fn local_matrix(pos: [f32; 3], rot: [i16; 3]) -> MtxF {
+    let mut m = MtxF::IDENTITY;
+    m.translate_rotate_zyx(pos, rot);
+    m
+}
+
+/// Position and rotation of limb `l` for joint table `jt` (None: the rest pose, i.e. the
+/// limb's own jointPos and its default rotation). The root (limb 0) takes jointTable[0] as
+/// its position (`SkelAnime_DrawOpa`); limb i takes jointTable[i + 1] as its rotation.
+fn limb_pos_rot(s: &SkelDef, l: usize, jt: Option<&JointTable>) -> ([f32; 3], [i16; 3]) {
+    let limb = &s.limbs[l];
+    match jt {
+        None => (limb.pos, limb.rot),
+        Some(jt) => {
+            let pos = match (l, jt.joints.first()) {
+                (0, Some(p)) => [p[0] as f32, p[1] as f32, p[2] as f32],
+                _ => limb.pos,
+            };
+            (pos, jt.joints.get(l + 1).copied().unwrap_or(limb.rot))
+        }
+    }
+}
+
+/// The draw walk: each limb's matrix is its parent's (a copy, as `Matrix_Push` makes) with
+/// `Matrix_TranslateRotateZYX` applied. Starts from the identity (the actor's matrix).
+pub fn world_matrices(s: &SkelDef, jt: Option<&JointTable>) -> Vec<MtxF> {
+    let mut w = vec![MtxF::IDENTITY; s.limbs.len()];
+    for &l in &s.order {
+        let mut m = s.parent[l].map(|p| w[p]).unwrap_or(MtxF::IDENTITY);
+        let (pos, rot) = limb_pos_rot(s, l, jt);
+        m.translate_rotate_zyx(pos, rot);
+        w[l] = m;
+    }
+    w
+}
+
+impl Document for Z64Document {
+    fn family(&self) -> &'static str {
+        "z64"
+    }
+
+    fn files(&self) -> Vec<FileSummary> {
+        self.summaries.clone()
+    }
+
+    fn skeletons(&self) -> &[SkeletonInfo] {
+        &self.skel_infos
+    }
+
+    fn animations(&self) -> &[AnimInfo] {
+        &self.anim_infos
+    }
+
+    fn sample(&self, anim: usize, frame: f64) -> Result<Sample> {
+        let a = self.anim(anim)?;
+        let f = self.engine_frame(anim, frame)?;
+        let jt = self.joint_table(anim, f)?;
+        let mut channels = Vec::with_capacity(jt.joints.len() * 3);
+        for (j, v) in jt.joints.iter().enumerate() {
+            for (c, path) in ["x", "y", "z"].iter().enumerate() {
+                channels.push(Channel::new(j.to_string(), *path, v[c]));
+            }
+        }
+        let mut locals = Vec::new();
+        let mut root_motion = None;
+        if let Some(si) = a.skeleton {
+            let s = &self.found.skels[si];
+            locals = vec![Transform::IDENTITY; s.limbs.len()];
+            for l in 0..s.limbs.len() {
+                let (pos, rot) = limb_pos_rot(s, l, Some(&jt));
+                locals[s.bone_of_limb[l]] = Transform::from_matrix(&local_matrix(pos, rot).to_mat4());
+            }
+            let j0 = self.joint_table(anim, 0)?;
+            if let (Some(p), Some(p0)) = (jt.joints.first(), j0.joints.first()) {
+                let d = |c: usize| p[c] as f32 - p0[c] as f32;
+                root_motion = Some(Vec3::new(d(0), d(1), d(2)));
+            }
+        }
+        let mut extra = Map::new();
+        extra.insert("frame_rounding".into(), json!("truncated toward zero, wrapped into 0..frames"));
+        if let Some(w) = jt.face {
+            extra.insert("face".into(), json!(w));
+            // OoT: eyes = (w & 0xF) - 1, mouth = (w >> 4 & 0xF) - 1 (negative: actor's default).
+            extra.insert("eyes".into(), json!((w & 0xF) as i32 - 1));
+            extra.insert("mouth".into(), json!(((w >> 4) & 0xF) as i32 - 1));
+        }
+        Ok(Sample { frame: f as f64, channels, locals, root_motion, extra })
+    }
+
+    fn pose(&self, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<Vec<Mat4>> {
+        let s = self.found.skels.get(skeleton).ok_or_else(|| Error::not_found(format!("no skeleton #{skeleton}")))?;
+        let w = self.game_matrices(skeleton, anim, frame)?;
+        Ok(s.order.iter().map(|&l| w[l].to_mat4()).collect())
+    }
+
+    /// One line per animation:
+    /// `<index> <name> kind=<normal|link|legacy> frames=<n> fps=<20|30> joints=<limbs+1>
+    /// skeleton=<id|-> crc=<crc32>`, where the CRC-32 (IEEE, lower-case hex) covers the joint
+    /// table at every frame 0..frames-1, each value as a big-endian s16 in joint order x, y, z,
+    /// followed for Link animations by the frame's big-endian u16 face word. The values are the
+    /// game's own integers, so the lines do not depend on the machine.
+    fn check(&self) -> Result<Vec<String>> {
+        let mut lines = Vec::with_capacity(self.found.anims.len());
+        for (i, a) in self.found.anims.iter().enumerate() {
+            let mut h = crc32fast::Hasher::new();
+            for f in 0..a.frames as usize {
+                let jt = self.joint_table(i, f)?;
+                for v in &jt.joints {
+                    for c in v {
+                        h.update(&c.to_be_bytes());
+                    }
+                }
+                if let Some(w) = jt.face {
+                    h.update(&w.to_be_bytes());
+                }
+            }
+            let skel = a.skeleton.map(|s| self.skel_infos[s].id.clone()).unwrap_or_else(|| "-".into());
+            lines.push(format!(
+                "{i} {} kind={} frames={} fps={} joints={} skeleton={skel} crc={:08x}",
+                a.name,
+                a.kind.name(),
+                a.frames,
+                a.kind.fps(),
+                a.joints,
+                h.finalize()
+            ));
+        }
+        Ok(lines)
+    }
+}

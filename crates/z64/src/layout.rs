@@ -1,0 +1,61 @@
+//! On-disk layouts (big-endian) of the structures the reader uses, from the decompilations'
+//! headers (zeldaret/oot include/animation.h, animation_legacy.h, skin.h; dma.h).
+//! Offsets are relative to the start of each structure.
+
+/// `SkeletonHeader`: u32 segmented pointer to the limb pointer array, u8 limbCount, 3 pad.
+pub const SKELETON_HEADER_SIZE: usize = 0x08;
+/// `FlexSkeletonHeader`: a `SkeletonHeader` then u8 dListCount, 3 pad.
+pub const FLEX_SKELETON_HEADER_SIZE: usize = 0x0C;
+
+/// `StandardLimb`: Vec3s jointPos, u8 child, u8 sibling, Gfx* dList.
+pub const STANDARD_LIMB_SIZE: usize = 0x0C;
+/// `LodLimb`: as Standard, then Gfx* dLists[2] (near, far).
+pub const LOD_LIMB_SIZE: usize = 0x10;
+/// `SkinLimb`: Vec3s jointPos, u8 child, u8 sibling, s32 segmentType, void* segment.
+pub const SKIN_LIMB_SIZE: usize = 0x10;
+/// `LegacyLimb`: Gfx* dList, Vec3f trans, Vec3s rot, pad, LegacyLimb* sibling, LegacyLimb* child.
+pub const LEGACY_LIMB_SIZE: usize = 0x20;
+/// Child/sibling value meaning "none".
+pub const LIMB_DONE: u8 = 0xFF;
+/// SkinLimb segmentType values (skin.h).
+pub const SKIN_LIMB_TYPE_ANIMATED: i32 = 4;
+pub const SKIN_LIMB_TYPE_NORMAL: i32 = 11;
+
+/// `AnimationHeader`: s16 frameCount, pad, s16* frameData, JointIndex* jointIndices, u16 staticIndexMax, pad.
+pub const ANIMATION_HEADER_SIZE: usize = 0x10;
+/// `JointIndex`: u16 x, y, z.
+pub const JOINT_INDEX_SIZE: usize = 6;
+/// `LinkAnimationHeader`: s16 frameCount, pad, segmented pointer into `link_animetion`.
+pub const LINK_ANIMATION_HEADER_SIZE: usize = 0x08;
+/// Joints of a Link frame: root translation + 21 limb rotations.
+pub const LINK_JOINTS: usize = 22;
+/// Bytes of one Link frame: 22 Vec3s + the u16 face word = 134.
+pub const LINK_FRAME_SIZE: usize = LINK_JOINTS * 6 + 2;
+/// Where gameplay_keep's 573 Link animation headers start (OoT; decomp XML, ZSaten).
+pub const GAMEPLAY_KEEP_LINK_HEADERS: usize = 0x2310;
+/// `LegacyAnimationHeader`: s16 frameCount, s16 limbCount, s16* frameData, LegacyJointKey* jointKey.
+pub const LEGACY_ANIMATION_HEADER_SIZE: usize = 0x0C;
+/// `LegacyJointKey`: s16 xMax, x, yMax, y, zMax, z.
+pub const LEGACY_JOINT_KEY_SIZE: usize = 0x0C;
+
+/// Segments the game binds: gameplay_keep 4, field/dungeon keep 5, object 6, link_animetion 7,
+/// the flex skeletons' matrix array 0x0D.
+pub const SEG_GAMEPLAY_KEEP: u8 = 4;
+pub const SEG_OBJECT: u8 = 6;
+pub const SEG_LINK_ANIMETION: u8 = 7;
+pub const SEG_FLEX_MATRICES: u8 = 0x0D;
+/// Size of one `Mtx` in the flex matrix array.
+pub const MTX_SIZE: u32 = 0x40;
+
+/// `DmaEntry`: u32 vromStart, vromEnd, romStart, romEnd.
+pub const DMA_ENTRY_SIZE: usize = 0x10;
+/// F3DEX2 vertex: s16 x, y, z, u16 flag, s16 s, t, u8 rgba/normal[4].
+pub const VTX_SIZE: usize = 0x10;
+
+/// Largest limb count a skeleton header can hold (u8), and what we accept.
+pub const MAX_LIMBS: usize = 255;
+
+/// Split a segmented address into (segment, offset) (`SEGMENT_NUMBER`, `SEGMENT_OFFSET`).
+pub fn split_segmented(addr: u32) -> (u8, u32) {
+    (((addr << 4) >> 28) as u8, addr & 0x00FF_FFFF)
+}

@@ -1,0 +1,159 @@
+//! The game's float matrix (`MtxF`) and `Matrix_TranslateRotateZYX` (sys_matrix.c), with the
+//! same f32 operations in the same order, so results are bit-identical.
+//!
+//! Field names follow the decompilation: the first letter is the output row, the second the
+//! input column (`xw` is the x translation). Memory order is column-major, as glam's.
+
+use crate::sins::{math_cos_s, math_sin_s};
+use glam::Mat4;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MtxF {
+    pub xx: f32,
+    pub yx: f32,
+    pub zx: f32,
+    pub wx: f32,
+    pub xy: f32,
+    pub yy: f32,
+    pub zy: f32,
+    pub wy: f32,
+    pub xz: f32,
+    pub yz: f32,
+    pub zz: f32,
+    pub wz: f32,
+    pub xw: f32,
+    pub yw: f32,
+    pub zw: f32,
+    pub ww: f32,
+}
+
+impl MtxF {
+    /// `gMtxFClear`.
+    pub const IDENTITY: MtxF = MtxF {
+        xx: 1.0,
+        yx: 0.0,
+        zx: 0.0,
+        wx: 0.0,
+        xy: 0.0,
+        yy: 1.0,
+        zy: 0.0,
+        wy: 0.0,
+        xz: 0.0,
+        yz: 0.0,
+        zz: 1.0,
+        wz: 0.0,
+        xw: 0.0,
+        yw: 0.0,
+        zw: 0.0,
+        ww: 1.0,
+    };
+
+    pub fn to_mat4(&self) -> Mat4 {
+        Mat4::from_cols_array(&[
+            self.xx, self.yx, self.zx, self.wx, self.xy, self.yy, self.zy, self.wy, self.xz, self.yz, self.zz, self.wz,
+            self.xw, self.yw, self.zw, self.ww,
+        ])
+    }
+
+    /// `Matrix_TranslateRotateZYX(translation, rotation)` applied to this matrix:
+    /// `M = M * T(t) * Rz(z) * Ry(y) * Rx(x)`, step by step as the game computes it (the Z
+    /// rotation always, the Y and X rotations only when their angle is non-zero).
+    pub fn translate_rotate_zyx(&mut self, t: [f32; 3], r: [i16; 3]) {
+        let m = self;
+        let mut sin = math_sin_s(r[2]);
+        let mut cos = math_cos_s(r[2]);
+
+        let (mut t1, mut t2) = (m.xx, m.xy);
+        m.xw += t1 * t[0] + t2 * t[1] + m.xz * t[2];
+        m.xx = t1 * cos + t2 * sin;
+        m.xy = t2 * cos - t1 * sin;
+
+        (t1, t2) = (m.yx, m.yy);
+        m.yw += t1 * t[0] + t2 * t[1] + m.yz * t[2];
+        m.yx = t1 * cos + t2 * sin;
+        m.yy = t2 * cos - t1 * sin;
+
+        (t1, t2) = (m.zx, m.zy);
+        m.zw += t1 * t[0] + t2 * t[1] + m.zz * t[2];
+        m.zx = t1 * cos + t2 * sin;
+        m.zy = t2 * cos - t1 * sin;
+
+        (t1, t2) = (m.wx, m.wy);
+        m.ww += t1 * t[0] + t2 * t[1] + m.wz * t[2];
+        m.wx = t1 * cos + t2 * sin;
+        m.wy = t2 * cos - t1 * sin;
+
+        if r[1] != 0 {
+            sin = math_sin_s(r[1]);
+            cos = math_cos_s(r[1]);
+            (t1, t2) = (m.xx, m.xz);
+            m.xx = t1 * cos - t2 * sin;
+            m.xz = t1 * sin + t2 * cos;
+            (t1, t2) = (m.yx, m.yz);
+            m.yx = t1 * cos - t2 * sin;
+            m.yz = t1 * sin + t2 * cos;
+            (t1, t2) = (m.zx, m.zz);
+            m.zx = t1 * cos - t2 * sin;
+            m.zz = t1 * sin + t2 * cos;
+            (t1, t2) = (m.wx, m.wz);
+            m.wx = t1 * cos - t2 * sin;
+            m.wz = t1 * sin + t2 * cos;
+        }
+
+        if r[0] != 0 {
+            sin = math_sin_s(r[0]);
+            cos = math_cos_s(r[0]);
+            (t1, t2) = (m.xy, m.xz);
+            m.xy = t1 * cos + t2 * sin;
+            m.xz = t2 * cos - t1 * sin;
+            (t1, t2) = (m.yy, m.yz);
+            m.yy = t1 * cos + t2 * sin;
+            m.yz = t2 * cos - t1 * sin;
+            (t1, t2) = (m.zy, m.zz);
+            m.zy = t1 * cos + t2 * sin;
+            m.zz = t2 * cos - t1 * sin;
+            (t1, t2) = (m.wy, m.wz);
+            m.wy = t1 * cos + t2 * sin;
+            m.wz = t2 * cos - t1 * sin;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Worked by hand from the table: Math_SinS(0x4000) = 32767 * (1/32767f), which in f32 is
+    /// not exactly 1; Math_CosS(0x4000) = sins(0x8000) = 0.
+    #[test]
+    fn rotate_z_90_by_hand() {
+        let s = 32767.0f32 * (1.0f32 / 32767.0f32);
+        let mut m = MtxF::IDENTITY;
+        m.translate_rotate_zyx([10.0, 20.0, 30.0], [0, 0, 0x4000]);
+        // xx = 1*cos + 0*sin = 0; xy = 0*cos - 1*sin = -s; yx = 0*cos + 1*sin = s.
+        assert_eq!(m.xx, 0.0);
+        assert_eq!(m.xy, -s);
+        assert_eq!(m.yx, s);
+        assert_eq!(m.yy, 0.0);
+        assert_eq!((m.xw, m.yw, m.zw), (10.0, 20.0, 30.0));
+        let v = m.to_mat4().transform_point3(glam::Vec3::X);
+        assert_eq!(v, glam::Vec3::new(10.0, 20.0 + s, 30.0));
+    }
+
+    /// 45 degrees about X then translation, from the table: sin = 0x5A93/32767, cos = 0x5A6F/32767.
+    #[test]
+    fn rotate_x_45_by_hand() {
+        let inv = 1.0f32 / 32767.0;
+        let (s, c) = (23187.0f32 * inv, 23151.0f32 * inv);
+        let mut m = MtxF::IDENTITY;
+        m.translate_rotate_zyx([0.0, 0.0, 0.0], [0x2000, 0, 0]);
+        // Z step with angle 0: sin 0, cos = Math_CosS(0) = 32767*inv, so yy = cz (zz untouched).
+        // Then X: yy = cz*c + 0*s, yz = 0*c - cz*s, zy = 0*c + 1*s, zz = 1*c - 0*s.
+        let cz = 32767.0f32 * inv;
+        assert_eq!(m.xx, cz);
+        assert_eq!(m.yy, cz * c + 0.0 * s);
+        assert_eq!(m.yz, 0.0 * c - cz * s);
+        assert_eq!(m.zy, 0.0 * c + 1.0 * s);
+        assert_eq!(m.zz, 1.0 * c - 0.0 * s);
+    }
+}

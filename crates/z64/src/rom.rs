@@ -1,0 +1,271 @@
+//! Whole ROMs: byte order, header, version (build strings), the DMA file table (dmadata) and
+//! each file's data, decompressed (Yaz0; iQue's DEFLATE).
+//!
+//! * Byte order from the first word: `80 37 12 40` big-endian (.z64), `37 80 40 12` byte-swapped
+//!   (.v64), `40 12 37 80` little-endian words (.n64).
+//! * Header (rom_header.s): 0x20 title (20 bytes), 0x3B game code (medium, "ZL"/"ZS", region),
+//!   0x3F revision.
+//! * Version: the build creator and date strings in `boot` (zelda@srd44 / zelda@srd022j and a
+//!   "YY-MM-DD hh:mm:ss" date); dmadata starts at the next 16-byte boundary after them
+//!   (as Z64Utils finds it). When that fails, dmadata is found by its structure: entry 0 at
+//!   vrom 0, entry 1 following it, entry 2 (dmadata itself) at its own offset.
+//! * `DmaEntry {vromStart, vromEnd, romStart, romEnd}`, ended by vromEnd == 0; romEnd == 0 is an
+//!   uncompressed file at romStart; romStart or romEnd == 0xFFFFFFFF is a deleted file.
+
+use crate::layout::DMA_ENTRY_SIZE;
+use crate::segment::be32;
+use crate::yaz0;
+use boneyard_core::{Error, Result};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByteOrder {
+    /// .z64, big-endian (native).
+    BigEndian,
+    /// .v64, 16-bit byte-swapped.
+    ByteSwapped,
+    /// .n64, 32-bit little-endian words.
+    LittleEndian,
+}
+
+impl ByteOrder {
+    pub fn name(self) -> &'static str {
+        match self {
+            ByteOrder::BigEndian => "big-endian (.z64)",
+            ByteOrder::ByteSwapped => "byte-swapped (.v64)",
+            ByteOrder::LittleEndian => "little-endian (.n64)",
+        }
+    }
+}
+
+pub fn byte_order(head: &[u8]) -> Option<ByteOrder> {
+    match head.get(..4)? {
+        [0x80, 0x37, 0x12, 0x40] => Some(ByteOrder::BigEndian),
+        [0x37, 0x80, 0x40, 0x12] => Some(ByteOrder::ByteSwapped),
+        [0x40, 0x12, 0x37, 0x80] => Some(ByteOrder::LittleEndian),
+        _ => None,
+    }
+}
+
+/// The ROM in big-endian order (a trailing partial word is kept as is).
+pub fn normalize(data: &[u8], order: ByteOrder) -> Vec<u8> {
+    let mut out = data.to_vec();
+    match order {
+        ByteOrder::BigEndian => {}
+        ByteOrder::ByteSwapped => out.chunks_exact_mut(2).for_each(|c| c.swap(0, 1)),
+        ByteOrder::LittleEndian => out.chunks_exact_mut(4).for_each(|c| c.reverse()),
+    }
+    out
+}
+
+/// Known builds: (creator, date, version name) (zeldaret/oot Makefile, zeldaret/mm build.c).
+pub const BUILDS: &[(&str, &str, &str)] = &[
+    ("zelda@srd44", "98-10-21 04:56:31", "OoT NTSC 1.0"),
+    ("zelda@srd44", "98-10-26 10:58:45", "OoT NTSC 1.1"),
+    ("zelda@srd44", "98-11-10 14:34:22", "OoT PAL 1.0"),
+    ("zelda@srd44", "98-11-12 18:17:03", "OoT NTSC 1.2"),
+    ("zelda@srd44", "98-11-18 17:36:49", "OoT PAL 1.1"),
+    ("zelda@srd022j", "02-10-29 23:49:53", "OoT GC JP"),
+    ("zelda@srd022j", "02-10-30 00:15:15", "OoT GC JP MQ"),
+    ("zelda@srd022j", "02-12-19 13:28:09", "OoT GC US"),
+    ("zelda@srd022j", "02-12-19 14:05:42", "OoT GC US MQ"),
+    ("zelda@srd022j", "03-02-13 19:46:49", "OoT GC EU debug (2)"),
+    ("zelda@srd022j", "03-02-21 00:16:31", "OoT GC EU MQ debug"),
+    ("zelda@srd022j", "03-02-21 00:49:18", "OoT GC EU debug"),
+    ("zelda@srd022j", "03-02-21 20:12:23", "OoT GC EU"),
+    ("zelda@srd022j", "03-02-21 20:37:19", "OoT GC EU MQ"),
+    ("zelda@srd022j", "03-10-08 21:53:00", "OoT GC JP CE"),
+    ("zelda@srd44", "00-07-31 17:04:16", "MM N64 US"),
+];
+
+#[derive(Debug, Clone, Default)]
+pub struct RomInfo {
+    pub byte_order: Option<ByteOrder>,
+    pub title: String,
+    pub game_code: String,
+    pub revision: u8,
+    pub build: Option<(String, String)>,
+    pub version: Option<&'static str>,
+    pub dmadata: usize,
+    pub entries: usize,
+    pub deleted: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct RomFile {
+    pub index: usize,
+    pub vrom: u32,
+    pub compressed: bool,
+    pub data: Vec<u8>,
+}
+
+/// Largest DMA table we walk.
+const MAX_ENTRIES: usize = 4096;
+/// Largest file we decompress.
+const MAX_FILE: usize = 64 << 20;
+
+/// Read a (normalised, big-endian) ROM: header, version, every file.
+pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
+    if rom.len() < 0x1000 {
+        return Err(Error::invalid(0, format!("ROM of {} bytes is too short for a header and boot code", rom.len())));
+    }
+    let text = |a: usize, b: usize| boneyard_core::reader::cstr(&rom[a..b]).trim_end().to_string();
+    let mut info =
+        RomInfo { title: text(0x20, 0x34), game_code: text(0x3B, 0x3F), revision: rom[0x3F], ..Default::default() };
+    let mut dma = None;
+    if let Some((creator, date, end)) = find_build(rom) {
+        info.version = BUILDS.iter().find(|b| b.0 == creator && b.1 == date).map(|b| b.2);
+        info.build = Some((creator, date));
+        let cand = end.div_ceil(16) * 16;
+        if looks_like_dmadata(rom, cand) {
+            dma = Some(cand);
+        }
+    }
+    let dma = match dma.or_else(|| find_dmadata(rom)) {
+        Some(d) => d,
+        None => return Err(Error::invalid(0, "no DMA file table (dmadata) found in the ROM")),
+    };
+    info.dmadata = dma;
+    let mut files = Vec::new();
+    for i in 0..MAX_ENTRIES {
+        let at = dma + i * DMA_ENTRY_SIZE;
+        let (Some(vs), Some(ve), Some(rs), Some(re)) =
+            (be32(rom, at), be32(rom, at + 4), be32(rom, at + 8), be32(rom, at + 12))
+        else {
+            return Err(Error::invalid(at as u64, "DMA table runs past the end of the ROM"));
+        };
+        if ve == 0 {
+            break;
+        }
+        info.entries += 1;
+        if rs == u32::MAX || re == u32::MAX {
+            info.deleted += 1;
+            continue;
+        }
+        if ve < vs {
+            return Err(Error::invalid(
+                at as u64,
+                format!("DMA entry {i}: vromEnd {ve:#x} is before vromStart {vs:#x}"),
+            ));
+        }
+        let size = (ve - vs) as usize;
+        if size > MAX_FILE {
+            return Err(Error::limit(at as u64, format!("DMA entry {i}: file of {size} bytes")));
+        }
+        let rs = rs as usize;
+        let (data, compressed) = if re == 0 {
+            let d = rom.get(rs..rs + size).ok_or_else(|| {
+                Error::invalid(
+                    at as u64,
+                    format!("DMA entry {i}: file at {rs:#x}+{size:#x} is past the end of the ROM"),
+                )
+            })?;
+            (d.to_vec(), false)
+        } else {
+            let re = re as usize;
+            let comp = rom.get(rs..re).filter(|_| rs < re).ok_or_else(|| {
+                Error::invalid(at as u64, format!("DMA entry {i}: compressed range {rs:#x}..{re:#x} is not in the ROM"))
+            })?;
+            let d = if yaz0::is_yaz0(comp) {
+                yaz0::decode(comp, Some(size)).map_err(|e| e.shifted(rs as u64))?
+            } else {
+                inflate(comp, size).map_err(|e| e.shifted(rs as u64))?
+            };
+            (d, true)
+        };
+        files.push(RomFile { index: i, vrom: vs, compressed, data });
+    }
+    Ok((info, files))
+}
+
+/// iQue files: raw DEFLATE.
+fn inflate(comp: &[u8], size: usize) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::with_capacity(size.min(MAX_FILE));
+    let mut dec = flate2::read::DeflateDecoder::new(comp).take(size as u64 + 1);
+    dec.read_to_end(&mut out).map_err(|e| Error::invalid(0, format!("neither Yaz0 nor DEFLATE: {e}")))?;
+    if out.len() != size {
+        return Err(Error::invalid(0, format!("DEFLATE stream gives {} bytes, the file table says {size}", out.len())));
+    }
+    Ok(out)
+}
+
+/// The build creator and date strings: (creator, date, offset after the date's NUL).
+fn find_build(rom: &[u8]) -> Option<(String, String, usize)> {
+    let end = rom.len().min(0x40000);
+    let hay = &rom[0x1000.min(end)..end];
+    let pos = hay.windows(9).position(|w| w == b"zelda@srd")? + 0x1000;
+    let cend = pos + rom[pos..end].iter().position(|&c| c == 0)?;
+    let creator = String::from_utf8_lossy(&rom[pos..cend]).to_string();
+    let mut d = cend;
+    while d < end && rom[d] == 0 {
+        d += 1;
+    }
+    let dend = d + rom[d..end].iter().position(|&c| c == 0)?;
+    let date = String::from_utf8_lossy(&rom[d..dend]).to_string();
+    Some((creator, date, dend + 1))
+}
+
+fn looks_like_dmadata(rom: &[u8], at: usize) -> bool {
+    let e = |i: usize, k: usize| be32(rom, at + i * DMA_ENTRY_SIZE + k * 4);
+    matches!(
+        (e(0, 0), e(0, 1), e(0, 2), e(1, 0), e(2, 0), e(2, 2)),
+        (Some(0), Some(v0e), Some(0), Some(v1s), Some(v2s), Some(r2s))
+            if v0e > 0 && v1s == v0e && v2s as usize == at && r2s as usize == at
+    )
+}
+
+fn find_dmadata(rom: &[u8]) -> Option<usize> {
+    let end = rom.len().min(0x40000);
+    (0x1000..end).step_by(16).find(|&a| looks_like_dmadata(rom, a))
+}
+
+/// Build a minimal ROM around `files` (for tests and fuzz seeds): header, build strings,
+/// dmadata, then each file (Yaz0-compressed when `compress`).
+pub fn build_test_rom(files: &[Vec<u8>], compress: bool, version: usize) -> Vec<u8> {
+    let mut rom = vec![0u8; 0x1000];
+    rom[..4].copy_from_slice(&[0x80, 0x37, 0x12, 0x40]);
+    rom[0x20..0x33].copy_from_slice(b"THE LEGEND OF ZELDA");
+    rom[0x3B..0x3F].copy_from_slice(b"CZLE");
+    let (creator, date, _) = BUILDS[version % BUILDS.len()];
+    rom.extend_from_slice(creator.as_bytes());
+    rom.push(0);
+    rom.extend_from_slice(date.as_bytes());
+    rom.push(0);
+    while !rom.len().is_multiple_of(16) {
+        rom.push(0);
+    }
+    let dma = rom.len();
+    // makerom (the header), boot (placeholder), dmadata, then the files.
+    let n = files.len() + 3;
+    let table_size = (n + 1) * DMA_ENTRY_SIZE;
+    rom.resize(dma + table_size, 0);
+    let mut entries = vec![(0u32, 0x1000u32, 0u32, 0u32), (0x1000, dma as u32, 0x1000, 0)];
+    entries.push((dma as u32, (dma + table_size) as u32, dma as u32, 0));
+    let mut vrom = (dma + table_size) as u32;
+    for f in files {
+        while !rom.len().is_multiple_of(16) {
+            rom.push(0);
+        }
+        let rs = rom.len() as u32;
+        let vs = vrom;
+        vrom += f.len().div_ceil(16) as u32 * 16;
+        if compress {
+            let c = yaz0::encode(f);
+            rom.extend_from_slice(&c);
+            entries.push((vs, vs + f.len() as u32, rs, rom.len() as u32));
+        } else {
+            rom.extend_from_slice(f);
+            entries.push((vs, vs + f.len() as u32, rs, 0));
+        }
+    }
+    for (i, e) in entries.iter().enumerate() {
+        let at = dma + i * DMA_ENTRY_SIZE;
+        for (k, v) in [e.0, e.1, e.2, e.3].iter().enumerate() {
+            rom[at + k * 4..at + k * 4 + 4].copy_from_slice(&v.to_be_bytes());
+        }
+    }
+    while !rom.len().is_multiple_of(16) {
+        rom.push(0);
+    }
+    rom
+}

@@ -1,0 +1,103 @@
+//! Finding skeletons and animations in a file nobody has named (fan models, ROM files), by
+//! their structure, as Z64Utils' object analyzer does:
+//! * skeleton header: 4-aligned `SS oooooo NN 000000`, SS the file's segment, the limb pointer
+//!   array 4-aligned and ending exactly at the header, every limb pointer inside the file;
+//!   the limb tree must then read without error;
+//! * animation header: `FFFF 0000 SSoooooo SSoooooo MMMM 0000`, frameCount > 0, both pointers
+//!   inside the file, `frameData < jointIndices < header`, `staticIndexMax` within the frame
+//!   data; the joint count is what fits between jointIndices and the header;
+//! * Link animation headers (gameplay_keep): consecutive `FFFF 0000 07oooooo` from 0x2310 whose
+//!   frames lie inside link_animetion.
+
+use crate::layout::*;
+use crate::segment::{be16, be32};
+
+/// Offsets of candidate skeleton headers in `data` (bound to `seg`).
+pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut h = 0;
+    while h + SKELETON_HEADER_SIZE <= data.len() {
+        if let (Some(w), Some(tail)) = (be32(data, h), data.get(h + 4..h + 8)) {
+            let (s, off) = split_segmented(w);
+            let n = tail[0] as usize;
+            if w >> 28 == 0
+                && s == seg
+                && n > 0
+                && tail[1..] == [0, 0, 0]
+                && off % 4 == 0
+                && off as usize + 4 * n == h
+                && (0..n).all(|i| {
+                    be32(data, off as usize + 4 * i).is_some_and(|p| {
+                        let (ps, po) = split_segmented(p);
+                        p >> 28 == 0 && ps == seg && (po as usize) + STANDARD_LIMB_SIZE <= data.len()
+                    })
+                })
+            {
+                out.push(h);
+            }
+        }
+        h += 4;
+    }
+    out
+}
+
+/// Offsets of candidate normal animation headers, with the joint count the gap allows.
+pub fn animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut h = 0;
+    while h + ANIMATION_HEADER_SIZE <= data.len() {
+        if let Some(found) = animation_at(data, seg, h) {
+            out.push((h, found));
+        }
+        h += 4;
+    }
+    out
+}
+
+fn animation_at(data: &[u8], seg: u8, h: usize) -> Option<usize> {
+    let frames = be16(data, h)? as i16;
+    if frames <= 0 || be16(data, h + 2)? != 0 || be16(data, h + 14)? != 0 {
+        return None;
+    }
+    let (fd, ji) = (be32(data, h + 4)?, be32(data, h + 8)?);
+    let ((s1, o1), (s2, o2)) = (split_segmented(fd), split_segmented(ji));
+    if fd >> 28 != 0 || ji >> 28 != 0 || s1 != seg || s2 != seg || o1 % 2 != 0 || o2 % 2 != 0 {
+        return None;
+    }
+    let (o1, o2) = (o1 as usize, o2 as usize);
+    if !(o1 < o2 && o2 < h) {
+        return None;
+    }
+    let gap = h - o2;
+    let joints = gap / JOINT_INDEX_SIZE;
+    if !(2..=MAX_LIMBS + 1).contains(&joints) || data.get(o2 + joints * JOINT_INDEX_SIZE..h)?.iter().any(|&b| b != 0) {
+        return None;
+    }
+    let static_max = be16(data, h + 12)? as usize;
+    let values = (o2 - o1) / 2;
+    if static_max > values {
+        return None;
+    }
+    Some(joints)
+}
+
+/// Consecutive Link animation headers from 0x2310 of a gameplay_keep, given the size of
+/// link_animetion.
+pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut h = GAMEPLAY_KEEP_LINK_HEADERS;
+    while let (Some(f), Some(pad), Some(p)) = (be16(keep, h), be16(keep, h + 2), be32(keep, h + 4)) {
+        let (s, off) = split_segmented(p);
+        let ok = f > 0
+            && pad == 0
+            && p >> 28 == 0
+            && s == SEG_LINK_ANIMETION
+            && off as usize + f as usize * LINK_FRAME_SIZE <= link_len;
+        if !ok {
+            break;
+        }
+        out.push(h);
+        h += LINK_ANIMATION_HEADER_SIZE;
+    }
+    out
+}
