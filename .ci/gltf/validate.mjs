@@ -36,7 +36,7 @@ for (const file of files) {
     console.log(
       `${file}: validator ${r.validatorVersion}: errors=${i.numErrors} warnings=${i.numWarnings} ` +
         `infos=${i.numInfos} hints=${i.numHints} (animations=${a.animationCount ?? '?'}, ` +
-        `nodes=${a.nodeCount ?? '?'}, meshes=${a.meshCount ?? '?'}, skins=${a.skinCount ?? '?'})`,
+        `draw calls=${a.drawCallCount ?? '?'}, vertices=${a.totalVertexCount ?? '?'}, skins=${a.hasSkins ?? '?'})`,
     );
     const severity = ['error', 'warning', 'info', 'hint'];
     for (const m of i.messages) {

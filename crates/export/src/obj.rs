@@ -90,7 +90,7 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: Option<usize>, fr
     let meshes: Vec<&Mesh> = info.meshes.iter().filter(|m| !m.indices.is_empty()).collect();
     if meshes.is_empty() {
         let parents: Vec<Option<usize>> = skel.bones.iter().map(|b| b.parent).collect();
-        let (p, i) = crate::stick::boxes(&parents, &pose);
+        let (p, i, _) = crate::stick::boxes(&parents, &pose);
         write_object(&mut out, "skeleton", &p, None, &i, 0);
         return Ok(out);
     }

@@ -7,7 +7,9 @@
 //!   the baked locals, i.e. `Document::pose`. When the skeleton has several roots and meshes,
 //!   one identity node (no transform) groups them, because a skin needs a common root.
 //! * one skin over every bone, inverse bind matrices = inverse rest world matrices, used by one
-//!   node per mesh at the scene root (meshes become skinned primitives, see `mesh`).
+//!   node per mesh at the scene root (meshes become skinned primitives, see `mesh`). A
+//!   skeleton without meshes gets a stick figure of boxes (`<skeleton>_bones`) so that viewers
+//!   show it.
 //! * one animation per requested clip, named after it, with every frame `f` of the clip as a
 //!   key at `f / fps` seconds (LINEAR or STEP as `AnimInfo::interpolation` says), rotations
 //!   kept in one hemisphere from key to key. Translation and rotation channels exist for
@@ -20,7 +22,7 @@ mod buffer;
 mod mesh;
 
 use boneyard_core::error::ErrorKind;
-use boneyard_core::{Document, Error, Result};
+use boneyard_core::{Document, Error, Mesh, MeshBinding, Result, Skeleton};
 use glam::Mat4;
 use gltf_json as json;
 use json::accessor::{ComponentType, Type};
@@ -52,6 +54,20 @@ pub(crate) fn affine_inverse(m: &Mat4) -> Option<Mat4> {
     inv.z_axis.w = 0.0;
     inv.w_axis.w = 1.0;
     inv.is_finite().then_some(inv)
+}
+
+/// The skeleton as a skinned mesh of boxes, for skeletons without meshes: a file with only
+/// joints shows nothing in most viewers.
+fn stick_figure(skel: &Skeleton, rest_world: &[Mat4]) -> Mesh {
+    let parents: Vec<Option<usize>> = skel.bones.iter().map(|b| b.parent).collect();
+    let (positions, indices, bones) = crate::stick::boxes(&parents, rest_world);
+    let mut m = Mesh::rigid(format!("{}_bones", skel.name), 0, positions, indices);
+    m.binding = MeshBinding::Skinned {
+        joints: bones.iter().map(|&b| [b as u16, 0, 0, 0]).collect(),
+        weights: vec![[1.0, 0.0, 0.0, 0.0]; bones.len()],
+    };
+    m.base_color = [0.7, 0.7, 0.72, 1.0];
+    m
 }
 
 pub(crate) fn write(doc: &dyn Document, skeleton: usize, anims: &[usize], opts: &ExportOptions) -> Result<Vec<u8>> {
@@ -100,7 +116,14 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anims: &[usize], opts: 
     // Meshes, all skinned over one skin.
     let rest_world = skel.rest_world();
     let mut mesh_indices = Vec::new();
-    for m in &info.meshes {
+    let sticks;
+    let meshes: &[Mesh] = if info.meshes.iter().any(|m| !m.indices.is_empty()) {
+        &info.meshes
+    } else {
+        sticks = [stick_figure(skel, &rest_world)];
+        &sticks
+    };
+    for m in meshes {
         if let Some(idx) = mesh::add(&mut b, m, &rest_world)? {
             mesh_indices.push(idx);
         }

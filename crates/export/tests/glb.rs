@@ -1,0 +1,219 @@
+//! The GLB writer checked against values worked by hand and against the document's own poses,
+//! reading the file back with a decoder written from the glTF specification (tests/common).
+
+mod common;
+
+use boneyard_core::{Document, Transform};
+use boneyard_export::{glb, ExportOptions};
+use common::{demo_doc, parse_glb, two_bones};
+use glam::{Mat4, Quat, Vec3};
+use std::f32::consts::FRAC_1_SQRT_2;
+
+fn close(a: &[f32], b: &[f32], tol: f32) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol)
+}
+
+#[test]
+fn two_bones_by_hand() {
+    let doc = two_bones(["a", "b"]);
+    let g = parse_glb(&glb(&doc, 0, &[0, 1], &ExportOptions::default()).unwrap());
+    let j = &g.json;
+    let h = FRAC_1_SQRT_2;
+
+    // Nodes: the bones first, rest TRS, no wrapper above the root.
+    assert_eq!(j["nodes"][0]["name"], "a");
+    assert_eq!(j["nodes"][0]["translation"], serde_json::json!([0.0, 1.0, 0.0]));
+    let r0: Vec<f32> = serde_json::from_value(j["nodes"][0]["rotation"].clone()).unwrap();
+    assert_eq!(r0, [0.0, 0.0, h, h]);
+    assert_eq!(j["nodes"][0]["children"], serde_json::json!([1]));
+    assert_eq!(j["nodes"][1]["name"], "b");
+    assert_eq!(j["nodes"][1]["translation"], serde_json::json!([2.0, 0.0, 0.0]));
+    assert!(j["nodes"][1].get("rotation").is_none());
+    for n in j["nodes"].as_array().unwrap() {
+        assert!(!n["children"].as_array().is_some_and(|c| c.contains(&serde_json::json!(0))), "nothing above the root");
+    }
+    let scene = &j["scenes"][j["scene"].as_u64().unwrap() as usize];
+    assert_eq!(scene["nodes"][0], 0);
+
+    // Skin: IBMs worked by hand. a: world = T(0,1,0)·Rz90, inverse = Rz(-90)·T(0,-1,0):
+    // columns (0,-1,0,0) (1,0,0,0) (0,0,1,0) (-1,0,0,1). b: world = T(0,3,0)·Rz90, inverse
+    // translation Rz(-90)·(0,-3,0) = (-3,0,0).
+    let skin = &j["skins"][0];
+    assert_eq!(skin["joints"], serde_json::json!([0, 1]));
+    assert_eq!(skin["skeleton"], 0);
+    let ibm = g.floats(skin["inverseBindMatrices"].as_u64().unwrap() as usize);
+    let want_a = [0., -1., 0., 0., 1., 0., 0., 0., 0., 0., 1., 0., -1., 0., 0., 1.];
+    let want_b = [0., -1., 0., 0., 1., 0., 0., 0., 0., 0., 1., 0., -3., 0., 0., 1.];
+    assert!(close(&ibm[0], &want_a, 1e-6), "{:?}", ibm[0]);
+    assert!(close(&ibm[1], &want_b, 1e-6), "{:?}", ibm[1]);
+    assert_eq!([ibm[0][15], ibm[1][15], ibm[0][3], ibm[1][7]], [1.0, 1.0, 0.0, 0.0], "affine rows exact");
+
+    // The rigid triangle on b moves to model space at rest: (0,3,0), (0,4,0), (0,3,1).
+    let prim = &j["meshes"][0]["primitives"][0];
+    let pos = g.floats(prim["attributes"]["POSITION"].as_u64().unwrap() as usize);
+    for (p, w) in pos.iter().zip([[0.0, 3.0, 0.0], [0.0, 4.0, 0.0], [0.0, 3.0, 1.0]]) {
+        assert!(close(p, &w, 1e-6), "{p:?} vs {w:?}");
+    }
+    let acc = &j["accessors"][prim["attributes"]["POSITION"].as_u64().unwrap() as usize];
+    let (mn, mx): (Vec<f32>, Vec<f32>) =
+        (serde_json::from_value(acc["min"].clone()).unwrap(), serde_json::from_value(acc["max"].clone()).unwrap());
+    assert!(close(&mn, &[0.0, 3.0, 0.0], 1e-6) && close(&mx, &[0.0, 4.0, 1.0], 1e-6));
+    assert_eq!(g.ints(prim["attributes"]["JOINTS_0"].as_u64().unwrap() as usize), vec![vec![1, 0, 0, 0]; 3]);
+    assert_eq!(g.floats(prim["attributes"]["WEIGHTS_0"].as_u64().unwrap() as usize), vec![vec![1.0, 0.0, 0.0, 0.0]; 3]);
+    assert_eq!(g.ints(prim["indices"].as_u64().unwrap() as usize), vec![vec![0], vec![1], vec![2]]);
+    // The skinned one keeps its positions; duplicate joints merge, weights sum to 1.
+    let prim = &j["meshes"][1]["primitives"][0];
+    assert_eq!(
+        g.ints(prim["attributes"]["JOINTS_0"].as_u64().unwrap() as usize),
+        vec![vec![0, 1, 0, 0], vec![1, 0, 0, 0], vec![1, 0, 0, 0]]
+    );
+    assert_eq!(
+        g.floats(prim["attributes"]["WEIGHTS_0"].as_u64().unwrap() as usize),
+        vec![vec![0.5, 0.5, 0.0, 0.0], vec![1.0, 0.0, 0.0, 0.0], vec![1.0, 0.0, 0.0, 0.0]]
+    );
+    let mat = &j["materials"][j["meshes"][1]["primitives"][0]["material"].as_u64().unwrap() as usize];
+    let c: Vec<f32> = serde_json::from_value(mat["pbrMetallicRoughness"]["baseColorFactor"].clone()).unwrap();
+    assert_eq!(c, [0.2, 0.4, 0.6, 1.0]);
+    // Two mesh nodes at the scene root, skinned.
+    assert_eq!(g.count("nodes"), 4);
+    assert_eq!(j["nodes"][2]["skin"], 0);
+
+    // Clip "move": keys at f32(f/10), LINEAR, extras.
+    let (a, ch) = g.animation("move");
+    assert_eq!(a["extras"]["fps"], 10.0);
+    assert_eq!(a["extras"]["frames"], 3);
+    assert_eq!(a["extras"]["index"], 0);
+    let find = |node: usize, path: &str| ch.iter().find(|c| c.0 == node && c.1 == path).unwrap().clone();
+    let (_, _, times, tr, interp) = find(0, "translation");
+    assert_eq!(times, [0.0, (1.0f64 / 10.0) as f32, (2.0f64 / 10.0) as f32]);
+    assert_eq!(interp, "LINEAR");
+    assert_eq!(tr, [vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 1.0], vec![0.0, 1.0, 2.0]], "root motion kept");
+    // b's rotation: frame 1 was sampled as -Rx(100°); the file holds +Rx(100°), continuous.
+    let (_, _, _, rot, _) = find(1, "rotation");
+    let (s, c) = (50f32.to_radians().sin(), 50f32.to_radians().cos());
+    assert!(close(&rot[1], &[s, 0.0, 0.0, c], 1e-7), "{:?}", rot[1]);
+    for w in rot.windows(2) {
+        assert!(w[0].iter().zip(&w[1]).map(|(x, y)| x * y).sum::<f32>() > 0.0);
+    }
+    for (f, r) in rot.iter().enumerate() {
+        let q = doc.sample(0, f as f64).unwrap().locals[1].rotation;
+        assert!(Quat::from_slice(r).dot(q).abs() > 1.0 - 1e-7, "frame {f}");
+    }
+    // b never moves: a single key at 0 s.
+    let (_, _, times, tr, _) = find(1, "translation");
+    assert_eq!((times, tr), (vec![0.0], vec![vec![2.0, 0.0, 0.0]]));
+    // a's rotation never changes but keeps every key (the clip's length).
+    assert_eq!(find(0, "rotation").2.len(), 3);
+    assert!(ch.iter().all(|c| c.1 != "scale"), "no scale channels when nothing scales");
+
+    // Clip "hold": one key, STEP.
+    let (a, ch) = g.animation("hold");
+    assert_eq!(a["extras"]["fps"], 24.0);
+    assert!(ch.iter().all(|c| c.2 == [0.0] && c.3.len() == 1 && c.4 == "STEP"));
+}
+
+#[test]
+fn in_place_removes_root_motion() {
+    let doc = two_bones(["a", "b"]);
+    let g = parse_glb(&glb(&doc, 0, &[0], &ExportOptions { in_place: true }).unwrap());
+    let (a, ch) = g.animation("move");
+    assert_eq!(a["extras"]["in_place"], true);
+    let tr = ch.iter().find(|c| c.0 == 0 && c.1 == "translation").unwrap();
+    assert_eq!(tr.3, vec![vec![0.0, 1.0, 0.0]], "root stays at its frame-0 place");
+}
+
+#[test]
+fn duplicate_bone_names_become_unique() {
+    let doc = two_bones(["x", "x"]);
+    let g = parse_glb(&glb(&doc, 0, &[], &ExportOptions::default()).unwrap());
+    assert_eq!((g.json["nodes"][0]["name"].as_str(), g.json["nodes"][1]["name"].as_str()), (Some("x"), Some("x.2")));
+    assert_eq!(g.count("animations"), 0);
+}
+
+#[test]
+fn bad_requests_are_errors() {
+    let doc = two_bones(["a", "b"]);
+    assert!(glb(&doc, 1, &[0], &ExportOptions::default()).unwrap_err().is_not_found());
+    assert!(glb(&doc, 0, &[7], &ExportOptions::default()).unwrap_err().is_not_found());
+}
+
+/// Skeletons without meshes get a stick figure: a joint cube per bone (8 vertices each,
+/// following it) and a box per parent-child segment (following the parent). Several roots get
+/// one identity node above them (a skin needs a common root), which leaves every world matrix
+/// unchanged.
+#[test]
+fn stick_figure_and_several_roots() {
+    let mut doc = two_bones(["a", "b"]);
+    doc.skeletons[0].meshes.clear();
+    let g = parse_glb(&glb(&doc, 0, &[0], &ExportOptions::default()).unwrap());
+    assert_eq!((g.count("skins"), g.count("meshes"), g.count("nodes")), (1, 1, 3));
+    assert_eq!(g.json["meshes"][0]["name"], "two_bones");
+    let prim = &g.json["meshes"][0]["primitives"][0];
+    let joints: Vec<u32> =
+        g.ints(prim["attributes"]["JOINTS_0"].as_u64().unwrap() as usize).iter().map(|j| j[0]).collect();
+    assert_eq!(joints, [[0; 8], [1; 8], [0; 8]].concat());
+    // The segment box runs from a's joint (0,1,0) to b's (0,3,0): y spans 1..3 (plus r).
+    let pos = g.floats(prim["attributes"]["POSITION"].as_u64().unwrap() as usize);
+    let seg_y: Vec<f32> = pos[16..24].iter().map(|p| p[1]).collect();
+    assert!(seg_y.iter().all(|&y| (y - 1.0).abs() < 1e-6 || (y - 3.0).abs() < 1e-6), "{seg_y:?}");
+
+    let mut doc = two_bones(["a", "b"]);
+    doc.skeletons[0].skeleton.bones[1].parent = None;
+    let g = parse_glb(&glb(&doc, 0, &[0], &ExportOptions::default()).unwrap());
+    let group = g.json["skins"][0]["skeleton"].as_u64().unwrap() as usize;
+    let n = &g.json["nodes"][group];
+    assert_eq!(n["children"], serde_json::json!([0, 1]));
+    assert!(n.get("translation").is_none() && n.get("rotation").is_none() && n.get("matrix").is_none());
+}
+
+/// Every joint's world matrix, rebuilt from the file's channels at each key, equals
+/// `Document::pose` for the demo character (both clips).
+#[test]
+fn demo_channels_reproduce_the_pose() {
+    let doc = demo_doc(30.0);
+    let g = parse_glb(&glb(&doc, 0, &[0, 1], &ExportOptions::default()).unwrap());
+    let skel = &doc.skeletons[0].skeleton;
+    for (ai, clip) in doc.clips.iter().enumerate() {
+        let (a, ch) = g.animation(&clip.info.name);
+        assert_eq!(a["extras"]["index"], ai);
+        for f in 0..clip.info.frames as usize {
+            let mut locals: Vec<Transform> = (0..skel.len())
+                .map(|b| {
+                    let n = &g.json["nodes"][b];
+                    let v = |k: &str, d: Vec<f32>| serde_json::from_value::<Vec<f32>>(n[k].clone()).unwrap_or(d);
+                    Transform {
+                        translation: Vec3::from_slice(&v("translation", vec![0.0; 3])),
+                        rotation: Quat::from_slice(&v("rotation", vec![0.0, 0.0, 0.0, 1.0])),
+                        scale: Vec3::from_slice(&v("scale", vec![1.0; 3])),
+                    }
+                })
+                .collect();
+            for (node, path, times, values, _) in &ch {
+                let k = if times.len() == 1 { 0 } else { f };
+                if times.len() > 1 {
+                    assert_eq!(times[f], (f as f64 / 30.0) as f32);
+                }
+                let v = &values[k];
+                match path.as_str() {
+                    "translation" => locals[*node].translation = Vec3::from_slice(v),
+                    "rotation" => locals[*node].rotation = Quat::from_slice(v),
+                    "scale" => locals[*node].scale = Vec3::from_slice(v),
+                    p => panic!("{p}"),
+                }
+            }
+            let mut world: Vec<Mat4> = Vec::new();
+            for (b, bone) in skel.bones.iter().enumerate() {
+                let m = locals[b].matrix();
+                world.push(bone.parent.map_or(m, |p| world[p] * m));
+            }
+            let pose = doc.pose(0, Some(ai), f as f64).unwrap();
+            for (b, (w, p)) in world.iter().zip(&pose).enumerate() {
+                let (w, p) = (w.to_cols_array(), p.to_cols_array());
+                assert!(
+                    w.iter().zip(&p).all(|(x, y)| (x - y).abs() <= 1e-4 * y.abs().max(1.0)),
+                    "clip {ai} frame {f} bone {b}"
+                );
+            }
+        }
+    }
+}
