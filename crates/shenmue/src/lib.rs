@@ -11,10 +11,15 @@
 //!
 //! Entry points: [`Shenmue`] (the family), [`open_bytes`], [`demo_files`].
 
+pub mod container;
 pub mod curve;
+pub mod demo;
 pub mod document;
+pub mod encode;
 pub mod layout;
+pub mod model;
 pub mod motn;
+pub mod mt5;
 pub mod rig;
 pub mod sample;
 
@@ -22,8 +27,13 @@ use boneyard_core::error::ResultExt;
 use boneyard_core::{Document, Error, Family, FileSummary, InputFile, Result};
 use std::path::Path;
 
+pub use demo::demo_files;
 pub use document::ShenmueDoc;
 pub use motn::MotnFile;
+pub use mt5::Mt5;
+
+/// How deep containers may nest (GZ in AFS in PKS...).
+const MAX_NESTING: usize = 4;
 
 /// The Shenmue family.
 pub struct Shenmue;
@@ -64,20 +74,93 @@ fn summary_of_motn(path: &str, m: &MotnFile) -> FileSummary {
     }
 }
 
-/// Open in-memory files (what `Family::open` does, without touching the disk).
-pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDoc> {
-    let mut summaries = Vec::new();
-    let mut motns = Vec::new();
-    for (name, data) in files {
-        if motn::looks_like_motn(data) {
-            let m = MotnFile::parse(data).in_file(name)?;
-            summaries.push(summary_of_motn(name, &m));
-            motns.push((short_name(name), m));
-        } else {
-            return Err(Error::unsupported("not a MOTN file").in_file(name.as_str()));
-        }
+/// What was found inside the inputs.
+#[derive(Default)]
+struct Found {
+    summaries: Vec<FileSummary>,
+    motns: Vec<(String, MotnFile)>,
+    models: Vec<(String, Mt5)>,
+}
+
+/// Identify `data` (a MOTN, an MT5 or a container) and collect what it holds.
+fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) -> Result<()> {
+    use container::Kind;
+    if depth > MAX_NESTING {
+        return Err(Error::limit(0, format!("containers nested deeper than {MAX_NESTING}")).in_file(name));
     }
-    ShenmueDoc::new(summaries, motns, Vec::new(), Vec::new())
+    if data.get(..4) == Some(layout::mt5::MAGIC) {
+        let m = Mt5::parse(data).in_file(name)?;
+        let with_mesh = m.nodes.iter().filter(|n| n.mesh.is_some()).count() as u64;
+        found.summaries.push(FileSummary {
+            path: name.to_string(),
+            format: "Shenmue MT5 model".into(),
+            variant: "HRCM".into(),
+            counts: vec![
+                ("nodes".into(), m.nodes.len() as u64),
+                ("meshes".into(), with_mesh),
+                ("textures".into(), m.textures.len() as u64),
+            ],
+            notes: Vec::new(),
+        });
+        found.models.push((short_name(name), m));
+        return Ok(());
+    }
+    if motn::looks_like_motn(data) {
+        let m = MotnFile::parse(data).in_file(name)?;
+        found.summaries.push(summary_of_motn(name, &m));
+        found.motns.push((short_name(name), m));
+        return Ok(());
+    }
+    let entries: Vec<(String, Vec<u8>)> = match container::kind_of(data) {
+        Some(Kind::Gz) => vec![(format!("{name}!gunzip"), container::gunzip(data).in_file(name)?)],
+        Some(k) => {
+            let list = match k {
+                Kind::Pkf => container::read_pkf(data),
+                Kind::Pks => container::read_pks(data),
+                Kind::Ipac => container::read_ipac(data, 0),
+                _ => container::read_afs(data),
+            }
+            .in_file(name)?;
+            found.summaries.push(FileSummary {
+                path: name.to_string(),
+                format: format!("Shenmue container ({k:?})"),
+                variant: String::new(),
+                counts: vec![("entries".into(), list.len() as u64)],
+                notes: list.iter().map(|e| format!("{} ({} bytes at {:#x})", e.name, e.data.len(), e.offset)).collect(),
+            });
+            // PKF chunks carry an 8-byte header before their payload.
+            let skip = if k == Kind::Pkf { layout::container::CHUNK_HEADER } else { 0 };
+            list.into_iter()
+                .map(|e| (format!("{name}/{}", e.name), e.data[skip.min(e.data.len())..].to_vec()))
+                .collect()
+        }
+        None if top => return Err(Error::unsupported("not a Shenmue MOTN, MT5 or container").in_file(name)),
+        None => return Ok(()), // textures, scripts... inside containers: not ours
+    };
+    for (n, d) in entries {
+        collect(&n, &d, depth + 1, found, false)?;
+    }
+    Ok(())
+}
+
+/// Open in-memory files (what `Family::open` does, without touching the disk): MOTN files,
+/// MT5 models, and GZ/PKF/PKS/IPAC/AFS containers holding them.
+pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDoc> {
+    let mut found = Found::default();
+    for (name, data) in files {
+        collect(name, data, 0, &mut found, true)?;
+    }
+    let rig_rest = document::rig_skeleton().rest_world();
+    let mut rig_meshes = Vec::new();
+    let mut skeletons = Vec::new();
+    for (k, (name, m)) in found.models.iter().enumerate() {
+        let (meshes, routed) = model::rig_meshes(m, &rig_rest);
+        if routed > 0 {
+            rig_meshes.extend(meshes);
+        }
+        skeletons.push(model::model_skeleton(m, &format!("mt5_{k}"), name)?);
+    }
+    ShenmueDoc::new(found.summaries, found.motns, rig_meshes, skeletons)
 }
 
 fn short_name(path: &str) -> String {
@@ -91,8 +174,19 @@ impl Family for Shenmue {
     fn title(&self) -> &'static str {
         "Shenmue (Sega, Dreamcast 1999)"
     }
-    fn probe(&self, _path: &Path, head: &[u8]) -> bool {
-        motn::looks_like_motn(head)
+    /// Magic first (HRCM, PAKF, PAKS, IPAC, AFS, a self-consistent MOTN header); gzip only
+    /// with a Shenmue extension (.gz, .pkf, .pks, .mt5).
+    fn probe(&self, path: &Path, head: &[u8]) -> bool {
+        use container::Kind;
+        if head.get(..4) == Some(layout::mt5::MAGIC) || motn::looks_like_motn(head) {
+            return true;
+        }
+        let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+        match container::kind_of(head) {
+            Some(Kind::Gz) => matches!(ext.as_str(), "gz" | "pkf" | "pks" | "mt5"),
+            Some(_) => true,
+            None => false,
+        }
     }
     fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>> {
         let named: Vec<(String, &[u8])> = files.iter().map(|f| (f.name(), f.data.as_slice())).collect();

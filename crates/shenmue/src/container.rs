@@ -1,0 +1,300 @@
+//! Containers that hold Shenmue models and motions: GZ (gzip), PKF ("PAKF" chunks),
+//! PKS ("PAKS" + IPAC), IPAC and AFS. Each reader returns named entries as sub-slices
+//! (zero-copy, except GZ which inflates with a size limit). Sizes that lie (past the end,
+//! overlapping the header) are errors naming the offset.
+//!
+//! Each has a writer too (fixtures and tests; no public Shenmue container of a model exists).
+
+use crate::layout::container as L;
+use boneyard_core::reader::cstr;
+use boneyard_core::{Endian, Error, Reader, Result, Writer};
+use std::io::Read;
+
+/// Largest inflated GZ payload.
+pub const MAX_INFLATED: u64 = 256 << 20;
+/// Most entries of one container.
+pub const MAX_ENTRIES: usize = 1 << 16;
+
+/// One entry of a container.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry<'a> {
+    pub name: String,
+    /// Absolute offset in the container's bytes.
+    pub offset: usize,
+    pub data: &'a [u8],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Gz,
+    Pkf,
+    Pks,
+    Ipac,
+    Afs,
+}
+
+pub fn kind_of(data: &[u8]) -> Option<Kind> {
+    match data.get(..4) {
+        Some(m) if m == L::PAKF => Some(Kind::Pkf),
+        Some(m) if m == L::PAKS => Some(Kind::Pks),
+        Some(m) if m == L::IPAC => Some(Kind::Ipac),
+        Some(m) if m == L::AFS => Some(Kind::Afs),
+        Some(m) if m[..2] == L::GZIP => Some(Kind::Gz),
+        _ => None,
+    }
+}
+
+/// Inflate a gzip stream (bounded by [`MAX_INFLATED`]).
+pub fn gunzip(data: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut d = flate2::read::GzDecoder::new(data).take(MAX_INFLATED + 1);
+    d.read_to_end(&mut out).map_err(|e| Error::invalid(0, format!("gzip: {e}")))?;
+    if out.len() as u64 > MAX_INFLATED {
+        return Err(Error::limit(0, format!("gzip inflates past {MAX_INFLATED} bytes")));
+    }
+    Ok(out)
+}
+
+pub fn gzip(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    // Writing to a Vec cannot fail.
+    let _ = e.write_all(data);
+    e.finish().unwrap_or_default()
+}
+
+/// PKF: `PAKF, u32 content size, u32 unknown, u32 file count`, then chunks
+/// `{fourcc, u32 size incl. the 8-byte header}` (an optional DUMY chunk among them).
+pub fn read_pkf(data: &[u8]) -> Result<Vec<Entry<'_>>> {
+    let mut r = Reader::new(data, Endian::Little);
+    if r.array::<4>()? != *L::PAKF {
+        return Err(Error::invalid(0, "not a PAKF"));
+    }
+    let size_at = r.offset();
+    let content = r.u32()? as usize;
+    let _unk = r.u32()?;
+    let _count = r.u32()?;
+    let end = L::PKF_HEADER.checked_add(content).filter(|&e| e <= data.len()).ok_or_else(|| {
+        Error::invalid(size_at, format!("content size {content} runs past the file's {} bytes", data.len()))
+    })?;
+    let mut out = Vec::new();
+    let mut pos = L::PKF_HEADER;
+    while pos + L::CHUNK_HEADER <= end {
+        let mut c = Reader::at(data, pos, Endian::Little)?;
+        let tag = c.array::<4>()?;
+        let size = c.u32()? as usize;
+        if size < L::CHUNK_HEADER || pos + size > end {
+            return Err(Error::invalid(pos as u64 + 4, format!("chunk size {size} does not fit (ends at {end:#x})")));
+        }
+        if out.len() >= MAX_ENTRIES {
+            return Err(Error::limit(pos as u64, "too many chunks"));
+        }
+        out.push(Entry { name: cstr(&tag), offset: pos, data: &data[pos..pos + size] });
+        pos += size;
+    }
+    Ok(out)
+}
+
+pub fn write_pkf(chunks: &[([u8; 4], &[u8])]) -> Vec<u8> {
+    let mut w = Writer::new(Endian::Little);
+    let content: usize = chunks.iter().map(|(_, d)| L::CHUNK_HEADER + d.len()).sum();
+    w.bytes(L::PAKF).u32(content as u32).u32(0).u32(chunks.len() as u32);
+    for (tag, d) in chunks {
+        w.bytes(tag).u32((L::CHUNK_HEADER + d.len()) as u32).bytes(d);
+    }
+    w.into_bytes()
+}
+
+/// IPAC at `base`: `IPAC, dictOfs, count, size`; dictionary of 20-byte entries
+/// `{name[8], ext[4], ofs, size}` with offsets relative to the IPAC start.
+pub fn read_ipac(data: &[u8], base: usize) -> Result<Vec<Entry<'_>>> {
+    let mut r = Reader::at(data, base, Endian::Little)?;
+    if r.array::<4>()? != *L::IPAC {
+        return Err(Error::invalid(base as u64, "not an IPAC"));
+    }
+    let dict = r.u32()? as usize;
+    let count_at = r.offset();
+    let count = r.u32()?;
+    let size_at = r.offset();
+    let size = r.u32()? as usize;
+    let end = base.checked_add(size).filter(|&e| e <= data.len()).ok_or_else(|| {
+        Error::invalid(size_at, format!("IPAC size {size} runs past the file's {} bytes", data.len()))
+    })?;
+    let block = &data[..end];
+    let mut d = Reader::at(block, base.saturating_add(dict), Endian::Little)
+        .map_err(|_| Error::invalid(base as u64 + 4, format!("dictionary offset {dict:#x} is past the IPAC")))?;
+    let count = d
+        .check_count(u64::from(count), L::IPAC_ENTRY, MAX_ENTRIES, "IPAC entries")
+        .map_err(|e| Error { offset: Some(count_at), ..e })?;
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        let at = d.offset();
+        let name = cstr(d.bytes(8)?);
+        let ext = cstr(d.bytes(4)?);
+        let ofs = d.u32()? as usize;
+        let len = d.u32()? as usize;
+        let start = base.checked_add(ofs);
+        let slice = start.and_then(|s| s.checked_add(len).and_then(|e| block.get(s..e)));
+        let Some(slice) = slice else {
+            return Err(Error::invalid(
+                at + 12,
+                format!("entry {name}.{ext}: {len} bytes at +{ofs:#x} run past the IPAC"),
+            ));
+        };
+        out.push(Entry { name: format!("{name}.{ext}"), offset: base + ofs, data: slice });
+    }
+    Ok(out)
+}
+
+pub fn write_ipac(files: &[(&str, &str, &[u8])]) -> Vec<u8> {
+    let mut w = Writer::new(Endian::Little);
+    w.bytes(L::IPAC).u32(0).u32(files.len() as u32).u32(0);
+    let mut ofs = Vec::new();
+    for (_, _, d) in files {
+        w.align(16);
+        ofs.push(w.len() as u32);
+        w.bytes(d);
+    }
+    w.align(16);
+    let dict = w.len();
+    for ((n, e, d), o) in files.iter().zip(&ofs) {
+        w.name(n, 8).name(e, 4).u32(*o).u32(d.len() as u32);
+    }
+    let size = w.len();
+    w.patch_u32(4, dict as u32);
+    w.patch_u32(12, size as u32);
+    w.into_bytes()
+}
+
+/// PKS: `PAKS, u32 IPAC offset (0x10), 2 × u32`, then the IPAC.
+pub fn read_pks(data: &[u8]) -> Result<Vec<Entry<'_>>> {
+    let mut r = Reader::new(data, Endian::Little);
+    if r.array::<4>()? != *L::PAKS {
+        return Err(Error::invalid(0, "not a PAKS"));
+    }
+    let ipac = r.u32()? as usize;
+    if ipac < L::PKS_HEADER || ipac >= data.len() {
+        return Err(Error::invalid(4, format!("IPAC offset {ipac:#x} is outside the file")));
+    }
+    read_ipac(data, ipac)
+}
+
+pub fn write_pks(files: &[(&str, &str, &[u8])]) -> Vec<u8> {
+    let mut w = Writer::new(Endian::Little);
+    w.bytes(L::PAKS).u32(L::PKS_HEADER as u32).u32(0).u32(0);
+    w.bytes(&write_ipac(files));
+    w.into_bytes()
+}
+
+/// AFS: `AFS\0, u32 count`, `count × {ofs, size}`; the name table's `{ofs, size}` at the end of
+/// the first 2048-byte sector (0x8000 - 8 when count > 1016), 48-byte name records.
+pub fn read_afs(data: &[u8]) -> Result<Vec<Entry<'_>>> {
+    let mut r = Reader::new(data, Endian::Little);
+    if r.array::<4>()? != *L::AFS {
+        return Err(Error::invalid(0, "not an AFS"));
+    }
+    let count = r.u32()?;
+    let count = r.check_count(u64::from(count), 8, MAX_ENTRIES, "AFS entries")?;
+    let mut spans = Vec::with_capacity(count);
+    for _ in 0..count {
+        let at = r.offset();
+        let (o, s) = (r.u32()? as usize, r.u32()? as usize);
+        if o.checked_add(s).is_none_or(|e| e > data.len()) || o < 8 + 8 * count {
+            return Err(Error::invalid(at, format!("entry of {s} bytes at {o:#x} lies outside the archive")));
+        }
+        spans.push((o, s));
+    }
+    let table_ptr = if count > L::AFS_BIG_COUNT { 0x8000 - 8 } else { L::AFS_SECTOR - 8 };
+    let names = Reader::at(data, table_ptr, Endian::Little).ok().and_then(|mut t| {
+        let (o, s) = (t.u32().ok()? as usize, t.u32().ok()? as usize);
+        (o != 0 && s >= count * L::AFS_NAME_RECORD)
+            .then_some(o)
+            .and_then(|o| data.get(o..o.checked_add(count * L::AFS_NAME_RECORD)?).map(|b| b.to_vec()))
+    });
+    Ok(spans
+        .into_iter()
+        .enumerate()
+        .map(|(i, (o, s))| {
+            let name = names
+                .as_ref()
+                .map(|n| cstr(&n[i * L::AFS_NAME_RECORD..i * L::AFS_NAME_RECORD + 32]))
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| format!("{i:05}"));
+            Entry { name, offset: o, data: &data[o..o + s] }
+        })
+        .collect())
+}
+
+pub fn write_afs(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut w = Writer::new(Endian::Little);
+    w.bytes(L::AFS).u32(files.len() as u32);
+    let table = w.len();
+    w.zeros(8 * files.len());
+    let big = files.len() > L::AFS_BIG_COUNT;
+    let first = if big { 0x8000 } else { L::AFS_SECTOR };
+    w.zeros(first - w.len());
+    let mut spans = Vec::new();
+    for (_, d) in files {
+        spans.push((w.len() as u32, d.len() as u32));
+        w.bytes(d);
+        w.align(L::AFS_SECTOR);
+    }
+    let name_ofs = w.len();
+    for (n, d) in files {
+        w.name(n, 32);
+        w.zeros(12).u32(d.len() as u32);
+    }
+    for (i, (o, s)) in spans.iter().enumerate() {
+        w.patch_u32(table + 8 * i, *o);
+        w.patch_u32(table + 8 * i + 4, *s);
+    }
+    let ptr = first - 8;
+    w.patch_u32(ptr, name_ofs as u32);
+    w.patch_u32(ptr + 4, (files.len() * L::AFS_NAME_RECORD) as u32);
+    w.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pks_ipac_layout_by_hand() {
+        // One 3-byte file: PAKS header (16), IPAC header (16), data at IPAC+0x10, dictionary
+        // at IPAC+0x20 (aligned), one 20-byte entry.
+        let d = write_pks(&[("ROO_", "BIN", b"abc")]);
+        assert_eq!(&d[0..4], b"PAKS");
+        assert_eq!(u32::from_le_bytes(d[4..8].try_into().unwrap()), 0x10);
+        assert_eq!(&d[16..20], b"IPAC");
+        assert_eq!(u32::from_le_bytes(d[20..24].try_into().unwrap()), 0x20);
+        let e = read_pks(&d).unwrap();
+        assert_eq!((e[0].name.as_str(), e[0].offset, e[0].data), ("ROO_.BIN", 0x20, &b"abc"[..]));
+    }
+
+    #[test]
+    fn lying_sizes_are_errors_with_offsets() {
+        let mut d = write_pks(&[("A", "MT5", b"xyz")]);
+        // Entry size field: dictionary at IPAC+0x20 → absolute 0x30; size at +16.
+        d[0x30 + 16] = 0xFF;
+        let e = read_pks(&d).unwrap_err();
+        assert_eq!(e.offset, Some(0x30 + 12));
+        let mut p = write_pkf(&[(*b"TEXN", b"1234")]);
+        p[4] = 0xFF;
+        assert_eq!(read_pkf(&p).unwrap_err().offset, Some(4));
+        let mut a = write_afs(&[("one.mt5", b"hello")]);
+        a[15] = 0x7F; // size of entry 0 (its top byte)
+        assert_eq!(read_afs(&a).unwrap_err().offset, Some(8));
+        assert!(gunzip(b"\x1f\x8b\x08garbage").is_err());
+    }
+
+    #[test]
+    fn afs_names_and_gzip() {
+        let a = write_afs(&[("one.mt5", b"hello"), ("two.bin", b"world!")]);
+        let e = read_afs(&a).unwrap();
+        assert_eq!(e[1].name, "two.bin");
+        assert_eq!(e[1].data, b"world!");
+        assert_eq!(e[0].offset, 2048);
+        assert_eq!(gunzip(&gzip(b"payload")).unwrap(), b"payload");
+        assert_eq!(kind_of(&gzip(b"x")), Some(Kind::Gz));
+    }
+}

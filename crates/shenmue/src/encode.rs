@@ -1,0 +1,164 @@
+//! The project's own MOTN writer (the demo, fixtures, tests): standard five-block sequences
+//! with the layout the reader expects from the real file (u8 counts, u8/u16 key frames,
+//! 2-bit component counts, IEEE halves, zero pad bytes to keep blocks 2-byte aligned).
+
+use crate::curve::Axis;
+use crate::layout::motn as L;
+use boneyard_core::{Endian, Writer};
+
+/// A key to write: which halves are stored follows `count` (1 = value, 2 = shared tangent +
+/// value, 3 = in, out, value, 0 = nothing).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeySpec {
+    pub frame: u16,
+    pub count: u8,
+    pub tangent_in: f32,
+    pub tangent_out: f32,
+    pub value: f32,
+}
+
+/// One channel: control id, axis and its keys (the first at frame 0, the last at frames-1).
+#[derive(Debug, Clone)]
+pub struct CurveSpec {
+    pub control: u16,
+    pub axis: Axis,
+    pub keys: Vec<KeySpec>,
+}
+
+#[derive(Debug, Clone)]
+pub struct SequenceSpec {
+    pub name: String,
+    pub frames: u16,
+    pub flag_high: u16,
+    /// Sorted by control then axis (the writer sorts them).
+    pub curves: Vec<CurveSpec>,
+}
+
+fn half(v: f32) -> u16 {
+    half::f16::from_f32(v).to_bits()
+}
+
+/// Encode one sequence (header + five blocks).
+pub fn encode_sequence(s: &SequenceSpec) -> Vec<u8> {
+    let mut curves = s.curves.clone();
+    curves.sort_by_key(|c| (c.control, c.axis));
+    let mut w = Writer::new(Endian::Little);
+    w.u16(s.frames).u16(s.flag_high).zeros(8);
+    // Block 1.
+    let mut ids: Vec<u16> = curves.iter().map(|c| c.control).collect();
+    ids.dedup();
+    for id in &ids {
+        let mut v = id << L::ID_SHIFT;
+        for c in curves.iter().filter(|c| c.control == *id) {
+            v |= L::CHANNEL_BITS[c.axis as usize];
+        }
+        w.u16(v);
+    }
+    w.u16(0);
+    let b2 = w.len();
+    for c in &curves {
+        w.u8(c.keys.len().saturating_sub(2) as u8);
+    }
+    w.align(2);
+    let b3 = w.len();
+    let wide = u32::from(s.frames) > L::U8_FRAMES_MAX;
+    for c in &curves {
+        for k in c.keys.iter().skip(1).take(c.keys.len().saturating_sub(2)) {
+            if wide {
+                w.u16(k.frame);
+            } else {
+                w.u8(k.frame as u8);
+            }
+        }
+    }
+    w.align(2);
+    let b4 = w.len();
+    for c in &curves {
+        for chunk in c.keys.chunks(4) {
+            let mut b = 0u8;
+            for (i, k) in chunk.iter().enumerate() {
+                b |= (k.count & 3) << (6 - 2 * i);
+            }
+            w.u8(b);
+        }
+    }
+    w.align(2);
+    let b5 = w.len();
+    for c in &curves {
+        for k in &c.keys {
+            match k.count {
+                1 => {
+                    w.u16(half(k.value));
+                }
+                2 => {
+                    w.u16(half(k.tangent_in)).u16(half(k.value));
+                }
+                3 => {
+                    w.u16(half(k.tangent_in)).u16(half(k.tangent_out)).u16(half(k.value));
+                }
+                _ => {}
+            }
+        }
+    }
+    for (i, o) in [b2, b3, b4, b5].into_iter().enumerate() {
+        w.patch_u16(4 + 2 * i, o as u16);
+    }
+    w.into_bytes()
+}
+
+/// Keys at every frame of `values` (one per frame), each with its value and a shared tangent
+/// from the central difference (units per second at 30 Hz), so the Hermite passes through
+/// every frame's value.
+pub fn dense_keys(values: &[f32]) -> Vec<KeySpec> {
+    let n = values.len();
+    (0..n)
+        .map(|i| {
+            let prev = values[i.saturating_sub(1)];
+            let next = values[(i + 1).min(n - 1)];
+            let span = ((i + 1).min(n - 1) - i.saturating_sub(1)).max(1) as f32;
+            let tangent = (next - prev) / span * L::FPS;
+            KeySpec { frame: i as u16, count: 2, tangent_in: tangent, tangent_out: tangent, value: values[i] }
+        })
+        .collect()
+}
+
+/// Encode a whole MOTN file: header, sequence table (with its terminator slot), names,
+/// sequence data, and a build stamp at the end.
+pub fn encode_file(seqs: &[SequenceSpec]) -> Vec<u8> {
+    let n = seqs.len();
+    let mut w = Writer::new(Endian::Little);
+    w.zeros(0x20);
+    let table = w.len();
+    w.zeros((n + 1) * L::TABLE_ENTRY);
+    let names = w.len();
+    w.zeros(4 * n);
+    let mut name_ptrs = Vec::with_capacity(n);
+    for s in seqs {
+        name_ptrs.push(w.len() as u32);
+        w.bytes(s.name.as_bytes()).u8(0);
+    }
+    w.align(4);
+    let base = w.len();
+    let mut data_ofs = Vec::with_capacity(n);
+    for s in seqs {
+        // Sequences are 2-byte aligned, like the real file's.
+        w.align(2);
+        data_ofs.push((w.len() - base) as u32);
+        w.bytes(&encode_sequence(s));
+    }
+    w.align(4);
+    w.bytes(b"Sun Nov 29 00:00:00 2026\n\0\0\0");
+    let size = w.len() as u32;
+    w.patch_u32(L::SEQ_TABLE, table as u32);
+    w.patch_u32(L::NAME_TABLE, names as u32);
+    w.patch_u32(L::DATA_BASE, base as u32);
+    w.patch_u32(L::ATTRIBUTES, (n + 1) as u32);
+    w.patch_u32(L::FILE_SIZE, size);
+    for i in 0..n {
+        w.patch_u32(table + 8 * i, data_ofs[i]);
+        // No action metadata: point at the terminator slot's zeros.
+        w.patch_u32(table + 8 * i + 4, 0);
+        w.patch_u32(names + 4 * i, name_ptrs[i]);
+    }
+    w.into_bytes()
+}

@@ -1,0 +1,60 @@
+//! The demo through Shenmue's own formats (a round trip: it checks the encoders and the
+//! retarget, not the format reading, which tests/motion_bin.rs checks on the real file).
+
+use boneyard_core::demo::DemoClip;
+use boneyard_core::Family;
+use boneyard_core::{Document, InputFile, MeshBinding};
+use boneyard_shenmue::{demo, demo_files, Shenmue};
+
+fn open() -> Box<dyn Document> {
+    let files = demo_files().unwrap();
+    for (name, data) in &files {
+        assert!(Shenmue.probe(std::path::Path::new(name), data), "{name} not probed");
+    }
+    Shenmue.open(files.into_iter().map(|(n, d)| InputFile::new(n, d)).collect()).unwrap()
+}
+
+#[test]
+fn demo_opens_with_rig_body_and_both_clips() {
+    let doc = open();
+    let anims = doc.animations();
+    assert_eq!(anims.len(), 2);
+    assert_eq!((anims[0].name.as_str(), anims[0].frames), ("demo_walk", 31));
+    assert_eq!((anims[1].name.as_str(), anims[1].frames), ("demo_wave", 46));
+    let sk = doc.skeletons();
+    assert_eq!(sk[0].skeleton.len(), 37);
+    // The body's 37 nodes are its own skeleton, and its boxes ride the rig by render key.
+    assert_eq!(sk[1].skeleton.len(), 37);
+    assert!(!sk[0].meshes.is_empty());
+    for m in &sk[0].meshes {
+        m.validate(37).unwrap();
+        assert!(matches!(m.binding, MeshBinding::Skinned { .. }));
+    }
+    let lines = doc.check().unwrap();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].contains("ik=ok degenerate=0"), "{}", lines[0]);
+}
+
+#[test]
+fn demo_targets_survive_half_float_quantization() {
+    let doc = open();
+    for (a, clip) in DemoClip::ALL.into_iter().enumerate() {
+        for f in 0..doc.animations()[a].frames {
+            let pose = doc.pose(0, Some(a), f64::from(f)).unwrap();
+            for (ctl, want) in demo::demo_targets(clip, f) {
+                let got = pose[ctl].w_axis.truncate();
+                // Halves keep 11 significant bits: 2^-11 relative, under 1 mm at these sizes.
+                let tol = 1e-3 * want.abs().max_element().max(1.0);
+                if ctl == 0 || ctl == 8 || ctl == 15 || ctl == 29 || ctl == 35 {
+                    assert!((got - want).abs().max_element() < tol, "{clip:?} f{f} control {ctl}: {got} vs {want}");
+                }
+            }
+            // Consistency: FK of the exported locals reproduces the engine's matrices.
+            let s = doc.sample(a, f64::from(f)).unwrap();
+            let fk = boneyard_core::fk::world_matrices(&doc.skeletons()[0].skeleton, &s.locals);
+            for (x, y) in pose.iter().zip(&fk) {
+                assert!(x.abs_diff_eq(*y, 1e-4));
+            }
+        }
+    }
+}
