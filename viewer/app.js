@@ -392,7 +392,7 @@ function selectAnim(i) {
 
 function togglePlay(on = !state.playing) {
   state.playing = on && !!currentAnim();
-  $('play').textContent = state.playing ? '⏸' : '▶';
+  $('play').textContent = state.playing ? 'Pause' : 'Play';
   last = performance.now();
 }
 

@@ -465,6 +465,26 @@ mod tests {
     }
 
     #[test]
+    fn random_urls_never_panic() {
+        // A fixed xorshift sequence over the characters that matter to the router.
+        let d = doc();
+        let alphabet = b"/?&=%#+.-0123456789abcdefAFZrestanimframeskeletonpose/apilistmeshsample\xc3\xa9 ";
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..3000 {
+            let mut url =
+                String::from(["/api/pose?", "/api/sample?", "/api/mesh?", "/api/list?", "/"][(x % 5) as usize]);
+            for _ in 0..(x >> 8) % 40 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                url.push(alphabet[(x % alphabet.len() as u64) as usize] as char);
+            }
+            let r = route(d.as_ref(), &url);
+            assert!(matches!(r.status, 200 | 400 | 404), "{url}: {}", r.status);
+        }
+    }
+
+    #[test]
     fn percent_decoding() {
         assert_eq!(percent_decode("a%20b+c%2"), "a b c%2");
         assert_eq!(percent_decode("%"), "%");

@@ -23,15 +23,38 @@ fn rgb(k: u32) -> [u8; 3] {
 }
 
 pub(crate) fn index_frame(pixels: &[u8]) -> Indexed {
+    // Flat-shaded frames come in long runs of one colour: count runs, not pixels, in the map.
     let mut histogram: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut run: Option<(u32, u64)> = None;
     for p in pixels.chunks_exact(3) {
-        *histogram.entry(key(p)).or_insert(0) += 1;
+        let k = key(p);
+        run = match run {
+            Some((rk, n)) if rk == k => Some((rk, n + 1)),
+            Some((rk, n)) => {
+                *histogram.entry(rk).or_insert(0) += n;
+                Some((k, 1))
+            }
+            None => Some((k, 1)),
+        };
+    }
+    if let Some((rk, n)) = run {
+        *histogram.entry(rk).or_insert(0) += n;
     }
     let colours: Vec<[u8; 3]> =
         if histogram.len() <= 256 { histogram.keys().map(|&k| rgb(k)).collect() } else { median_cut(&histogram, 256) };
     // Every distinct colour maps to its nearest palette entry (exact when present).
     let lookup: BTreeMap<u32, u8> = histogram.keys().map(|&k| (k, nearest(&colours, rgb(k)))).collect();
-    let indices = pixels.chunks_exact(3).map(|p| lookup.get(&key(p)).copied().unwrap_or(0)).collect();
+    let mut last = (u32::MAX, 0u8);
+    let indices = pixels
+        .chunks_exact(3)
+        .map(|p| {
+            let k = key(p);
+            if k != last.0 {
+                last = (k, lookup.get(&k).copied().unwrap_or(0));
+            }
+            last.1
+        })
+        .collect();
     Indexed { palette: colours.iter().flatten().copied().collect(), indices }
 }
 
