@@ -44,9 +44,34 @@ pub fn euler_zxy(q: Quat) -> (f64, f64, f64) {
     }
 }
 
+/// The ZXY angles (degrees) of `q` closest to `prev`: of the two decompositions
+/// (`(z, x, y)` and `(z + 180°, 180° - x, y + 180°)`), each angle moved by whole turns next to
+/// the previous frame's, the one nearest overall. Euler curves then have no 180°/360° jumps
+/// that an importer interpolating angles between frames would sweep through.
+pub fn euler_zxy_near(q: Quat, prev: Option<[f64; 3]>) -> [f64; 3] {
+    let (z, x, y) = euler_zxy(q);
+    let a = [z.to_degrees(), x.to_degrees(), y.to_degrees()];
+    let Some(p) = prev else { return a };
+    let b = [a[0] + 180.0, 180.0 - a[1], a[2] + 180.0];
+    let near = |v: [f64; 3]| -> [f64; 3] {
+        let mut o = v;
+        for k in 0..3 {
+            o[k] = v[k] + ((p[k] - v[k]) / 360.0).round() * 360.0;
+        }
+        o
+    };
+    let dist = |v: &[f64; 3]| v.iter().zip(&p).map(|(a, b)| (a - b).abs()).sum::<f64>();
+    let (a, b) = (near(a), near(b));
+    if dist(&b) < dist(&a) {
+        b
+    } else {
+        a
+    }
+}
+
 /// Degrees with 6 decimals, trailing zeros dropped, never `-0`.
-fn degrees(rad: f64) -> String {
-    let s = format!("{:.6}", rad.to_degrees());
+fn degrees(deg: f64) -> String {
+    let s = format!("{deg:.6}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
         "0".to_string()
@@ -122,6 +147,7 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Exp
     }
     let _ = writeln!(out, "MOTION\nFrames: {}\nFrame Time: {}", clip.frames, 1.0 / clip.fps);
     let positions: Vec<bool> = order.iter().map(|&b| has_position(b)).collect();
+    let mut prev: Vec<Option<[f64; 3]>> = vec![None; skel.len()];
     for f in 0..clip.frames {
         let mut line = String::new();
         for (&b, &pos) in order.iter().zip(&positions) {
@@ -129,7 +155,8 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Exp
                 let t = clip.translation(b, f);
                 let _ = write!(line, "{} {} {} ", t.x, t.y, t.z);
             }
-            let (z, x, y) = euler_zxy(clip.rotation(b, f));
+            let [z, x, y] = euler_zxy_near(clip.rotation(b, f), prev[b]);
+            prev[b] = Some([z, x, y]);
             let _ = write!(line, "{} {} {} ", degrees(z), degrees(x), degrees(y));
         }
         out.push_str(line.trim_end());
@@ -144,8 +171,8 @@ mod tests {
 
     #[test]
     fn degrees_are_trimmed() {
-        assert_eq!(degrees(std::f64::consts::FRAC_PI_2), "90");
+        assert_eq!(degrees(90.0000000001), "90");
         assert_eq!(degrees(-1e-12), "0");
-        assert_eq!(degrees(0.5f64.to_radians()), "0.5");
+        assert_eq!(degrees(-0.5), "-0.5");
     }
 }

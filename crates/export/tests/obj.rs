@@ -1,0 +1,82 @@
+//! The OBJ writer against positions worked by hand for the two-bone skeleton.
+
+mod common;
+
+use boneyard_export::obj;
+use glam::Vec3;
+
+fn vertices(text: &str, prefix: &str) -> Vec<Vec3> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix(prefix))
+        .map(|l| {
+            let v: Vec<f32> = l.split(' ').map(|x| x.parse().unwrap()).collect();
+            Vec3::new(v[0], v[1], v[2])
+        })
+        .collect()
+}
+
+fn assert_near(got: &[Vec3], want: &[Vec3]) {
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(want) {
+        assert!((*g - *w).length() < 1e-5, "{g} vs {w}");
+    }
+}
+
+#[test]
+fn rest_pose_by_hand() {
+    let mut doc = common::two_bones(["a", "b"]);
+    doc.skeletons[0].meshes[0].normals = Some(vec![Vec3::X; 3]);
+    let text = obj(&doc, 0, None, 0.0).unwrap();
+    // Rigid triangle on b (world T(0,3,0)·Rz90): (0,0,0), (1,0,0), (0,0,1) in b's space.
+    // The skinned one is in model space at rest already.
+    let want = [(0., 3., 0.), (0., 4., 0.), (0., 3., 1.), (0., 1., 0.), (0., 3., 0.), (1., 3., 0.)];
+    assert_near(&vertices(&text, "v "), &want.map(|(x, y, z)| Vec3::new(x, y, z)));
+    // b's +X is world +Y.
+    assert_near(&vertices(&text, "vn "), &[Vec3::Y; 3]);
+    assert!(text.contains("o tri\ng tri\n") && text.contains("o skin\ng skin\n"));
+    assert!(text.contains("\nf 1//1 2//2 3//3\n"), "{text}");
+    assert!(text.contains("\nf 4 5 6\n"), "{text}");
+}
+
+#[test]
+fn posed_frame_by_hand() {
+    let doc = common::two_bones(["a", "b"]);
+    // Frame 1 of "move": a at (0,1,1), Rz90; b bent Rx(100°), its origin at (0,3,1).
+    let text = obj(&doc, 0, Some(0), 1.0).unwrap();
+    let (s, c) = (100f32.to_radians().sin(), 100f32.to_radians().cos());
+    let want = [
+        Vec3::new(0.0, 3.0, 1.0),
+        // b's X is untouched by Rx, then Rz90 maps it to +Y.
+        Vec3::new(0.0, 4.0, 1.0),
+        // Rx(100°)·Z = (0, -sin, cos); Rz90 maps (x, y, z) to (-y, x, z).
+        Vec3::new(s, 3.0, 1.0 + c),
+        // (0,1,0) half on a (moved by (0,0,1)) and half on b: b-local (-2,0,0), which Rx
+        // leaves alone and Rz90 sends to (0,-2,0) from b's origin: (0,1,1). Both give (0,1,1).
+        Vec3::new(0.0, 1.0, 1.0),
+        // (0,3,0) on b twice (0.25 + 0.75, merged): b-local (0,0,0), i.e. b's origin (0,3,1).
+        Vec3::new(0.0, 3.0, 1.0),
+        // (1,3,0) fully on b: b-local (0,-1,0); Rx(100°) gives (0,-cos,-sin); Rz90 gives (cos,0,-sin).
+        Vec3::new(c, 3.0, 1.0 - s),
+    ];
+    assert_near(&vertices(&text, "v "), &want);
+}
+
+#[test]
+fn stick_figure_without_meshes() {
+    let mut doc = common::two_bones(["a", "b"]);
+    doc.skeletons[0].meshes.clear();
+    let text = obj(&doc, 0, Some(0), 0.0).unwrap();
+    assert!(text.contains("o skeleton\n"));
+    // A cube per joint and a box per segment: 3 boxes of 8 corners and 12 triangles.
+    assert_eq!(vertices(&text, "v ").len(), 24);
+    assert_eq!(text.lines().filter(|l| l.starts_with("f ")).count(), 36);
+    let seg = &vertices(&text, "v ")[16..24];
+    // The segment runs from a's joint (0,1,0) to b's (0,3,0) at frame 0.
+    assert!(seg.iter().all(|p| (p.y - 1.0).abs() < 1e-5 || (p.y - 3.0).abs() < 1e-5), "{seg:?}");
+}
+
+#[test]
+fn unknown_skeleton_is_not_found() {
+    let doc = common::two_bones(["a", "b"]);
+    assert!(obj(&doc, 3, None, 0.0).unwrap_err().is_not_found());
+}
