@@ -137,6 +137,27 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
             f.skels.push(s);
         }
     }
+    // ModLoader64 player models: "MODLOADER64" at 0x5000, a pointer at 0x500C to a copy of
+    // the skeleton header (same limb table as the real one, so the scan above found it).
+    if file.data.get(0x5000..0x500B) == Some(b"MODLOADER64".as_slice()) {
+        let p = crate::segment::be32(&file.data, 0x500C).unwrap_or(0);
+        let table = ctx.bytes(p, SKELETON_HEADER_SIZE, 0x500C).ok().and_then(|h| crate::segment::be32(h, 0));
+        let same = f
+            .skels
+            .iter()
+            .any(|s| ctx.bytes(s.addr, 4, 0).ok().and_then(|h| crate::segment::be32(h, 0)) == table && table.is_some());
+        let note = format!(
+            "MODLOADER64 header at 0x5000: skeleton pointer {p:#010x}{}",
+            if same { " (a copy of the header of the skeleton found)" } else { "" }
+        );
+        f.per_file[ctx.home].2.push(note);
+        if !same {
+            let name = format!("{}_skel_{:06X}", file.stem, p & 0xFF_FFFF);
+            if let Ok(s) = skeleton::read_skeleton(ctx, p, ci, name, None, None) {
+                f.skels.push(s);
+            }
+        }
+    }
     for (h, _) in scan::animation_candidates(&file.data, seg) {
         let addr = (seg as u32) << 24 | h as u32;
         if let Ok((frames, kind)) = anim::read_normal_header(ctx, addr) {

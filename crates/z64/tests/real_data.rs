@@ -1,0 +1,268 @@
+//! Tests on real files from ../shared/data/z64 (skipped, with a message, when absent).
+//! Expected values come from the files' bytes read by hand (hex dumps), from the decomp's
+//! asset XML (names, offsets, Link frame counts) and from the data MANIFEST.
+
+use boneyard_core::document::Document;
+use boneyard_core::family::{Family, InputFile};
+use boneyard_core::testdata::shared_data;
+use boneyard_z64::sins::{math_cos_s, math_sin_s};
+use boneyard_z64::{open_files, Z64Document, Z64};
+use std::path::PathBuf;
+
+fn dbg_file(name: &str, test: &str) -> Option<PathBuf> {
+    shared_data(&format!("z64/oot-gc-eu-mq-dbg/{name}"), test)
+}
+
+fn open(paths: &[PathBuf]) -> Z64Document {
+    open_files(paths.iter().map(|p| InputFile::read(p).unwrap()).collect()).unwrap()
+}
+
+fn channel(doc: &Z64Document, anim: usize, frame: f64, joint: usize, axis: &str) -> i64 {
+    let s = doc.sample(anim, frame).unwrap();
+    s.channels.iter().find(|c| c.target == joint.to_string() && c.path == axis).unwrap().value.as_i64().unwrap()
+}
+
+/// fk(locals) must equal pose within 1e-4 (relative for large values), at every frame given.
+fn assert_consistent(doc: &Z64Document, anim: usize, frames: &[u32]) {
+    let skel = doc.animations()[anim].skeleton.expect("animation has a skeleton");
+    let sk = &doc.skeletons()[skel].skeleton;
+    for &f in frames {
+        let s = doc.sample(anim, f as f64).unwrap();
+        let fk = boneyard_core::fk::world_matrices(sk, &s.locals);
+        let pose = doc.pose(skel, Some(anim), f as f64).unwrap();
+        assert_eq!(fk.len(), pose.len());
+        for (b, (a, p)) in fk.iter().zip(&pose).enumerate() {
+            // Relative to the matrix's largest element (translations reach 30000 model units).
+            let scale = p.to_cols_array().iter().fold(1.0f32, |m, v| m.max(v.abs()));
+            for (x, y) in a.to_cols_array().iter().zip(p.to_cols_array()) {
+                assert!((x - y).abs() <= 1e-4 * scale, "anim {anim} frame {f} bone {b}: {a} vs {p}");
+            }
+        }
+    }
+}
+
+#[test]
+fn dekunuts_skeleton_and_ten_animations() {
+    let Some(p) = dbg_file("object_dekunuts", "dekunuts_skeleton_and_ten_animations") else { return };
+    assert!(Z64.probe(&p, &std::fs::read(&p).unwrap()));
+    let doc = open(&[p]);
+    assert_eq!(doc.skeletons().len(), 1);
+    let s = &doc.skeletons()[0];
+    assert_eq!((s.id.as_str(), s.name.as_str(), s.skeleton.len()), ("0x3268", "gDekuNutsSkel", 24));
+    assert_eq!(s.extra["type"], "Normal");
+    assert_eq!(s.extra["limb_type"], "Standard");
+    // Names and offsets from object_dekunuts.xml; frame counts from the headers (hex dump).
+    let want = [
+        ("gDekuNutsSpitAnim", 0x1C4, 18),
+        ("gDekuNutsDamageAnim", 0x368, 14),
+        ("gDekuNutsBurrowAnim", 0x4D8, 10),
+        ("gDekuNutsDieAnim", 0x6B0, 11),
+        ("gDekuNutsUnburrowAnim", 0x8C4, 16),
+        ("gDekuNutsLookAroundAnim", 0xAF0, 26),
+        ("gDekuNutsUpAnim", 0xD1C, 21),
+        ("gDekuNutsStandAnim", 0xE6C, 15),
+        ("gDekuNutsGaspAnim", 0x1024, 9),
+        ("gDekuNutsRunAnim", 0x3650, 18),
+    ];
+    let anims = doc.animations();
+    assert_eq!(anims.len(), 10);
+    for (a, (name, off, frames)) in anims.iter().zip(want) {
+        assert_eq!(a.name, name);
+        assert_eq!(a.extra["header"], format!("0x{off:X}"));
+        assert_eq!(a.frames, frames, "{name}");
+        assert_eq!(a.fps, 20.0);
+        assert_eq!(a.skeleton, Some(0));
+        assert_eq!(a.bones, 24);
+    }
+    // gDekuNutsSpitAnim by hand: staticIndexMax 6, frameData at 0, jointIndices at 0x12C:
+    // joint 0 = (0, 2, 6) -> x = fd[0] = 0, y = fd[2] = 0x02BC, z = fd[6 + frame]: fd[6] = 0,
+    // fd[7] = 0xFFE4; joint 1 = (0, 1, 0) -> (0, 0x4000, 0).
+    assert_eq!(channel(&doc, 0, 0.0, 0, "y"), 700);
+    assert_eq!(channel(&doc, 0, 0.0, 0, "z"), 0);
+    assert_eq!(channel(&doc, 0, 1.0, 0, "z"), -28);
+    assert_eq!(channel(&doc, 0, 1.9, 0, "z"), -28, "frames are truncated");
+    assert_eq!(channel(&doc, 0, 0.0, 1, "y"), 0x4000);
+    assert_eq!(doc.sample(0, 19.0).unwrap().frame, 1.0, "frames wrap as in a loop");
+    let lines = doc.check().unwrap();
+    assert_eq!(lines.len(), 10);
+    assert!(lines[0].starts_with("0 gDekuNutsSpitAnim kind=normal frames=18 fps=20 joints=25 skeleton=0x3268 crc="));
+    for a in anims {
+        assert_consistent(&doc, a.index, &[0, a.frames / 2, a.frames - 1]);
+    }
+    // 9 limbs have display lists; every mesh is valid.
+    assert_eq!(s.extra["display_lists"], 9);
+    assert_eq!(s.meshes.len(), 9);
+    for m in &s.meshes {
+        m.validate(24).unwrap();
+    }
+}
+
+/// The root limb's matrix at frame 0 of gDekuNutsSpitAnim, worked by hand: identity, then
+/// Matrix_TranslateRotateZYX's steps (Z; Y if non-zero; X if non-zero) written out.
+#[test]
+fn dekunuts_root_matrix_by_hand() {
+    let Some(p) = dbg_file("object_dekunuts", "dekunuts_root_matrix_by_hand") else { return };
+    let doc = open(&[p]);
+    let t = doc.joint_table(0, 0).unwrap();
+    let [tx, ty, tz] = t.joints[0];
+    let [rx, ry, rz] = t.joints[1];
+    assert_eq!((tx, ty, tz, rx, ry, rz), (0, 700, 0, 0, 0x4000, 0));
+    let (sz, cz) = (math_sin_s(rz), math_cos_s(rz));
+    let (sy, cy) = (math_sin_s(ry), math_cos_s(ry));
+    // Z step on the identity: xx = cz, xy = -sz, yx = sz, yy = cz (exact). Y step:
+    // xx = cz*cy - 0*sy, xz = cz*sy + 0*cy, yx = sz*cy, yz = sz*sy, zx = 0*cy - 1*sy, zz = 0*sy + 1*cy.
+    let m = doc.pose(0, Some(0), 0.0).unwrap()[0].to_cols_array();
+    let (xx, yx, zx) = (cz * cy - 0.0 * sy, sz * cy - 0.0 * sy, 0.0 * cy - 1.0 * sy);
+    let (xz, yz, zz) = (cz * sy + 0.0 * cy, sz * sy + 0.0 * cy, 0.0 * sy + 1.0 * cy);
+    assert_eq!([m[0], m[1], m[2]], [xx, yx, zx]);
+    assert_eq!([m[8], m[9], m[10]], [xz, yz, zz]);
+    assert_eq!([m[12], m[13], m[14], m[15]], [0.0, 700.0, 0.0, 1.0]);
+    // Math_SinS(0x4000) = 32767 * (1/32767f); Math_CosS(0x4000) = sins(0x8000) = 0.
+    assert_eq!(sy, 32767.0 * (1.0f32 / 32767.0));
+    assert_eq!(cy, 0.0);
+}
+
+#[test]
+fn link_animations_from_gameplay_keep() {
+    let (Some(gk), Some(la), Some(boy)) = (
+        dbg_file("gameplay_keep", "link_animations_from_gameplay_keep"),
+        dbg_file("link_animetion", "link_animations_from_gameplay_keep"),
+        dbg_file("object_link_boy", "link_animations_from_gameplay_keep"),
+    ) else {
+        return;
+    };
+    let doc = open(&[boy, gk, la]);
+    let link: Vec<_> = doc.animations().iter().filter(|a| a.format == "z64 link").collect();
+    assert_eq!(link.len(), 573);
+    assert_eq!(link[0].name, "gPlayerAnim_clink_demo_DDbox_open");
+    assert_eq!(link[0].extra["header"], "0x2310");
+    assert_eq!(link[572].extra["header"], format!("0x{:X}", 0x2310 + 572 * 8));
+    // Link's skeleton: adult Flex, 21 LOD limbs, 18 display lists, at 0x377F4.
+    let skel = link[0].skeleton.unwrap();
+    let s = &doc.skeletons()[skel];
+    assert_eq!((s.name.as_str(), s.skeleton.len()), ("gLinkAdultSkel", 21));
+    assert_eq!(s.extra["type"], "Flex");
+    assert_eq!(s.extra["limb_type"], "LOD");
+    assert_eq!(s.extra["dlist_count"], 18);
+    assert_eq!(s.extra["offset"], "0x377F4");
+    // Frame counts and data offsets against link_animetion.xml (PlayerAnimationData).
+    let xml = shared_data("z64/oot-decomp-xml/misc/link_animetion.xml", "link_animations_from_gameplay_keep").unwrap();
+    let xml = std::fs::read_to_string(xml).unwrap();
+    let attr = |l: &str, k: &str| {
+        let s = l.find(&format!("{k}=\""))? + k.len() + 2;
+        Some(l[s..s + l[s..].find('"')?].to_string())
+    };
+    // Every PlayerAnimationData block (561 blocks) is the data of a header with its frame count.
+    let mut blocks = std::collections::HashMap::new();
+    for l in xml.lines().filter(|l| l.contains("<PlayerAnimationData")) {
+        let off = u32::from_str_radix(attr(l, "Offset").unwrap().trim_start_matches("0x"), 16).unwrap();
+        blocks.insert(format!("0x{:X}", 0x0700_0000 | off), attr(l, "FrameCount").unwrap().parse::<u32>().unwrap());
+    }
+    assert_eq!(blocks.len(), 573);
+    let mut checked = 0;
+    for a in &link {
+        assert_eq!(a.fps, 30.0);
+        if let Some(&frames) = blocks.get(a.extra["frame_data"].as_str().unwrap()) {
+            assert_eq!(frames, a.frames, "{}", a.name);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 573);
+    // First frame of the first animation, by hand: ffdb 0917 0001 | 0000 0000 0000 | c000 02da ...
+    let i = link[0].index;
+    assert_eq!(channel(&doc, i, 0.0, 0, "x"), -37);
+    assert_eq!(channel(&doc, i, 0.0, 0, "y"), 2327);
+    assert_eq!(channel(&doc, i, 0.0, 0, "z"), 1);
+    assert_eq!(channel(&doc, i, 0.0, 2, "x"), -0x4000);
+    assert_eq!(channel(&doc, i, 0.0, 2, "y"), 0x02DA);
+    assert!(doc.sample(i, 0.0).unwrap().extra.contains_key("face"));
+    for a in [link[0].index, link[100].index, link[572].index] {
+        assert_consistent(&doc, a, &[0, doc.animations()[a].frames - 1]);
+    }
+    assert_eq!(doc.check().unwrap().len(), doc.animations().len());
+}
+
+#[test]
+fn flex_skeletons_of_link_child_and_zelda() {
+    let (Some(child), Some(zl2)) = (
+        dbg_file("object_link_child", "flex_skeletons_of_link_child_and_zelda"),
+        dbg_file("object_zl2", "flex_skeletons_of_link_child_and_zelda"),
+    ) else {
+        return;
+    };
+    let doc = open_files(vec![InputFile::read(&zl2).unwrap()]).unwrap();
+    let s = &doc.skeletons()[0];
+    assert_eq!((s.id.as_str(), s.name.as_str(), s.skeleton.len()), ("0x10D70", "gZelda2Skel", 14));
+    assert_eq!(s.extra["type"], "Flex");
+    assert_eq!(s.extra["dlist_count"], 13);
+    // Zelda's meshes reach other limbs' matrices through segment 0x0D: some are skinned.
+    assert!(s.meshes.iter().any(|m| matches!(m.binding, boneyard_core::MeshBinding::Skinned { .. })));
+    for m in &s.meshes {
+        m.validate(14).unwrap();
+    }
+    let doc = open_files(vec![InputFile::read(&child).unwrap()]).unwrap();
+    let s = doc.skeletons().iter().find(|s| s.name == "gLinkChildSkel").unwrap();
+    assert_eq!((s.extra["offset"].as_str(), s.skeleton.len()), (Some("0x2CF6C"), 21));
+    assert_eq!(s.extra["limb_type"], "LOD");
+}
+
+#[test]
+fn object_human_beta_format() {
+    let Some(p) = dbg_file("object_human", "object_human_beta_format") else { return };
+    let doc = open(&[p]);
+    let s = &doc.skeletons()[0];
+    assert_eq!((s.name.as_str(), s.skeleton.len()), ("gHumanLimbTable", 41));
+    assert_eq!(s.extra["type"], "Legacy");
+    // Root limb at 0x11FA8 (hex dump): trans (0, 0x4557B19A = 3451.1, 0x42220000 = 40.5).
+    assert_eq!(s.skeleton.bones[0].name, "gHumanRootLimb");
+    let t = s.skeleton.bones[0].rest.translation;
+    assert_eq!((t.x, t.y, t.z), (0.0, f32::from_bits(0x4557B19A), 40.5));
+    let anims = doc.animations();
+    assert_eq!(anims.len(), 12);
+    // gHumanLookingBackAnim at 0x8354: 003c 0029 -> 60 frames, 41 limbs.
+    assert_eq!((anims[0].name.as_str(), anims[0].frames, anims[0].bones), ("gHumanLookingBackAnim", 60, 41));
+    for a in anims {
+        assert_eq!(a.format, "z64 legacy");
+        assert_eq!(a.skeleton, Some(0));
+    }
+    for a in anims {
+        assert_consistent(&doc, a.index, &[0, a.frames - 1]);
+    }
+}
+
+#[test]
+fn fan_player_models() {
+    let (Some(girl), Some(child)) = (
+        shared_data("z64/fan/Aria_Hiro_Girl_OOTO.zobj", "fan_player_models"),
+        shared_data("z64/fan/Aria_Hiro_Child_OOTO.zobj", "fan_player_models"),
+    ) else {
+        return;
+    };
+    let doc = open(&[girl]);
+    assert_eq!(doc.skeletons().len(), 1);
+    let s = &doc.skeletons()[0];
+    assert_eq!((s.id.as_str(), s.skeleton.len()), ("0x17614", 21));
+    assert_eq!(s.extra["type"], "Flex");
+    assert_eq!(s.extra["limb_type"], "LOD");
+    assert!(doc.files()[0].notes.iter().any(|n| n.contains("MODLOADER64")));
+    let want = [(0x16E50, 89), (0x16FCC, 88), (0x17230, 12), (0x1738C, 68), (0x17458, 10)];
+    let anims = doc.animations();
+    assert_eq!(anims.len(), 5);
+    for (a, (off, frames)) in anims.iter().zip(want) {
+        assert_eq!(a.extra["header"], format!("0x{off:X}"));
+        assert_eq!((a.frames, a.bones, a.skeleton), (frames, 21, Some(0)));
+    }
+    for a in anims {
+        assert_consistent(&doc, a.index, &[0, a.frames - 1]);
+    }
+    let doc = open(&[child]);
+    assert_eq!(doc.animations().len(), 1);
+    assert_eq!(doc.animations()[0].extra["header"], "0x12174");
+    assert_eq!(doc.animations()[0].frames, 68);
+    for name in ["Adult_saria.zobj", "Child_FrogSong_OoT.zobj"] {
+        let Some(p) = shared_data(&format!("z64/fan/{name}"), "fan_player_models") else { return };
+        let doc = open(&[p]);
+        assert_eq!(doc.skeletons().len(), 1, "{name}");
+        assert_eq!(doc.skeletons()[0].skeleton.len(), 21);
+    }
+}
