@@ -167,18 +167,22 @@ pub fn read_geometry(files: &Files, gref: Ref, bone: usize, name: String) -> Res
         }
         None => Vec::new(),
     };
-    let indices = walk_strips(&strips, tri_normal_idx.as_ref().map(|v| v.len()), n)
+    let mut indices = walk_strips(&strips, tri_normal_idx.as_ref().map(|v| v.len()), n)
         .map_err(|m| Error::invalid(s.base() + g::STRIPS as u64, format!("M3GM {name}: {m}")).in_file(&fname))?;
-    let mut indices = indices;
-    // The engine walks the strips without flipping every other triangle; a triangle's facing
-    // comes from its normal. Orient the list so that it agrees with the normals.
-    if let (Some(tn), Some(ti)) = (&tri_normals, &tri_normal_idx) {
-        for (t, tri) in indices.chunks_exact_mut(3).enumerate() {
-            let Some(nrm) = ti.get(t).and_then(|&k| tn.get(k as usize)) else { continue };
-            let [a, b, c] = [tri[0], tri[1], tri[2]].map(|i| positions[i as usize]);
-            if (b - a).cross(c - a).dot(*nrm) < 0.0 {
-                tri.swap(1, 2);
-            }
+    // The engine walks the strips without flipping every other triangle; it draws both
+    // sides unless the geometry asks for backface removal. For a consistent winding, orient
+    // each triangle by its vertices' normals (OniSplit's triangle normals are not reliable:
+    // the box fixture's bottom face has one up and one down), else by its triangle normal.
+    for (t, tri) in indices.chunks_exact_mut(3).enumerate() {
+        let reference = match (&normals, &tri_normals, &tri_normal_idx) {
+            (Some(vn), _, _) => Some(tri.iter().filter_map(|&i| vn.get(i as usize)).copied().sum::<Vec3>()),
+            (None, Some(tn), Some(ti)) => ti.get(t).and_then(|&k| tn.get(k as usize)).copied(),
+            _ => None,
+        };
+        let Some(nrm) = reference else { continue };
+        let [a, b, c] = [tri[0], tri[1], tri[2]].map(|i| positions.get(i as usize).copied().unwrap_or(Vec3::ZERO));
+        if (b - a).cross(c - a).dot(nrm) < 0.0 {
+            tri.swap(1, 2);
         }
     }
     Ok(Mesh {
