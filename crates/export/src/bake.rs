@@ -5,13 +5,15 @@
 
 use boneyard_core::error::ErrorKind;
 use boneyard_core::model::continuous;
-use boneyard_core::{AnimInfo, Document, Error, Interpolation, Result, Skeleton};
+use boneyard_core::{AnimInfo, Document, Error, Interpolation, Result, SkeletonInfo};
 use glam::{Quat, Vec3};
 
 use crate::ExportOptions;
 
 /// Refuse clips whose baked keys would take more than this many bytes (hostile frame counts).
-pub(crate) const MAX_BAKED_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_BAKED_BYTES: u64 = 256 << 20;
+/// And clips longer than this many frames (over 9 hours at 30 fps).
+pub(crate) const MAX_FRAMES: usize = 1_000_000;
 
 /// A clip baked for export. Per-bone arrays are stored bone-major: `translations[b * frames + f]`.
 #[derive(Debug, Clone)]
@@ -83,22 +85,31 @@ pub(crate) fn anim_info(doc: &dyn Document, skeleton: usize, anim: usize) -> Res
     Ok(info)
 }
 
-pub(crate) fn skeleton(doc: &dyn Document, skeleton: usize) -> Result<&Skeleton> {
-    doc.skeletons()
-        .get(skeleton)
-        .map(|s| &s.skeleton)
-        .ok_or_else(|| Error::not_found(format!("no skeleton #{skeleton}")))
+/// Skeleton `skeleton` of the document, checked to be ordered parents-first (its fields are
+/// public, so a family could build one without `Skeleton::new`; forward kinematics and the
+/// writers index parents and rely on it).
+pub(crate) fn skeleton(doc: &dyn Document, skeleton: usize) -> Result<&SkeletonInfo> {
+    let info = doc.skeletons().get(skeleton).ok_or_else(|| Error::not_found(format!("no skeleton #{skeleton}")))?;
+    for (i, b) in info.skeleton.bones.iter().enumerate() {
+        if let Some(p) = b.parent.filter(|&p| p >= i) {
+            return Err(invalid(format!(
+                "skeleton {}: bone {i} ({}) has parent {p}, which does not precede it",
+                info.name, b.name
+            )));
+        }
+    }
+    Ok(info)
 }
 
 /// Bake animation `anim` on skeleton `skel` (`skeleton` is its index in the document).
 pub(crate) fn bake(doc: &dyn Document, skeleton: usize, anim: usize, opts: &ExportOptions) -> Result<Baked> {
-    let skel = self::skeleton(doc, skeleton)?;
+    let skel = &self::skeleton(doc, skeleton)?.skeleton;
     let info = anim_info(doc, skeleton, anim)?;
     let bones = skel.len();
     let frames = info.frames as usize;
     // Each key holds up to 10 floats (T, R, S) per bone plus its time.
     let bytes = (frames as u64).saturating_mul(bones as u64 * 40 + 4);
-    if bytes > MAX_BAKED_BYTES {
+    if bytes > MAX_BAKED_BYTES || frames > MAX_FRAMES {
         return Err(Error::new(ErrorKind::Limit(format!(
             "animation #{anim} {}: {frames} frames x {bones} bones is too large to export",
             info.name

@@ -80,12 +80,15 @@ fn degrees(deg: f64) -> String {
     }
 }
 
+/// Indentation is cosmetic; a deep chain must not make the text grow with depth squared.
+const MAX_INDENT: usize = 32;
+
 fn joint_name(name: &str) -> String {
     name.chars().map(|c| if c.is_whitespace() || c == '{' || c == '}' { '_' } else { c }).collect()
 }
 
 pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: usize, opts: &ExportOptions) -> Result<String> {
-    let skel = bake::skeleton(doc, skeleton)?;
+    let skel = &bake::skeleton(doc, skeleton)?.skeleton;
     let clip = bake::bake(doc, skeleton, anim, opts)?;
     if skel.is_empty() {
         return Err(Error::new(ErrorKind::Invalid(format!("skeleton {} has no bones", skel.name))));
@@ -123,10 +126,10 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Exp
         let bone = &skel.bones[b];
         if !enter {
             depth -= 1;
-            let _ = writeln!(out, "{}}}", "\t".repeat(depth));
+            let _ = writeln!(out, "{}}}", "\t".repeat(depth.min(MAX_INDENT)));
             continue;
         }
-        let ind = "\t".repeat(depth);
+        let ind = "\t".repeat(depth.min(MAX_INDENT));
         let kw = if bone.parent.is_none() { "ROOT" } else { "JOINT" };
         let t = bone.rest.translation;
         let _ = writeln!(out, "{ind}{kw} {}\n{ind}{{\n{ind}\tOFFSET {} {} {}", names[b], t.x, t.y, t.z);

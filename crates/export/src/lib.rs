@@ -17,6 +17,8 @@ pub mod glb;
 mod names;
 pub mod obj;
 mod stick;
+#[doc(hidden)]
+pub mod testing;
 
 use boneyard_core::{Document, Result};
 

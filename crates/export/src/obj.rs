@@ -74,7 +74,7 @@ fn write_object(
 }
 
 pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<String> {
-    let info = doc.skeletons().get(skeleton).ok_or_else(|| Error::not_found(format!("no skeleton #{skeleton}")))?;
+    let info = crate::bake::skeleton(doc, skeleton)?;
     let skel = &info.skeleton;
     let pose = doc.pose(skeleton, anim, frame)?;
     if pose.len() != skel.len() || pose.iter().any(|m| !m.is_finite()) {

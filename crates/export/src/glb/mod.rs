@@ -71,7 +71,7 @@ fn stick_figure(skel: &Skeleton, rest_world: &[Mat4]) -> Mesh {
 }
 
 pub(crate) fn write(doc: &dyn Document, skeleton: usize, anims: &[usize], opts: &ExportOptions) -> Result<Vec<u8>> {
-    let info = doc.skeletons().get(skeleton).ok_or_else(|| Error::not_found(format!("no skeleton #{skeleton}")))?;
+    let info = bake::skeleton(doc, skeleton)?;
     let skel = &info.skeleton;
     let invalid = |m: String| Error::new(ErrorKind::Invalid(m));
     if skel.is_empty() {
