@@ -1,0 +1,174 @@
+//! The engine's numerics against values worked by hand from the formulas of the seed and the
+//! reference (not against the implementation itself).
+
+mod common;
+use boneyard_oni::keys::{decode, decode3, decode6};
+use boneyard_oni::math::{quat_lerp, quat_normalize, to_glam, xyzr_euler_to_quat, Matrix43};
+use common::*;
+
+/// 6-byte key (0, 0, 0): the half angle of y is taken as 2π less y/2 with M3c2Pi the f32
+/// 6.2831855 (2π + 1.7484555e-7): x = 0, y = -sin(M3c2Pi) = -1.7484555e-7, z = 0,
+/// w = -cos(M3c2Pi) = -1.
+#[test]
+fn zero_key_by_hand() {
+    let q = decode6([0, 0, 0]);
+    assert_eq!(q, [0.0, -1.7484555e-7, 0.0, -1.0]);
+}
+
+/// (0, 0, 0x4000): z = 16384·2π/65535 = π/2 + 2.4e-5. Worked: half angles 0, 2π, π/4:
+/// ci = cos(z/2), si = sin(z/2), cj ≈ 1, sj ≈ 1.75e-7, ch = 1, sh = 0:
+/// x = cj·cs - sj·sc = -sj·si, y = -cj·ss - sj·cc = -sj·ci, z = cj·sc - sj·cs = si,
+/// w = -(cj·cc + sj·ss) = -ci.
+#[test]
+fn quarter_turn_about_z_by_hand() {
+    let z = 16384f64 * std::f64::consts::TAU / 65535.0;
+    let q = decode6([0, 0, 0x4000]);
+    let (si, ci) = (z / 2.0).sin_cos();
+    let expect = [-1.7484555e-7 * si, -1.7484555e-7 * ci, si, -ci];
+    for i in 0..4 {
+        assert!((q[i] as f64 - expect[i]).abs() < 1e-7, "{q:?} {expect:?}");
+    }
+}
+
+/// Random u16 triples: the Shoemake route of the exe equals the axis-angle product route
+/// (x, y, z, -w) of qX·qY·qZ, and the engine's transposed matrix equals Rx·Ry·Rz
+/// (column vectors) — the reference's two verified identities.
+#[test]
+fn euler_conversion_and_matrix_match_the_formulas() {
+    let mut seed = 0x1234_5678u32;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        (seed & 0xffff) as u16
+    };
+    let (mut dq, mut dm) = (0f64, 0f64);
+    for _ in 0..2000 {
+        let u = [next(), next(), next()];
+        let q = decode6(u);
+        let deg = u.map(|v| v as f64 * 360.0 / 65535.0);
+        let e = engine_quat_from_degrees(deg[0], deg[1], deg[2]);
+        dq = dq.max((0..4).map(|i| (q[i] as f64 - e[i]).abs()).fold(0.0, f64::max));
+        let m = Matrix43::from_quat(q);
+        let r = mm(mm(rx(deg[0]), ry(deg[1])), rz(deg[2]));
+        for c in 0..3 {
+            for row in 0..3 {
+                dm = dm.max((m.m[c][row] as f64 - r[row][c]).abs());
+            }
+        }
+    }
+    assert!(dq < 5e-7, "quaternion {dq}");
+    assert!(dm < 2e-6, "matrix {dm}");
+}
+
+/// The direct entry point: x, y, z in radians.
+#[test]
+fn euler_entry_point() {
+    let q = xyzr_euler_to_quat(std::f32::consts::PI, 0.0, 0.0);
+    // Half angle π/2 for x: cc = 0·1... x = cj·cs = cos(2π)·sin(π/2) ≈ 1; w = -(cj·cc) ≈ 0.
+    assert!((q[0] - 1.0).abs() < 1e-6 && q[3].abs() < 1e-6, "{q:?}");
+}
+
+/// MUrQuat_Lerp by hand: halfway between the identity and a half turn about z is a quarter
+/// turn: (0, 0, 0.5, 0.5)/|·| = (0, 0, √½, √½); a negative dot flips `to`; length 0 gives the
+/// identity.
+#[test]
+fn lerp_by_hand() {
+    let q = quat_lerp([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 0.0], 0.5);
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    assert!((q[2] - h).abs() < 1e-7 && (q[3] - h).abs() < 1e-7, "{q:?}");
+    // to = -identity: flipped to +identity, so every blend stays the identity.
+    assert_eq!(quat_lerp([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, -1.0], 0.25), [0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(quat_normalize([0.0; 4]), [0.0, 0.0, 0.0, 1.0]);
+    // t = 1/3 between (1,0,0,0) and (0,1,0,0): scales in double (1 - (float)(1/3), (float)(1/3)),
+    // components rounded to float, then normalized: x/y = 2 (within a float rounding).
+    let t = 1.0f32 / 3.0;
+    let q = quat_lerp([1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], t);
+    let s0 = (1.0f64 - t as f64) as f32;
+    let s1 = t;
+    let n = ((s0 * s0 + s1 * s1) as f64).sqrt() as f32;
+    let inv = 1.0f32 / n;
+    assert_eq!(q, [s0 * inv, s1 * inv, 0.0, 0.0]);
+}
+
+/// The other key sizes by hand.
+#[test]
+fn other_key_sizes_by_hand() {
+    // 8 bytes: s16 × (1/32767).
+    let mut b = Vec::new();
+    for v in [0i16, 0, 0, 32767] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    assert_eq!(decode(8, &b).unwrap(), [0.0, 0.0, 0.0, 1.0]);
+    let mut b = Vec::new();
+    for v in [-16384i16, 0, 0, 28378] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    let q = decode(8, &b).unwrap();
+    assert!((q[0] + 16384.0 / 32767.0).abs() < 1e-7 && (q[3] - 28378.0 / 32767.0).abs() < 1e-7);
+    // 4 bytes: s8 × (1/127).
+    let q = decode(4, &[127, 0x81, 0, 64]).unwrap();
+    assert_eq!(q[0], 1.0);
+    assert_eq!(q[1], -1.0);
+    assert!((q[3] - 64.0 / 127.0).abs() < 1e-7);
+    // 16 bytes: four floats, verbatim (not normalized).
+    let mut b = Vec::new();
+    for v in [0.5f32, 0.5, 0.5, -0.5] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    assert_eq!(decode(16, &b).unwrap(), [0.5, 0.5, 0.5, -0.5]);
+    // 3 bytes: long, lat, angle with θ = i·π/255; tables hold sin/cos(θ - π) and of θ/2.
+    // (0, 0, 0): angle 0 → w = cos 0 = 1, x = y = z = 0.
+    assert_eq!(decode3([0, 0, 0]), [0.0, 0.0, 0.0, 1.0]);
+    // (255, 0, 255): long θ = π → cos(0) = 1, sin 0 = 0; lat 0 → cos(-π) = -1, sin(-π) ≈ 0;
+    // angle π → half π/2: sin 1, cos ≈ 0. x = 1·(-1)·1 = -1, y = 0, z ≈ 0, w ≈ 0: a half turn.
+    let q = decode3([255, 0, 255]);
+    assert!((q[0] + 1.0).abs() < 1e-7 && q[1].abs() < 1e-7 && q[2].abs() < 1e-6 && q[3].abs() < 1e-7, "{q:?}");
+    // (0, 255, 170): lat θ = π → cos 0 = 1, sin 0 = 0; long 0 → cos(-π) = -1; angle 2π/3 →
+    // sin(π/3), cos(π/3) = 0.5: x = -1·1·sin(π/3), y ≈ 0, z = 0, w = 0.5.
+    let q = decode3([0, 255, 170]);
+    let s = (170.0f64 * std::f64::consts::PI / 510.0).sin();
+    assert!((q[0] as f64 + s).abs() < 1e-6 && (q[3] - 0.5).abs() < 1e-6, "{q:?}");
+    assert!(decode(5, &[0; 5]).is_none());
+}
+
+/// The glam form of an engine quaternion is the same rotation: its matrix equals the engine
+/// matrix (the engine's transposed convention made explicit).
+#[test]
+fn glam_conversion_is_the_engine_rotation() {
+    for u in [[1u16, 2, 3], [0x4000, 0x2000, 0xc000], [65535, 12345, 54321]] {
+        let q = decode6(u);
+        let m = Matrix43::from_quat(q).to_mat4();
+        let g = glam::Mat4::from_quat(to_glam(q));
+        for (a, b) in m.to_cols_array().iter().zip(g.to_cols_array()) {
+            assert!((a - b).abs() < 1e-6);
+        }
+    }
+}
+
+/// Posing by hand on a two-part chain: part 0 turned a quarter about z (0x4000), part 1 at
+/// offset (1, 0, 0) from it, the base lifted by a height of 2. Part 1's origin:
+/// (0, 2, 0) + Rz(90.00137°)·(1, 0, 0) = (cos, 2 + sin, 0) ≈ (-2.4e-5, 3, 0).
+#[test]
+fn posing_by_hand() {
+    let body = boneyard_oni::body::Body {
+        name: "chain".into(),
+        source: String::new(),
+        translations: vec![[0.0; 3], [1.0, 0.0, 0.0]],
+        index_blocks: vec![[0, 1, 0, 0], [0, 0, 0, 0]],
+        parents: vec![None, Some(0)],
+        meshes: vec![],
+        polygon_count: 0,
+        debug_name: String::new(),
+        generic: false,
+    };
+    let mut base = Matrix43::IDENTITY;
+    base.translate([0.0, 2.0, 0.0]);
+    let rz = decode6([0, 0, 0x4000]);
+    let m = body.pose(&base, &[rz, [0.0, 0.0, 0.0, 1.0]]);
+    let a = 16384f64 * std::f64::consts::TAU / 65535.0;
+    let p = m[1].translation();
+    assert!((p.x as f64 - a.cos()).abs() < 1e-6 && (p.y as f64 - (2.0 + a.sin())).abs() < 1e-6 && p.z.abs() < 1e-6, "{p}");
+    // Part 1's x axis turned too: column 0 = (cos, sin, 0).
+    assert!((m[1].m[0][1] as f64 - a.sin()).abs() < 1e-6);
+}
