@@ -125,6 +125,13 @@ pub fn dense_keys(values: &[f32]) -> Vec<KeySpec> {
 /// Encode a whole MOTN file: header, sequence table (with its terminator slot), names,
 /// sequence data, and a build stamp at the end.
 pub fn encode_file(seqs: &[SequenceSpec]) -> Vec<u8> {
+    let raw: Vec<(String, Vec<u8>)> = seqs.iter().map(|s| (s.name.clone(), encode_sequence(s))).collect();
+    encode_file_raw(&raw)
+}
+
+/// Wrap already-encoded sequences (name, bytes) in a MOTN file (tests use it to re-wrap real
+/// sequences cut from a file).
+pub fn encode_file_raw(seqs: &[(String, Vec<u8>)]) -> Vec<u8> {
     let n = seqs.len();
     let mut w = Writer::new(Endian::Little);
     w.zeros(0x20);
@@ -133,18 +140,18 @@ pub fn encode_file(seqs: &[SequenceSpec]) -> Vec<u8> {
     let names = w.len();
     w.zeros(4 * n);
     let mut name_ptrs = Vec::with_capacity(n);
-    for s in seqs {
+    for (name, _) in seqs {
         name_ptrs.push(w.len() as u32);
-        w.bytes(s.name.as_bytes()).u8(0);
+        w.bytes(name.as_bytes()).u8(0);
     }
     w.align(4);
     let base = w.len();
     let mut data_ofs = Vec::with_capacity(n);
-    for s in seqs {
+    for (_, bytes) in seqs {
         // Sequences are 2-byte aligned, like the real file's.
         w.align(2);
         data_ofs.push((w.len() - base) as u32);
-        w.bytes(&encode_sequence(s));
+        w.bytes(bytes);
     }
     w.align(4);
     w.bytes(b"Sun Nov 29 00:00:00 2026\n\0\0\0");
@@ -156,7 +163,7 @@ pub fn encode_file(seqs: &[SequenceSpec]) -> Vec<u8> {
     w.patch_u32(L::FILE_SIZE, size);
     for i in 0..n {
         w.patch_u32(table + 8 * i, data_ofs[i]);
-        // No action metadata: point at the terminator slot's zeros.
+        // No action metadata.
         w.patch_u32(table + 8 * i + 4, 0);
         w.patch_u32(names + 4 * i, name_ptrs[i]);
     }

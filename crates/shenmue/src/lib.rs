@@ -77,6 +77,8 @@ fn summary_of_motn(path: &str, m: &MotnFile) -> FileSummary {
 /// What was found inside the inputs.
 #[derive(Default)]
 struct Found {
+    /// Bytes inflated from GZ so far (bounded across all nested archives).
+    inflated: u64,
     summaries: Vec<FileSummary>,
     motns: Vec<(String, MotnFile)>,
     models: Vec<(String, Mt5)>,
@@ -112,7 +114,14 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
         return Ok(());
     }
     let entries: Vec<(String, Vec<u8>)> = match container::kind_of(data) {
-        Some(Kind::Gz) => vec![(format!("{name}!gunzip"), container::gunzip(data).in_file(name)?)],
+        Some(Kind::Gz) => {
+            let d = container::gunzip(data).in_file(name)?;
+            found.inflated += d.len() as u64;
+            if found.inflated > container::MAX_INFLATED {
+                return Err(Error::limit(0, "GZ members inflate past the total limit").in_file(name));
+            }
+            vec![(format!("{name}!gunzip"), d)]
+        }
         Some(k) => {
             let list = match k {
                 Kind::Pkf => container::read_pkf(data),

@@ -18,6 +18,8 @@ pub const MAX_NODES: usize = 4096;
 pub const MAX_VERTICES: usize = 1 << 16;
 /// Most strip-stream opcodes read from one mesh.
 const MAX_OPS: usize = 1 << 20;
+/// Most vertices read from one model in all (nodes may share a mesh offset).
+pub const MAX_MODEL_VERTICES: usize = 1 << 22;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mt5 {
@@ -112,6 +114,7 @@ impl Mt5 {
         let first = r.u32()? as usize;
         let mut nodes: Vec<Node> = Vec::new();
         let mut seen = std::collections::HashSet::new();
+        let mut budget = MAX_MODEL_VERTICES;
         // (node offset, parent index); iterative depth-first over child/sibling links.
         let mut stack = vec![(first, None::<usize>)];
         while let Some((ofs, parent)) = stack.pop() {
@@ -135,7 +138,14 @@ impl Mt5 {
             let parent_verts =
                 parent.and_then(|p: usize| nodes.get(p)).and_then(|p| p.mesh.as_ref()).map(|m| m.positions.len());
             let mesh = match opt_ofs(mesh_ofs) {
-                Some(m) => Some(parse_mesh(data, m, parent_verts.unwrap_or(0))?),
+                Some(m) => {
+                    let mesh = parse_mesh(data, m, parent_verts.unwrap_or(0))?;
+                    let used = mesh.positions.len() + mesh.strips.iter().map(|s| s.indices.len()).sum::<usize>();
+                    budget = budget.checked_sub(used).ok_or_else(|| {
+                        Error::limit(m as u64, format!("the model holds more than {MAX_MODEL_VERTICES} vertices"))
+                    })?;
+                    Some(mesh)
+                }
                 None => None,
             };
             nodes.push(Node { offset: ofs as u32, flags, parent, rotation, scale, position, name, mesh });

@@ -1,0 +1,174 @@
+//! Hostile input: every parser on mutated real and encoded bytes must return (Ok or an error
+//! naming an offset) and never panic; specific corruptions give errors at the right offset.
+
+use boneyard_core::testdata::shared_data;
+use boneyard_core::Document;
+use boneyard_shenmue::container;
+use boneyard_shenmue::encode::encode_file_raw;
+use boneyard_shenmue::motn::MotnFile;
+use boneyard_shenmue::{demo_files, open_bytes, Mt5};
+use proptest::prelude::*;
+
+/// Real sequences (by table index) cut from motion.bin and re-wrapped in a small MOTN file,
+/// with the absolute offset of each sequence in the new file.
+fn real_slices(indices: &[usize]) -> Option<(Vec<u8>, Vec<usize>)> {
+    static REAL: std::sync::OnceLock<Option<(Vec<u8>, MotnFile)>> = std::sync::OnceLock::new();
+    let (d, f) = REAL
+        .get_or_init(|| {
+            let p = shared_data("shenmue/motion.bin", "hostile real_slices")?;
+            let d = std::fs::read(p).ok()?;
+            let f = MotnFile::parse(&d).ok()?;
+            Some((d, f))
+        })
+        .as_ref()?;
+    let seqs: Vec<(String, Vec<u8>)> = indices
+        .iter()
+        .map(|&i| {
+            let e = &f.entries[i];
+            let b = &f.blocks[e.block];
+            let len = b.region_end - b.offset - b.motion().map_or(0, |m| m.trailing);
+            (e.name.clone(), d[b.offset..b.offset + len].to_vec())
+        })
+        .collect();
+    let file = encode_file_raw(&seqs);
+    let g = MotnFile::parse(&file).ok()?;
+    let offs = g.entries.iter().map(|e| g.blocks[e.block].offset).collect();
+    Some((file, offs))
+}
+
+fn exercise(bytes: &[u8]) {
+    if let Ok(doc) = open_bytes(&[("x.bin".into(), bytes)]) {
+        for a in 0..doc.animations().len().min(4) {
+            for f in [0.0, 0.5, 3.0, 1e9, f64::NAN, -5.0] {
+                let _ = doc.sample(a, f);
+                let _ = doc.pose(0, Some(a), f);
+            }
+        }
+    }
+    let _ = Mt5::parse(bytes);
+    let _ = container::read_pkf(bytes);
+    let _ = container::read_pks(bytes);
+    let _ = container::read_afs(bytes);
+    let _ = container::read_ipac(bytes, 0);
+}
+
+#[test]
+fn walk_corruptions_name_their_offsets() {
+    let Some((file, offs)) = real_slices(&[242]) else { return };
+    let s = offs[0];
+    let u16_at = |d: &[u8], o: usize| u16::from_le_bytes([d[o], d[o + 1]]) as usize;
+    // Block 5 offset past the sequence: an overrun at the header field (+0x0A).
+    let mut d = file.clone();
+    d[s + 0x0A..s + 0x0C].copy_from_slice(&0x7FF0u16.to_le_bytes());
+    let e = MotnFile::parse(&d).unwrap_err();
+    assert_eq!(e.offset, Some((s + 0x0A) as u64), "{e}");
+    // Ids that do not ascend: swap the 2nd and 3rd descriptors.
+    let mut d = file.clone();
+    d.copy_within(s + 0x0E..s + 0x10, s + 0x40);
+    d.copy_within(s + 0x10..s + 0x12, s + 0x0E);
+    d.copy_within(s + 0x40..s + 0x42, s + 0x10);
+    let e = MotnFile::parse(&d).unwrap_err();
+    assert_eq!(e.offset, Some((s + 0x10) as u64), "{e}");
+    assert!(e.to_string().contains("ascend"), "{e}");
+    // Counts that disagree: one more interior key than block 3 holds.
+    let mut d = file.clone();
+    let b2 = s + u16_at(&d, s + 4);
+    d[b2] += 1;
+    let e = MotnFile::parse(&d).unwrap_err();
+    assert!(e.to_string().contains("block 3"), "{e}");
+    // A NaN half in block 5 (the first half of the first key with data).
+    let mut d = file.clone();
+    let b5 = s + u16_at(&d, s + 0x0A);
+    d[b5..b5 + 2].copy_from_slice(&0x7E00u16.to_le_bytes());
+    let e = MotnFile::parse(&d).unwrap_err();
+    assert_eq!(e.offset, Some(b5 as u64), "{e}");
+    assert!(e.to_string().contains("not finite"));
+    // Infinity too.
+    d[b5..b5 + 2].copy_from_slice(&0xFC00u16.to_le_bytes());
+    assert_eq!(MotnFile::parse(&d).unwrap_err().offset, Some(b5 as u64));
+    // A truncated file: the header's size no longer matches.
+    assert!(MotnFile::parse(&file[..file.len() - 7]).is_err());
+}
+
+#[test]
+fn subnormal_halves_decode_exactly() {
+    // 0x0001 is the smallest subnormal, 2^-24; 0x03FF the largest, 1023·2^-24.
+    assert_eq!(half::f16::from_bits(0x0001).to_f32(), 2f32.powi(-24));
+    assert_eq!(half::f16::from_bits(0x03FF).to_f32(), 1023.0 * 2f32.powi(-24));
+    assert_eq!(half::f16::from_bits(0x8000).to_f32(), -0.0);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_real_sequences_never_panic(muts in prop::collection::vec((any::<u16>(), any::<u8>()), 1..12), cut in any::<u16>()) {
+        // The walk, a battle move (family 13), a legacy frame32, a sequence with step keys,
+        // an undocumented 0x800D/0xFFFF layout.
+        if let Some((mut file, _)) = real_slices(&[242, 614, 729, 15, 759]) {
+            let n = file.len();
+            for (o, v) in &muts {
+                let i = usize::from(*o) % n;
+                file[i] = *v;
+            }
+            exercise(&file);
+            let keep = usize::from(cut) % n;
+            exercise(&file[..keep]);
+        }
+    }
+
+    #[test]
+    fn mutated_demo_files_never_panic(muts in prop::collection::vec((any::<u32>(), any::<u8>()), 1..12), which in 0usize..2) {
+        let files = demo_files().unwrap();
+        let mut d = files[which].1.clone();
+        let n = d.len();
+        for (o, v) in &muts {
+            let i = *o as usize % n;
+            d[i] = *v;
+        }
+        exercise(&d);
+        let wrapped = [
+            container::write_pks(&[("BODY", "MT5", &d)]),
+            container::write_pkf(&[(*b"MOTN", &d)]),
+            container::write_afs(&[("x", &d)]),
+            container::gzip(&d),
+        ];
+        for w in &wrapped {
+            let mut w = w.clone();
+            let m = w.len();
+            if let Some((o, v)) = muts.first() {
+                w[*o as usize % m] = *v;
+            }
+            exercise(&w);
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic(d in prop::collection::vec(any::<u8>(), 0..600)) {
+        exercise(&d);
+        let mut m = b"HRCM".to_vec();
+        m.extend_from_slice(&d);
+        exercise(&m);
+    }
+}
+
+#[test]
+fn containers_holding_the_demo_open() {
+    let files = demo_files().unwrap();
+    let pks = container::write_pks(&[("MOTION", "BIN", &files[0].1), ("BODY", "MT5", &files[1].1)]);
+    let gz = container::gzip(&pks);
+    let doc = open_bytes(&[("DEMO.PKS.gz".into(), &gz)]).unwrap();
+    assert_eq!(doc.animations().len(), 2);
+    assert_eq!(doc.skeletons().len(), 2);
+    assert!(!doc.skeletons()[0].meshes.is_empty());
+    let afs = container::write_afs(&[("motion.bin", &files[0].1), ("body.mt5", &files[1].1)]);
+    let doc = open_bytes(&[("DEMO.AFS".into(), &afs)]).unwrap();
+    assert_eq!(doc.animations().len(), 2);
+    // A lying size inside: the error names the container and the offset.
+    let mut bad = pks.clone();
+    let dict = 0x10 + u32::from_le_bytes(bad[0x14..0x18].try_into().unwrap()) as usize;
+    bad[dict + 16 + 3] = 0x40;
+    let Err(e) = open_bytes(&[("BAD.PKS".into(), &bad)]) else { panic!("a lying size was accepted") };
+    assert_eq!(e.file.as_deref(), Some("BAD.PKS"));
+    assert_eq!(e.offset, Some((dict + 12) as u64));
+}

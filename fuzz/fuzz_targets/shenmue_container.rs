@@ -1,0 +1,12 @@
+#![no_main]
+//! Containers (GZ, PKF, PKS/IPAC, AFS) and whatever they hold, through the family's open path.
+use libfuzzer_sys::fuzz_target;
+use boneyard_shenmue::container;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = container::read_pkf(data);
+    let _ = container::read_pks(data);
+    let _ = container::read_ipac(data, 0);
+    let _ = container::read_afs(data);
+    let _ = boneyard_shenmue::open_bytes(&[("fuzz.pks".to_string(), data)]);
+});
