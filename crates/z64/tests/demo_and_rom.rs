@@ -1,0 +1,98 @@
+//! The demo character through our encoder and reader, and synthetic ROMs (all byte orders,
+//! Yaz0-compressed files) built around it. Round trips: they check the plumbing, not the
+//! format (the real-file tests do that).
+
+use boneyard_core::demo::{self, DemoClip};
+use boneyard_core::document::Document;
+use boneyard_core::family::{Family, InputFile};
+use boneyard_z64::{demo_files, open_files, rom, Z64};
+use std::path::Path;
+
+fn open_demo() -> boneyard_z64::Z64Document {
+    let files = demo_files().unwrap();
+    assert_eq!(files.len(), 1);
+    let (name, data) = files.into_iter().next().unwrap();
+    assert!(Z64.probe(Path::new(&name), &data));
+    open_files(vec![InputFile::new(name, data)]).unwrap()
+}
+
+#[test]
+fn demo_reads_back() {
+    let doc = open_demo();
+    assert_eq!(doc.skeletons().len(), 1);
+    let s = &doc.skeletons()[0];
+    assert_eq!(s.skeleton.len(), 19);
+    assert_eq!(s.extra["type"], "Normal");
+    assert_eq!(s.meshes.len(), 19);
+    let skel = demo::skeleton();
+    // Same hierarchy (the demo is parents-first in draw order already), lengths x100.
+    for (a, b) in s.skeleton.bones.iter().zip(&skel.bones) {
+        assert_eq!(a.parent, b.parent);
+        assert!((a.rest.translation - b.rest.translation * 100.0).length() < 0.6);
+    }
+    let anims = doc.animations();
+    assert_eq!(anims.len(), 2);
+    for (a, clip) in anims.iter().zip(DemoClip::ALL) {
+        assert_eq!(a.frames, clip.frames(20.0));
+        assert_eq!((a.fps, a.skeleton), (20.0, Some(0)));
+        for f in 0..a.frames {
+            let s = doc.sample(a.index, f as f64).unwrap();
+            let want = demo::pose(clip, f as f32 / 20.0);
+            for (b, (got, w)) in s.locals.iter().zip(&want).enumerate() {
+                // s16 angles, then the game's 4096-step sine table: about 0.1 degree per axis.
+                let ang = got.rotation.angle_between(w.rotation);
+                assert!(ang < 0.006, "{} frame {f} bone {b}: {ang} rad", clip.name());
+            }
+            let root = s.locals[0].translation;
+            assert!((root - want[0].translation * 100.0).length() < 1.0);
+        }
+    }
+    assert_eq!(doc.check().unwrap().len(), 2);
+}
+
+#[test]
+fn synthetic_roms_in_every_byte_order() {
+    let (_, obj) = demo_files().unwrap().remove(0);
+    let filler = vec![0x11u8; 0x300];
+    for compress in [false, true] {
+        let z64 = rom::build_test_rom(&[filler.clone(), obj.clone()], compress, 10);
+        let v64: Vec<u8> = z64.chunks(2).flat_map(|c| [c[1], c[0]]).collect();
+        let n64: Vec<u8> = z64.chunks(4).flat_map(|c| [c[3], c[2], c[1], c[0]]).collect();
+        for (name, data) in [("t.z64", z64), ("t.v64", v64), ("t.n64", n64)] {
+            assert!(Z64.probe(Path::new(name), &data));
+            let doc = open_files(vec![InputFile::new(name, data)]).unwrap();
+            let f = &doc.files()[0];
+            assert_eq!(f.format, "Zelda 64 ROM");
+            assert_eq!(f.variant, "OoT GC EU MQ debug");
+            assert_eq!(doc.skeletons().len(), 1, "{name}");
+            assert_eq!(doc.skeletons()[0].skeleton.len(), 19);
+            assert_eq!(doc.animations().len(), 2);
+        }
+    }
+}
+
+#[test]
+fn rom_with_lying_yaz0_is_an_error_with_offset() {
+    let (_, obj) = demo_files().unwrap().remove(0);
+    let mut rom = rom::build_test_rom(&[obj], true, 0);
+    // Make the compressed file's header announce one byte more than the DMA table says.
+    let at = rom.windows(4).position(|w| w == b"Yaz0").unwrap();
+    let size = u32::from_be_bytes(rom[at + 4..at + 8].try_into().unwrap()) + 1;
+    rom[at + 4..at + 8].copy_from_slice(&size.to_be_bytes());
+    let e = open_files(vec![InputFile::new("bad.z64", rom)]).err().unwrap();
+    assert_eq!(e.offset, Some(at as u64 + 4));
+    assert_eq!(e.file.as_deref(), Some("bad.z64"));
+}
+
+#[test]
+fn probe_leaves_other_families_alone() {
+    assert!(!Z64.probe(Path::new("MOTION.BIN"), b"MOTN\0\0\0\0"));
+    assert!(!Z64.probe(Path::new("level0_Final.dat"), b"\x1f\x27\xdc\x33\xdf\xbc\x03\x00VR31"));
+    assert!(!Z64.probe(Path::new("TRAMKONOKOlev1_idle.oni"), b"VR31"));
+    assert!(!Z64.probe(Path::new("object_x.oni"), b"VR31"));
+    assert!(Z64.probe(Path::new("dir/object_dekunuts"), &[0u8; 16]));
+    assert!(Z64.probe(Path::new("gameplay_keep"), &[0u8; 16]));
+    assert!(Z64.probe(Path::new("link_animetion"), &[0u8; 16]));
+    assert!(Z64.probe(Path::new("whatever.zobj"), &[0u8; 16]));
+    assert!(!Z64.probe(Path::new("rom.z64"), &[0u8; 16]), "a .z64 without the magic is not a ROM");
+}

@@ -1,0 +1,143 @@
+//! Bad and hostile input: errors with the file and the byte offset, never a panic.
+
+use boneyard_core::document::Document;
+use boneyard_core::family::InputFile;
+use boneyard_core::testdata::shared_data;
+use boneyard_z64::segment::{Ctx, SegFile};
+use boneyard_z64::{demo_files, open_files, rom, skeleton, yaz0};
+use proptest::prelude::*;
+
+fn dekunuts(test: &str) -> Option<Vec<u8>> {
+    shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", test).map(|p| std::fs::read(p).unwrap())
+}
+
+fn open_named(name: &str, data: Vec<u8>) -> boneyard_core::Result<boneyard_z64::Z64Document> {
+    open_files(vec![InputFile::new(name, data)])
+}
+
+/// Open, then walk everything the document offers; only errors, never panics.
+fn exercise(name: &str, data: Vec<u8>) {
+    let Ok(doc) = open_named(name, data) else { return };
+    for a in doc.animations() {
+        for f in [0.0, a.frames as f64 - 1.0, -1.5, 1e12] {
+            let _ = doc.sample(a.index, f);
+            for s in 0..doc.skeletons().len() {
+                let _ = doc.pose(s, Some(a.index), f);
+            }
+        }
+    }
+    for s in 0..doc.skeletons().len() {
+        let _ = doc.pose(s, None, 0.0);
+    }
+    let _ = doc.check();
+}
+
+#[test]
+fn pointer_outside_the_segment() {
+    let Some(mut d) = dekunuts("pointer_outside_the_segment") else { return };
+    d[0x3268..0x326C].copy_from_slice(&0x06FF_FF00u32.to_be_bytes());
+    let e = open_named("object_dekunuts", d).err().unwrap();
+    assert_eq!(e.offset, Some(0x3268), "{e}");
+    assert_eq!(e.file.as_deref(), Some("object_dekunuts"));
+    assert!(e.to_string().contains("outside segment 6"), "{e}");
+}
+
+#[test]
+fn cyclic_limb_tree() {
+    let Some(mut d) = dekunuts("cyclic_limb_tree") else { return };
+    // Limb 1 (at 0x30F4, from the limb table at 0x3208) becomes its own child.
+    d[0x30F4 + 6] = 1;
+    let e = open_named("object_dekunuts", d).err().unwrap();
+    assert!(e.to_string().contains("cyclic"), "{e}");
+    assert_eq!(e.offset, Some(0x30F4));
+}
+
+#[test]
+fn limb_index_out_of_range() {
+    let Some(mut d) = dekunuts("limb_index_out_of_range") else { return };
+    d[0x30F4 + 7] = 200; // sibling 200 of 24 limbs
+    let e = open_named("object_dekunuts", d).err().unwrap();
+    assert_eq!(e.offset, Some(0x30F4 + 7), "{e}");
+}
+
+#[test]
+fn joint_index_past_the_frame_data() {
+    let Some(mut d) = dekunuts("joint_index_past_the_frame_data") else { return };
+    // gDekuNutsSpitAnim: jointIndices at 0x12C, 150 values, staticIndexMax 6.
+    d[0x12C..0x12E].copy_from_slice(&0x0100u16.to_be_bytes());
+    let e = open_named("object_dekunuts", d).err().unwrap();
+    assert_eq!(e.offset, Some(0x12C), "{e}");
+    assert!(e.to_string().contains("past the 150 values"), "{e}");
+}
+
+#[test]
+fn more_than_255_limbs() {
+    // A NULL-terminated legacy limb table of 300 pointers to one limb.
+    let mut data = vec![0u8; 0x20];
+    for _ in 0..300 {
+        data.extend_from_slice(&0x0600_0000u32.to_be_bytes());
+    }
+    data.extend_from_slice(&[0; 4]);
+    let files = [SegFile { name: "t".into(), stem: "t".into(), segment: 6, data }];
+    let mut map = [None; 16];
+    map[6] = Some(0);
+    let ctx = Ctx::new(&files, map, 0);
+    let e = skeleton::read_legacy_skeleton(&ctx, 0x0600_0020, None, 0, "t".into()).unwrap_err();
+    assert!(e.to_string().contains("1..=255"), "{e}");
+}
+
+#[test]
+fn empty_and_garbage_inputs_are_errors() {
+    assert!(open_named("object_empty", vec![]).is_err());
+    assert!(open_named("object_zeros", vec![0; 4096]).is_err());
+    let mut fake_rom = vec![0x80, 0x37, 0x12, 0x40];
+    fake_rom.resize(0x2000, 0);
+    let e = open_named("fake.z64", fake_rom).err().unwrap();
+    assert_eq!(e.file.as_deref(), Some("fake.z64"));
+}
+
+fn seeds() -> Vec<(String, Vec<u8>)> {
+    let mut v = vec![("object_boneyard_demo.zobj".to_string(), demo_files().unwrap().remove(0).1)];
+    if let Some(d) = dekunuts("hostile_mutations") {
+        v.push(("object_dekunuts".into(), d));
+    }
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..4096)) {
+        exercise("object_random", data.clone());
+        let _ = yaz0::decode(&data, None);
+        let mut with_magic = b"Yaz0".to_vec();
+        with_magic.extend_from_slice(&data);
+        let _ = yaz0::decode(&with_magic, None);
+        let mut r = vec![0x80, 0x37, 0x12, 0x40];
+        r.extend_from_slice(&data);
+        let _ = rom::read_rom(&r);
+    }
+
+    #[test]
+    fn mutated_objects_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..24), which in 0usize..2) {
+        let seeds = seeds();
+        let (name, mut data) = seeds[which % seeds.len()].clone();
+        for (at, v) in muts {
+            let n = data.len();
+            data[at % n] = v;
+        }
+        exercise(&name, data);
+    }
+
+    #[test]
+    fn mutated_roms_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..16)) {
+        static ROM: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let mut data = ROM.get_or_init(|| rom::build_test_rom(&[demo_files().unwrap().remove(0).1], true, 3)).clone();
+        for (at, v) in muts {
+            let n = data.len();
+            data[at % n] = v;
+        }
+        exercise("mut.z64", data);
+    }
+}
