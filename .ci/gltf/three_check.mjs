@@ -33,7 +33,46 @@ function readOrExit(path, what) {
   }
 }
 
-const glbBytes = readOrExit(glbPath, 'the glb');
+// Node has no image decoding (GLTFLoader's texture path needs `self`, createImageBitmap or a
+// DOM), and poses do not depend on textures: drop every texture reference from the JSON
+// chunk and re-pack the GLB before parsing.
+function withoutTextures(bytes) {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength < 20 || dv.getUint32(0, true) !== 0x46546c67) return { bytes, images: 0 };
+  const jsonLen = dv.getUint32(12, true);
+  if (dv.getUint32(16, true) !== 0x4e4f534a || 20 + jsonLen > bytes.byteLength) return { bytes, images: 0 };
+  const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLen)));
+  const images = (json.images || []).length;
+  if (!images && !(json.textures || []).length) return { bytes, images: 0 };
+  delete json.images;
+  delete json.textures;
+  delete json.samplers;
+  for (const m of json.materials || []) {
+    for (const k of ['normalTexture', 'occlusionTexture', 'emissiveTexture']) delete m[k];
+    if (m.pbrMetallicRoughness) {
+      delete m.pbrMetallicRoughness.baseColorTexture;
+      delete m.pbrMetallicRoughness.metallicRoughnessTexture;
+    }
+  }
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const padded = (text.length + 3) & ~3;
+  const rest = bytes.subarray(20 + jsonLen); // the BIN chunk, header included
+  const out = new Uint8Array(20 + padded + rest.length);
+  const odv = new DataView(out.buffer);
+  odv.setUint32(0, 0x46546c67, true);
+  odv.setUint32(4, 2, true);
+  odv.setUint32(8, out.length, true);
+  odv.setUint32(12, padded, true);
+  odv.setUint32(16, 0x4e4f534a, true);
+  out.fill(0x20, 20, 20 + padded);
+  out.set(text, 20);
+  out.set(rest, 20 + padded);
+  return { bytes: out, images };
+}
+
+const stripped = withoutTextures(readOrExit(glbPath, 'the glb'));
+const glbBytes = stripped.bytes;
+if (stripped.images) console.log(`(${stripped.images} embedded images ignored: poses do not depend on them)`);
 
 // A fresh scene per animation, so nothing one clip sets leaks into the next.
 function load() {

@@ -217,3 +217,25 @@ fn demo_channels_reproduce_the_pose() {
         }
     }
 }
+
+#[test]
+fn texture_is_embedded_as_png() {
+    let doc = common::with_texture(two_bones(["a", "b"]));
+    let g = parse_glb(&glb(&doc, 0, &[0], &ExportOptions::default()).unwrap());
+    let j = &g.json;
+    let prim = &j["meshes"][0]["primitives"][0];
+    let mat = &j["materials"][prim["material"].as_u64().unwrap() as usize];
+    let tex = &j["textures"][mat["pbrMetallicRoughness"]["baseColorTexture"]["index"].as_u64().unwrap() as usize];
+    let img = &j["images"][tex["source"].as_u64().unwrap() as usize];
+    assert_eq!(img["mimeType"], "image/png");
+    let v = &j["bufferViews"][img["bufferView"].as_u64().unwrap() as usize];
+    let (o, n) = (v["byteOffset"].as_u64().unwrap() as usize, v["byteLength"].as_u64().unwrap() as usize);
+    let mut dec = png::Decoder::new(std::io::Cursor::new(&g.bin[o..o + n])).read_info().unwrap();
+    let mut px = vec![0; dec.output_buffer_size().unwrap()];
+    dec.next_frame(&mut px).unwrap();
+    assert_eq!(px, doc.skeletons[0].meshes[0].texture.as_ref().unwrap().rgba);
+    let uv = g.floats(prim["attributes"]["TEXCOORD_0"].as_u64().unwrap() as usize);
+    assert_eq!(uv, [vec![0.0, 0.0], vec![1.0, 0.0], vec![0.0, 1.0]]);
+    // The untextured mesh has no TEXCOORD_0.
+    assert!(j["meshes"][1]["primitives"][0]["attributes"].get("TEXCOORD_0").is_none());
+}

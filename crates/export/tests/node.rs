@@ -47,6 +47,8 @@ fn validator_and_three_js_agree() {
     };
     let demo_glb = write("demo.glb", glb(&demo, 0, &[0, 1], &opts).unwrap());
     write("demo_in_place.glb", glb(&demo, 0, &[0, 1], &ExportOptions { in_place: true }).unwrap());
+    let textured = common::with_texture(common::two_bones(["a", "b"]));
+    let textured_glb = write("textured.glb", glb(&textured, 0, &[0], &opts).unwrap());
     let two = common::two_bones(["a", "a"]);
     let two_glb = write("two.glb", glb(&two, 0, &[0, 1], &opts).unwrap());
     let mut roots = common::two_bones(["a", "b"]);
@@ -61,7 +63,7 @@ fn validator_and_three_js_agree() {
     assert_eq!(text.matches("errors=0 warnings=0").count(), files.len());
 
     let mut expected = Vec::new();
-    for (doc, glb_path, n) in [(&demo, &demo_glb, 2), (&two, &two_glb, 2)] {
+    for (doc, glb_path, n) in [(&demo, &demo_glb, 2), (&two, &two_glb, 2), (&textured, &textured_glb, 1)] {
         let mut e = Vec::new();
         for a in 0..n {
             let p = dir.join(format!("{}_{a}.json", glb_path.file_stem().unwrap().to_string_lossy()));
@@ -80,5 +82,7 @@ fn validator_and_three_js_agree() {
     args.push(expected[0][0].clone());
     let (ok, text) = run(&tools, "three_check.mjs", &args);
     assert!(!ok && text.contains("FAIL demo_walk"), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
+    if std::env::var_os("KEEP").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -4,6 +4,9 @@
 //! (`rest_world[bone] * p`) and weighted 1.0 to their bone, so that glTF skinning
 //! (`joint_world * inverse_bind * p`, with `inverse_bind = rest_world⁻¹`) puts them back on
 //! the bone at every frame. Skinned meshes are already in model space at rest.
+//!
+//! A mesh's texture is embedded as a PNG with `TEXCOORD_0` from its uvs, written as given:
+//! glTF puts uv (0, 0) at the image's first (top) row, which the model's RGBA rows follow.
 
 use std::collections::BTreeMap;
 
@@ -63,7 +66,41 @@ fn unit_normals(normals: &[Vec3], m: impl Fn(usize) -> Mat3) -> Option<Vec<f32>>
     Some(out)
 }
 
-fn material(b: &mut Builder, mesh: &Mesh) -> json::Index<json::Material> {
+/// The mesh's texture as an embedded PNG, when it has one and uvs to map it.
+fn texture(b: &mut Builder, mesh: &Mesh) -> Result<Option<json::Index<json::Texture>>> {
+    let Some(tex) = &mesh.texture else { return Ok(None) };
+    let ok_size = (tex.width as u64) * (tex.height as u64) * 4 == tex.rgba.len() as u64;
+    if mesh.uvs.is_none() || tex.width == 0 || tex.height == 0 || !ok_size {
+        return Ok(None);
+    }
+    let mut png_bytes = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut png_bytes, tex.width, tex.height);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let fail = |e: png::EncodingError| Error::new(ErrorKind::Invalid(format!("mesh {}: texture: {e}", mesh.name)));
+        let mut w = enc.write_header().map_err(fail)?;
+        w.write_image_data(&tex.rgba).map_err(fail)?;
+    }
+    let view = b.view(&png_bytes, None)?;
+    let image = b.root.push(json::Image {
+        buffer_view: Some(view),
+        mime_type: Some(json::image::MimeType("image/png".into())),
+        name: Some(mesh.name.clone()),
+        uri: None,
+        extensions: None,
+        extras: Default::default(),
+    });
+    Ok(Some(b.root.push(json::Texture {
+        name: Some(mesh.name.clone()),
+        sampler: None,
+        source: image,
+        extensions: None,
+        extras: Default::default(),
+    })))
+}
+
+fn material(b: &mut Builder, mesh: &Mesh, texture: Option<json::Index<json::Texture>>) -> json::Index<json::Material> {
     let c = mesh.base_color.map(|x| if x.is_finite() { x.clamp(0.0, 1.0) } else { 1.0 });
     b.root.push(json::Material {
         name: Some(mesh.name.clone()),
@@ -76,6 +113,12 @@ fn material(b: &mut Builder, mesh: &Mesh) -> json::Index<json::Material> {
             base_color_factor: json::material::PbrBaseColorFactor(c),
             metallic_factor: json::material::StrengthFactor(0.0),
             roughness_factor: json::material::StrengthFactor(1.0),
+            base_color_texture: texture.map(|index| json::texture::Info {
+                index,
+                tex_coord: 0,
+                extensions: None,
+                extras: Default::default(),
+            }),
             ..Default::default()
         },
         ..Default::default()
@@ -125,6 +168,12 @@ pub(crate) fn add(b: &mut Builder, mesh: &Mesh, rest_world: &[Mat4]) -> Result<O
         let acc = b.data(f32_bytes(&c), va, ComponentType::F32, Type::Vec4, nv, None)?;
         attributes.insert(Valid(json::mesh::Semantic::Colors(0)), acc);
     }
+    let texture = texture(b, mesh)?;
+    if let (Some(_), Some(uvs)) = (texture, &mesh.uvs) {
+        let uv: Vec<f32> = uvs.iter().flat_map(|v| v.to_array()).map(|x| if x.is_finite() { x } else { 0.0 }).collect();
+        let acc = b.data(f32_bytes(&uv), va, ComponentType::F32, Type::Vec2, nv, None)?;
+        attributes.insert(Valid(json::mesh::Semantic::TexCoords(0)), acc);
+    }
     let joints_acc = if bones <= 256 {
         let j: Vec<u8> = joints.iter().flatten().map(|&x| x as u8).collect();
         b.data(&j, va, ComponentType::U8, Type::Vec4, nv, None)?
@@ -146,7 +195,7 @@ pub(crate) fn add(b: &mut Builder, mesh: &Mesh, rest_world: &[Mat4]) -> Result<O
     } else {
         b.data(bytemuck::cast_slice(&mesh.indices), ia, ComponentType::U32, Type::Scalar, ni, None)?
     };
-    let material = material(b, mesh);
+    let material = material(b, mesh, texture);
     Ok(Some(b.root.push(json::Mesh {
         extensions: None,
         extras: Default::default(),

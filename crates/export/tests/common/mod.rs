@@ -250,3 +250,15 @@ pub fn two_bones(names: [&str; 2]) -> BakedDocument {
     };
     BakedDocument::new("test", vec![], vec![sk], vec![mv, hold])
 }
+
+/// Give `doc`'s first mesh a 2x2 texture (red, green / blue, white) and uvs.
+pub fn with_texture(mut doc: BakedDocument) -> BakedDocument {
+    let m = &mut doc.skeletons[0].meshes[0];
+    m.uvs = Some(vec![glam::Vec2::new(0.0, 0.0), glam::Vec2::new(1.0, 0.0), glam::Vec2::new(0.0, 1.0)]);
+    m.texture = Some(boneyard_core::model::Texture {
+        width: 2,
+        height: 2,
+        rgba: vec![255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255],
+    });
+    doc
+}
