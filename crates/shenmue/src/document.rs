@@ -31,6 +31,31 @@ pub struct ShenmueDoc {
     motns: Vec<MotnFile>,
     /// Controller family → skeleton index (family 0 = the human rig = skeleton 0).
     family_skeleton: BTreeMap<u16, usize>,
+    /// MT5 skeleton index → how its nodes take the rig's matrices.
+    routes: BTreeMap<usize, Vec<NodeRoute>>,
+}
+
+/// How one MT5 node is posed from the rig: a routed node takes its control's matrix, any
+/// other node its parent's matrix times its own local transform.
+#[derive(Debug, Clone, Copy)]
+pub struct NodeRoute {
+    pub parent: Option<usize>,
+    pub local: Mat4,
+    pub control: Option<usize>,
+}
+
+/// World matrices of MT5 nodes from the rig's control matrices.
+pub fn route_pose(routes: &[NodeRoute], controls: &[Mat4]) -> Vec<Mat4> {
+    let mut out: Vec<Mat4> = Vec::with_capacity(routes.len());
+    for r in routes {
+        let m = match (r.control.and_then(|c| controls.get(c)), r.parent.and_then(|p| out.get(p))) {
+            (Some(c), _) => *c,
+            (None, Some(p)) => *p * r.local,
+            (None, None) => r.local,
+        };
+        out.push(m);
+    }
+    out
 }
 
 /// The human rig as a common-model skeleton (rest = the defaults as a plain FK chain).
@@ -71,7 +96,7 @@ impl ShenmueDoc {
         files: Vec<FileSummary>,
         motns: Vec<(String, MotnFile)>,
         rig_meshes: Vec<Mesh>,
-        extra_skeletons: Vec<SkeletonInfo>,
+        extra_skeletons: Vec<(SkeletonInfo, Vec<NodeRoute>)>,
     ) -> Result<Self> {
         let mut skeletons = vec![SkeletonInfo {
             id: "human_rig".into(),
@@ -109,7 +134,13 @@ impl ShenmueDoc {
                 extra,
             });
         }
-        skeletons.extend(extra_skeletons);
+        let mut routes = BTreeMap::new();
+        for (info, r) in extra_skeletons {
+            if r.iter().any(|n| n.control.is_some()) {
+                routes.insert(skeletons.len(), r);
+            }
+            skeletons.push(info);
+        }
         let mut anims = Vec::new();
         let mut refs = Vec::new();
         let multi = motns.len() > 1;
@@ -157,7 +188,7 @@ impl ShenmueDoc {
             }
             stored.push(m);
         }
-        Ok(ShenmueDoc { files, skeletons, anims, refs, motns: stored, family_skeleton })
+        Ok(ShenmueDoc { files, skeletons, anims, refs, motns: stored, family_skeleton, routes })
     }
 
     fn block_of(&self, anim: usize) -> Result<&crate::motn::Block> {
@@ -299,8 +330,8 @@ impl Document for ShenmueDoc {
     }
 
     /// The engine's matrices: the rig's control matrices after IK (human family), plain FK of
-    /// the controls for other families. For a skeleton the animation does not play on, the
-    /// generic FK of the sampled locals is used when the bone counts agree, else the rest.
+    /// the controls for other families. An MT5 model's node skeleton posed by a human-family
+    /// animation takes the rig's matrices by render key (routed nodes) and FK elsewhere.
     fn pose(&self, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<Vec<Mat4>> {
         let info = self.skeletons.get(skeleton).ok_or_else(|| Error::not_found(format!("no skeleton #{skeleton}")))?;
         match anim {
@@ -309,6 +340,8 @@ impl Document for ShenmueDoc {
                 let own = self.anims.get(a).and_then(|x| x.skeleton);
                 if own == Some(skeleton) {
                     Ok(self.evaluate(a, frame)?.1)
+                } else if let (Some(r), Some(0)) = (self.routes.get(&skeleton), own) {
+                    Ok(route_pose(r, &self.evaluate(a, frame)?.1))
                 } else {
                     Err(Error::not_found(format!(
                         "animation #{a} plays on skeleton {}, not #{skeleton}",

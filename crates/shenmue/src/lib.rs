@@ -167,7 +167,7 @@ pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDoc> {
         if routed > 0 {
             rig_meshes.extend(meshes);
         }
-        skeletons.push(model::model_skeleton(m, &format!("mt5_{k}"), name)?);
+        skeletons.push((model::model_skeleton(m, &format!("mt5_{k}"), name)?, model::node_routes(m)));
     }
     ShenmueDoc::new(found.summaries, found.motns, rig_meshes, skeletons)
 }

@@ -68,6 +68,19 @@ fn meshes(model: &Mt5, place: &Placement, bone_rest: &[Mat4], prefix: &str) -> V
     out
 }
 
+/// How each node takes the rig's matrices (see [`crate::document::route_pose`]).
+pub fn node_routes(model: &Mt5) -> Vec<crate::document::NodeRoute> {
+    model
+        .nodes
+        .iter()
+        .map(|n| crate::document::NodeRoute {
+            parent: n.parent,
+            local: n.local_matrix(),
+            control: control_for_render_key(n.render_key()).filter(|&c| c < crate::rig::CONTROLS),
+        })
+        .collect()
+}
+
 /// The model's own node skeleton with its meshes.
 pub fn model_skeleton(model: &Mt5, id: &str, source: &str) -> Result<SkeletonInfo> {
     let bones = model
@@ -122,4 +135,47 @@ pub fn rig_meshes(model: &Mt5, rig_rest: &[Mat4]) -> (Vec<Mesh>, usize) {
         }
     }
     (meshes(model, &Placement { bone, rel }, rig_rest, "rig_"), routed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mt5::{write, NodeSpec};
+
+    #[test]
+    fn parent_vertices_ride_the_parent_control() {
+        let v = |x: f32| (Vec3::new(x, 0.0, 0.0), Vec3::Y);
+        let node = |key: i16, parent, vertices, strips| NodeSpec {
+            render_key: key,
+            parent,
+            rotation: [0; 3],
+            scale: Vec3::ONE,
+            position: Vec3::ZERO,
+            vertices,
+            strips,
+        };
+        let bytes = write(
+            &[
+                node(7, None, vec![v(0.0), v(1.0), v(2.0)], vec![(vec![0, 1, 2], None)]),
+                // Own vertices 0 and 1, then the parent's last vertex (3 + -1 = 2).
+                node(8, Some(0), vec![v(5.0), v(6.0)], vec![(vec![0, 1, -1], None)]),
+            ],
+            &[],
+        );
+        let m = Mt5::parse(&bytes).unwrap();
+        let rest: Vec<Mat4> = (0..37).map(|i| Mat4::from_translation(Vec3::new(0.0, i as f32, 0.0))).collect();
+        let (meshes, routed) = rig_meshes(&m, &rest);
+        assert_eq!(routed, 2);
+        let child = &meshes[1];
+        let MeshBinding::Skinned { joints, .. } = &child.binding else { panic!("skinned") };
+        assert_eq!(joints.iter().map(|j| j[0]).collect::<Vec<_>>(), vec![8, 8, 7]);
+        // The parent's vertex 2 (x = 2) posed by control 7's matrix (y = 7).
+        assert_eq!(child.positions[2], Vec3::new(2.0, 7.0, 0.0));
+        assert_eq!(child.positions[0], Vec3::new(5.0, 8.0, 0.0));
+        assert_eq!(child.indices, vec![0, 1, 2]);
+        // Posing: routed nodes take the control matrices.
+        let routes = node_routes(&m);
+        let posed = crate::document::route_pose(&routes, &rest);
+        assert_eq!(posed[1], rest[8]);
+    }
 }

@@ -58,3 +58,13 @@ fn demo_targets_survive_half_float_quantization() {
         }
     }
 }
+
+#[test]
+fn body_nodes_take_the_rig_matrices_by_render_key() {
+    let doc = open();
+    for f in [0.0, 10.0, 22.5] {
+        let rig = doc.pose(0, Some(0), f).unwrap();
+        let body = doc.pose(1, Some(0), f).unwrap();
+        assert_eq!(rig, body);
+    }
+}
