@@ -1,1 +1,679 @@
-//! encode
+//! boneyard's own Oni writer: TRAM (every key size), M3GM with its arrays, TRGA/TRTA/TRIA,
+//! TRCM, TRBS, and the two containers in OniSplit's layout: the single-file `.oni` (VR32,
+//! raw table inside) and a level `.dat` (VR31) with its `.raw`.
+//!
+//! Layout facts (from the OniSplit fixtures): in a `.oni`, the name block follows the
+//! descriptors and the data block the names, both 32-aligned; every instance is 32-aligned;
+//! a descriptor's size counts the 8-byte pre-data but not the padding; the data block's
+//! length is rounded up to 32 (the padding after the last instance is not written); the raw
+//! table follows, starting with 32 zero bytes, every array 32-aligned, its length exact. In a
+//! level, instances are packed, the name descriptors are sorted by name, the template
+//! descriptors by tag, the pre-data holds `(index << 8) | 1` and the level's file id
+//! `(level << 25) | 1`, the file ends with the name block, and the `.raw` starts with 32 zero
+//! bytes.
+
+use crate::body::{links_from_parents, Body};
+use crate::layout::{self, array as arr, header as h, m3gm as g, tram as t, trcm};
+use crate::math::{EQuat, ANGLE_STEP_6};
+use crate::tram::{AttackBound, Stream, Tram};
+use boneyard_core::{Endian, Error, Mesh, Result, Writer};
+use glam::Vec3;
+
+/// One instance to write.
+#[derive(Debug, Clone, Default)]
+pub struct Instance {
+    pub tag: u32,
+    /// The full name with the tag prefix ("TRAMKONOKOidle1"); None for an unnamed instance.
+    pub name: Option<String>,
+    /// The struct (and its variable array), without the pre-data.
+    pub data: Vec<u8>,
+    /// Raw arrays: the struct offset of the u32 that points at them, and their bytes.
+    pub raw: Vec<(usize, Vec<u8>)>,
+    /// Links: the struct offset of the u32, and the index of the target instance.
+    pub links: Vec<(usize, usize)>,
+}
+
+fn align(n: usize, a: usize) -> usize {
+    n.div_ceil(a) * a
+}
+
+/// Template checksums of the retail PC build (template descriptors of a level).
+fn template_checksum(tag: u32) -> u64 {
+    match &layout::tag_name(tag)[..] {
+        "IDXA" => 0x2708f,
+        "M3GM" => 0x27a078e436,
+        "PNTA" => 0x37676c,
+        "TRAM" => 0x107e3cc918,
+        "TRBS" => 0x2a2924239,
+        "TRCM" => 0x2392de054e,
+        "TRGA" => 0x5206b20f8,
+        "TRIA" => 0xac482,
+        "TRTA" => 0x759e8,
+        "TXCA" => 0x9141a,
+        "VCRA" => 0x54739,
+        _ => 0,
+    }
+}
+
+fn check_links(instances: &[Instance]) -> Result<()> {
+    for (i, inst) in instances.iter().enumerate() {
+        for &(at, target) in &inst.links {
+            if target >= instances.len() || at + 4 > inst.data.len() {
+                return Err(Error::invalid(0, format!("instance {i}: link at {at:#x} to {target} is out of range")));
+            }
+        }
+        for (at, _) in &inst.raw {
+            if at + 4 > inst.data.len() {
+                return Err(Error::invalid(0, format!("instance {i}: raw field at {at:#x} is out of range")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Place the raw arrays: each 32-aligned after `start`; patch the struct fields with
+/// `base + offset`. Returns the raw bytes from `start` on.
+fn place_raw(instances: &mut [Instance], start: usize) -> Vec<u8> {
+    let mut raw = vec![0u8; start];
+    for inst in instances.iter_mut() {
+        for (at, bytes) in std::mem::take(&mut inst.raw) {
+            if bytes.is_empty() {
+                continue;
+            }
+            raw.resize(align(raw.len(), 32), 0);
+            let off = raw.len() as u32;
+            inst.data[at..at + 4].copy_from_slice(&off.to_le_bytes());
+            raw.extend_from_slice(&bytes);
+        }
+    }
+    raw
+}
+
+fn patch_links(instances: &mut [Instance]) {
+    for inst in instances.iter_mut() {
+        for &(at, target) in &inst.links {
+            inst.data[at..at + 4].copy_from_slice(&layout::make_link(target).to_le_bytes());
+        }
+    }
+}
+
+fn header(w: &mut Writer, version: u32, counts: [usize; 3], data: (usize, usize), names: (usize, usize)) {
+    w.bytes(&h::CHECKSUM_PC_RETAIL.to_le_bytes());
+    w.u32(version);
+    w.u16(64).u16(20).u16(16).u16(8);
+    for c in counts {
+        w.u32(c as u32);
+    }
+    w.u32(data.0 as u32).u32(data.1 as u32).u32(names.0 as u32).u32(names.1 as u32);
+}
+
+/// A single `.oni` file (VR32) as OniSplit writes it.
+pub fn write_oni(instances: &[Instance]) -> Result<Vec<u8>> {
+    check_links(instances)?;
+    let mut inst = instances.to_vec();
+    patch_links(&mut inst);
+    let raw = place_raw(&mut inst, 32);
+    let n = inst.len();
+    // Names.
+    let mut names = Vec::new();
+    let mut name_offsets = Vec::with_capacity(n);
+    for i in &inst {
+        name_offsets.push(names.len());
+        if let Some(nm) = &i.name {
+            names.extend_from_slice(nm.as_bytes());
+            names.push(0);
+        }
+    }
+    let name_block = align(h::SIZE + n * h::SIZE_INSTANCE_DESCRIPTOR, 32);
+    let data_block = align(name_block + names.len(), 32);
+    // Instances, 32-aligned, each with its pre-data.
+    let mut data = Vec::new();
+    let mut offsets = Vec::with_capacity(n);
+    for (k, i) in inst.iter().enumerate() {
+        data.resize(align(data.len(), 32), 0);
+        data.extend_from_slice(&layout::make_link(k).to_le_bytes());
+        data.extend_from_slice(&0u32.to_le_bytes());
+        offsets.push(data.len());
+        data.extend_from_slice(&i.data);
+    }
+    let data_len = align(data.len(), 32);
+    let raw_table = data_block + data_len;
+    let has_raw = raw.len() > 32;
+    let mut w = Writer::new(Endian::Little);
+    header(&mut w, h::VERSION_VR32, [n, 0, 0], (data_block, data_len), (name_block, names.len()));
+    if has_raw {
+        w.u32(raw_table as u32).u32(raw.len() as u32);
+    } else {
+        w.u32(0).u32(0);
+    }
+    w.zeros(8);
+    for (k, i) in inst.iter().enumerate() {
+        w.u32(i.tag).u32(offsets[k] as u32);
+        w.u32(if i.name.is_some() { name_offsets[k] as u32 } else { 0 });
+        w.u32((i.data.len() + 8) as u32);
+        w.u32(if i.name.is_some() { 0 } else { layout::descriptor::FLAG_UNIQUE });
+    }
+    w.zeros(name_block - w.len());
+    w.bytes(&names);
+    w.zeros(data_block - w.len());
+    w.bytes(&data);
+    if has_raw {
+        w.zeros(raw_table - w.len());
+        w.bytes(&raw);
+    }
+    Ok(w.into_bytes())
+}
+
+/// A level: the `.dat` (VR31) and its `.raw`, for level number `level`.
+pub fn write_level(instances: &[Instance], level: u8) -> Result<(Vec<u8>, Vec<u8>)> {
+    check_links(instances)?;
+    let mut inst = instances.to_vec();
+    patch_links(&mut inst);
+    let raw = place_raw(&mut inst, 32);
+    let n = inst.len();
+    let file_id = ((level as u32 & 0x7f) << 25) | 1;
+    let mut names = Vec::new();
+    let mut name_offsets = vec![0usize; n];
+    let mut named: Vec<usize> = (0..n).filter(|&k| inst[k].name.is_some()).collect();
+    for &k in &named {
+        name_offsets[k] = names.len();
+        names.extend_from_slice(inst[k].name.as_deref().unwrap_or("").as_bytes());
+        names.push(0);
+    }
+    named.sort_by(|&a, &b| inst[a].name.cmp(&inst[b].name));
+    let mut tags: Vec<u32> = inst.iter().map(|i| i.tag).collect();
+    tags.sort_by_key(|&t| layout::tag_name(t));
+    tags.dedup();
+    let mut data = Vec::new();
+    let mut offsets = Vec::with_capacity(n);
+    for (k, i) in inst.iter().enumerate() {
+        data.extend_from_slice(&layout::make_link(k).to_le_bytes());
+        data.extend_from_slice(&file_id.to_le_bytes());
+        offsets.push(data.len());
+        data.extend_from_slice(&i.data);
+    }
+    let descs_end = h::SIZE + n * 20 + named.len() * 8 + tags.len() * 16;
+    let data_block = align(descs_end, 32);
+    let name_block = align(data_block + data.len(), 32);
+    let mut w = Writer::new(Endian::Little);
+    header(&mut w, h::VERSION_VR31, [n, named.len(), tags.len()], (data_block, data.len()), (name_block, names.len()));
+    w.zeros(16);
+    for (k, i) in inst.iter().enumerate() {
+        w.u32(i.tag).u32(offsets[k] as u32).u32(name_offsets[k] as u32).u32((i.data.len() + 8) as u32);
+        w.u32(if i.name.is_some() { 0 } else { layout::descriptor::FLAG_UNIQUE });
+    }
+    for &k in &named {
+        w.u32(k as u32).u32(0);
+    }
+    for &tg in &tags {
+        w.bytes(&template_checksum(tg).to_le_bytes());
+        w.u32(tg).u32(inst.iter().filter(|i| i.tag == tg).count() as u32);
+    }
+    w.zeros(data_block - w.len());
+    w.bytes(&data);
+    w.zeros(name_block - w.len());
+    w.bytes(&names);
+    Ok((w.into_bytes(), raw))
+}
+
+// ------------------------------------------------------------------------------------------
+// Keys
+
+/// Euler angles (x, y, z) of an engine quaternion, such that its (transposed) matrix is
+/// Rx(x)·Ry(y)·Rz(z) in column vectors; each in [0, 2π).
+pub fn quat_to_xyz(q: EQuat) -> [f64; 3] {
+    // The engine's matrix (MUrQuatToMatrix), in double: m[c][r].
+    let [x, y, z, w] = q.map(|c| c as f64);
+    let n = x * x + y * y + z * z + w * w;
+    let s = if n > 0.0 { 2.0 / n } else { 0.0 };
+    let (xx, yy, zz) = (x * x * s, y * y * s, z * z * s);
+    let (xy, xz, yz) = (x * y * s, x * z * s, y * z * s);
+    let (wx, wy, wz) = (w * x * s, w * y * s, w * z * s);
+    let m =
+        [[1.0 - (yy + zz), xy - wz, xz + wy], [xy + wz, 1.0 - (xx + zz), yz - wx], [xz - wy, yz + wx, 1.0 - (xx + yy)]];
+    // M = Rx·Ry·Rz has row 0 = (cy cz, -cy sz, sy) and column 2 = (sy, -sx cy, cx cy).
+    let r = |row: usize, col: usize| m[col][row];
+    let sy = r(0, 2).clamp(-1.0, 1.0);
+    let cy = (r(0, 0) * r(0, 0) + r(0, 1) * r(0, 1)).sqrt();
+    let y = sy.atan2(cy);
+    let (x, z) = if cy > 1e-9 {
+        ((-r(1, 2)).atan2(r(2, 2)), (-r(0, 1)).atan2(r(0, 0)))
+    } else {
+        // Gimbal lock: put it all in x.
+        (r(2, 1).atan2(r(1, 1)), 0.0)
+    };
+    [x, y, z].map(|a| a.rem_euclid(std::f64::consts::TAU))
+}
+
+/// The nearest 6-byte key (rounded, where Bungie's importer truncated).
+pub fn encode6(q: EQuat) -> [u16; 3] {
+    quat_to_xyz(q).map(|a| {
+        let u = (a / ANGLE_STEP_6 as f64).round();
+        if u >= 65535.5 {
+            0
+        } else {
+            u as u16
+        }
+    })
+}
+
+/// One key of `size` bytes for engine quaternion `q`.
+pub fn encode_key(size: u16, q: EQuat) -> Result<Vec<u8>> {
+    let mut w = Writer::new(Endian::Little);
+    match size {
+        16 => {
+            for c in q {
+                w.f32(c);
+            }
+        }
+        8 => {
+            for c in q {
+                w.i16((c.clamp(-1.0, 1.0) * 32767.0).round() as i16);
+            }
+        }
+        4 => {
+            for c in q {
+                w.i8((c.clamp(-1.0, 1.0) * 127.0).round() as i8);
+            }
+        }
+        6 => {
+            for u in encode6(q) {
+                w.u16(u);
+            }
+        }
+        3 => {
+            w.bytes(&encode3(q));
+        }
+        _ => return Err(Error::unsupported(format!("key size {size}"))),
+    }
+    Ok(w.into_bytes())
+}
+
+/// The nearest 3-byte key (searching the byte tables).
+pub fn encode3(q: EQuat) -> [u8; 3] {
+    let tr = crate::keys::byte_trig();
+    let q = crate::math::quat_normalize(q);
+    let q = if q[3] < 0.0 { q.map(|c| -c) } else { q };
+    let angle = (0..256usize)
+        .min_by(|&a, &b| (tr.cos_half[a] - q[3]).abs().total_cmp(&(tr.cos_half[b] - q[3]).abs()))
+        .unwrap_or(0);
+    let s = tr.sin_half[angle];
+    let mut best = (f32::MAX, 0usize, 0usize);
+    for lo in 0..256 {
+        for la in 0..256 {
+            let v = [tr.cos[lo] * tr.cos[la] * s, tr.sin[lo] * tr.cos[la] * s, tr.sin[la] * s];
+            let d = (v[0] - q[0]).powi(2) + (v[1] - q[1]).powi(2) + (v[2] - q[2]).powi(2);
+            if d < best.0 {
+                best = (d, lo, la);
+            }
+        }
+    }
+    [best.1 as u8, best.2 as u8, angle as u8]
+}
+
+/// A rotation block from keys per part: `(frame, quaternion)` lists starting at frame 0 and
+/// ending at `frames - 1`, gaps 1 to 255.
+pub fn rotation_block(size: u16, frames: usize, parts: &[Vec<(usize, EQuat)>]) -> Result<(Vec<u8>, Vec<Stream>)> {
+    let mut out = vec![0u8; parts.len() * 2];
+    let mut streams = Vec::with_capacity(parts.len());
+    for (p, keys) in parts.iter().enumerate() {
+        let start = out.len();
+        if start > u16::MAX as usize {
+            return Err(Error::limit(0, "rotation block over 64 KiB (u16 offsets)"));
+        }
+        out[2 * p..2 * p + 2].copy_from_slice(&(start as u16).to_le_bytes());
+        let ok = keys.first().map(|k| k.0) == Some(0) && keys.last().map(|k| k.0) == Some(frames.saturating_sub(1));
+        if !ok {
+            return Err(Error::invalid(
+                0,
+                format!("part {p}: keys must start at frame 0 and end at frame {}", frames - 1),
+            ));
+        }
+        for (k, &(f, q)) in keys.iter().enumerate() {
+            if k > 0 {
+                let gap = f.checked_sub(keys[k - 1].0).filter(|g| (1..=255).contains(g));
+                let gap =
+                    gap.ok_or_else(|| Error::invalid(0, format!("part {p}: gap before frame {f} is not 1..255")))?;
+                out.push(gap as u8);
+            }
+            out.extend_from_slice(&encode_key(size, q)?);
+        }
+        streams.push(Stream { start, end: out.len(), keys: keys.len() });
+    }
+    Ok((out, streams))
+}
+
+// ------------------------------------------------------------------------------------------
+// TRAM
+
+/// A TRAM with the fields OniSplit gives an animation without extras (its sentinels
+/// included): rotations must then be set with [`rotation_block`].
+pub fn new_tram(name: &str, key_size: u16, parts: usize, frames: usize) -> Tram {
+    let none = AttackBound {
+        frame: 0xffff,
+        attack_index: 0,
+        extent_index: 0,
+        position: [0.0; 3],
+        distance: 0.0,
+        min_height: 0.0,
+        max_height: 0.0,
+        angle: 0.0,
+    };
+    Tram {
+        name: name.to_string(),
+        file: String::new(),
+        descriptor: 0,
+        fps: t::ENGINE_FPS,
+        key_size,
+        kind: 6,
+        aiming_type: 0,
+        from_state: 7,
+        to_state: 7,
+        parts,
+        frames,
+        duration: frames as u16,
+        varient: 0,
+        varient_end: 0,
+        atomic: [0, 0],
+        interpolation: [0, 0],
+        action_frame: -1,
+        first_level: 0,
+        invulnerable: [0, 0],
+        flags: 0,
+        direct_animations: [None, None],
+        used_parts: 0,
+        replace_parts: 0,
+        final_rotation: 0.0,
+        move_direction: 1,
+        vocalization: 0xffff,
+        ring_max_distance: 0.0,
+        ring_min_height: 1e9,
+        ring_max_height: -1e9,
+        ring: [0.0; t::EXTENT_RING_SAMPLES],
+        first_attack: none,
+        max_attack: none,
+        computed_direction: 0,
+        attack_name: String::new(),
+        hard_pause: 0,
+        soft_pause: 0,
+        heights: vec![0.0; frames],
+        velocities: vec![[0.0; 2]; frames],
+        attacks: vec![],
+        damages: vec![],
+        blurs: vec![],
+        shortcuts: vec![],
+        throw: None,
+        footsteps: vec![],
+        particles: vec![],
+        positions: vec![],
+        sounds: vec![],
+        attack_extents: vec![],
+        rotations: vec![],
+        streams: vec![],
+    }
+}
+
+fn put_bound(w: &mut Writer, b: &AttackBound) {
+    w.u16(b.frame).u8(b.attack_index).u8(b.extent_index);
+    for c in b.position {
+        w.f32(c);
+    }
+    w.f32(b.distance).f32(b.min_height).f32(b.max_height).f32(b.angle);
+}
+
+/// The TRAM instance of `tr` (name given with or without the "TRAM" prefix). Links of the
+/// direct animations are not written.
+pub fn tram_instance(tr: &Tram) -> Result<Instance> {
+    if tr.heights.len() != tr.frames || tr.velocities.len() != tr.frames {
+        return Err(Error::invalid(0, "heights and motion need one entry per frame"));
+    }
+    if tr.streams.len() != tr.parts || tr.rotations.is_empty() {
+        return Err(Error::invalid(0, "rotation block missing (see encode::rotation_block)"));
+    }
+    let mut w = Writer::new(Endian::Little);
+    w.zeros(t::FLAGS);
+    w.u32(tr.flags).u32(0).u32(0).u32(tr.used_parts).u32(tr.replace_parts).f32(tr.final_rotation);
+    w.u16(tr.move_direction).u16(tr.vocalization);
+    w.f32(tr.ring_max_distance).f32(tr.ring_min_height).f32(tr.ring_max_height);
+    for v in tr.ring {
+        w.f32(v);
+    }
+    put_bound(&mut w, &tr.first_attack);
+    put_bound(&mut w, &tr.max_attack);
+    w.u32(tr.computed_direction).u32(tr.attack_extents.len() as u32).u32(0);
+    w.name(&tr.attack_name, t::ATTACK_NAME_LEN);
+    w.u16(tr.hard_pause).u16(tr.soft_pause).u32(tr.sounds.len() as u32).u32(0).u16(0);
+    w.u16(tr.fps).u16(tr.key_size).u16(tr.kind).u16(tr.aiming_type).u16(tr.from_state).u16(tr.to_state);
+    w.u16(tr.parts as u16).u16(tr.frames as u16).u16(tr.duration).u16(tr.varient).u16(tr.varient_end);
+    w.u16(tr.atomic[0]).u16(tr.atomic[1]).u16(tr.interpolation[0]).u16(tr.interpolation[1]);
+    w.i16(tr.action_frame).u16(tr.first_level);
+    let counts = [
+        tr.invulnerable[0],
+        tr.invulnerable[1],
+        tr.attacks.len() as u8,
+        tr.damages.len() as u8,
+        tr.blurs.len() as u8,
+        tr.shortcuts.len() as u8,
+        tr.footsteps.len() as u8,
+        tr.particles.len() as u8,
+    ];
+    w.bytes(&counts);
+    debug_assert_eq!(w.len(), t::SIZE);
+    let data = w.into_bytes();
+
+    let arr = |f: &dyn Fn(&mut Writer)| {
+        let mut w = Writer::new(Endian::Little);
+        f(&mut w);
+        w.into_bytes()
+    };
+    let mut raw = Vec::new();
+    raw.push((t::HEIGHTS, arr(&|w| tr.heights.iter().for_each(|&v| ignore(w.f32(v))))));
+    raw.push((t::POSITIONS, arr(&|w| tr.velocities.iter().for_each(|v| ignore(w.f32(v[0]).f32(v[1]))))));
+    raw.push((
+        t::ATTACKS,
+        arr(&|w| {
+            for a in &tr.attacks {
+                w.u32(a.damage_bits).f32(a.knockback).u32(a.flags).u16(a.damage).u16(a.first_frame);
+                w.u16(a.last_frame).u16(a.damage_animation).u16(a.hit_stun).u16(a.block_stun);
+                w.u16(a.stagger).u16(a.precedence).u16(a.extent_index).u16(0);
+            }
+        }),
+    ));
+    raw.push((t::TAKE_DAMAGES, arr(&|w| tr.damages.iter().for_each(|d| ignore(w.u16(d[0]).u16(d[1]))))));
+    raw.push((
+        t::BLURS,
+        arr(&|w| {
+            for b in &tr.blurs {
+                w.u32(b.parts).u16(b.first_frame).u16(b.last_frame).u8(b.lifetime).u8(b.alpha).u8(b.interval).u8(0);
+            }
+        }),
+    ));
+    raw.push((
+        t::SHORTCUTS,
+        arr(&|w| tr.shortcuts.iter().for_each(|s| ignore(w.u16(s[0] as u16).u16(s[1] as u16).u32(s[2])))),
+    ));
+    raw.push((
+        t::THROW,
+        arr(&|w| {
+            if let Some(x) = &tr.throw {
+                w.f32(x.offset[0]).f32(x.offset[1]).f32(x.offset[2]).f32(x.facing).f32(x.distance).u16(x.victim_type);
+            }
+        }),
+    ));
+    raw.push((t::FOOTSTEPS, arr(&|w| tr.footsteps.iter().for_each(|f| ignore(w.u16(f[0]).u16(f[1]))))));
+    raw.push((
+        t::PARTICLES,
+        arr(&|w| {
+            for p in &tr.particles {
+                w.u16(p.start).u16(p.stop).u16(p.part).u16(0).name(&p.name, t::PARTICLE_NAME_LEN);
+            }
+        }),
+    ));
+    raw.push((
+        t::POSITION_POINTS,
+        arr(&|w| tr.positions.iter().for_each(|p| ignore(w.i16(p.x).i16(p.z).u16(p.toe_to_head).i16(p.floor_to_toe)))),
+    ));
+    raw.push((t::ROTATIONS, tr.rotations.clone()));
+    raw.push((t::SOUNDS, arr(&|w| tr.sounds.iter().for_each(|(n, f)| ignore(w.name(n, t::SOUND_NAME_LEN).u16(*f))))));
+    raw.push((
+        t::ATTACK_EXTENTS,
+        arr(&|w| {
+            for e in &tr.attack_extents {
+                w.u16(e.frame).u16(e.angle).u16(e.distance).u16(0).i16(e.min_height).i16(e.max_height);
+            }
+        }),
+    ));
+    let name = if tr.name.starts_with("TRAM") { tr.name.clone() } else { format!("TRAM{}", tr.name) };
+    Ok(Instance { tag: layout::TRAM, name: Some(name), data, raw, links: vec![] })
+}
+
+// ------------------------------------------------------------------------------------------
+// Bodies
+
+fn list_instance(tag: u32, count_at: usize, elems_at: usize, count: usize, elems: Vec<u8>) -> Instance {
+    let mut data = vec![0u8; elems_at];
+    data[count_at..count_at + 4].copy_from_slice(&(count as u32).to_le_bytes());
+    data.extend_from_slice(&elems);
+    Instance { tag, name: None, data, raw: vec![], links: vec![] }
+}
+
+fn vec3_bytes(v: &[Vec3]) -> Vec<u8> {
+    let mut w = Writer::new(Endian::Little);
+    for p in v {
+        w.f32(p.x).f32(p.y).f32(p.z);
+    }
+    w.into_bytes()
+}
+
+/// An M3GM and its arrays for `mesh` (positions in the part's space), appended to `out`;
+/// returns the M3GM's index. Every triangle is written as its own strip.
+pub fn geometry_instances(mesh: &Mesh, out: &mut Vec<Instance>) -> usize {
+    let pts = &mesh.positions;
+    let (lo, hi) = pts.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), &p| (a.min(p), b.max(p)));
+    let (lo, hi) = if pts.is_empty() { (Vec3::ZERO, Vec3::ZERO) } else { (lo, hi) };
+    let centre = (lo + hi) * 0.5;
+    let radius = pts.iter().map(|p| (*p - centre).length()).fold(0.0, f32::max);
+    let mut pnta = vec![0u8; g::PNTA_ELEMENTS];
+    let mut w = Writer::new(Endian::Little);
+    for v in [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z, centre.x, centre.y, centre.z, radius] {
+        w.f32(v);
+    }
+    pnta[g::PNTA_BBOX..g::PNTA_BBOX + 40].copy_from_slice(&w.into_bytes());
+    pnta[g::PNTA_COUNT..g::PNTA_COUNT + 4].copy_from_slice(&(pts.len() as u32).to_le_bytes());
+    pnta.extend_from_slice(&vec3_bytes(pts));
+    let base = out.len();
+    out.push(Instance { tag: layout::PNTA, name: None, data: pnta, raw: vec![], links: vec![] });
+    let tris: Vec<[u32; 3]> = mesh.indices.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+    let tri_normals: Vec<Vec3> = tris
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| pts.get(i as usize).copied().unwrap_or(Vec3::ZERO));
+            (b - a).cross(c - a).normalize_or_zero()
+        })
+        .collect();
+    let mut links = vec![(g::POINTS, base)];
+    if let Some(n) = &mesh.normals {
+        links.push((g::VERTEX_NORMALS, out.len()));
+        out.push(list_instance(layout::VCRA, g::LIST_COUNT, g::LIST_ELEMENTS, n.len(), vec3_bytes(n)));
+    }
+    links.push((g::TRIANGLE_NORMALS, out.len()));
+    out.push(list_instance(layout::VCRA, g::LIST_COUNT, g::LIST_ELEMENTS, tri_normals.len(), vec3_bytes(&tri_normals)));
+    if let Some(uv) = &mesh.uvs {
+        let mut w = Writer::new(Endian::Little);
+        uv.iter().for_each(|t| ignore(w.f32(t.x).f32(t.y)));
+        links.push((g::TEXCOORDS, out.len()));
+        out.push(list_instance(layout::TXCA, g::LIST_COUNT, g::LIST_ELEMENTS, uv.len(), w.into_bytes()));
+    }
+    let mut strips = Writer::new(Endian::Little);
+    let mut tni = Writer::new(Endian::Little);
+    for (k, t) in tris.iter().enumerate() {
+        strips.u32(t[0] | g::STRIP_START).u32(t[1]).u32(t[2]);
+        tni.u32(k as u32);
+    }
+    links.push((g::STRIPS, out.len()));
+    out.push(list_instance(layout::IDXA, g::LIST_COUNT, g::LIST_ELEMENTS, tris.len() * 3, strips.into_bytes()));
+    links.push((g::TRIANGLE_NORMAL_INDICES, out.len()));
+    out.push(list_instance(layout::IDXA, g::LIST_COUNT, g::LIST_ELEMENTS, tris.len(), tni.into_bytes()));
+    let m3gm = out.len();
+    out.push(Instance { tag: layout::M3GM, name: None, data: vec![0u8; g::SIZE], raw: vec![], links });
+    m3gm
+}
+
+/// A TRBS named `name` (without prefix) whose five slots hold one TRCM of `body` (as
+/// OniSplit's `-create:trbs` does), with one M3GM per part from `meshes` (rigid meshes bound
+/// to their part; parts without a mesh get none). Returns the instances, the TRBS first.
+pub fn body_instances(name: &str, body: &Body, meshes: &[Mesh]) -> Result<Vec<Instance>> {
+    let parts = body.parts();
+    if parts == 0 || parts > t::MAX_PARTS || body.parents.len() != parts {
+        return Err(Error::invalid(0, format!("a body needs 1 to 32 parts with parents ({parts})")));
+    }
+    let mut out = vec![Instance::default(), Instance::default()];
+    let mut geoms = vec![None; parts];
+    for m in meshes {
+        if let boneyard_core::MeshBinding::Rigid { bone } = m.binding {
+            if bone < parts && geoms[bone].is_none() {
+                geoms[bone] = Some(geometry_instances(m, &mut out));
+            }
+        }
+    }
+    let trga = out.len();
+    let mut links = Vec::new();
+    for (p, gi) in geoms.iter().enumerate() {
+        if let Some(gi) = gi {
+            links.push((arr::ELEMENTS + 4 * p, *gi));
+        }
+    }
+    let mut data = vec![0u8; arr::ELEMENTS + 4 * parts];
+    data[arr::COUNT..arr::COUNT + 2].copy_from_slice(&(parts as u16).to_le_bytes());
+    out.push(Instance { tag: layout::TRGA, name: None, data, raw: vec![], links });
+    let trta = out.len();
+    let mut data = vec![0u8; arr::ELEMENTS];
+    data[arr::COUNT..arr::COUNT + 2].copy_from_slice(&(parts as u16).to_le_bytes());
+    for tr in &body.translations {
+        for c in tr {
+            data.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    out.push(Instance { tag: layout::TRTA, name: None, data, raw: vec![], links: vec![] });
+    let tria = out.len();
+    let mut data = vec![0u8; arr::ELEMENTS];
+    data[arr::COUNT..arr::COUNT + 2].copy_from_slice(&(parts as u16).to_le_bytes());
+    for b in links_from_parents(&body.parents) {
+        data.extend_from_slice(&b);
+    }
+    out.push(Instance { tag: layout::TRIA, name: None, data, raw: vec![], links: vec![] });
+    let mut data = vec![0u8; trcm::SIZE];
+    data[trcm::NUM_PARTS..trcm::NUM_PARTS + 2].copy_from_slice(&(parts as u16).to_le_bytes());
+    let dn = name.as_bytes();
+    let k = dn.len().min(trcm::DEBUG_NAME_LEN - 1);
+    data[trcm::DEBUG_NAME..trcm::DEBUG_NAME + k].copy_from_slice(&dn[..k]);
+    out[1] = Instance {
+        tag: layout::TRCM,
+        name: None,
+        data,
+        raw: vec![],
+        links: vec![(trcm::GEOMETRIES, trga), (trcm::TRANSLATIONS, trta), (trcm::INDEX_BLOCKS, tria)],
+    };
+    out[0] = Instance {
+        tag: layout::TRBS,
+        name: Some(format!("TRBS{name}")),
+        data: vec![0u8; layout::trbs::SIZE],
+        raw: vec![],
+        links: (0..layout::trbs::LODS).map(|k| (4 * k, 1)).collect(),
+    };
+    Ok(out)
+}
+
+/// Append `more` to `all`, shifting its links.
+pub fn append(all: &mut Vec<Instance>, more: Vec<Instance>) {
+    let base = all.len();
+    for mut i in more {
+        for l in &mut i.links {
+            l.1 += base;
+        }
+        all.push(i);
+    }
+}
+
+/// Discard the writer a chained write returns (closures over iterators).
+fn ignore(_: &mut Writer) {}

@@ -1,6 +1,8 @@
 //! The engine's numerics against values worked by hand from the formulas of the seed and the
 //! reference (not against the implementation itself).
 
+#![allow(clippy::needless_range_loop)] // indices follow the formulas
+
 mod common;
 use boneyard_oni::keys::{decode, decode3, decode6};
 use boneyard_oni::math::{quat_lerp, quat_normalize, to_glam, xyzr_euler_to_quat, Matrix43};
@@ -168,7 +170,10 @@ fn posing_by_hand() {
     let m = body.pose(&base, &[rz, [0.0, 0.0, 0.0, 1.0]]);
     let a = 16384f64 * std::f64::consts::TAU / 65535.0;
     let p = m[1].translation();
-    assert!((p.x as f64 - a.cos()).abs() < 1e-6 && (p.y as f64 - (2.0 + a.sin())).abs() < 1e-6 && p.z.abs() < 1e-6, "{p}");
+    assert!(
+        (p.x as f64 - a.cos()).abs() < 1e-6 && (p.y as f64 - (2.0 + a.sin())).abs() < 1e-6 && p.z.abs() < 1e-6,
+        "{p}"
+    );
     // Part 1's x axis turned too: column 0 = (cos, sin, 0).
     assert!((m[1].m[0][1] as f64 - a.sin()).abs() < 1e-6);
 }

@@ -1,0 +1,118 @@
+//! The encoder: byte-for-byte against OniSplit's own files where it can be (the TRAM .oni
+//! fixtures re-encoded from what boneyard read), and the demo level read back.
+
+#![allow(clippy::needless_range_loop)] // indices follow the formulas
+
+mod common;
+use boneyard_core::demo::{self, DemoClip};
+use boneyard_core::{fk, Family, InputFile};
+use boneyard_oni::encode::{self, encode_key, quat_to_xyz, rotation_block, write_oni};
+use boneyard_oni::keys::decode;
+use boneyard_oni::{demo_files, open_paths, Oni};
+use common::*;
+
+/// Every TRAM fixture, read by boneyard and written back by boneyard's encoder, gives
+/// OniSplit's file byte for byte (header, name and data blocks, pre-data, struct, every raw
+/// array in OniSplit's order and alignment).
+#[test]
+fn tram_oni_files_re_encode_byte_for_byte() {
+    for name in [
+        "TRAMfixture_tiny2",
+        "TRAMfixture_walk19",
+        "TRAMfixture_walk19_overlay",
+        "TRAMfixture_pose1",
+        "TRAMfixture_gap255",
+        "TRAMfixture_qrekey",
+    ] {
+        let Some(p) = fixture(&format!("{name}.oni"), "tram_oni_files_re_encode_byte_for_byte") else { return };
+        let original = std::fs::read(&p).unwrap();
+        let doc = open_paths(&[p.as_path()]).unwrap();
+        let inst = encode::tram_instance(&doc.trams()[0]).unwrap();
+        let mine = write_oni(&[inst]).unwrap();
+        if mine != original {
+            let at = mine.iter().zip(&original).position(|(a, b)| a != b).unwrap_or(mine.len().min(original.len()));
+            panic!("{name}: differs at byte {at:#x} (lengths {} vs {})", mine.len(), original.len());
+        }
+    }
+}
+
+/// Keys of every size written by the encoder decode to the quaternion given, within each
+/// format's quantization.
+#[test]
+fn every_key_size_encodes() {
+    let q = from_axis_angle([0.3, -0.5, 0.8], 1.1);
+    for (size, tol) in [(16u16, 0.0f32), (8, 5e-5), (6, 2e-4), (4, 1e-2), (3, 0.05)] {
+        let k = encode_key(size, q).unwrap();
+        assert_eq!(k.len(), size as usize);
+        let d = decode(size, &k).unwrap();
+        let dot: f32 = (0..4).map(|i| d[i] * q[i]).sum::<f32>().abs();
+        let len: f32 = d.iter().map(|c| c * c).sum::<f32>().sqrt();
+        assert!(1.0 - dot / len <= tol.max(1e-7), "size {size}: {d:?} vs {q:?}");
+    }
+    // Euler extraction inverts the engine's conversion (up to the equivalent triple).
+    let q6 = decode(6, &[0x10, 0x20, 0x30, 0x40, 0x50, 0x60]).unwrap();
+    let a = quat_to_xyz(q6).map(|v| v as f32);
+    let back = boneyard_oni::math::xyzr_euler_to_quat(a[0], a[1], a[2]);
+    let dot: f32 = (0..4).map(|i| back[i] * q6[i]).sum();
+    assert!(dot.abs() > 1.0 - 1e-6, "{back:?} {q6:?}");
+    // A block with gaps; a bad gap is refused.
+    let id = [0.0, 0.0, 0.0, 1.0];
+    let (b, s) = rotation_block(6, 5, &[vec![(0, id), (4, id)]]).unwrap();
+    assert_eq!((b.len(), s[0].keys), (2 + 13, 2));
+    assert!(rotation_block(6, 300, &[vec![(0, id), (299, id)]]).is_err());
+}
+
+fn from_axis_angle(axis: [f32; 3], a: f32) -> [f32; 4] {
+    let n = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
+    let s = (a / 2.0).sin() / n;
+    // engine convention: (x, y, z, -w) of the usual quaternion
+    [axis[0] * s, axis[1] * s, axis[2] * s, -(a / 2.0).cos()]
+}
+
+/// The demo level reads back through `Family::open`: the 19-part body, both clips at 60 fps,
+/// rotations within the key size's quantization, the root where the demo puts it.
+#[test]
+fn demo_reads_back() {
+    let files = demo_files().unwrap();
+    assert_eq!(files.len(), 2);
+    for (n, b) in &files {
+        assert!(Oni.probe(std::path::Path::new(n), b) || n.ends_with(".raw"), "{n}");
+    }
+    let inputs = files.into_iter().map(|(n, b)| InputFile::new(n, b)).collect();
+    let doc = Oni.open(inputs).unwrap();
+    let sk = &doc.skeletons()[0];
+    assert_eq!(sk.skeleton.len(), 19);
+    assert_eq!(sk.meshes.len(), 19);
+    let ds = demo::skeleton();
+    for (a, b) in sk.skeleton.bones.iter().zip(&ds.bones) {
+        assert_eq!((&a.name, a.parent), (&b.name, b.parent));
+    }
+    assert_eq!(doc.animations().len(), 2);
+    for (clip, a) in DemoClip::ALL.iter().zip(doc.animations()) {
+        assert_eq!(a.name, clip.name());
+        assert_eq!(a.fps, 60.0);
+        assert_eq!(a.frames, clip.frames(60.0));
+        assert_eq!(a.skeleton, Some(0));
+        let mut worst = 0f32;
+        for f in 0..a.frames {
+            let s = doc.sample(a.index, f as f64).unwrap();
+            let want = demo::pose(*clip, f as f32 / 60.0);
+            for (l, w) in s.locals.iter().zip(&want) {
+                // The angle between them, ≈ 2·|q1 - q2| once in the same hemisphere (acos of
+                // an f32 dot would have a noise floor of 7e-4 rad).
+                let w2 = if l.rotation.dot(w.rotation) < 0.0 { -w.rotation } else { w.rotation };
+                worst = worst.max(2.0 * (l.rotation - w2).length());
+            }
+            assert!((s.locals[0].translation - want[0].translation).length() < 1e-3, "{f}");
+            let world = fk::world_matrices(&sk.skeleton, &s.locals);
+            let pose = doc.pose(0, Some(a.index), f as f64).unwrap();
+            for (x, y) in world.iter().zip(&pose) {
+                assert!(x.abs_diff_eq(*y, 1e-4));
+            }
+        }
+        // 6-byte keys: 2π/65535 steps per Euler angle; 16-byte keys: f32.
+        let tol = if a.format == "TRAM/6" { 3e-4 } else { 1e-5 };
+        assert!(worst < tol, "{}: {worst}", a.name);
+    }
+    assert!(doc.check().is_ok());
+}
