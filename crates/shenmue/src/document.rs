@@ -155,6 +155,27 @@ impl ShenmueDoc {
                 extra.insert("controller_family".into(), json!(b.family()));
                 extra.insert("layout".into(), json!(b.layout.kind()));
                 extra.insert("header".into(), json!(b.header));
+                if let Some(act) = &e.action {
+                    let mut a = Map::new();
+                    if let Some(h) = act.hit_frames {
+                        a.insert("hit_frames".into(), json!(h));
+                    }
+                    if let Some(k) = act.attack {
+                        a.insert("attack".into(), json!({"class": k[0], "proficiency": k[1], "base_damage": k[2]}));
+                    }
+                    if !act.sound_cues.is_empty() {
+                        let c: Vec<Value> =
+                            act.sound_cues.iter().map(|c| json!({"frame": c.0, "group": c.1, "track": c.2})).collect();
+                        a.insert("sound_cues".into(), Value::from(c));
+                    }
+                    if !act.surface_cues.is_empty() {
+                        let c: Vec<Value> =
+                            act.surface_cues.iter().map(|c| json!({"frame": c.0, "contact": c.1})).collect();
+                        a.insert("surface_cues".into(), Value::from(c));
+                    }
+                    a.insert("bytes".into(), json!(act.len));
+                    extra.insert("action".into(), Value::Object(a));
+                }
                 let (format, skeleton, bones) = match &b.layout {
                     Layout::Curves(mo) => {
                         extra.insert("channels".into(), json!(mo.curves.len()));

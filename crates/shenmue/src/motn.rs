@@ -41,6 +41,50 @@ pub struct Entry {
     pub meta_offset: u32,
     /// Index into `MotnFile::blocks`.
     pub block: usize,
+    /// The decodable parts of the action metadata, when the offset lies in the metadata
+    /// region (between the sequence table and the name table).
+    pub action: Option<ActionMeta>,
+}
+
+/// Action metadata (reference §1.1): a 12-byte header, then records. Only the forms the
+/// reference documents are decoded; everything else stays raw (`len` bytes at `offset`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ActionMeta {
+    pub offset: usize,
+    /// Up to the next metadata block (or the name table).
+    pub len: usize,
+    /// Opcode 0x02 right after the header: three hit-phase frames.
+    pub hit_frames: Option<[u16; 3]>,
+    /// Opcode 0x04 after it: attack class, proficiency selector, base damage.
+    pub attack: Option<[u8; 3]>,
+    /// `frame, 04 05 AB group track 00`: sound cues (frame, group, track).
+    pub sound_cues: Vec<(u16, u8, u8)>,
+    /// `frame, 04 05 kind 00 00 01`: footstep/surface cues (frame, contact kind 0-7).
+    pub surface_cues: Vec<(u16, u8)>,
+}
+
+fn parse_action(data: &[u8], offset: usize, end: usize) -> Option<ActionMeta> {
+    let block = data.get(offset..end)?;
+    let rec = block.get(12..)?;
+    let u16_at = |b: &[u8], i: usize| b.get(i..i + 2).map(|x| u16::from_le_bytes([x[0], x[1]]));
+    let mut m = ActionMeta { offset, len: block.len(), ..Default::default() };
+    if rec.len() >= 8 && rec[0] == 0x02 && rec[1] == 0 {
+        m.hit_frames = Some([u16_at(rec, 2)?, u16_at(rec, 4)?, u16_at(rec, 6)?]);
+        if let Some(a) = rec.get(8..12).filter(|a| a[0] == 0x04) {
+            m.attack = Some([a[1], a[2], a[3]]);
+        }
+    }
+    for r in rec.chunks_exact(4).enumerate().filter_map(|(i, _)| rec.get(4 * i..4 * i + 8)) {
+        if r[2] == 0x04 && r[3] == 0x05 {
+            let frame = u16::from_le_bytes([r[0], r[1]]);
+            if r[4] == 0xAB && r[7] == 0 {
+                m.sound_cues.push((frame, r[5], r[6]));
+            } else if r[4] <= 7 && r[5] == 0 && r[6] == 0 && r[7] == 1 {
+                m.surface_cues.push((frame, r[4]));
+            }
+        }
+    }
+    Some(m)
 }
 
 #[derive(Debug, Clone)]
@@ -177,11 +221,21 @@ impl MotnFile {
             let end = starts.get(k + 1).copied().unwrap_or(data_end);
             blocks.push(parse_block(data, s, end)?);
         }
+        // Action metadata blocks: each runs to the next one or to the name table.
+        let meta_lo = table_offset as usize + (count + 1) * L::TABLE_ENTRY;
+        let meta_hi = name_table_offset as usize;
+        let mut metas: Vec<usize> = raw.iter().map(|r| r.2 as usize).filter(|&m| m >= meta_lo && m < meta_hi).collect();
+        metas.sort_unstable();
+        metas.dedup();
         let entries = raw
             .into_iter()
             .map(|(name, d, m, abs)| {
                 let block = starts.binary_search(&abs).unwrap_or(0);
-                Entry { name, data_offset: d, meta_offset: m, block }
+                let action = metas.binary_search(&(m as usize)).ok().and_then(|k| {
+                    let end = metas.get(k + 1).copied().unwrap_or(meta_hi);
+                    parse_action(data, m as usize, end)
+                });
+                Entry { name, data_offset: d, meta_offset: m, block, action }
             })
             .collect();
         Ok(MotnFile { table_offset, name_table_offset, data_base, attributes, file_size, entries, blocks, timestamp })

@@ -140,7 +140,14 @@ fn check_walks_the_whole_file() {
         lines[242]
     );
     println!("{}", lines[242]);
-    println!("all: hash={:08x}", boneyard_core::check::hash_lines(&lines));
+    let ik = lines.iter().filter(|l| l.contains(" ik=ok ")).count();
+    let none = lines.iter().filter(|l| l.ends_with("ik=none")).count();
+    let degenerate = lines.iter().filter(|l| l.contains(" ik=ok ") && !l.ends_with("degenerate=0")).count();
+    let listed = lines.iter().filter(|l| l.contains(" layout=")).count();
+    println!("human (IK) {ik}, other families {none}, listed layouts {listed}, with degenerate solves {degenerate}");
+    assert_eq!(ik + none + listed, 1559);
+    // A regression pin of this implementation's own output (not an independent value).
+    assert_eq!(format!("{:08x}", boneyard_core::check::hash_lines(&lines)), "db37d665");
 }
 
 #[test]
@@ -156,4 +163,19 @@ fn channel_census_matches_the_reference() {
     let step = f.blocks[f.entries[15].block].motion().unwrap();
     assert!(step.curves.iter().any(|c| c.keys.windows(2).any(|w| w[0].frame == w[1].frame)));
     assert_eq!(f.blocks[f.entries[614].block].family(), 13);
+}
+
+#[test]
+fn action_metadata_where_decodable() {
+    let Some(d) = load("action_metadata_where_decodable") else { return };
+    let f = MotnFile::parse(&d).unwrap();
+    // The walk: footstep (surface) cues on frames 0 and 18, kinds 0 and 1.
+    let walk = f.entries[242].action.as_ref().unwrap();
+    assert_eq!((walk.offset, walk.len), (0x31D4, 52));
+    assert_eq!(walk.surface_cues, vec![(0, 0), (18, 1)]);
+    // A battle move: hit-phase frames right after the header.
+    let hit = f.entries[614].action.as_ref().unwrap();
+    assert_eq!(hit.hit_frames, Some([1, 19, 20]));
+    let with_hits = f.entries.iter().filter(|e| e.action.as_ref().is_some_and(|a| a.hit_frames.is_some())).count();
+    println!("entries with hit-phase frames: {with_hits}");
 }
