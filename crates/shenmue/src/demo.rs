@@ -187,11 +187,90 @@ fn box_strips(lo: Vec3, hi: Vec3) -> (Vec<(Vec3, Vec3)>, mt5::StripSpec) {
     (verts, strips)
 }
 
-/// The demo as Shenmue files: `demo_motion.bin` (MOTN, both clips on the rig) and
-/// `demo_body.mt5` (the rig-shaped body).
+/// The controller family the demo's own 19-node model declares (its root's render key is
+/// `0x7001 + family`), so its FK clips play on it.
+pub const DEMO_FAMILY: u16 = 1;
+
+/// The demo clip as FK curves of family [`DEMO_FAMILY`]: per demo bone (control = node index)
+/// its rotation as Shenmue's X-then-Y-then-Z angles in turns, and the pelvis translation.
+pub fn demo_fk_sequence(clip: DemoClip) -> SequenceSpec {
+    let frames = clip.frames(FPS);
+    let poses: Vec<Vec<boneyard_core::Transform>> = (0..frames).map(|f| demo::pose(clip, f as f32 / FPS)).collect();
+    let mut curves = Vec::new();
+    for b in 0..demo::BONES.len() {
+        if b == 0 {
+            for (k, axis) in [Axis::PosX, Axis::PosY, Axis::PosZ].into_iter().enumerate() {
+                let v: Vec<f32> = poses.iter().map(|p| p[0].translation[k]).collect();
+                curves.push(CurveSpec { control: 0, axis, keys: dense_keys(&v) });
+            }
+        }
+        // q = Rz · Ry · Rx; unwrap each angle so the curves stay continuous.
+        let mut angles: Vec<[f32; 3]> = Vec::with_capacity(poses.len());
+        for p in &poses {
+            let (z, y, x) = p[b].rotation.to_euler(glam::EulerRot::ZYX);
+            let mut a = [x, y, z].map(|r| r / std::f32::consts::TAU);
+            if let Some(prev) = angles.last() {
+                for k in 0..3 {
+                    a[k] -= (a[k] - prev[k]).round();
+                }
+            }
+            angles.push(a);
+        }
+        for (k, axis) in [Axis::RotX, Axis::RotY, Axis::RotZ].into_iter().enumerate() {
+            let v: Vec<f32> = angles.iter().map(|a| a[k]).collect();
+            curves.push(CurveSpec { control: b as u16, axis, keys: dense_keys(&v) });
+        }
+    }
+    SequenceSpec { name: format!("{}_fk", clip.name()), frames: frames as u16, flag_high: DEMO_FAMILY, curves }
+}
+
+/// The demo character's own body as an MT5: 19 nodes in the demo's hierarchy and rest, its
+/// boxes as 3-vertex strips, the root declaring controller family [`DEMO_FAMILY`].
+pub fn demo_character() -> Vec<u8> {
+    let skel = demo::skeleton();
+    let meshes = demo::meshes(&skel);
+    let nodes: Vec<NodeSpec> = skel
+        .bones
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let mut vertices = Vec::new();
+            let mut strips = Vec::new();
+            for m in
+                meshes.iter().filter(|m| matches!(m.binding, boneyard_core::MeshBinding::Rigid { bone } if bone == i))
+            {
+                let base = vertices.len() as i16;
+                let center = m.positions.iter().copied().sum::<Vec3>() / m.positions.len().max(1) as f32;
+                vertices.extend(m.positions.iter().map(|p| (*p, (*p - center).normalize_or(Vec3::Y))));
+                for t in m.indices.chunks_exact(3) {
+                    strips.push((t.iter().map(|&k| base + k as i16).collect(), None));
+                }
+            }
+            NodeSpec {
+                render_key: if i == 0 { (0x7001 + DEMO_FAMILY) as i16 } else { 100 + i as i16 },
+                parent: b.parent,
+                rotation: [0; 3],
+                scale: Vec3::ONE,
+                position: b.rest.translation,
+                vertices,
+                strips,
+            }
+        })
+        .collect();
+    mt5::write(&nodes, &[])
+}
+
+/// The demo as Shenmue files: `demo_motion.bin` (MOTN: both clips retargeted onto the human
+/// rig, and both again as FK curves of the demo's own family), `demo_body.mt5` (the
+/// rig-shaped body) and `demo_character.mt5` (the demo's 19-node body declaring its family).
 pub fn demo_files() -> Result<Vec<(String, Vec<u8>)>> {
-    let seqs: Vec<SequenceSpec> = DemoClip::ALL.iter().map(|&c| demo_sequence(c)).collect();
-    Ok(vec![("demo_motion.bin".into(), encode_file(&seqs)), ("demo_body.mt5".into(), demo_body())])
+    let mut seqs: Vec<SequenceSpec> = DemoClip::ALL.iter().map(|&c| demo_sequence(c)).collect();
+    seqs.extend(DemoClip::ALL.iter().map(|&c| demo_fk_sequence(c)));
+    Ok(vec![
+        ("demo_motion.bin".into(), encode_file(&seqs)),
+        ("demo_body.mt5".into(), demo_body()),
+        ("demo_character.mt5".into(), demo_character()),
+    ])
 }
 
 /// The rig's rest world matrices (for tests of the body).

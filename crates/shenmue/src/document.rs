@@ -33,6 +33,27 @@ pub struct ShenmueDoc {
     family_skeleton: BTreeMap<u16, usize>,
     /// MT5 skeleton index → how its nodes take the rig's matrices.
     routes: BTreeMap<usize, Vec<NodeRoute>>,
+    /// MT5 skeleton index → its nodes, for a controller family the model declares.
+    fk_nodes: BTreeMap<usize, Vec<NodeFk>>,
+}
+
+/// A model skeleton as [`ShenmueDoc::new`] takes it: the skeleton, how its nodes follow the
+/// human rig, and (when its root declares a controller family) its nodes for FK playback.
+pub struct ModelSkeleton {
+    pub info: SkeletonInfo,
+    pub routes: Vec<NodeRoute>,
+    pub family: Option<u16>,
+    pub nodes: Vec<NodeFk>,
+}
+
+/// One MT5 node's rest values, for families played as FK on a model's nodes.
+#[derive(Debug, Clone, Copy)]
+pub struct NodeFk {
+    pub parent: Option<usize>,
+    pub position: Vec3,
+    /// Turns × 65536.
+    pub rotation: [i32; 3],
+    pub scale: Vec3,
 }
 
 /// How one MT5 node is posed from the rig: a routed node takes its control's matrix, any
@@ -96,7 +117,7 @@ impl ShenmueDoc {
         files: Vec<FileSummary>,
         motns: Vec<(String, MotnFile)>,
         rig_meshes: Vec<Mesh>,
-        extra_skeletons: Vec<(SkeletonInfo, Vec<NodeRoute>)>,
+        models: Vec<ModelSkeleton>,
     ) -> Result<Self> {
         let mut skeletons = vec![SkeletonInfo {
             id: "human_rig".into(),
@@ -121,7 +142,12 @@ impl ShenmueDoc {
                 }
             }
         }
+        // A family that a model declares plays on that model's nodes; others get a flat one.
+        let declared: Vec<u16> = models.iter().filter_map(|m| m.family).collect();
         for (f, n) in fam_controls {
+            if declared.contains(&f) {
+                continue;
+            }
             family_skeleton.insert(f, skeletons.len());
             let mut extra = Map::new();
             extra.insert("controller_family".into(), json!(f));
@@ -135,11 +161,16 @@ impl ShenmueDoc {
             });
         }
         let mut routes = BTreeMap::new();
-        for (info, r) in extra_skeletons {
-            if r.iter().any(|n| n.control.is_some()) {
-                routes.insert(skeletons.len(), r);
+        let mut fk_nodes = BTreeMap::new();
+        for m in models {
+            let idx = skeletons.len();
+            if let Some(f) = m.family.filter(|&f| f != 0) {
+                family_skeleton.entry(f).or_insert(idx);
+                fk_nodes.insert(idx, m.nodes);
+            } else if m.routes.iter().any(|n| n.control.is_some()) {
+                routes.insert(idx, m.routes);
             }
-            skeletons.push(info);
+            skeletons.push(m.info);
         }
         let mut anims = Vec::new();
         let mut refs = Vec::new();
@@ -209,7 +240,7 @@ impl ShenmueDoc {
             }
             stored.push(m);
         }
-        Ok(ShenmueDoc { files, skeletons, anims, refs, motns: stored, family_skeleton, routes })
+        Ok(ShenmueDoc { files, skeletons, anims, refs, motns: stored, family_skeleton, routes, fk_nodes })
     }
 
     fn block_of(&self, anim: usize) -> Result<&crate::motn::Block> {
@@ -241,7 +272,33 @@ impl ShenmueDoc {
             let ev = rig::evaluate(&HUMAN_RIG, &controls);
             Ok((channels, ev.world, f, ev.degenerate))
         } else {
-            let sk = self.family_skeleton.get(&b.family()).and_then(|&s| self.skeletons.get(s));
+            let sk_index = self.family_skeleton.get(&b.family()).copied();
+            if let Some(nodes) = sk_index.and_then(|s| self.fk_nodes.get(&s)) {
+                // FK on the declaring model's nodes: curve i overrides node i's values.
+                let mut pos: Vec<Vec3> = nodes.iter().map(|n| n.position).collect();
+                let mut rot: Vec<[i32; 3]> = nodes.iter().map(|n| n.rotation).collect();
+                for v in &values {
+                    let i = usize::from(v.control);
+                    if v.axis.is_rotation() {
+                        if let Some(r) = rot.get_mut(i) {
+                            r[v.axis.component()] = i32::from(crate::curve::turns_to_raw(v.value));
+                        }
+                    } else if let Some(p) = pos.get_mut(i) {
+                        p[v.axis.component()] = v.value;
+                    }
+                }
+                let mut world: Vec<Mat4> = Vec::with_capacity(nodes.len());
+                for (i, n) in nodes.iter().enumerate() {
+                    let local = crate::mt5::node_matrix(pos[i], rot[i], n.scale);
+                    let m = match n.parent.and_then(|p| world.get(p)) {
+                        Some(p) => *p * local,
+                        None => local,
+                    };
+                    world.push(m);
+                }
+                return Ok((channels, world, f, 0));
+            }
+            let sk = sk_index.and_then(|s| self.skeletons.get(s));
             let n = sk.map_or(1, |s| s.skeleton.len());
             let mut pos = vec![Vec3::ZERO; n];
             let mut rot = vec![[0i16; 3]; n];

@@ -167,7 +167,22 @@ pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDoc> {
         if routed > 0 {
             rig_meshes.extend(meshes);
         }
-        skeletons.push((model::model_skeleton(m, &format!("mt5_{k}"), name)?, model::node_routes(m)));
+        let family = m.nodes.first().and_then(|n| n.declared_family());
+        skeletons.push(document::ModelSkeleton {
+            info: model::model_skeleton(m, &format!("mt5_{k}"), name)?,
+            routes: model::node_routes(m),
+            family,
+            nodes: m
+                .nodes
+                .iter()
+                .map(|n| document::NodeFk {
+                    parent: n.parent,
+                    position: n.position,
+                    rotation: n.rotation,
+                    scale: n.scale,
+                })
+                .collect(),
+        });
     }
     ShenmueDoc::new(found.summaries, found.motns, rig_meshes, skeletons)
 }

@@ -50,17 +50,29 @@ impl Node {
         self.flags as u16 as i16
     }
     pub fn local_matrix(&self) -> Mat4 {
-        let r = self.rotation.map(|v| v as f32 * (std::f32::consts::TAU / 65536.0));
-        Mat4::from_translation(self.position)
-            * Mat4::from_rotation_z(r[2])
-            * Mat4::from_rotation_y(r[1])
-            * Mat4::from_rotation_x(r[0])
-            * Mat4::from_scale(self.scale)
+        node_matrix(self.position, self.rotation, self.scale)
+    }
+    /// The controller family a root node declares: low 16 bits above 0x7000 give
+    /// `low16 - 0x7001` (reference §1.10).
+    pub fn declared_family(&self) -> Option<u16> {
+        // Read as the signed key: 0x7001..=0x7FFF (negative keys are hooks, not families).
+        let key = i32::from(self.render_key());
+        (key >= L::FAMILY_KEY_BASE).then(|| (key - L::FAMILY_KEY_BASE) as u16)
     }
     pub fn rotation_quat(&self) -> Quat {
         let r = self.rotation.map(|v| v as f32 * (std::f32::consts::TAU / 65536.0));
         Quat::from_rotation_z(r[2]) * Quat::from_rotation_y(r[1]) * Quat::from_rotation_x(r[0])
     }
+}
+
+/// `T · Rz · Ry · Rx · S` (X applied first), rotations in turns × 65536.
+pub fn node_matrix(position: Vec3, rotation: [i32; 3], scale: Vec3) -> Mat4 {
+    let r = rotation.map(|v| v as f32 * (std::f32::consts::TAU / 65536.0));
+    Mat4::from_translation(position)
+        * Mat4::from_rotation_z(r[2])
+        * Mat4::from_rotation_y(r[1])
+        * Mat4::from_rotation_x(r[0])
+        * Mat4::from_scale(scale)
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -18,20 +18,31 @@ fn open() -> Box<dyn Document> {
 fn demo_opens_with_rig_body_and_both_clips() {
     let doc = open();
     let anims = doc.animations();
-    assert_eq!(anims.len(), 2);
-    assert_eq!((anims[0].name.as_str(), anims[0].frames), ("demo_walk", 31));
-    assert_eq!((anims[1].name.as_str(), anims[1].frames), ("demo_wave", 46));
+    assert_eq!(anims.len(), 4);
+    assert_eq!((anims[0].name.as_str(), anims[0].frames, anims[0].skeleton), ("demo_walk", 31, Some(0)));
+    assert_eq!((anims[1].name.as_str(), anims[1].frames, anims[1].skeleton), ("demo_wave", 46, Some(0)));
+    assert_eq!((anims[2].name.as_str(), anims[2].frames, anims[2].skeleton), ("demo_walk_fk", 31, Some(2)));
+    assert_eq!((anims[3].name.as_str(), anims[3].frames, anims[3].skeleton), ("demo_wave_fk", 46, Some(2)));
     let sk = doc.skeletons();
     assert_eq!(sk[0].skeleton.len(), 37);
     // The body's 37 nodes are its own skeleton, and its boxes ride the rig by render key.
     assert_eq!(sk[1].skeleton.len(), 37);
+    // The demo character's own 19 nodes, with its names' order and hierarchy.
+    let demo_skel = boneyard_core::demo::skeleton();
+    assert_eq!(sk[2].skeleton.len(), 19);
+    for (a, b) in sk[2].skeleton.bones.iter().zip(&demo_skel.bones) {
+        assert_eq!(a.parent, b.parent);
+        assert!((a.rest.translation - b.rest.translation).length() < 1e-6);
+    }
+    assert_eq!(sk[2].meshes.len(), 19);
     assert!(!sk[0].meshes.is_empty());
     for m in &sk[0].meshes {
         m.validate(37).unwrap();
         assert!(matches!(m.binding, MeshBinding::Skinned { .. }));
     }
     let lines = doc.check().unwrap();
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 4);
+    assert!(lines[2].ends_with("ik=none"), "{}", lines[2]);
     assert!(lines[0].contains("ik=ok degenerate=0"), "{}", lines[0]);
 }
 
@@ -40,6 +51,15 @@ fn demo_targets_survive_half_float_quantization() {
     let doc = open();
     for (a, clip) in DemoClip::ALL.into_iter().enumerate() {
         for f in 0..doc.animations()[a].frames {
+            // The FK copy on the demo's own body: rotations within the format's quantization
+            // (halves of turns, then int16 truncation: well under 0.2 degree).
+            let fk = doc.sample(a + 2, f64::from(f)).unwrap();
+            let want = boneyard_core::demo::pose(clip, f as f32 / 30.0);
+            for (b, (g, w)) in fk.locals.iter().zip(&want).enumerate() {
+                let angle = g.rotation.angle_between(w.rotation).to_degrees();
+                assert!(angle < 0.2, "{clip:?} f{f} bone {b}: {angle} degrees off");
+                assert!((g.translation - w.translation).length() < 0.01, "{clip:?} f{f} bone {b}");
+            }
             let pose = doc.pose(0, Some(a), f64::from(f)).unwrap();
             for (ctl, want) in demo::demo_targets(clip, f) {
                 let got = pose[ctl].w_axis.truncate();
