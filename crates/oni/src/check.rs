@@ -28,8 +28,8 @@ use boneyard_core::{Error, Result};
 pub fn lines(doc: &OniDocument) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for (i, t) in doc.trams.iter().enumerate() {
-        for f in 0..t.frames {
-            for (p, q) in t.rotations_at(f)?.iter().enumerate() {
+        for p in 0..t.parts {
+            for (f, q) in t.part_rotations(p)?.iter().enumerate() {
                 if !is_unit(*q) {
                     return Err(Error::invalid(
                         0,

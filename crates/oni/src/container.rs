@@ -286,7 +286,10 @@ impl InstanceFile {
     /// The two pre-data words of instance `i`: its own link and the file id.
     pub fn pre_data(&self, i: usize) -> Result<(u32, u32)> {
         let desc = self.descriptors.get(i).ok_or_else(|| Error::invalid(0, format!("no instance {i}")))?;
-        let at = self.data_block + desc.data_offset as usize - d::PRE_DATA;
+        let at = (self.data_block + desc.data_offset as usize)
+            .checked_sub(d::PRE_DATA)
+            .filter(|_| !desc.placeholder)
+            .ok_or_else(|| Error::invalid(0, format!("instance {i} has no data")))?;
         let mut r = Reader::at(&self.data, at, Endian::Little)?;
         Ok((r.u32()?, r.u32()?))
     }

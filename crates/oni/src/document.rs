@@ -30,6 +30,8 @@ impl OniDocument {
     pub fn new(files: Vec<InstanceFile>) -> Result<OniDocument> {
         let files = Files::new(files);
         // Every TRAM with data, file by file, in descriptor order.
+        let limits = boneyard_core::Limits::default();
+        let mut budget = 0usize;
         let mut trams = Vec::new();
         let mut tram_index: HashMap<Ref, usize> = HashMap::new();
         for (fi, f) in files.files.iter().enumerate() {
@@ -43,6 +45,11 @@ impl OniDocument {
                         .map(|n| n.get(4..).unwrap_or(n).to_string())
                 };
                 let t = Tram::read(f, i, &link_name)?;
+                budget += t.rotations.len() + 12 * t.frames;
+                if budget > limits.max_bytes {
+                    return Err(Error::limit(0, format!("the animations need over {} bytes", limits.max_bytes))
+                        .in_file(&f.name));
+                }
                 tram_index.insert(Ref { file: fi, index: i }, trams.len());
                 trams.push(t);
             }
@@ -82,6 +89,7 @@ impl OniDocument {
                 extra.insert("class".into(), json!(files.name(r)));
                 ids.push(files.name(r).map(str::to_string).unwrap_or_else(|| format!("ONCC#{i}")));
                 bodies.push(body);
+                check_vertices(&bodies, &limits)?;
                 extras.push(extra);
             }
         }
@@ -94,6 +102,7 @@ impl OniDocument {
                 let (body, extra) = read_set(&files, r, &mut used_trcm)?;
                 ids.push(files.name(r).map(str::to_string).unwrap_or_else(|| format!("TRBS#{i}")));
                 bodies.push(body);
+                check_vertices(&bodies, &limits)?;
                 extras.push(extra);
             }
         }
@@ -108,6 +117,7 @@ impl OniDocument {
                 extra.insert("trcm".into(), json!(body.source));
                 ids.push(files.name(r).map(str::to_string).unwrap_or_else(|| format!("TRCM#{i}")));
                 bodies.push(body);
+                check_vertices(&bodies, &limits)?;
                 extras.push(extra);
             }
         }
@@ -212,6 +222,15 @@ impl OniDocument {
     pub fn bodies(&self) -> &[Body] {
         &self.bodies
     }
+}
+
+/// Bodies may share geometry; bound what the document holds.
+fn check_vertices(bodies: &[Body], limits: &boneyard_core::Limits) -> Result<()> {
+    let n: usize = bodies.iter().flat_map(|b| &b.meshes).map(|m| m.positions.len() + m.indices.len()).sum();
+    if n > limits.max_count {
+        return Err(Error::limit(0, format!("the bodies hold over {} vertices and indices", limits.max_count)));
+    }
+    Ok(())
 }
 
 /// A TRBS: its five links (lowest detail first) and the highest-detail body, as the engine

@@ -562,6 +562,56 @@ impl Tram {
         }
     }
 
+    /// Every frame's rotation of `part`, in one pass over the stream: the same keys and lerps
+    /// as [`rotation`](Self::rotation) frame by frame (the walk's position only moves forward).
+    pub fn part_rotations(&self, part: usize) -> Result<Vec<EQuat>> {
+        let st =
+            *self.streams.get(part).ok_or_else(|| Error::invalid(0, format!("TRAM {}: no part {part}", self.name)))?;
+        let ks = self.key_size as usize;
+        let key = |pos: usize| -> Result<EQuat> {
+            self.rotations
+                .get(pos..pos + ks)
+                .filter(|_| pos + ks <= st.end)
+                .and_then(|b| keys::decode(self.key_size, b))
+                .ok_or_else(|| Error::invalid(pos as u64, format!("TRAM {}: key outside its stream", self.name)))
+        };
+        let mut out = Vec::with_capacity(self.frames);
+        if self.frames == 1 {
+            out.push(key(st.start)?);
+            return Ok(out);
+        }
+        // The segment (last key, current key, gap, frame of the current key).
+        let mut p = st.start + ks;
+        let mut last = st.start;
+        let mut current = st.start;
+        let mut gap = 0usize;
+        let mut current_frame = 0usize;
+        let mut started = false;
+        for frame in 0..self.frames {
+            while !started || frame > current_frame {
+                started = true;
+                gap =
+                    *self.rotations.get(p).filter(|_| p < st.end).ok_or_else(|| {
+                        Error::invalid(p as u64, format!("TRAM {}: the walk left the stream", self.name))
+                    })? as usize;
+                p += 1;
+                last = current;
+                current = p;
+                p += ks;
+                current_frame += gap;
+            }
+            let into = frame - (current_frame - gap);
+            out.push(if into == 0 {
+                key(last)?
+            } else if into == gap {
+                key(current)?
+            } else {
+                quat_lerp(key(last)?, key(current)?, into as f32 / gap as f32)
+            });
+        }
+        Ok(out)
+    }
+
     /// Every part's rotation at `frame`.
     pub fn rotations_at(&self, frame: usize) -> Result<Vec<EQuat>> {
         (0..self.parts).map(|p| self.rotation(p, frame)).collect()

@@ -75,6 +75,22 @@ fn six_byte_keys_match_onisplit_xml() {
     println!("{}", report.join("\n"));
 }
 
+/// The one-pass walk used by `check` gives what the engine's per-frame walk gives.
+#[test]
+fn one_pass_walk_equals_frame_walk() {
+    let names: Vec<String> = TRAMS_6.iter().map(|n| format!("{n}.oni")).collect();
+    let refs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    let Some((doc, _)) = open(&refs, "one_pass_walk_equals_frame_walk") else { return };
+    for t in doc.trams() {
+        for p in 0..t.parts {
+            let all = t.part_rotations(p).unwrap();
+            for (f, q) in all.iter().enumerate() {
+                assert_eq!(*q, t.rotation(p, f).unwrap(), "{} part {p} frame {f}", t.name);
+            }
+        }
+    }
+}
+
 /// (0, 0, 0) is not the identity in the engine: ≈ (0, -1.75e-7, 0, -1) (M3c2Pi is the f32
 /// above 2π), as tiny2's part 1 key 0 and pose1's zero keys decode.
 #[test]

@@ -1,0 +1,160 @@
+//! Hostile input: random and mutated real (fixture), demo and encoded files through every
+//! parser and the sampling, posing and check paths. Nothing may panic or hang.
+
+mod common;
+use boneyard_core::{Document, InputFile};
+use boneyard_oni::encode::{new_tram, rotation_block, tram_instance, write_level, write_oni};
+use boneyard_oni::open_files;
+use proptest::prelude::*;
+use std::sync::OnceLock;
+
+type Set = Vec<(String, Vec<u8>)>;
+
+/// Sets of files given together (fake paths, so nothing is looked up on disk).
+fn corpus() -> &'static Vec<Set> {
+    static C: OnceLock<Vec<Set>> = OnceLock::new();
+    C.get_or_init(|| {
+        let mut out: Vec<Set> = Vec::new();
+        for n in [
+            "TRAMfixture_tiny2.oni",
+            "TRAMfixture_walk19.oni",
+            "TRAMfixture_walk19_overlay.oni",
+            "TRAMfixture_pose1.oni",
+            "TRAMfixture_gap255.oni",
+            "TRAMfixture_badlast.oni",
+            "TRBSfixture_body19.oni",
+            "M3GMfixture_box.oni",
+        ] {
+            if let Some(p) = boneyard_core::testdata::data_dir().map(|d| d.join("oni").join(n)) {
+                if let Ok(b) = std::fs::read(p) {
+                    out.push(vec![(format!("/nonexistent/{n}"), b)]);
+                }
+            }
+        }
+        if let Some(d) = boneyard_core::testdata::data_dir() {
+            if let (Ok(dat), Ok(raw)) =
+                (std::fs::read(d.join("oni/level1_Final.dat")), std::fs::read(d.join("oni/level1_Final.raw")))
+            {
+                out.push(vec![
+                    ("/nonexistent/level1_Final.dat".into(), dat),
+                    ("/nonexistent/level1_Final.raw".into(), raw),
+                ]);
+            }
+        }
+        out.push(
+            boneyard_oni::demo_files().unwrap().into_iter().map(|(n, b)| (format!("/nonexistent/{n}"), b)).collect(),
+        );
+        // Encoded TRAMs with the key sizes OniSplit never writes.
+        for size in [3u16, 4, 8] {
+            let mut t = new_tram(&format!("k{size}"), size, 3, 7);
+            let q = |a: f32| [0.0, (a / 2.0).sin(), 0.0, (a / 2.0).cos()];
+            let keys: Vec<Vec<(usize, [f32; 4])>> =
+                (0..3).map(|p| vec![(0, q(0.1 * p as f32)), (3, q(1.0)), (6, q(-0.5))]).collect();
+            let (r, s) = rotation_block(size, 7, &keys).unwrap();
+            t.rotations = r;
+            t.streams = s;
+            let inst = tram_instance(&t).unwrap();
+            out.push(vec![(format!("/nonexistent/k{size}.oni"), write_oni(std::slice::from_ref(&inst)).unwrap())]);
+            let (dat, raw) = write_level(&[inst], 2).unwrap();
+            out.push(vec![(format!("/nonexistent/k{size}.dat"), dat), (format!("/nonexistent/k{size}.raw"), raw)]);
+        }
+        out
+    })
+}
+
+/// Open and use everything; errors are fine, panics are not.
+fn exercise(set: &Set) {
+    let inputs = set.iter().map(|(n, b)| InputFile::new(n.clone(), b.clone())).collect();
+    let Ok(doc) = open_files(inputs) else { return };
+    let doc: &dyn Document = &doc;
+    let _ = doc.files();
+    for a in doc.animations() {
+        for f in [0.0, (a.frames / 2) as f64, a.frames as f64 - 1.0, 1e9, f64::NAN, -3.0] {
+            let _ = doc.sample(a.index, f);
+            if let Some(sk) = doc.skeleton_for(a.index) {
+                let _ = doc.pose(sk, Some(a.index), f);
+            }
+        }
+    }
+    for s in 0..doc.skeletons().len() {
+        let _ = doc.pose(s, None, 0.0);
+    }
+    let _ = doc.check();
+}
+
+#[test]
+fn corpus_itself_is_fine() {
+    for set in corpus() {
+        let bad = set[0].0.contains("badlast");
+        let inputs = set.iter().map(|(n, b)| InputFile::new(n.clone(), b.clone())).collect();
+        match open_files(inputs) {
+            Ok(doc) => {
+                assert!(!bad);
+                doc.check().unwrap_or_else(|e| panic!("{}: {e}", set[0].0));
+            }
+            Err(e) => assert!(bad, "{}: {e}", set[0].0),
+        }
+        exercise(set);
+    }
+}
+
+/// Every file truncated at many lengths.
+#[test]
+fn truncations() {
+    for set in corpus() {
+        for k in 0..set.len() {
+            let len = set[k].1.len();
+            let step = (len / 64).max(1);
+            for cut in (0..len).step_by(step) {
+                let mut s = set.clone();
+                s[k].1.truncate(cut);
+                exercise(&s);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Bytes and aligned words of real files overwritten with random or pointed values.
+    #[test]
+    fn mutated_files(
+        which in any::<prop::sample::Index>(),
+        file in any::<prop::sample::Index>(),
+        bytes in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..12),
+        words in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(vec![0u32, 1, 0xff, 0x101, 0xffff, 0x7fff_ffff, 0xffff_ffff, 0x8000_0001, 3, 16, 255])), 0..6),
+    ) {
+        let c = corpus();
+        let mut set = c[which.index(c.len())].clone();
+        let k = file.index(set.len());
+        let data = &mut set[k].1;
+        if !data.is_empty() {
+            for (i, v) in bytes {
+                let at = i.index(data.len());
+                data[at] = v;
+            }
+            for (i, v) in words {
+                let at = i.index(data.len()) & !3;
+                if at + 4 <= data.len() {
+                    data[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+        exercise(&set);
+    }
+
+    /// Random bodies behind a valid header.
+    #[test]
+    fn random_after_header(body in prop::collection::vec(any::<u8>(), 0..4096), v in 0u8..2) {
+        let mut d = Vec::new();
+        d.extend_from_slice(&0x0003_BCDF_33DC_271Fu64.to_le_bytes());
+        d.extend_from_slice(if v == 0 { b"13RV" } else { b"23RV" });
+        for s in [64u16, 20, 16, 8] {
+            d.extend_from_slice(&s.to_le_bytes());
+        }
+        d.extend_from_slice(&body);
+        exercise(&vec![("/nonexistent/r.dat".into(), d.clone()), ("/nonexistent/r.raw".into(), body.clone())]);
+        exercise(&vec![("/nonexistent/r.oni".into(), d)]);
+    }
+}
