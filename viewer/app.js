@@ -382,7 +382,7 @@ function selectAnim(i) {
   const a = currentAnim();
   state.clock = 0;
   showClipInfo();
-  const own = a && a.skeleton !== null && a.skeleton !== undefined ? a.skeleton : state.skeleton;
+  const own = a && a.skeleton_index !== null && a.skeleton_index !== undefined ? a.skeleton_index : state.skeleton;
   if (own !== state.skeleton) {
     selectSkeleton(own).catch((e) => status(e.message, true));
   } else {
@@ -465,7 +465,7 @@ async function main() {
     return;
   }
   const l = state.list;
-  $('family').textContent = `${l.family} · ${l.files.map((f) => f.path).join(', ')}`;
+  $('family').textContent = `${l.family} · ${l.files.join(', ')}`;
   if (!l.skeletons.length) {
     status('this input has no skeleton to show', true);
     return;
@@ -476,7 +476,7 @@ async function main() {
   anSel.add(new Option('(rest pose)', '-1'));
   l.animations.forEach((a, i) => anSel.add(new Option(`#${i} ${a.name} (${a.frames} f)`, String(i))));
   const first = l.animations.length ? 0 : -1;
-  const sk = first >= 0 && l.animations[0].skeleton != null ? l.animations[0].skeleton : 0;
+  const sk = first >= 0 && l.animations[0].skeleton_index != null ? l.animations[0].skeleton_index : 0;
   try {
     await selectSkeleton(sk);
   } catch (e) {

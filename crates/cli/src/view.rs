@@ -3,14 +3,15 @@
 //! The page (`viewer/index.html`, `app.js`, `style.css`) is compiled into the binary and
 //! needs no network. It draws with its own small Canvas2D renderer from this JSON API:
 //!
-//! * `/api/list`: skeletons and animations, the shape of `list --json` (plus `family`,
-//!   per-skeleton `index` and `meshes`, per-animation `skeleton` and `interpolation`);
+//! * `/api/list`: skeletons and animations, `list --json` (`crate::json`) plus `family`,
+//!   per-skeleton `index` and per-animation `skeleton_index`;
 //! * `/api/pose?skeleton=S&anim=A&frame=F`: world matrices like `pose --json` (no `anim`, or
-//!   `anim=rest`: the rest pose; `skeleton` defaults to the animation's own);
+//!   `anim=rest`: the rest pose; `skeleton` defaults to the animation's own), plus
+//!   `skeleton_index`;
 //! * `/api/mesh?skeleton=S`: every mesh with its binding, positions in the spaces of the core
 //!   model (bone-local for rigid, model space at rest for skinned) and, when a mesh is skinned,
 //!   the inverse rest world matrices;
-//! * `/api/sample?anim=A&frame=F`: the local pose like `sample --json`.
+//! * `/api/sample?anim=A&frame=F`: the local pose, `sample --json`.
 //!
 //! `S` and `A` are what `--skeleton` and `--anim` accept (index, `#N`, id or name). Bad
 //! parameters answer 400 with `{"error": "..."}`; nothing a request holds can panic the server.
@@ -218,54 +219,29 @@ fn matrix(m: &Mat4) -> Value {
     nums(m.to_cols_array())
 }
 
-/// Add format-specific fields without overriding the named ones.
-fn with_extra(mut v: Value, extra: &Map<String, Value>) -> Value {
-    if let Value::Object(o) = &mut v {
-        for (k, x) in extra {
-            o.entry(k.clone()).or_insert_with(|| x.clone());
+/// `list --json` (crate::json::list) plus what the page needs to link things by position:
+/// `family`, each skeleton's `index`, each animation's `skeleton_index`.
+pub fn list_json(doc: &Doc) -> Value {
+    let files: Vec<String> = doc.files().into_iter().map(|f| f.path).collect();
+    let mut v = crate::json::list(&[doc], &files);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("family".into(), json!(doc.family()));
+        if let Some(Value::Array(sk)) = o.get_mut("skeletons") {
+            for (i, s) in sk.iter_mut().enumerate() {
+                if let Some(s) = s.as_object_mut() {
+                    s.insert("index".into(), json!(i));
+                }
+            }
+        }
+        if let Some(Value::Array(an)) = o.get_mut("animations") {
+            for (a, info) in an.iter_mut().zip(doc.animations()) {
+                if let Some(a) = a.as_object_mut() {
+                    a.insert("skeleton_index".into(), json!(info.skeleton));
+                }
+            }
         }
     }
     v
-}
-
-pub fn list_json(doc: &Doc) -> Value {
-    let files: Vec<Value> = doc
-        .files()
-        .iter()
-        .map(|f| {
-            let counts: Map<String, Value> = f.counts.iter().map(|(k, n)| (k.clone(), json!(n))).collect();
-            json!({ "path": f.path, "format": f.format, "variant": f.variant, "counts": counts, "notes": f.notes })
-        })
-        .collect();
-    let skeletons: Vec<Value> = doc
-        .skeletons()
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            with_extra(
-                json!({ "index": i, "id": s.id, "name": s.name, "bones": s.skeleton.len(),
-                        "source": s.source, "meshes": s.meshes.len() }),
-                &s.extra,
-            )
-        })
-        .collect();
-    let animations: Vec<Value> = doc
-        .animations()
-        .iter()
-        .map(|a| {
-            let interpolation = match a.interpolation {
-                boneyard_core::Interpolation::Linear => "linear",
-                boneyard_core::Interpolation::Step => "step",
-            };
-            with_extra(
-                json!({ "index": a.index, "name": a.name, "frames": a.frames, "fps": a.fps, "bones": a.bones,
-                        "format": a.format, "source": a.source, "skeleton": a.skeleton,
-                        "interpolation": interpolation }),
-                &a.extra,
-            )
-        })
-        .collect();
-    json!({ "family": doc.family(), "files": files, "skeletons": skeletons, "animations": animations })
 }
 
 fn pose_api(doc: &Doc, q: &Query) -> Result<Value, Reply> {
@@ -273,21 +249,15 @@ fn pose_api(doc: &Doc, q: &Query) -> Result<Value, Reply> {
     let skeleton = skeleton_param(doc, q, anim)?;
     let frame = frame_param(q)?;
     let world = doc.pose(skeleton, anim, frame).map_err(doc_error)?;
-    Ok(pose_json(doc, skeleton, anim, frame, &world))
-}
-
-pub fn pose_json(doc: &Doc, skeleton: usize, anim: Option<usize>, frame: f64, world: &[Mat4]) -> Value {
-    let skel = doc.skeletons().get(skeleton).map(|s| &s.skeleton);
-    let bones: Vec<Value> = world
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let bone = skel.and_then(|s| s.bones.get(i));
-            json!({ "index": i, "name": bone.map(|b| b.name.as_str()), "parent": bone.and_then(|b| b.parent),
-                    "matrix": matrix(m) })
-        })
-        .collect();
-    json!({ "skeleton": skeleton, "animation": anim, "frame": frame, "bones": bones })
+    let info = doc.skeletons().get(skeleton).ok_or_else(|| bad(format!("no skeleton #{skeleton}")))?;
+    // The shape of `pose --json` for one frame, plus the skeleton's position in the list.
+    Ok(json!({
+        "frame": frame,
+        "bones": crate::json::pose_bones(info, &world),
+        "animation": anim.and_then(|a| doc.animations().get(a)).map(crate::json::anim_header),
+        "skeleton": info.id,
+        "skeleton_index": skeleton,
+    }))
 }
 
 fn mesh_api(doc: &Doc, q: &Query) -> Result<Value, Reply> {
@@ -325,33 +295,8 @@ fn sample_api(doc: &Doc, q: &Query) -> Result<Value, Reply> {
     let anim = anim_param(doc, q)?.ok_or_else(|| bad("sample needs anim=NAME or anim=#INDEX"))?;
     let frame = frame_param(q)?;
     let s = doc.sample(anim, frame).map_err(doc_error)?;
-    Ok(sample_json(doc, anim, &s))
-}
-
-pub fn sample_json(doc: &Doc, anim: usize, s: &boneyard_core::Sample) -> Value {
-    let info = doc.animations().get(anim);
-    let skel = doc.skeleton_for(anim).and_then(|i| doc.skeletons().get(i)).map(|s| &s.skeleton);
-    let channels: Vec<Value> =
-        s.channels.iter().map(|c| json!({ "target": c.target, "path": c.path, "value": c.value })).collect();
-    let bones: Vec<Value> = s
-        .locals
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let name = skel.and_then(|k| k.bones.get(i)).map(|b| b.name.clone()).unwrap_or_else(|| format!("bone{i}"));
-            json!({ "index": i, "name": name, "translation": nums(t.translation.to_array()),
-                    "rotation": nums(t.rotation.to_array()) })
-        })
-        .collect();
-    let v = json!({
-        "format": info.map(|a| a.format.as_str()),
-        "animation": info.map(|a| json!({ "index": a.index, "name": a.name, "frames": a.frames, "fps": a.fps })),
-        "frame": s.frame,
-        "channels": channels,
-        "bones": bones,
-        "root_motion": s.root_motion.map(|r| nums(r.to_array())),
-    });
-    with_extra(v, &s.extra)
+    let info = doc.animations().get(anim).ok_or_else(|| bad(format!("no animation #{anim}")))?;
+    Ok(crate::json::sample(doc, info, &s))
 }
 
 #[cfg(test)]
@@ -408,7 +353,8 @@ mod tests {
         // Walk, last frame (1 s at 30 fps): the pelvis has moved 10 units along +Z.
         let (status, v) = get(d.as_ref(), "/api/pose?anim=demo_walk&frame=30");
         assert_eq!(status, 200);
-        assert_eq!(v["animation"], 0);
+        assert_eq!(v["animation"]["index"], 0);
+        assert_eq!((v["skeleton"].as_str(), v["skeleton_index"].as_u64()), (Some("demo"), Some(0)));
         let z = v["bones"][0]["matrix"][14].as_f64().unwrap();
         assert!((z - 10.0).abs() < 1e-5, "{z}");
         // By index, percent-encoded.
