@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
         name: Some("TRAMfuzz".into()),
         data: st.to_vec(),
         raw: vec![(0, raw.to_vec())],
-        links: vec![],
+        ..Default::default()
     };
     let Ok(file) = write_oni(&[inst]) else { return };
     let files = vec![boneyard_core::InputFile::new("/nonexistent/fuzz.oni", file)];

@@ -31,6 +31,16 @@ pub struct Instance {
     pub raw: Vec<(usize, Vec<u8>)>,
     /// Links: the struct offset of the u32, and the index of the target instance.
     pub links: Vec<(usize, usize)>,
+    /// A placeholder: no data here, defined by name in another file (a level's links into
+    /// `level0_Final`).
+    pub placeholder: bool,
+}
+
+impl Instance {
+    /// A placeholder for `name` (with its tag prefix), defined in another file.
+    pub fn placeholder(tag: u32, name: &str) -> Instance {
+        Instance { tag, name: Some(name.to_string()), placeholder: true, ..Default::default() }
+    }
 }
 
 fn align(n: usize, a: usize) -> usize {
@@ -110,6 +120,9 @@ fn header(w: &mut Writer, version: u32, counts: [usize; 3], data: (usize, usize)
 /// A single `.oni` file (VR32) as OniSplit writes it.
 pub fn write_oni(instances: &[Instance]) -> Result<Vec<u8>> {
     check_links(instances)?;
+    if instances.iter().any(|i| i.placeholder) {
+        return Err(Error::unsupported("placeholders in a .oni (write a level)"));
+    }
     let mut inst = instances.to_vec();
     patch_links(&mut inst);
     let raw = place_raw(&mut inst, 32);
@@ -187,6 +200,10 @@ pub fn write_level(instances: &[Instance], level: u8) -> Result<(Vec<u8>, Vec<u8
     let mut data = Vec::new();
     let mut offsets = Vec::with_capacity(n);
     for (k, i) in inst.iter().enumerate() {
+        if i.placeholder {
+            offsets.push(0);
+            continue;
+        }
         data.extend_from_slice(&layout::make_link(k).to_le_bytes());
         data.extend_from_slice(&file_id.to_le_bytes());
         offsets.push(data.len());
@@ -199,8 +216,13 @@ pub fn write_level(instances: &[Instance], level: u8) -> Result<(Vec<u8>, Vec<u8
     header(&mut w, h::VERSION_VR31, [n, named.len(), tags.len()], (data_block, data.len()), (name_block, names.len()));
     w.zeros(16);
     for (k, i) in inst.iter().enumerate() {
-        w.u32(i.tag).u32(offsets[k] as u32).u32(name_offsets[k] as u32).u32((i.data.len() + 8) as u32);
-        w.u32(if i.name.is_some() { 0 } else { layout::descriptor::FLAG_UNIQUE });
+        let size = if i.placeholder { 0 } else { i.data.len() + 8 };
+        w.u32(i.tag).u32(offsets[k] as u32).u32(name_offsets[k] as u32).u32(size as u32);
+        w.u32(match (i.placeholder, i.name.is_some()) {
+            (true, _) => layout::descriptor::FLAG_PLACEHOLDER,
+            (false, true) => 0,
+            (false, false) => layout::descriptor::FLAG_UNIQUE,
+        });
     }
     for &k in &named {
         w.u32(k as u32).u32(0);
@@ -524,7 +546,7 @@ pub fn tram_instance(tr: &Tram) -> Result<Instance> {
         }),
     ));
     let name = if tr.name.starts_with("TRAM") { tr.name.clone() } else { format!("TRAM{}", tr.name) };
-    Ok(Instance { tag: layout::TRAM, name: Some(name), data, raw, links: vec![] })
+    Ok(Instance { tag: layout::TRAM, name: Some(name), data, raw, ..Default::default() })
 }
 
 // ------------------------------------------------------------------------------------------
@@ -534,7 +556,7 @@ fn list_instance(tag: u32, count_at: usize, elems_at: usize, count: usize, elems
     let mut data = vec![0u8; elems_at];
     data[count_at..count_at + 4].copy_from_slice(&(count as u32).to_le_bytes());
     data.extend_from_slice(&elems);
-    Instance { tag, name: None, data, raw: vec![], links: vec![] }
+    Instance { tag, data, ..Default::default() }
 }
 
 fn vec3_bytes(v: &[Vec3]) -> Vec<u8> {
@@ -562,7 +584,7 @@ pub fn geometry_instances(mesh: &Mesh, out: &mut Vec<Instance>) -> usize {
     pnta[g::PNTA_COUNT..g::PNTA_COUNT + 4].copy_from_slice(&(pts.len() as u32).to_le_bytes());
     pnta.extend_from_slice(&vec3_bytes(pts));
     let base = out.len();
-    out.push(Instance { tag: layout::PNTA, name: None, data: pnta, raw: vec![], links: vec![] });
+    out.push(Instance { tag: layout::PNTA, name: None, data: pnta, ..Default::default() });
     let tris: Vec<[u32; 3]> = mesh.indices.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
     let tri_normals: Vec<Vec3> = tris
         .iter()
@@ -595,7 +617,7 @@ pub fn geometry_instances(mesh: &Mesh, out: &mut Vec<Instance>) -> usize {
     links.push((g::TRIANGLE_NORMAL_INDICES, out.len()));
     out.push(list_instance(layout::IDXA, g::LIST_COUNT, g::LIST_ELEMENTS, tris.len(), tni.into_bytes()));
     let m3gm = out.len();
-    out.push(Instance { tag: layout::M3GM, name: None, data: vec![0u8; g::SIZE], raw: vec![], links });
+    out.push(Instance { tag: layout::M3GM, name: None, data: vec![0u8; g::SIZE], links, ..Default::default() });
     m3gm
 }
 
@@ -625,7 +647,7 @@ pub fn body_instances(name: &str, body: &Body, meshes: &[Mesh]) -> Result<Vec<In
     }
     let mut data = vec![0u8; arr::ELEMENTS + 4 * parts];
     data[arr::COUNT..arr::COUNT + 2].copy_from_slice(&(parts as u16).to_le_bytes());
-    out.push(Instance { tag: layout::TRGA, name: None, data, raw: vec![], links });
+    out.push(Instance { tag: layout::TRGA, name: None, data, links, ..Default::default() });
     let trta = out.len();
     let mut data = vec![0u8; arr::ELEMENTS];
     data[arr::COUNT..arr::COUNT + 2].copy_from_slice(&(parts as u16).to_le_bytes());
@@ -634,14 +656,14 @@ pub fn body_instances(name: &str, body: &Body, meshes: &[Mesh]) -> Result<Vec<In
             data.extend_from_slice(&c.to_le_bytes());
         }
     }
-    out.push(Instance { tag: layout::TRTA, name: None, data, raw: vec![], links: vec![] });
+    out.push(Instance { tag: layout::TRTA, name: None, data, ..Default::default() });
     let tria = out.len();
     let mut data = vec![0u8; arr::ELEMENTS];
     data[arr::COUNT..arr::COUNT + 2].copy_from_slice(&(parts as u16).to_le_bytes());
     for b in links_from_parents(&body.parents) {
         data.extend_from_slice(&b);
     }
-    out.push(Instance { tag: layout::TRIA, name: None, data, raw: vec![], links: vec![] });
+    out.push(Instance { tag: layout::TRIA, name: None, data, ..Default::default() });
     let mut data = vec![0u8; trcm::SIZE];
     data[trcm::NUM_PARTS..trcm::NUM_PARTS + 2].copy_from_slice(&(parts as u16).to_le_bytes());
     let dn = name.as_bytes();
@@ -653,6 +675,7 @@ pub fn body_instances(name: &str, body: &Body, meshes: &[Mesh]) -> Result<Vec<In
         data,
         raw: vec![],
         links: vec![(trcm::GEOMETRIES, trga), (trcm::TRANSLATIONS, trta), (trcm::INDEX_BLOCKS, tria)],
+        placeholder: false,
     };
     out[0] = Instance {
         tag: layout::TRBS,
@@ -660,8 +683,44 @@ pub fn body_instances(name: &str, body: &Body, meshes: &[Mesh]) -> Result<Vec<In
         data: vec![0u8; layout::trbs::SIZE],
         raw: vec![],
         links: (0..layout::trbs::LODS).map(|k| (4 * k, 1)).collect(),
+        placeholder: false,
     };
     Ok(out)
+}
+
+/// A character class (ONCC) linking body set `trbs` and animation collection `trac`
+/// (instance indices); every other field zero.
+pub fn oncc_instance(name: &str, trbs: usize, trac: Option<usize>) -> Instance {
+    let mut links = vec![(layout::oncc::BODY_SET, trbs)];
+    if let Some(t) = trac {
+        links.push((layout::oncc::ANIMATIONS, t));
+    }
+    Instance {
+        tag: layout::ONCC,
+        name: Some(format!("ONCC{name}")),
+        data: vec![0u8; layout::oncc::SIZE],
+        links,
+        ..Default::default()
+    }
+}
+
+/// An animation collection (TRAC): entries (weight 100, virtual from-state 0, lookup 0) for
+/// the TRAMs `trams` (instance indices), and an optional parent collection.
+pub fn trac_instance(name: &str, trams: &[usize], parent: Option<usize>) -> Instance {
+    let mut data = vec![0u8; arr::ELEMENTS];
+    data[arr::COUNT..arr::COUNT + 2].copy_from_slice(&(trams.len() as u16).to_le_bytes());
+    let mut links = Vec::new();
+    if let Some(p) = parent {
+        links.push((arr::TRAC_PARENT, p));
+    }
+    for (k, &t) in trams.iter().enumerate() {
+        let at = data.len();
+        data.extend_from_slice(&100u16.to_le_bytes());
+        data.extend_from_slice(&[0u8; 10]);
+        links.push((at + arr::TRAC_ENTRY_TRAM, t));
+        debug_assert_eq!(data.len(), arr::ELEMENTS + (k + 1) * arr::TRAC_ENTRY_SIZE);
+    }
+    Instance { tag: layout::TRAC, name: Some(format!("TRAC{name}")), data, links, ..Default::default() }
 }
 
 /// Append `more` to `all`, shifting its links.

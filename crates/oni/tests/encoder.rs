@@ -116,3 +116,57 @@ fn demo_reads_back() {
     }
     assert!(doc.check().is_ok());
 }
+
+/// A level whose class (ONCC → TRBS, TRAC) links its animations through placeholders that
+/// another file given with it defines (as a level does with level0_Final): the links resolve
+/// by name, the animations play on the class's body. Alone, the level still opens and says
+/// what is missing.
+#[test]
+fn placeholders_resolve_across_files() {
+    use boneyard_oni::encode::{body_instances, oncc_instance, trac_instance, write_level, Instance};
+    use boneyard_oni::layout::TRAM;
+    // level0: the two demo TRAMs (taken from the demo level).
+    let demo = boneyard_oni::open_files(
+        demo_files().unwrap().into_iter().map(|(n, b)| InputFile::new(format!("/nonexistent/{n}"), b)).collect(),
+    )
+    .unwrap();
+    let trams: Vec<Instance> = demo.trams().iter().map(|t| encode::tram_instance(t).unwrap()).collect();
+    let (l0, l0raw) = write_level(&trams, 0).unwrap();
+    // level1: a class with the demo body and a TRAC of placeholders.
+    let body = boneyard_oni::demo::demo_body();
+    let mut inst = body_instances("konoko_body", &body, &body.meshes).unwrap();
+    let ph: Vec<usize> = demo
+        .trams()
+        .iter()
+        .map(|t| {
+            inst.push(Instance::placeholder(TRAM, &format!("TRAM{}", t.name)));
+            inst.len() - 1
+        })
+        .collect();
+    let trac = inst.len();
+    inst.push(trac_instance("konoko_anims", &ph, None));
+    inst.push(oncc_instance("konoko", 0, Some(trac)));
+    let (l1, l1raw) = write_level(&inst, 1).unwrap();
+    let files = vec![
+        InputFile::new("/nonexistent/level1_Final.dat", l1.clone()),
+        InputFile::new("/nonexistent/level1_Final.raw", l1raw.clone()),
+        InputFile::new("/nonexistent/level0_Final.dat", l0),
+        InputFile::new("/nonexistent/level0_Final.raw", l0raw),
+    ];
+    let doc = boneyard_oni::open_files(files).unwrap();
+    let sk = &boneyard_core::Document::skeletons(&doc)[0];
+    assert_eq!(sk.id, "ONCCkonoko");
+    assert_eq!(sk.extra["animations"], serde_json::json!(["demo_walk", "demo_wave"]));
+    for a in boneyard_core::Document::animations(&doc) {
+        assert_eq!(a.skeleton, Some(0), "{}", a.name);
+    }
+    // Alone: opens, no animations, the missing placeholders are reported.
+    let alone = boneyard_oni::open_files(vec![
+        InputFile::new("/nonexistent/level1_Final.dat", l1),
+        InputFile::new("/nonexistent/level1_Final.raw", l1raw),
+    ])
+    .unwrap();
+    let f = boneyard_core::Document::files(&alone);
+    assert!(f[0].notes.iter().any(|n| n.contains("2 placeholders not defined")), "{:?}", f[0].notes);
+    assert_eq!(f[0].counts.iter().find(|c| c.0 == "placeholders").unwrap().1, 2);
+}
