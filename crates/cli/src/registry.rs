@@ -2,4 +2,4 @@
 
 use boneyard_core::Family;
 
-pub static FAMILIES: &[&dyn Family] = &[];
+pub static FAMILIES: &[&dyn Family] = &[&boneyard_oni::Oni, &boneyard_z64::Z64, &boneyard_shenmue::Shenmue];
