@@ -170,7 +170,7 @@ impl<'a> Renderer<'a> {
                 self.scene.pose_mesh(m, &world, &mut posed);
                 screen.clear();
                 screen.extend(posed.iter().map(|&p| self.camera.project(p)));
-                let base = m.base_color.map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 0.8 });
+                let base = mesh_colour(m);
                 for t in m.indices.chunks_exact(3) {
                     // `Mesh::validate` (in Scene::new) checked every index against the vertices.
                     let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
@@ -178,7 +178,8 @@ impl<'a> Renderer<'a> {
                     // Flat shading, two-sided: game meshes do not all wind their faces alike.
                     let n = self.camera.view((vb - va).cross(vc - va)).normalize_or_zero();
                     let shade = AMBIENT + (1.0 - AMBIENT) * n.dot(light).abs();
-                    let colour = [0, 1, 2].map(|i| (base[i] * shade * 255.0).round() as u8);
+                    let face = face_colour(m, [a, b, c]);
+                    let colour = [0, 1, 2].map(|i| (base[i] * face[i] * shade * 255.0).round() as u8);
                     canvas.fill_triangle([screen[a], screen[b], screen[c]], colour, true);
                 }
             }
@@ -198,6 +199,46 @@ impl<'a> Renderer<'a> {
         }
         Ok(canvas)
     }
+}
+
+/// A mesh's flat colour: `base_color` times the mean colour of its texture, if it has one
+/// (a preview has no texture mapping; the mean keeps a green tunic green).
+fn mesh_colour(m: &boneyard_core::Mesh) -> [f32; 3] {
+    let unit = |c: f32| if c.is_finite() { c.clamp(0.0, 1.0) } else { 0.8 };
+    let mut c = [unit(m.base_color[0]), unit(m.base_color[1]), unit(m.base_color[2])];
+    if let Some(t) = &m.texture {
+        let texels = t.width as usize * t.height as usize;
+        if texels > 0 && t.rgba.len() == texels * 4 {
+            let mut sum = [0u64; 3];
+            let mut n = 0u64;
+            for px in t.rgba.chunks_exact(4).filter(|px| px[3] > 0) {
+                for (s, &v) in sum.iter_mut().zip(px) {
+                    *s += u64::from(v);
+                }
+                n += 1;
+            }
+            if n > 0 {
+                for (ci, s) in c.iter_mut().zip(sum) {
+                    *ci *= s as f32 / (n as f32 * 255.0);
+                }
+            }
+        }
+    }
+    c
+}
+
+/// The mean of a face's vertex colours, when the mesh has them (white otherwise).
+fn face_colour(m: &boneyard_core::Mesh, corners: [usize; 3]) -> [f32; 3] {
+    let Some(colors) = &m.colors else { return [1.0; 3] };
+    let mut out = [0.0; 3];
+    for v in corners {
+        // Mesh::validate checked that there is one colour per vertex.
+        let c = colors.get(v).copied().unwrap_or([1.0; 4]);
+        for (o, x) in out.iter_mut().zip(c) {
+            *o += if x.is_finite() { x.clamp(0.0, 1.0) } else { 1.0 } / 3.0;
+        }
+    }
+    out
 }
 
 /// The frames a still picture is framed on: the whole clip (capped like an animation) plus the

@@ -88,27 +88,29 @@ impl Canvas {
         let (bias_a, bias_b, bias_c) = (bias(b, c), bias(c, a), bias(a, b));
         let inv_area = 1.0 / area as f64;
         let mut written = 0;
+        // Edge functions are linear: step them per pixel instead of recomputing.
+        let step_x = |p: (i64, i64), q: (i64, i64)| -(q.1 - p.1) * sub;
+        let (dxa, dxb, dxc) = (step_x(b, c), step_x(c, a), step_x(a, b));
         for py in y0..=y1 {
-            let cy = py * sub + sub / 2;
+            let start = (x0 * sub + sub / 2, py * sub + sub / 2);
+            // Weight of vertex a is the edge function of the opposite edge b->c, and so on.
+            let (mut wa, mut wb, mut wc) = (edge(b, c, start), edge(c, a, start), edge(a, b, start));
+            let row = py as usize * self.width as usize;
             for px in x0..=x1 {
-                let p = (px * sub + sub / 2, cy);
-                // Weight of vertex a is the edge function of the opposite edge b->c, and so on.
-                let wa = edge(b, c, p);
-                let wb = edge(c, a, p);
-                let wc = edge(a, b, p);
-                if wa + bias_a < 0 || wb + bias_b < 0 || wc + bias_c < 0 {
-                    continue;
+                if wa + bias_a >= 0 && wb + bias_b >= 0 && wc + bias_c >= 0 {
+                    let i = row + px as usize;
+                    let z = ((wa as f64 * za as f64 + wb as f64 * zb as f64 + wc as f64 * zc as f64) * inv_area) as f32;
+                    if !depth_test || z > self.depth[i] {
+                        if depth_test {
+                            self.depth[i] = z;
+                        }
+                        self.rgb[i * 3..i * 3 + 3].copy_from_slice(&color);
+                        written += 1;
+                    }
                 }
-                let i = py as usize * self.width as usize + px as usize;
-                let z = ((wa as f64 * za as f64 + wb as f64 * zb as f64 + wc as f64 * zc as f64) * inv_area) as f32;
-                if depth_test && z <= self.depth[i] {
-                    continue;
-                }
-                if depth_test {
-                    self.depth[i] = z;
-                }
-                self.rgb[i * 3..i * 3 + 3].copy_from_slice(&color);
-                written += 1;
+                wa += dxa;
+                wb += dxb;
+                wc += dxc;
             }
         }
         written

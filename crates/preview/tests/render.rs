@@ -256,3 +256,36 @@ fn long_clips_are_capped() {
     let (f, step) = boneyard_preview::clip_frames(601);
     assert_eq!((f.len(), step), (301, 2));
 }
+
+#[test]
+fn vertex_colours_and_texture_tint_the_face() {
+    // One square facing the camera (yaw 0, pitch 0: normal +Z, towards the viewer), lit at
+    // shade 0.3 + 0.7 * (0.76 / |(-0.35, 0.55, 0.76)|) = 0.3 + 0.7 * 0.7815 = 0.8470.
+    let skel =
+        Skeleton::new("one", vec![Bone { name: "root".into(), parent: None, rest: Transform::IDENTITY }]).unwrap();
+    let (p, idx) = (
+        vec![Vec3::new(-1., -1., 0.), Vec3::new(1., -1., 0.), Vec3::new(1., 1., 0.), Vec3::new(-1., 1., 0.)],
+        vec![0, 1, 2, 0, 2, 3],
+    );
+    let mut m = boneyard_core::Mesh::rigid("square", 0, p, idx);
+    m.base_color = [1.0, 0.5, 1.0, 1.0];
+    m.colors = Some(vec![[1.0, 1.0, 0.0, 1.0]; 4]);
+    // A 2-texel texture: mean (0.5, 1, 1) from (0, 255, 255) and (255, 255, 255).
+    m.texture =
+        Some(boneyard_core::model::Texture { width: 2, height: 1, rgba: vec![0, 255, 255, 255, 255, 255, 255, 255] });
+    let info = SkeletonInfo {
+        id: "s".into(),
+        name: "one".into(),
+        source: String::new(),
+        skeleton: skel,
+        meshes: vec![m],
+        extra: Default::default(),
+    };
+    let d = BakedDocument::new("test", vec![], vec![info], vec![]);
+    let o = RenderOptions { yaw_degrees: 0.0, pitch_degrees: 0.0, ..opts(50, 50) };
+    let c = render(&d, 0, None, 0.0, &o).unwrap();
+    let shade = 0.3 + 0.7 * (0.76 / (0.35f32 * 0.35 + 0.55 * 0.55 + 0.76 * 0.76).sqrt());
+    // red: base 1 * texture 0.5 * vertex 1; green: 0.5 * 1 * 1; blue: 1 * 1 * vertex 0.
+    let expect = [(0.5 * shade * 255.0).round() as u8, (0.5 * shade * 255.0).round() as u8, 0];
+    assert_eq!(c.pixel(25, 25), Some(expect));
+}
