@@ -136,7 +136,7 @@ pub trait Document: Send + Sync {
     }
 }
 
-impl dyn Document {
+impl dyn Document + '_ {
     /// Resolve `--anim A`: `#N` (index), a plain number, or an exact name.
     pub fn find_animation(&self, spec: &str) -> Result<usize> {
         let anims = self.animations();
