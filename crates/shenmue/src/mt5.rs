@@ -26,7 +26,8 @@ pub struct Mt5 {
     pub texture_offset: u32,
     /// Depth-first (parents first).
     pub nodes: Vec<Node>,
-    /// Texture ids listed in TEXD (TEXN/NAME entries), as 8-byte ids.
+    /// Texture ids listed in TEXD (TEXN and NAME nodes), as 8-byte ids; PVR images are not
+    /// decoded.
     pub textures: Vec<[u8; 8]>,
 }
 
@@ -194,17 +195,46 @@ fn finite3(r: &mut Reader) -> Result<[f32; 3]> {
     Ok([r.f32_finite()?, r.f32_finite()?, r.f32_finite()?])
 }
 
-/// TEXD: `"TEXD", u32 size, u32 count` then `count` 8-byte ids (TEXN/NAME lists alike).
+/// TEXD: `"TEXD", u32 header size, u32 count`, then from the header's end `count` nodes
+/// `{fourcc, u32 size incl. 8}`: TEXN = an 8-byte texture id and an embedded PVRT (listed,
+/// not decoded), NAME = `(size - 8) / 8` ids of textures kept in a PKF. Other nodes are skipped
+/// by their size.
 fn parse_texd(data: &[u8], at: usize) -> Result<Vec<[u8; 8]>> {
     let mut r = Reader::at(data, at, Endian::Little)?;
     let magic = r.array::<4>()?;
     if &magic != b"TEXD" {
         return Err(Error::invalid(at as u64, "texture offset does not point at TEXD"));
     }
-    let _size = r.u32()?;
+    let header = r.u32()? as usize;
     let count = r.u32()?;
-    let count = r.check_count(u64::from(count), 8, 1 << 16, "textures")?;
-    (0..count).map(|_| r.array::<8>()).collect()
+    let mut pos = at.checked_add(header).ok_or_else(|| Error::invalid(at as u64 + 4, "TEXD header size overflows"))?;
+    let count = Reader::at(data, pos.min(data.len()), Endian::Little)?.check_count(
+        u64::from(count),
+        8,
+        1 << 16,
+        "TEXD nodes",
+    )?;
+    let mut ids = Vec::new();
+    for _ in 0..count {
+        let mut n = Reader::at(data, pos, Endian::Little)?;
+        let tag = n.array::<4>()?;
+        let size_at = n.offset();
+        let size = n.u32()? as usize;
+        if size < 8 || n.remaining() < size - 8 {
+            return Err(Error::invalid(size_at, format!("TEXD node size {size} does not fit")));
+        }
+        match &tag {
+            b"TEXN" => ids.push(n.array::<8>()?),
+            b"NAME" => {
+                for _ in 0..(size - 8) / 8 {
+                    ids.push(n.array::<8>()?);
+                }
+            }
+            _ => {}
+        }
+        pos += size;
+    }
+    Ok(ids)
 }
 
 fn parse_mesh(data: &[u8], at: usize, parent_verts: usize) -> Result<MeshData> {
@@ -394,7 +424,9 @@ pub fn write(nodes: &[NodeSpec], textures: &[[u8; 8]]) -> Vec<u8> {
     } else {
         w.align(4);
         let at = w.len() as u32;
-        w.bytes(b"TEXD").u32((12 + 8 * textures.len()) as u32).u32(textures.len() as u32);
+        // One NAME node listing every id (textures kept in a PKF).
+        w.bytes(b"TEXD").u32(12).u32(1);
+        w.bytes(b"NAME").u32((8 + 8 * textures.len()) as u32);
         for t in textures {
             w.bytes(t);
         }
@@ -484,6 +516,28 @@ mod tests {
         // along node 0's X, i.e. at world (0, 5, 0).
         let w = m.rest_world();
         assert!((w[1].w_axis.truncate() - Vec3::new(0.0, 5.0, 0.0)).length() < 1e-6);
+    }
+
+    #[test]
+    fn texd_lists_texn_and_name_ids() {
+        // Written by hand from the layout: a 16-byte TEXD header, a TEXN node (id + a stub
+        // PVRT), a NAME node with two ids.
+        let mut d = Vec::new();
+        d.extend_from_slice(b"TEXD");
+        d.extend_from_slice(&16u32.to_le_bytes());
+        d.extend_from_slice(&2u32.to_le_bytes());
+        d.extend_from_slice(&[0; 4]);
+        d.extend_from_slice(b"TEXN");
+        d.extend_from_slice(&24u32.to_le_bytes());
+        d.extend_from_slice(b"ID000001PVRT\0\0\0\0");
+        d.extend_from_slice(b"NAME");
+        d.extend_from_slice(&24u32.to_le_bytes());
+        d.extend_from_slice(b"ID000002ID000003");
+        let ids = parse_texd(&d, 0).unwrap();
+        assert_eq!(ids, vec![*b"ID000001", *b"ID000002", *b"ID000003"]);
+        // A node size that runs past the end is an error at that size field.
+        d[0x10 + 24 + 4 + 1] = 0xFF;
+        assert_eq!(parse_texd(&d, 0).unwrap_err().offset, Some(0x10 + 24 + 4));
     }
 
     #[test]
