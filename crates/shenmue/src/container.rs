@@ -63,33 +63,47 @@ pub fn gzip(data: &[u8]) -> Vec<u8> {
     e.finish().unwrap_or_default()
 }
 
-/// PKF: `PAKF, u32 content size, u32 unknown, u32 file count`, then chunks
-/// `{fourcc, u32 size incl. the 8-byte header}` (an optional DUMY chunk among them).
+/// PKF: `PAKF, u32 content size (the whole PKF, header included), u32 unknown, u32 file
+/// count`, an optional `DUMY` chunk, then `count` chunks `{fourcc, u32 size incl. this 8-byte
+/// header}`; a zero word between chunks is padding (skipped 4 bytes at a time).
 pub fn read_pkf(data: &[u8]) -> Result<Vec<Entry<'_>>> {
     let mut r = Reader::new(data, Endian::Little);
     if r.array::<4>()? != *L::PAKF {
         return Err(Error::invalid(0, "not a PAKF"));
     }
     let size_at = r.offset();
-    let content = r.u32()? as usize;
+    let end = r.u32()? as usize;
     let _unk = r.u32()?;
-    let _count = r.u32()?;
-    let end = L::PKF_HEADER.checked_add(content).filter(|&e| e <= data.len()).ok_or_else(|| {
-        Error::invalid(size_at, format!("content size {content} runs past the file's {} bytes", data.len()))
-    })?;
+    let count_at = r.offset();
+    let count = r.u32()? as usize;
+    if end < L::PKF_HEADER || end > data.len() {
+        return Err(Error::invalid(
+            size_at,
+            format!("content size {end} does not fit the file's {} bytes", data.len()),
+        ));
+    }
+    if count > MAX_ENTRIES {
+        return Err(Error::limit(count_at, format!("{count} files is over the limit {MAX_ENTRIES}")));
+    }
     let mut out = Vec::new();
     let mut pos = L::PKF_HEADER;
-    while pos + L::CHUNK_HEADER <= end {
+    while out.len() < count && pos + L::CHUNK_HEADER <= end {
         let mut c = Reader::at(data, pos, Endian::Little)?;
         let tag = c.array::<4>()?;
+        if tag == [0; 4] {
+            pos += 4;
+            continue;
+        }
         let size = c.u32()? as usize;
-        if size < L::CHUNK_HEADER || pos + size > end {
-            return Err(Error::invalid(pos as u64 + 4, format!("chunk size {size} does not fit (ends at {end:#x})")));
+        if size < L::CHUNK_HEADER || size > end - pos {
+            return Err(Error::invalid(
+                pos as u64 + 4,
+                format!("chunk size {size} does not fit (the PKF ends at {end:#x})"),
+            ));
         }
-        if out.len() >= MAX_ENTRIES {
-            return Err(Error::limit(pos as u64, "too many chunks"));
+        if &tag != b"DUMY" {
+            out.push(Entry { name: cstr(&tag), offset: pos, data: &data[pos..pos + size] });
         }
-        out.push(Entry { name: cstr(&tag), offset: pos, data: &data[pos..pos + size] });
         pos += size;
     }
     Ok(out)
@@ -97,16 +111,20 @@ pub fn read_pkf(data: &[u8]) -> Result<Vec<Entry<'_>>> {
 
 pub fn write_pkf(chunks: &[([u8; 4], &[u8])]) -> Vec<u8> {
     let mut w = Writer::new(Endian::Little);
-    let content: usize = chunks.iter().map(|(_, d)| L::CHUNK_HEADER + d.len()).sum();
-    w.bytes(L::PAKF).u32(content as u32).u32(0).u32(chunks.len() as u32);
+    w.bytes(L::PAKF).u32(0).u32(0).u32(chunks.len() as u32);
+    w.bytes(b"DUMY").u32(16).zeros(8);
     for (tag, d) in chunks {
         w.bytes(tag).u32((L::CHUNK_HEADER + d.len()) as u32).bytes(d);
     }
+    let total = w.len() as u32;
+    w.patch_u32(4, total);
     w.into_bytes()
 }
 
-/// IPAC at `base`: `IPAC, dictOfs, count, size`; dictionary of 20-byte entries
-/// `{name[8], ext[4], ofs, size}` with offsets relative to the IPAC start.
+/// IPAC at `base`: `IPAC, dictOfs, count, content size`; dictionary of 20-byte entries
+/// `{name[8], ext[4], ofs, size}` with offsets relative to the IPAC start. The content size
+/// is where the data ends (ShenmueDK writes the dictionary there), so entries and the
+/// dictionary are bounded by the file, and the size field only has to fit in it.
 pub fn read_ipac(data: &[u8], base: usize) -> Result<Vec<Entry<'_>>> {
     let mut r = Reader::at(data, base, Endian::Little)?;
     if r.array::<4>()? != *L::IPAC {
@@ -117,10 +135,10 @@ pub fn read_ipac(data: &[u8], base: usize) -> Result<Vec<Entry<'_>>> {
     let count = r.u32()?;
     let size_at = r.offset();
     let size = r.u32()? as usize;
-    let end = base.checked_add(size).filter(|&e| e <= data.len()).ok_or_else(|| {
-        Error::invalid(size_at, format!("IPAC size {size} runs past the file's {} bytes", data.len()))
-    })?;
-    let block = &data[..end];
+    if base.checked_add(size).is_none_or(|e| e > data.len()) {
+        return Err(Error::invalid(size_at, format!("IPAC size {size} runs past the file's {} bytes", data.len())));
+    }
+    let block = data;
     let mut d = Reader::at(block, base.saturating_add(dict), Endian::Little)
         .map_err(|_| Error::invalid(base as u64 + 4, format!("dictionary offset {dict:#x} is past the IPAC")))?;
     let count = d
@@ -156,13 +174,13 @@ pub fn write_ipac(files: &[(&str, &str, &[u8])]) -> Vec<u8> {
         w.bytes(d);
     }
     w.align(16);
+    // The content size is where the dictionary starts (as ShenmueDK writes it).
     let dict = w.len();
     for ((n, e, d), o) in files.iter().zip(&ofs) {
         w.name(n, 8).name(e, 4).u32(*o).u32(d.len() as u32);
     }
-    let size = w.len();
     w.patch_u32(4, dict as u32);
-    w.patch_u32(12, size as u32);
+    w.patch_u32(12, dict as u32);
     w.into_bytes()
 }
 
@@ -204,7 +222,7 @@ pub fn read_afs(data: &[u8]) -> Result<Vec<Entry<'_>>> {
         }
         spans.push((o, s));
     }
-    let table_ptr = if count > L::AFS_BIG_COUNT { 0x8000 - 8 } else { L::AFS_SECTOR - 8 };
+    let table_ptr = afs_first_data(count) - 8;
     let names = Reader::at(data, table_ptr, Endian::Little).ok().and_then(|mut t| {
         let (o, s) = (t.u32().ok()? as usize, t.u32().ok()? as usize);
         (o != 0 && s >= count * L::AFS_NAME_RECORD)
@@ -225,13 +243,23 @@ pub fn read_afs(data: &[u8]) -> Result<Vec<Entry<'_>>> {
         .collect())
 }
 
+/// Where an AFS's data starts and (8 bytes before it) the name-table pointer sits: the
+/// sector boundary after the offset table (a whole sector further when the table ends on one),
+/// or 0x8000 for more than 1016 entries.
+pub fn afs_first_data(count: usize) -> usize {
+    if count > L::AFS_BIG_COUNT {
+        return 0x8000;
+    }
+    let end = 8 + 8 * count;
+    end + L::AFS_SECTOR - end % L::AFS_SECTOR
+}
+
 pub fn write_afs(files: &[(&str, &[u8])]) -> Vec<u8> {
     let mut w = Writer::new(Endian::Little);
     w.bytes(L::AFS).u32(files.len() as u32);
     let table = w.len();
     w.zeros(8 * files.len());
-    let big = files.len() > L::AFS_BIG_COUNT;
-    let first = if big { 0x8000 } else { L::AFS_SECTOR };
+    let first = afs_first_data(files.len());
     w.zeros(first - w.len());
     let mut spans = Vec::new();
     for (_, d) in files {
@@ -267,8 +295,34 @@ mod tests {
         assert_eq!(u32::from_le_bytes(d[4..8].try_into().unwrap()), 0x10);
         assert_eq!(&d[16..20], b"IPAC");
         assert_eq!(u32::from_le_bytes(d[20..24].try_into().unwrap()), 0x20);
+        // Content size = the dictionary's offset; the dictionary follows: 0x10 + 0x20 + 20.
+        assert_eq!(u32::from_le_bytes(d[28..32].try_into().unwrap()), 0x20);
+        assert_eq!(d.len(), 0x10 + 0x20 + 20);
         let e = read_pks(&d).unwrap();
         assert_eq!((e[0].name.as_str(), e[0].offset, e[0].data), ("ROO_.BIN", 0x20, &b"abc"[..]));
+    }
+
+    #[test]
+    fn npc_demo_pks_layout_from_the_reference() {
+        // The real NPC_DEMO.PKS (564 bytes) as the reference describes it: PAKS at 0, IPAC at
+        // 0x10 with its dictionary at +0x210 holding one entry, ROO_.BIN (an SCNF). Built by
+        // hand: the entry's data fills 0x20..0x220, the 20-byte dictionary ends the file.
+        let mut d = vec![0u8; 564];
+        d[0..4].copy_from_slice(b"PAKS");
+        d[4..8].copy_from_slice(&0x10u32.to_le_bytes());
+        d[0x10..0x14].copy_from_slice(b"IPAC");
+        d[0x14..0x18].copy_from_slice(&0x210u32.to_le_bytes());
+        d[0x18..0x1C].copy_from_slice(&1u32.to_le_bytes());
+        d[0x1C..0x20].copy_from_slice(&0x210u32.to_le_bytes());
+        d[0x20..0x24].copy_from_slice(b"SCNF");
+        d[0x220..0x224].copy_from_slice(b"ROO_");
+        d[0x228..0x22B].copy_from_slice(b"BIN");
+        d[0x22C..0x230].copy_from_slice(&0x10u32.to_le_bytes());
+        d[0x230..0x234].copy_from_slice(&0x200u32.to_le_bytes());
+        let e = read_pks(&d).unwrap();
+        assert_eq!(e.len(), 1);
+        assert_eq!((e[0].name.as_str(), e[0].offset, e[0].data.len()), ("ROO_.BIN", 0x20, 0x200));
+        assert_eq!(&e[0].data[..4], b"SCNF");
     }
 
     #[test]
@@ -279,12 +333,34 @@ mod tests {
         let e = read_pks(&d).unwrap_err();
         assert_eq!(e.offset, Some(0x30 + 12));
         let mut p = write_pkf(&[(*b"TEXN", b"1234")]);
+        // Layout by hand: header 16, DUMY 16, TEXN chunk 12; content size = all 44 bytes.
+        assert_eq!(p.len(), 44);
+        assert_eq!(u32::from_le_bytes(p[4..8].try_into().unwrap()), 44);
+        let e = read_pkf(&p).unwrap();
+        assert_eq!((e.len(), e[0].name.as_str(), e[0].offset), (1, "TEXN", 32));
+        p[36] = 0xFF; // the TEXN chunk's size
+        assert_eq!(read_pkf(&p).unwrap_err().offset, Some(36));
         p[4] = 0xFF;
         assert_eq!(read_pkf(&p).unwrap_err().offset, Some(4));
         let mut a = write_afs(&[("one.mt5", b"hello")]);
         a[15] = 0x7F; // size of entry 0 (its top byte)
         assert_eq!(read_afs(&a).unwrap_err().offset, Some(8));
         assert!(gunzip(b"\x1f\x8b\x08garbage").is_err());
+    }
+
+    #[test]
+    fn afs_name_pointer_follows_the_table() {
+        assert_eq!(afs_first_data(1), 2048);
+        assert_eq!(afs_first_data(254), 2048); // 8 + 2032 = 2040
+        assert_eq!(afs_first_data(255), 4096); // the table ends exactly on the sector
+        assert_eq!(afs_first_data(300), 4096);
+        assert_eq!(afs_first_data(1017), 0x8000);
+        let files: Vec<(String, Vec<u8>)> = (0..300).map(|i| (format!("f{i}"), vec![i as u8; 3])).collect();
+        let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, d)| (n.as_str(), d.as_slice())).collect();
+        let a = write_afs(&refs);
+        let e = read_afs(&a).unwrap();
+        assert_eq!((e.len(), e[299].name.as_str(), e[299].data), (300, "f299", &[43u8, 43, 43][..]));
+        assert_eq!(e[0].offset, 4096);
     }
 
     #[test]
