@@ -323,13 +323,22 @@ impl ShenmueDoc {
     }
 
     /// Root displacement on the ground plane since frame 0 (human family only).
+    /// The root control has no parent, so its world translation is its position curves
+    /// (or the default); frame 0's comes straight from the curves, without the rig.
     fn root_motion(&self, anim: usize, world: &[Mat4]) -> Result<Option<Vec3>> {
         let b = self.block_of(anim)?;
-        if b.family() != 0 {
+        let Some(m) = b.motion().filter(|_| b.family() == 0) else {
             return Ok(None);
-        }
-        let (_, w0, _, _) = self.evaluate(anim, 0.0)?;
-        let (p, p0) = (world[0].w_axis.truncate(), w0[0].w_axis.truncate());
+        };
+        let at0 = |axis: crate::curve::Axis, default: f32| {
+            m.curves.iter().find(|c| c.control == 0 && c.axis == axis).map_or(default, |c| c.sample(0.0))
+        };
+        let p0 = Vec3::new(
+            at0(crate::curve::Axis::PosX, HUMAN_RIG[0].position[0]),
+            0.0,
+            at0(crate::curve::Axis::PosZ, HUMAN_RIG[0].position[2]),
+        );
+        let p = world[0].w_axis.truncate();
         Ok(Some(Vec3::new(p.x - p0.x, 0.0, p.z - p0.z)))
     }
 

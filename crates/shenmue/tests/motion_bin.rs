@@ -179,3 +179,47 @@ fn action_metadata_where_decodable() {
     let with_hits = f.entries.iter().filter(|e| e.action.as_ref().is_some_and(|a| a.hit_frames.is_some())).count();
     println!("entries with hit-phase frames: {with_hits}");
 }
+
+#[test]
+fn ik_invariants_hold_on_every_human_frame() {
+    let Some(d) = load("ik_invariants_hold_on_every_human_frame") else { return };
+    let doc = boneyard_shenmue::open_bytes(&[("motion.bin".into(), &d)]).unwrap();
+    let f = MotnFile::parse(&d).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let (mut frames, mut out_of_reach) = (0usize, 0usize);
+    // (two-bone root, upper, lower, target); lengths from the lower joint and the target.
+    let limbs = [(5, 6, 7, 8), (12, 13, 14, 15), (26, 27, 28, 29), (32, 33, 34, 35)];
+    for (i, e) in f.entries.iter().enumerate() {
+        let b = &f.blocks[e.block];
+        if b.family() != 0 || b.motion().is_none() || !seen.insert(e.block) {
+            continue;
+        }
+        let rig = &boneyard_shenmue::rig::HUMAN_RIG;
+        for fr in 0..b.frames {
+            let w = doc.pose(0, Some(i), f64::from(fr)).unwrap();
+            frames += 1;
+            let pos = |k: usize| w[k].w_axis.truncate();
+            for &(root, upper, lower, target) in &limbs {
+                let (ul, ll) = (rig[lower].position[0], rig[target].position[0]);
+                // The upper bone always has its length and starts at the root.
+                assert!((pos(upper) - pos(root)).length() < 1e-5);
+                assert!(((pos(lower) - pos(upper)).length() - ul).abs() < 1e-4, "#{i} f{fr}");
+                let reach = (pos(target) - pos(upper)).length();
+                if reach <= ul + ll {
+                    assert!(((pos(target) - pos(lower)).length() - ll).abs() < 2e-4, "#{i} f{fr} limb {root}");
+                } else {
+                    out_of_reach += 1;
+                }
+                // Every solved frame is orthonormal with Z = the bend plane's normal.
+                for k in [upper, lower, target] {
+                    let m = w[k];
+                    assert!((m.x_axis.truncate().length() - 1.0).abs() < 1e-4);
+                    assert!(m.x_axis.truncate().dot(m.z_axis.truncate()).abs() < 1e-4);
+                }
+                assert!(w[upper].z_axis.abs_diff_eq(w[lower].z_axis, 1e-5));
+            }
+        }
+    }
+    println!("{frames} human frames, {out_of_reach} limb solves out of reach (left straight, no clamping)");
+    assert_eq!(frames, 37742);
+}
