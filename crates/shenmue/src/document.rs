@@ -185,6 +185,9 @@ impl ShenmueDoc {
                 extra.insert("flag_high".into(), json!(b.flag_high));
                 extra.insert("controller_family".into(), json!(b.family()));
                 extra.insert("layout".into(), json!(b.layout.kind()));
+                // Listed-only layouts cannot be sampled (sample/pose/export return an error).
+                extra.insert("decoded".into(), json!(b.motion().is_some()));
+                extra.insert("frame_sampling".into(), json!("real frames, clamped to 0..frames-1"));
                 extra.insert("header".into(), json!(b.header));
                 if let Some(act) = &e.action {
                     let mut a = Map::new();
