@@ -70,6 +70,7 @@ pub fn find_all(files: &[SegFile], gk: Option<usize>, la: Option<usize>) -> Resu
         f.per_file[i].1 = a1 - a0;
         match_and_check(files, &mut f, ci, s0, a0)?;
     }
+    name_demo(files, &mut f);
     // Link animations play on a 21-limb skeleton (Link's Flex skeletons), when one was given.
     let link_skel = f
         .skels
@@ -82,6 +83,21 @@ pub fn find_all(files: &[SegFile], gk: Option<usize>, la: Option<usize>) -> Resu
         }
     }
     Ok(f)
+}
+
+/// Our own demo object carries no names (the format has none); like the decomp's table does
+/// for Nintendo's files, we know what ours holds.
+fn name_demo(files: &[SegFile], f: &mut Found) {
+    let stem = crate::demo::DEMO_FILE.trim_end_matches(".zobj");
+    let is_demo = |ci: usize| files[f.ctxs[ci].1].stem == stem;
+    for s in f.skels.iter_mut().filter(|s| is_demo(s.ctx)) {
+        s.name = "demo_humanoid".into();
+    }
+    let clips = boneyard_core::demo::DemoClip::ALL;
+    let demo_anims = f.anims.iter_mut().filter(|a| is_demo(a.ctx));
+    for (a, clip) in demo_anims.zip(clips) {
+        a.name = clip.name().into();
+    }
 }
 
 fn limb_type_of(attrs: &str) -> (Option<bool>, Option<LimbType>) {

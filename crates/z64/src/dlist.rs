@@ -117,7 +117,9 @@ impl Decoder<'_, '_> {
                 }
                 G_MTX => {
                     let (seg, off) = split_segmented(w1);
-                    if self.flex && seg == SEG_FLEX_MATRICES && off % MTX_SIZE == 0 {
+                    // F3DEX2 param byte: G_MTX_PROJECTION (4) loads the projection, not ours.
+                    let projection = w0 & 0x04 != 0;
+                    if self.flex && !projection && seg == SEG_FLEX_MATRICES && off % MTX_SIZE == 0 {
                         if let Some(&l) = self.slots.get((off / MTX_SIZE) as usize) {
                             self.bone = l;
                         }

@@ -106,7 +106,7 @@ impl Z64Document {
         let mut bones = Vec::with_capacity(s.limbs.len());
         for &l in &s.order {
             let limb = &s.limbs[l];
-            let name = limb_name(&self.files, &ctx, limb.addr).unwrap_or_else(|| format!("limb_{l:02}"));
+            let name = limb_name(&self.files, &ctx, limb.addr, l).unwrap_or_else(|| format!("limb_{l:02}"));
             let local = local_matrix(limb.pos, limb.rot);
             bones.push(Bone {
                 name,
@@ -177,8 +177,11 @@ impl Z64Document {
 }
 
 /// The name the asset table gives the limb at `addr`, when it lives in a known file.
-fn limb_name(files: &[SegFile], ctx: &Ctx, addr: u32) -> Option<String> {
+fn limb_name(files: &[SegFile], ctx: &Ctx, addr: u32, limb: usize) -> Option<String> {
     let (fi, off) = ctx.resolve(addr, 0, 0).ok()?;
+    if files[fi].stem == crate::demo::DEMO_FILE.trim_end_matches(".zobj") {
+        return boneyard_core::demo::BONES.get(limb).map(|b| b.0.to_string());
+    }
     crate::names::name_at(&files[fi].stem, off as u32, 'L').map(str::to_string)
 }
 

@@ -78,6 +78,10 @@ impl Family for Z64 {
     fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>> {
         Ok(Box::new(open_files(files)?))
     }
+
+    fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        demo::demo_files()
+    }
 }
 
 /// Open a set of files given together: ROMs, object files, gameplay_keep, link_animetion.

@@ -120,6 +120,14 @@ pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
             dma = Some(cand);
         }
     }
+    if info.version.is_none() {
+        // No known build string: the game code's "ZL" (OoT) / "ZS" (MM) at 0x3C at least.
+        info.version = match rom.get(0x3C..0x3E) {
+            Some(b"ZL") => Some("OoT (unknown build)"),
+            Some(b"ZS") => Some("MM (unknown build)"),
+            _ => None,
+        };
+    }
     let dma = match dma.or_else(|| find_dmadata(rom)) {
         Some(d) => d,
         None => return Err(Error::invalid(0, "no DMA file table (dmadata) found in the ROM")),

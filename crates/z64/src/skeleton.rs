@@ -307,3 +307,37 @@ fn finish(
 pub fn err_in(ctx: &Ctx, e: Error) -> Error {
     e.in_file(ctx.home_file().name.clone())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::segment::SegFile;
+
+    /// Two Skin limbs 0x10 apart (segmentType 11 = plain Gfx*, 4 = animated skin data), a
+    /// limb table and a Normal header, written by hand.
+    #[test]
+    fn skin_limbs_are_recognised() {
+        let mut d = Vec::new();
+        // limb 0 at 0: pos (1,2,3), child 1, sibling none, type 11, Gfx* 0x06000040
+        d.extend_from_slice(&[0, 1, 0, 2, 0, 3, 1, 0xFF, 0, 0, 0, 11, 0x06, 0, 0, 0x40]);
+        // limb 1 at 0x10: pos (0,10,0), no child/sibling, type 4, data 0x06000048
+        d.extend_from_slice(&[0, 0, 0, 10, 0, 0, 0xFF, 0xFF, 0, 0, 0, 4, 0x06, 0, 0, 0x48]);
+        // limb table at 0x20, header at 0x28
+        d.extend_from_slice(&[0x06, 0, 0, 0, 0x06, 0, 0, 0x10]);
+        d.extend_from_slice(&[0x06, 0, 0, 0x20, 2, 0, 0, 0]);
+        d.resize(0x50, 0);
+        let files = [SegFile { name: "t".into(), stem: "t".into(), segment: 6, data: d }];
+        let mut map = [None; 16];
+        map[6] = Some(0);
+        let ctx = Ctx::new(&files, map, 0);
+        let s = read_skeleton(&ctx, 0x0600_0028, 0, "t".into(), None, None).unwrap();
+        assert_eq!(s.limb_type, LimbType::Skin);
+        assert_eq!(s.ty, SkelType::Normal);
+        assert_eq!(s.limbs[0].skin, Some((11, 0x0600_0040)));
+        assert_eq!(s.limbs[0].dlists, [0x0600_0040, 0]);
+        assert_eq!(s.limbs[1].skin, Some((4, 0x0600_0048)));
+        assert_eq!(s.limbs[1].dlists, [0, 0]);
+        assert_eq!(s.parent, vec![None, Some(0)]);
+        assert_eq!(s.limbs[0].pos, [1.0, 2.0, 3.0]);
+    }
+}

@@ -24,6 +24,8 @@ fn demo_reads_back() {
     assert_eq!(s.skeleton.len(), 19);
     assert_eq!(s.extra["type"], "Normal");
     assert_eq!(s.meshes.len(), 19);
+    assert_eq!(s.name, "demo_humanoid");
+    assert_eq!(s.skeleton.bones[13].name, "left_wrist");
     let skel = demo::skeleton();
     // Same hierarchy (the demo is parents-first in draw order already), lengths x100.
     for (a, b) in s.skeleton.bones.iter().zip(&skel.bones) {
@@ -34,6 +36,7 @@ fn demo_reads_back() {
     assert_eq!(anims.len(), 2);
     for (a, clip) in anims.iter().zip(DemoClip::ALL) {
         assert_eq!(a.frames, clip.frames(20.0));
+        assert_eq!(a.name, clip.name());
         assert_eq!((a.fps, a.skeleton), (20.0, Some(0)));
         for f in 0..a.frames {
             let s = doc.sample(a.index, f as f64).unwrap();
