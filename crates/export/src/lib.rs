@@ -33,7 +33,25 @@ pub struct ExportOptions {
 /// A binary glTF 2.0 file of skeleton `skeleton` with its meshes and the clips `anims`
 /// (in that order, names kept). See [`glb`] for the layout.
 pub fn glb(doc: &dyn Document, skeleton: usize, anims: &[usize], opts: &ExportOptions) -> Result<Vec<u8>> {
-    glb::write(doc, skeleton, anims, opts)
+    glb::write_with(doc, skeleton, anims, opts, None)
+}
+
+/// A GLB and the clips that were left out of it.
+#[derive(Debug, Clone)]
+pub struct Exported {
+    pub bytes: Vec<u8>,
+    /// (animation index, why) for every requested clip that could not be baked.
+    pub skipped: Vec<(usize, boneyard_core::Error)>,
+}
+
+/// Like [`glb`], but a clip that cannot be baked (its sampling fails, it has no frames, its
+/// values are not finite...) is left out and listed instead of failing the whole file. For
+/// "export every animation" over large archives where a few clips use unsupported layouts.
+/// Errors about the skeleton, the meshes or the file as a whole still fail.
+pub fn glb_skipping(doc: &dyn Document, skeleton: usize, anims: &[usize], opts: &ExportOptions) -> Result<Exported> {
+    let mut skipped = Vec::new();
+    let bytes = glb::write_with(doc, skeleton, anims, opts, Some(&mut skipped))?;
+    Ok(Exported { bytes, skipped })
 }
 
 /// A BVH file of clip `anim` playing on skeleton `skeleton`. See [`bvh`] for the conventions.

@@ -239,3 +239,19 @@ fn texture_is_embedded_as_png() {
     // The untextured mesh has no TEXCOORD_0.
     assert!(j["meshes"][1]["primitives"][0]["attributes"].get("TEXCOORD_0").is_none());
 }
+
+#[test]
+fn failing_clips_can_be_skipped() {
+    let mut doc = two_bones(["a", "b"]);
+    doc.clips[1].frames[0][1].rotation = Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0);
+    let e = glb(&doc, 0, &[0, 1], &ExportOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("hold frame 0 bone 1 (b): rotation"), "{e}");
+    let out = boneyard_export::glb_skipping(&doc, 0, &[0, 1], &ExportOptions::default()).unwrap();
+    assert_eq!(out.skipped.len(), 1);
+    assert_eq!(out.skipped[0].0, 1);
+    let g = parse_glb(&out.bytes);
+    assert_eq!(g.count("animations"), 1);
+    assert_eq!(g.json["animations"][0]["name"], "move");
+    // Asking for an animation that does not exist is still an error.
+    assert!(boneyard_export::glb_skipping(&doc, 0, &[9], &ExportOptions::default()).unwrap_err().is_not_found());
+}

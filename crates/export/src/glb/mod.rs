@@ -70,7 +70,14 @@ fn stick_figure(skel: &Skeleton, rest_world: &[Mat4]) -> Mesh {
     m
 }
 
-pub(crate) fn write(doc: &dyn Document, skeleton: usize, anims: &[usize], opts: &ExportOptions) -> Result<Vec<u8>> {
+/// Write the GLB. With `skipped`, clips that fail to bake are listed there instead of failing.
+pub(crate) fn write_with(
+    doc: &dyn Document,
+    skeleton: usize,
+    anims: &[usize],
+    opts: &ExportOptions,
+    mut skipped: Option<&mut Vec<(usize, Error)>>,
+) -> Result<Vec<u8>> {
     let info = bake::skeleton(doc, skeleton)?;
     let skel = &info.skeleton;
     let invalid = |m: String| Error::new(ErrorKind::Invalid(m));
@@ -180,7 +187,14 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anims: &[usize], opts: 
         names::unique(anims.iter().map(|&a| doc.animations().get(a).map(|x| x.name.as_str()).unwrap_or("")), "anim");
     let rest_scales: Vec<glam::Vec3> = skel.bones.iter().map(|x| x.rest.scale).collect();
     for (&a, name) in anims.iter().zip(anim_names) {
-        let baked = bake::bake(doc, skeleton, a, opts)?;
+        let baked = match (bake::bake(doc, skeleton, a, opts), skipped.as_deref_mut()) {
+            (Ok(b), _) => b,
+            (Err(e), Some(list)) if !e.is_not_found() => {
+                list.push((a, e));
+                continue;
+            }
+            (Err(e), _) => return Err(e),
+        };
         anim::add(&mut b, &baked, name, &rest_scales, opts)?;
     }
     b.finish()
