@@ -267,7 +267,9 @@ fn parse_strips(data: &[u8], at: usize, own: usize, parent: usize) -> Result<Vec
     let mut out = Vec::new();
     let mut texture = 0u16;
     let mut uv_size = L::DEFAULT_UV_SIZE;
-    let mut uvh = false;
+    // High-resolution UVs until an attribute block says otherwise (ShenmueDKSharp's reading
+    // of the game's code; the reference gives no default).
+    let mut uvh = true;
     for _ in 0..MAX_OPS {
         let op_at = r.offset();
         let op = r.u16()?;
@@ -400,6 +402,8 @@ pub fn write(nodes: &[NodeSpec], textures: &[[u8; 8]]) -> Vec<u8> {
         let strip_ofs = w.len() as u32;
         for (idx, uv) in &n.strips {
             if let Some(uv) = uv {
+                // Attributes with UVH clear, then UVs in 1/1024 units.
+                w.u16(0x0002).u16(4).u32(0);
                 w.u16(0x000B).u16(1024);
                 w.u16(0x11).u16(0).u16(1).i16(idx.len() as i16);
                 for (i, t) in idx.iter().zip(uv) {
@@ -516,6 +520,40 @@ mod tests {
         // along node 0's X, i.e. at world (0, 5, 0).
         let w = m.rest_world();
         assert!((w[1].w_axis.truncate() - Vec3::new(0.0, 5.0, 0.0)).length() < 1e-6);
+    }
+
+    #[test]
+    fn strip_stream_opcodes_by_hand() {
+        // A hand-written stream: skip words, 0x0E + 10 bytes, texture 3, 0x08 + u16, then a
+        // 0x1C strip (UV + BGRA) of 3 vertices with UVH still at its default (/65536), then
+        // attributes clearing UVH, UV size 256, and a reversed 0x11 strip, then the end.
+        let mut s: Vec<u8> = Vec::new();
+        let mut u16s = |v: &[u16]| v.iter().for_each(|x| s.extend_from_slice(&x.to_le_bytes()));
+        u16s(&[0x0000, 0xFFFF, 0x000E, 0, 0, 0, 0, 0, 0x0009, 3, 0x0008, 7]);
+        u16s(&[0x001C, 0, 1, 3]);
+        u16s(&[0, 0x8000, 0x4000]);
+        u16s(&[0x0201, 0x0403]);
+        u16s(&[1, 0, 0xFFFF, 0, 0]);
+        u16s(&[2, 0, 0, 0, 0]);
+        u16s(&[0x0002, 2, 0x0000, 0x000B, 256, 0x0011, 0, 1, (-3i16) as u16, 0, 128, 0, 1, 0, 0, 2, 0, 0]);
+        u16s(&[0x8000]);
+        let strips = parse_strips(&s, 0, 3, 0).unwrap();
+        assert_eq!(strips.len(), 2);
+        assert_eq!(strips[0].texture, 3);
+        assert_eq!(strips[0].indices, vec![0, 1, 2]);
+        // 0x8000 and 0x4000 read as signed i16: -0.5 and 0.25 of 65536.
+        assert_eq!(strips[0].uvs.as_ref().unwrap()[0], Vec2::new(-0.5, 0.25));
+        assert_eq!(strips[0].colors.as_ref().unwrap()[0], [1, 2, 3, 4]);
+        assert_eq!(strips[0].uvs.as_ref().unwrap()[1], Vec2::new(0.0, -1.0 / 65536.0));
+        assert!(strips[1].reversed);
+        assert_eq!(strips[1].uvs.as_ref().unwrap()[0], Vec2::new(0.5, 0.0));
+        assert_eq!(strip_triangles(&strips[1]), vec![[1, 0, 2]]);
+        // An index past this node's 3 vertices (and no parent) is an error at its offset.
+        let e = parse_strips(&s, 0, 2, 0).unwrap_err();
+        assert_eq!(e.offset, Some(24 + 8 + 10 + 10));
+        // An unknown opcode too.
+        let e = parse_strips(&[0x01, 0x00, 0x00, 0x80], 0, 3, 0).unwrap_err();
+        assert!(e.to_string().contains("unknown strip opcode 0x0001"), "{e}");
     }
 
     #[test]
