@@ -145,7 +145,7 @@ function joints(pose) {
   return pose ? pose.bones.map((b) => [b.matrix[12], b.matrix[13], b.matrix[14]]) : [];
 }
 
-// Frame the camera on the rest pose: target at the middle, radius covering every point.
+// Frame the camera on some points: target at the middle, radius covering every point.
 function frameOn(points) {
   if (!points.length) return;
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
@@ -162,6 +162,19 @@ function frameOn(points) {
   state.view.zoom = 1;
   state.view.restTarget = state.view.target.slice();
   state.view.restRoot = null;
+}
+
+// Frame on a pose's mesh (or its joints when there is none); the ground grid goes under its
+// lowest point, and "follow root" tracks the root from where it is in this pose.
+function frameOnPose(pose) {
+  const pts = [];
+  for (const { pos } of posedMeshes(pose)) for (let k = 0; k < pos.length; k += 3) pts.push([pos[k], pos[k + 1], pos[k + 2]]);
+  const js = joints(pose);
+  frameOn(pts.length ? pts : js);
+  let ground = Infinity;
+  for (const p of pts.length ? pts : js) if (Number.isFinite(p[1]) && p[1] < ground) ground = p[1];
+  state.view.ground = Number.isFinite(ground) ? ground : 0;
+  state.view.restRoot = js[0] || null;
 }
 
 // ---------------------------------------------------------------- drawing
@@ -183,6 +196,12 @@ function draw() {
   ctx.fillRect(0, 0, W, H);
   const pose = state.pose;
   if (!pose) return;
+  // A newly chosen clip is framed on the first of its poses that arrives (game rest poses
+  // are often not a good guide to a clip's size).
+  if (state.reframe) {
+    state.reframe = false;
+    frameOnPose(pose);
+  }
   const v = state.view;
   const { right, up, back } = axes(v.yaw, v.pitch);
   const js = joints(pose);
@@ -337,6 +356,7 @@ function setFrame(f, fromClock = false) {
     draw();
   }
   if ($('sample-box').open) showSample();
+  if (!state.playing) writeHash();
 }
 
 let sampleTimer = 0;
@@ -361,15 +381,7 @@ async function selectSkeleton(i) {
   $('skeleton').value = String(i);
   status('loading mesh…');
   state.mesh = await getJSON(`/api/mesh?skeleton=%23${i}`);
-  const rest = await getJSON(poseURL(i, -1, 0));
-  // Frame on the rest pose's mesh (or joints when there is none).
-  const pts = [];
-  for (const { pos } of posedMeshes(rest)) for (let k = 0; k < pos.length; k += 3) pts.push([pos[k], pos[k + 1], pos[k + 2]]);
-  const js = joints(rest);
-  frameOn(pts.length ? pts : js);
-  state.view.ground = Math.min(...pts.concat(js).map((p) => p[1]).filter(Number.isFinite));
-  if (!Number.isFinite(state.view.ground)) state.view.ground = 0;
-  state.view.restRoot = js[0] || null;
+  frameOnPose(await getJSON(poseURL(i, -1, 0)));
   state.poses.clear();
   status('');
   showClipInfo();
@@ -381,6 +393,8 @@ function selectAnim(i) {
   $('anim').value = String(i);
   const a = currentAnim();
   state.clock = 0;
+  state.reframe = !!a;
+  state.pose = null;
   showClipInfo();
   const own = a && a.skeleton_index !== null && a.skeleton_index !== undefined ? a.skeleton_index : state.skeleton;
   if (own !== state.skeleton) {
@@ -393,6 +407,7 @@ function selectAnim(i) {
 function togglePlay(on = !state.playing) {
   state.playing = on && !!currentAnim();
   $('play').textContent = state.playing ? 'Pause' : 'Play';
+  writeHash();
   last = performance.now();
 }
 
@@ -432,6 +447,7 @@ function wireControls() {
     state.view.pitch = Math.max(-89, Math.min(89, state.view.pitch + (e.clientY - drag.y) * 0.4));
     drag = { x: e.clientX, y: e.clientY };
     draw();
+    writeHash();
   });
   canvas.addEventListener('pointerup', () => (drag = null));
   canvas.addEventListener('wheel', (e) => {
@@ -456,6 +472,37 @@ function wireControls() {
   window.addEventListener('resize', draw);
 }
 
+// The page's state in the URL (#skeleton=0&anim=3&frame=10&play=0&yaw=25&pitch=12), so a view
+// can be bookmarked, shared or screenshotted as it is.
+function readHash() {
+  const h = new URLSearchParams(location.hash.slice(1));
+  const num = (k) => (h.has(k) && h.get(k) !== '' && Number.isFinite(Number(h.get(k))) ? Number(h.get(k)) : null);
+  return { skeleton: num('skeleton'), anim: num('anim'), frame: num('frame'), play: num('play'), yaw: num('yaw'), pitch: num('pitch') };
+}
+
+let hashTimer = 0;
+function writeHash() {
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(() => {
+    const v = state.view;
+    const h = `skeleton=${state.skeleton}&anim=${state.anim}&frame=${state.frame}&play=${state.playing ? 1 : 0}` +
+      `&yaw=${Math.round(v.yaw)}&pitch=${Math.round(v.pitch)}`;
+    history.replaceState(null, '', `#${h}`);
+  }, 300);
+}
+
+function fillAnimations(filter = '') {
+  const l = state.list;
+  const sel = $('anim');
+  const f = filter.trim().toLowerCase();
+  sel.replaceChildren(new Option('(rest pose)', '-1'));
+  l.animations.forEach((a, i) => {
+    const label = `#${i} ${a.name} (${a.frames} f)`;
+    if (!f || label.toLowerCase().includes(f) || i === state.anim) sel.add(new Option(label, String(i)));
+  });
+  sel.value = String(state.anim);
+}
+
 async function main() {
   wireControls();
   try {
@@ -465,26 +512,34 @@ async function main() {
     return;
   }
   const l = state.list;
-  $('family').textContent = `${l.family} · ${l.files.join(', ')}`;
+  const base = (p) => String(p).split(/[\\/]/).pop();
+  $('family').textContent = `${l.family} · ${l.files.map(base).join(', ')}`;
+  $('family').title = l.files.join('\n');
   if (!l.skeletons.length) {
     status('this input has no skeleton to show', true);
     return;
   }
   const skSel = $('skeleton');
   l.skeletons.forEach((s, i) => skSel.add(new Option(`${s.id} — ${s.name} (${s.bones})`, String(i))));
-  const anSel = $('anim');
-  anSel.add(new Option('(rest pose)', '-1'));
-  l.animations.forEach((a, i) => anSel.add(new Option(`#${i} ${a.name} (${a.frames} f)`, String(i))));
-  const first = l.animations.length ? 0 : -1;
-  const sk = first >= 0 && l.animations[0].skeleton_index != null ? l.animations[0].skeleton_index : 0;
+  fillAnimations();
+  $('anim-filter').addEventListener('input', (e) => fillAnimations(e.target.value));
+  // Start from the URL, else skeleton #0 and the first clip that plays on it.
+  const h = readHash();
+  const onFirst = l.animations.findIndex((a) => a.skeleton_index === 0 || a.skeleton_index == null);
+  let anim = h.anim !== null && h.anim >= -1 && h.anim < l.animations.length ? Math.trunc(h.anim) : onFirst;
+  const own = anim >= 0 ? l.animations[anim].skeleton_index : null;
+  let sk = own ?? (h.skeleton !== null && h.skeleton >= 0 && h.skeleton < l.skeletons.length ? Math.trunc(h.skeleton) : 0);
   try {
     await selectSkeleton(sk);
   } catch (e) {
     status(e.message, true);
     return;
   }
-  selectAnim(first);
-  if (first >= 0) togglePlay(true);
+  if (h.yaw !== null) state.view.yaw = h.yaw;
+  if (h.pitch !== null) state.view.pitch = Math.max(-89, Math.min(89, h.pitch));
+  selectAnim(anim);
+  if (h.frame !== null) setFrame(h.frame);
+  if (anim >= 0 && h.play !== 0) togglePlay(true);
   requestAnimationFrame(tick);
 }
 
