@@ -187,10 +187,39 @@ fn push_object(
 /// From a ROM's files keep link_animetion, gameplay_keep and those with skeletons/animations.
 fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, FileSummary)>, Vec<String>) {
     let mut notes = Vec::new();
-    // link_animetion: the big uncompressed file early in the table (OoT: entry 6).
-    let la = rfiles.iter().position(|f| f.index < 16 && !f.compressed && f.data.len() >= 0x10_0000);
-    let la_len = la.map(|i| rfiles[i].data.len()).unwrap_or(0);
-    let gk = rfiles.iter().position(|f| la.is_some() && scan::link_headers(&f.data, la_len).len() >= 100);
+    // link_animetion: an uncompressed file early in the table (OoT: entry 6, after the audio
+    // files, which are uncompressed and large too). gameplay_keep: the file with Link animation
+    // headers from 0x2310; the last animation's data ends at the end of link_animetion (within
+    // its 16-byte alignment), which tells link_animetion from the audio tables.
+    let cands: Vec<usize> = (0..rfiles.len())
+        .filter(|&i| rfiles[i].index < 16 && !rfiles[i].compressed && rfiles[i].data.len() >= 0x10_0000)
+        .collect();
+    let biggest = cands.iter().map(|&i| rfiles[i].data.len()).max().unwrap_or(0);
+    let mut la = None;
+    let mut gk = None;
+    if biggest > 0 {
+        for (i, f) in rfiles.iter().enumerate() {
+            let heads = scan::link_headers(&f.data, biggest);
+            if heads.len() < 100 {
+                continue;
+            }
+            let end = heads
+                .iter()
+                .filter_map(|&h| {
+                    let frames = segment::be16(&f.data, h)? as usize;
+                    let off = (segment::be32(&f.data, h + 4)? & 0xFF_FFFF) as usize;
+                    Some(off + frames * layout::LINK_FRAME_SIZE)
+                })
+                .max()
+                .unwrap_or(0);
+            let fit = cands.iter().copied().filter(|&c| (end..end + 16).contains(&rfiles[c].data.len())).min();
+            if fit.is_some() {
+                la = fit;
+                gk = Some(i);
+                break;
+            }
+        }
+    }
     let mut kept = Vec::new();
     for (i, f) in rfiles.into_iter().enumerate() {
         let (stem, segment) = if Some(i) == la {

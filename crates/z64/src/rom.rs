@@ -230,6 +230,12 @@ fn find_dmadata(rom: &[u8]) -> Option<usize> {
 /// Build a minimal ROM around `files` (for tests and fuzz seeds): header, build strings,
 /// dmadata, then each file (Yaz0-compressed when `compress`).
 pub fn build_test_rom(files: &[Vec<u8>], compress: bool, version: usize) -> Vec<u8> {
+    let files: Vec<(&[u8], bool)> = files.iter().map(|f| (f.as_slice(), compress)).collect();
+    build_test_rom_with(&files, version)
+}
+
+/// As [`build_test_rom`], choosing per file whether it is Yaz0-compressed.
+pub fn build_test_rom_with(files: &[(&[u8], bool)], version: usize) -> Vec<u8> {
     let mut rom = vec![0u8; 0x1000];
     rom[..4].copy_from_slice(&[0x80, 0x37, 0x12, 0x40]);
     rom[0x20..0x33].copy_from_slice(b"THE LEGEND OF ZELDA");
@@ -250,7 +256,7 @@ pub fn build_test_rom(files: &[Vec<u8>], compress: bool, version: usize) -> Vec<
     let mut entries = vec![(0u32, 0x1000u32, 0u32, 0u32), (0x1000, dma as u32, 0x1000, 0)];
     entries.push((dma as u32, (dma + table_size) as u32, dma as u32, 0));
     let mut vrom = (dma + table_size) as u32;
-    for f in files {
+    for &(f, compress) in files {
         while !rom.len().is_multiple_of(16) {
             rom.push(0);
         }

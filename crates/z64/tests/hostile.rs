@@ -101,6 +101,13 @@ fn seeds() -> Vec<(String, Vec<u8>)> {
     if let Some(d) = dekunuts("hostile_mutations") {
         v.push(("object_dekunuts".into(), d));
     }
+    for (rel, name) in
+        [("oot-gc-eu-mq-dbg/object_human", "object_human"), ("fan/Aria_Hiro_Child_OOTO.zobj", "fan.zobj")]
+    {
+        if let Some(p) = shared_data(&format!("z64/{rel}"), "hostile_mutations") {
+            v.push((name.into(), std::fs::read(p).unwrap()));
+        }
+    }
     v
 }
 
@@ -120,7 +127,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_objects_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..24), which in 0usize..2) {
+    fn mutated_objects_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..24), which in 0usize..4) {
         let seeds = seeds();
         let (name, mut data) = seeds[which % seeds.len()].clone();
         for (at, v) in muts {

@@ -266,3 +266,73 @@ fn fan_player_models() {
         assert_eq!(doc.skeletons()[0].skeleton.len(), 21);
     }
 }
+
+/// The structural scan (what unnamed files get) finds what the decomp's XML names: the same
+/// skeletons and animations, at the same offsets, in Nintendo's files read under another name.
+#[test]
+fn structural_scan_finds_what_the_decomp_names() {
+    for (file, skels, anims) in [
+        ("object_dekunuts", vec![0x3268], 10),
+        ("object_link_boy", vec![0x377F4], 0),
+        ("object_link_child", vec![0x2CF6C], 0),
+        ("object_zl2", vec![0x10D70], 0),
+    ] {
+        let Some(p) = dbg_file(file, "structural_scan_finds_what_the_decomp_names") else { return };
+        let named = open(std::slice::from_ref(&p));
+        let scanned = open_files(vec![InputFile::new("unknown.zobj", std::fs::read(&p).unwrap())]).unwrap();
+        let offs: Vec<String> =
+            scanned.skeletons().iter().map(|s| s.extra["offset"].as_str().unwrap().to_string()).collect();
+        let want: Vec<String> = skels.iter().map(|o| format!("0x{o:X}")).collect();
+        assert_eq!(offs, want, "{file}");
+        let na: Vec<_> = named
+            .animations()
+            .iter()
+            .filter(|a| a.format == "z64 normal" && a.extra["file"] == file)
+            .map(|a| (a.extra["header"].clone(), a.frames))
+            .collect();
+        let sa: Vec<_> = scanned.animations().iter().map(|a| (a.extra["header"].clone(), a.frames)).collect();
+        assert_eq!(na.len(), anims);
+        assert_eq!(sa, na, "{file}");
+        // Same check lines apart from the names.
+        let strip = |l: &String| l.split_once(" kind=").unwrap().1.to_string();
+        let names: Vec<String> = named
+            .animations()
+            .iter()
+            .filter(|a| a.extra["file"] == file)
+            .map(|a| format!("{} {} ", a.index, a.name))
+            .collect();
+        let a: Vec<_> = named
+            .check()
+            .unwrap()
+            .iter()
+            .filter(|l| names.iter().any(|n| l.starts_with(n.as_str())))
+            .map(strip)
+            .collect();
+        let b: Vec<_> = scanned.check().unwrap().iter().map(strip).collect();
+        assert_eq!(a, b, "{file}");
+    }
+}
+
+/// A ROM built around the real files: the audio-like big uncompressed file must not be taken
+/// for link_animetion; gameplay_keep is recognised by its Link headers; the compressed object
+/// is found by the scan.
+#[test]
+fn rom_around_real_files() {
+    let (Some(gk), Some(la), Some(dk)) = (
+        dbg_file("gameplay_keep", "rom_around_real_files"),
+        dbg_file("link_animetion", "rom_around_real_files"),
+        dbg_file("object_dekunuts", "rom_around_real_files"),
+    ) else {
+        return;
+    };
+    let (gk, la, dk) = (std::fs::read(gk).unwrap(), std::fs::read(la).unwrap(), std::fs::read(dk).unwrap());
+    let audio = vec![0x5Au8; 0x30_0000];
+    let rom = boneyard_z64::rom::build_test_rom_with(&[(&audio, false), (&la, false), (&gk, false), (&dk, true)], 0);
+    let doc = open_files(vec![InputFile::new("test.z64", rom)]).unwrap();
+    assert_eq!(doc.files()[0].variant, "OoT NTSC 1.0");
+    let link = doc.animations().iter().filter(|a| a.format == "z64 link").count();
+    assert_eq!(link, 573);
+    let normal: Vec<_> = doc.animations().iter().filter(|a| a.source.starts_with("file_0006")).collect();
+    assert_eq!(normal.len(), 10);
+    assert!(doc.skeletons().iter().any(|s| s.source == "file_0006@0x3268"));
+}
