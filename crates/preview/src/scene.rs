@@ -77,3 +77,98 @@ impl<'a> Scene<'a> {
         world.iter().map(|m| m.w_axis.truncate()).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boneyard_core::document::{AnimInfo, Interpolation};
+    use boneyard_core::memory::{BakedClip, BakedDocument};
+    use boneyard_core::{Bone, Skeleton, Transform};
+    use glam::Quat;
+
+    /// Two bones one unit apart along X; frame 0 moves bone 1 up by 2 and turns bone 0 by 90°
+    /// about Z.
+    fn doc(binding: MeshBinding, positions: Vec<Vec3>) -> BakedDocument {
+        let rest = [Transform::IDENTITY, Transform::new(Vec3::X, Quat::IDENTITY)];
+        let skel = Skeleton::new(
+            "two",
+            vec![
+                Bone { name: "a".into(), parent: None, rest: rest[0] },
+                Bone { name: "b".into(), parent: Some(0), rest: rest[1] },
+            ],
+        )
+        .unwrap();
+        let mut mesh = Mesh::rigid("m", 0, positions, vec![]);
+        mesh.binding = binding;
+        let posed = vec![
+            Transform::new(Vec3::ZERO, Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)),
+            Transform::new(Vec3::new(1.0, 2.0, 0.0), Quat::IDENTITY),
+        ];
+        let info = AnimInfo {
+            index: 0,
+            name: "c".into(),
+            frames: 1,
+            fps: 30.0,
+            bones: 2,
+            format: "test".into(),
+            source: String::new(),
+            skeleton: Some(0),
+            interpolation: Interpolation::Linear,
+            extra: Default::default(),
+        };
+        let s = SkeletonInfo {
+            id: "s".into(),
+            name: "two".into(),
+            source: String::new(),
+            skeleton: skel,
+            meshes: vec![mesh],
+            extra: Default::default(),
+        };
+        BakedDocument::new("test", vec![], vec![s], vec![BakedClip { info, frames: vec![posed], root_motion: None }])
+    }
+
+    fn posed(d: &BakedDocument) -> Vec<Vec3> {
+        let scene = Scene::new(d, 0).unwrap();
+        let world = scene.world(d, 0, Some(0), 0.0).unwrap();
+        let mut out = Vec::new();
+        scene.pose_mesh(&d.skeletons[0].meshes[0], &world, &mut out);
+        out
+    }
+
+    fn close(a: Vec3, b: Vec3) -> bool {
+        (a - b).length() < 1e-5
+    }
+
+    #[test]
+    fn rigid_vertices_follow_their_bone() {
+        // Bone b's local (1, 0, 0): rotated 90° by a, b sits at R(1,2,0) = (-2, 1, 0); plus R(1,0,0) = (0, 1, 0).
+        let d = doc(MeshBinding::Rigid { bone: 1 }, vec![Vec3::X]);
+        assert!(close(posed(&d)[0], Vec3::new(-2.0, 2.0, 0.0)), "{:?}", posed(&d));
+    }
+
+    #[test]
+    fn skinned_vertices_blend_by_weight() {
+        // A vertex at the rest position of bone b, (1, 0, 0) in model space:
+        // all on a -> rotated about the origin to (0, 1, 0);
+        // all on b -> at b's posed origin (-2, 1, 0);
+        // half and half -> the mean (-1, 1, 0).
+        let cases = [
+            ([1.0, 0.0], Vec3::new(0.0, 1.0, 0.0)),
+            ([0.0, 1.0], Vec3::new(-2.0, 1.0, 0.0)),
+            ([0.5, 0.5], Vec3::new(-1.0, 1.0, 0.0)),
+        ];
+        for (w, expect) in cases {
+            let d = doc(
+                MeshBinding::Skinned { joints: vec![[0, 1, 0, 0]], weights: vec![[w[0], w[1], 0.0, 0.0]] },
+                vec![Vec3::X],
+            );
+            assert!(close(posed(&d)[0], expect), "{w:?}: {:?}", posed(&d));
+        }
+        // Weights that do not sum to 1 are normalised: (2, 2) acts as (0.5, 0.5).
+        let d = doc(
+            MeshBinding::Skinned { joints: vec![[0, 1, 0, 0]], weights: vec![[2.0, 2.0, 0.0, 0.0]] },
+            vec![Vec3::X],
+        );
+        assert!(close(posed(&d)[0], Vec3::new(-1.0, 1.0, 0.0)));
+    }
+}

@@ -289,3 +289,34 @@ fn vertex_colours_and_texture_tint_the_face() {
     let expect = [(0.5 * shade * 255.0).round() as u8, (0.5 * shade * 255.0).round() as u8, 0];
     assert_eq!(c.pixel(25, 25), Some(expect));
 }
+
+/// The demo with every rigid box turned into a skinned mesh (model-space positions at rest,
+/// one joint at weight 1): it must render like the rigid original.
+fn skinned_demo() -> BakedDocument {
+    let mut d = doc();
+    let rest = d.skeletons[0].skeleton.rest_world();
+    for m in &mut d.skeletons[0].meshes {
+        let boneyard_core::MeshBinding::Rigid { bone } = m.binding else { unreachable!() };
+        m.positions = m.positions.iter().map(|&p| rest[bone].transform_point3(p)).collect();
+        let n = m.positions.len();
+        m.binding = boneyard_core::MeshBinding::Skinned {
+            joints: vec![[bone as u16, 0, 0, 0]; n],
+            weights: vec![[1.0, 0.0, 0.0, 0.0]; n],
+        };
+    }
+    d
+}
+
+#[test]
+fn skinned_meshes_render_like_rigid_ones() {
+    let (rigid, skinned) = (doc(), skinned_demo());
+    let o = opts(160, 160);
+    for (anim, frame) in [(0, 7.0), (1, 30.0)] {
+        let a = render(&rigid, 0, Some(anim), frame, &o).unwrap();
+        let b = render(&skinned, 0, Some(anim), frame, &o).unwrap();
+        // world * inverse(rest) * (rest * p) equals world * p up to float rounding, which may
+        // move a pixel on an edge.
+        let differ = a.rgb.chunks_exact(3).zip(b.rgb.chunks_exact(3)).filter(|(x, y)| x != y).count();
+        assert!(differ <= 20, "clip {anim} frame {frame}: {differ} pixels differ");
+    }
+}
