@@ -34,6 +34,8 @@ pub use mt5::Mt5;
 
 /// How deep containers may nest (GZ in AFS in PKS...).
 const MAX_NESTING: usize = 4;
+/// Most bytes all nested entries may add up to.
+const MAX_EXAMINED: u64 = 1 << 30;
 
 /// The Shenmue family.
 pub struct Shenmue;
@@ -79,6 +81,9 @@ fn summary_of_motn(path: &str, m: &MotnFile) -> FileSummary {
 struct Found {
     /// Bytes inflated from GZ so far (bounded across all nested archives).
     inflated: u64,
+    /// Bytes handed to the readers so far, nested entries included (entries may overlap, so
+    /// this bounds the work on hostile archives).
+    examined: u64,
     summaries: Vec<FileSummary>,
     motns: Vec<(String, MotnFile)>,
     models: Vec<(String, Mt5)>,
@@ -89,6 +94,10 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
     use container::Kind;
     if depth > MAX_NESTING {
         return Err(Error::limit(0, format!("containers nested deeper than {MAX_NESTING}")).in_file(name));
+    }
+    found.examined += data.len() as u64;
+    if found.examined > MAX_EXAMINED {
+        return Err(Error::limit(0, format!("archive entries add up to more than {MAX_EXAMINED} bytes")).in_file(name));
     }
     if data.get(..4) == Some(layout::mt5::MAGIC) {
         let m = Mt5::parse(data).in_file(name)?;
@@ -113,14 +122,14 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
         found.motns.push((short_name(name), m));
         return Ok(());
     }
-    let entries: Vec<(String, Vec<u8>)> = match container::kind_of(data) {
+    let entries: Vec<(String, std::borrow::Cow<[u8]>)> = match container::kind_of(data) {
         Some(Kind::Gz) => {
             let d = container::gunzip(data).in_file(name)?;
             found.inflated += d.len() as u64;
             if found.inflated > container::MAX_INFLATED {
                 return Err(Error::limit(0, "GZ members inflate past the total limit").in_file(name));
             }
-            vec![(format!("{name}!gunzip"), d)]
+            vec![(format!("{name}!gunzip"), std::borrow::Cow::Owned(d))]
         }
         Some(k) => {
             let list = match k {
@@ -140,7 +149,7 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
             // PKF chunks carry an 8-byte header before their payload.
             let skip = if k == Kind::Pkf { layout::container::CHUNK_HEADER } else { 0 };
             list.into_iter()
-                .map(|e| (format!("{name}/{}", e.name), e.data[skip.min(e.data.len())..].to_vec()))
+                .map(|e| (format!("{name}/{}", e.name), std::borrow::Cow::Borrowed(&e.data[skip.min(e.data.len())..])))
                 .collect()
         }
         None if top => return Err(Error::unsupported("not a Shenmue MOTN, MT5 or container").in_file(name)),

@@ -14,6 +14,9 @@ use boneyard_core::{Endian, Error, Reader, Result};
 
 /// Most sequences a file may declare (the real file has 1559).
 pub const MAX_SEQUENCES: usize = 0x4000;
+/// Most frames of all decoded sequences together (MOTION.BIN has about 52,000): keeps
+/// `check` and export bounded on hostile headers.
+pub const MAX_TOTAL_FRAMES: u64 = 1 << 21;
 /// Longest name read.
 const MAX_NAME: usize = 64;
 
@@ -217,9 +220,15 @@ impl MotnFile {
         let timestamp = find_timestamp(data);
         let data_end = data.len();
         let mut blocks = Vec::with_capacity(starts.len());
+        let mut total_frames = 0u64;
         for (k, &s) in starts.iter().enumerate() {
             let end = starts.get(k + 1).copied().unwrap_or(data_end);
-            blocks.push(parse_block(data, s, end)?);
+            let b = parse_block(data, s, end)?;
+            total_frames += u64::from(b.frames);
+            if total_frames > MAX_TOTAL_FRAMES {
+                return Err(Error::limit(s as u64, format!("the sequences hold more than {MAX_TOTAL_FRAMES} frames")));
+            }
+            blocks.push(b);
         }
         // Action metadata blocks: each runs to the next one or to the name table.
         let meta_lo = table_offset as usize + (count + 1) * L::TABLE_ENTRY;
