@@ -104,6 +104,26 @@ fn frame_data_len(ctx: &Ctx, frame_data: u32, next: u32, at: u64) -> Result<usiz
     Ok((end - off) / 2)
 }
 
+/// `SkelAnime_InterpFrameTable`: per component `diff = (s16)(target - base)` (wrapping, so
+/// angles take the short way), `dst = (s16)(diff * weight) + base` (f32 product truncated
+/// toward zero, the sum wrapping as an s16); a weight of 1 or more copies the target.
+pub fn interp_frame_table(base: &[[i16; 3]], target: &[[i16; 3]], weight: f32) -> Vec<[i16; 3]> {
+    base.iter()
+        .zip(target)
+        .map(|(b, t)| {
+            if weight >= 1.0 {
+                return *t;
+            }
+            let mut out = [0i16; 3];
+            for c in 0..3 {
+                let diff = t[c].wrapping_sub(b[c]);
+                out[c] = ((diff as f32 * weight) as i16).wrapping_add(b[c]);
+            }
+            out
+        })
+        .collect()
+}
+
 impl AnimDef {
     /// Check every index the animation can read at any frame (so sampling cannot fail later),
     /// with the offset of the offending entry.
@@ -206,5 +226,22 @@ impl AnimDef {
                 Ok(JointTable { joints, face: None })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interp_by_hand() {
+        // -28 * 0.5 = -14; -28 * 0.3 = -8.4 -> -8 (toward zero); 0x7000 -> -0x7000 goes through
+        // 0x8000: diff = (s16)(0x9000 - 0x7000) = 0x2000, half of it 0x1000 -> 0x8000 = -0x8000.
+        let base = [[0, 0x7000, 100]];
+        let target = [[-28, -0x7000, 100]];
+        assert_eq!(interp_frame_table(&base, &target, 0.5), vec![[-14, -0x8000, 100]]);
+        assert_eq!(interp_frame_table(&base, &target, 0.3)[0][0], -8);
+        assert_eq!(interp_frame_table(&base, &target, 1.0), target.to_vec());
+        assert_eq!(interp_frame_table(&base, &target, 0.0), base.to_vec());
     }
 }

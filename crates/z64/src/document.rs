@@ -151,6 +151,28 @@ impl Z64Document {
         a.joint_table(&ctx, frame).map_err(|e| e.in_file(ctx.home_file().name.clone()))
     }
 
+    /// The joint table of a normal animation played in an interpolating mode
+    /// (`SkelAnime_AnimateFrame` with ANIM_INTERP): frame `(s32)curFrame` blended toward the
+    /// next one (0 after the last) by `curFrame - (s32)curFrame`. `cur_frame` is wrapped into
+    /// `0..frames` first.
+    pub fn joint_table_interp(&self, anim: usize, cur_frame: f32) -> Result<JointTable> {
+        let a = self.anim(anim)?;
+        if !cur_frame.is_finite() {
+            return Err(Error::not_found(format!("frame {cur_frame} is not a number")));
+        }
+        let n = a.frames as f32;
+        let cur = if cur_frame < 0.0 || cur_frame >= n { cur_frame.rem_euclid(n) } else { cur_frame };
+        let frame = (cur as i32).clamp(0, a.frames as i32 - 1);
+        let partial = cur - frame as f32;
+        let next = if frame + 1 >= a.frames as i32 { 0 } else { frame + 1 };
+        let base = self.joint_table(anim, frame as usize)?;
+        let target = self.joint_table(anim, next as usize)?;
+        Ok(JointTable {
+            joints: crate::anim::interp_frame_table(&base.joints, &target.joints, partial),
+            face: base.face,
+        })
+    }
+
     fn anim(&self, anim: usize) -> Result<&AnimDef> {
         self.found.anims.get(anim).ok_or_else(|| Error::not_found(format!("no animation #{anim}")))
     }
@@ -266,6 +288,11 @@ impl Document for Z64Document {
         }
         let mut extra = Map::new();
         extra.insert("frame_rounding".into(), json!("truncated toward zero, wrapped into 0..frames"));
+        if matches!(a.kind, AnimKind::Normal { .. }) && frame.fract() != 0.0 {
+            // What the interpolating playback modes (LOOP_INTERP, ONCE_INTERP) would show.
+            let it = self.joint_table_interp(anim, frame as f32)?;
+            extra.insert("interp_mode_joints".into(), json!(it.joints));
+        }
         if let Some(w) = jt.face {
             extra.insert("face".into(), json!(w));
             // OoT: eyes = (w & 0xF) - 1, mouth = (w >> 4 & 0xF) - 1 (negative: actor's default).

@@ -336,3 +336,21 @@ fn rom_around_real_files() {
     assert_eq!(normal.len(), 10);
     assert!(doc.skeletons().iter().any(|s| s.source == "file_0006@0x3268"));
 }
+
+/// The interpolating playback modes on real data, by hand: gDekuNutsSpitAnim joint 0 z goes
+/// 0 -> -28 from frame 0 to 1; at 0.3 the game shows (s16)(-28 * 0.3) + 0 = -8.
+#[test]
+fn dekunuts_interpolated_playback() {
+    let Some(p) = dbg_file("object_dekunuts", "dekunuts_interpolated_playback") else { return };
+    let doc = open(&[p]);
+    assert_eq!(doc.joint_table_interp(0, 0.3).unwrap().joints[0][2], -8);
+    assert_eq!(doc.joint_table_interp(0, 0.5).unwrap().joints[0][2], -14);
+    // Past the last frame the blend goes toward frame 0.
+    let last = doc.joint_table(0, 17).unwrap();
+    let first = doc.joint_table(0, 0).unwrap();
+    let blended = doc.joint_table_interp(0, 17.5).unwrap();
+    let want =
+        (((first.joints[0][2].wrapping_sub(last.joints[0][2])) as f32 * 0.5) as i16).wrapping_add(last.joints[0][2]);
+    assert_eq!(blended.joints[0][2], want);
+    assert!(doc.sample(0, 0.3).unwrap().extra.contains_key("interp_mode_joints"));
+}
