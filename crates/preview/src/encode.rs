@@ -115,8 +115,9 @@ pub(crate) fn apng(
     Ok(out)
 }
 
-/// A GIF looping forever; every frame is a full image with its own palette, shown for
-/// `delay` hundredths of a second.
+/// A GIF looping forever, each frame shown for `delay` hundredths of a second. The first frame
+/// is the whole image; each later one only the rectangle that changed since the previous frame
+/// (drawn over it: disposal "keep"), with its own palette.
 pub(crate) fn gif(
     width: u32,
     height: u32,
@@ -128,25 +129,89 @@ pub(crate) fn gif(
     let (w, h) = (side(width)?, side(height)?);
     let mut e = gif::Encoder::new(Vec::new(), w, h, &[]).map_err(err)?;
     e.set_repeat(gif::Repeat::Infinite).map_err(err)?;
+    let mut previous: Option<Canvas> = None;
     for f in frames {
         let f = f?;
-        let ix = index_frame(&f.rgb);
+        let r = match &previous {
+            Some(p) => changed_rect(p, &f),
+            None => Rect { left: 0, top: 0, width: f.width, height: f.height },
+        };
+        let ix = index_frame(&crop(&f, r));
+        // Rect fits in the canvas, whose sides were checked to fit in u16 above.
         let frame = gif::Frame {
-            width: w,
-            height: h,
+            left: r.left as u16,
+            top: r.top as u16,
+            width: r.width as u16,
+            height: r.height as u16,
             delay,
+            dispose: gif::DisposalMethod::Keep,
             palette: Some(ix.palette),
             buffer: Cow::Owned(ix.indices),
             ..Default::default()
         };
         e.write_frame(&frame).map_err(err)?;
+        previous = Some(f);
     }
     e.into_inner().map_err(err)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Rect {
+    left: u32,
+    top: u32,
+    width: u32,
+    height: u32,
+}
+
+/// The smallest rectangle holding every pixel that differs between two same-sized frames
+/// (a 1 x 1 one at the origin when nothing changed: a GIF frame cannot be empty).
+fn changed_rect(a: &Canvas, b: &Canvas) -> Rect {
+    let w = a.width as usize;
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for (i, (p, q)) in a.rgb.chunks_exact(3).zip(b.rgb.chunks_exact(3)).enumerate() {
+        if p != q {
+            let (x, y) = (i % w, i / w);
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+        }
+    }
+    if x0 == usize::MAX {
+        return Rect { left: 0, top: 0, width: 1, height: 1 };
+    }
+    Rect { left: x0 as u32, top: y0 as u32, width: (x1 - x0 + 1) as u32, height: (y1 - y0 + 1) as u32 }
+}
+
+/// The RGB pixels of rectangle `r` of `c`, row by row.
+fn crop(c: &Canvas, r: Rect) -> Vec<u8> {
+    let mut out = Vec::with_capacity(r.width as usize * r.height as usize * 3);
+    for y in r.top..r.top + r.height {
+        let start = (y as usize * c.width as usize + r.left as usize) * 3;
+        out.extend_from_slice(&c.rgb[start..start + r.width as usize * 3]);
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn changed_rectangle_by_hand() {
+        let a = Canvas::new(6, 4, [0, 0, 0]);
+        let mut b = a.clone();
+        assert_eq!(changed_rect(&a, &b), Rect { left: 0, top: 0, width: 1, height: 1 });
+        // Pixels (1, 2) and (4, 1) change: the box spans x 1..=4, y 1..=2.
+        for (x, y) in [(1usize, 2usize), (4, 1)] {
+            b.rgb[(y * 6 + x) * 3] = 9;
+        }
+        let r = changed_rect(&a, &b);
+        assert_eq!(r, Rect { left: 1, top: 1, width: 4, height: 2 });
+        let c = crop(&b, r);
+        assert_eq!(c.len(), 4 * 2 * 3);
+        assert_eq!((c[0], c[3 * 3], c[4 * 3]), (0, 9, 9)); // (1,1), (4,1), (1,2)
+    }
 
     #[test]
     fn gif_delays_by_hand() {
