@@ -63,8 +63,22 @@ fn companion(dat: &Path, ext: &str, given: &mut Vec<InputFile>) -> Result<Option
 /// Open instance files given together (`.dat` with `.raw`/`.sep` among them or beside them
 /// on disk, `.oni` files).
 pub fn open_files(files: Vec<InputFile>) -> Result<OniDocument> {
-    let (mut companions, mains): (Vec<InputFile>, Vec<InputFile>) =
+    let (mut companions, mut mains): (Vec<InputFile>, Vec<InputFile>) =
         files.into_iter().partition(|f| !container::looks_like_instance_file(&f.data));
+    // A .raw or .sep given without its .dat: read the .dat beside it.
+    for c in &companions {
+        let e = ext_lower(&c.path);
+        let stem = stem_lower(&c.path);
+        if (e == "raw" || e == "sep") && !mains.iter().any(|m| stem_lower(&m.path) == stem) {
+            for ext in ["dat", "DAT"] {
+                let p = c.path.with_extension(ext);
+                if p.is_file() {
+                    mains.push(InputFile::read(&p)?);
+                    break;
+                }
+            }
+        }
+    }
     let mut parsed = Vec::with_capacity(mains.len());
     for f in mains {
         let name = f.name();
@@ -119,5 +133,9 @@ impl Family for Oni {
     }
     fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>> {
         Ok(Box::new(open_files(files)?))
+    }
+    /// `boneyard_demo.dat` + `.raw`: the demo character as an Oni level (see [`demo`]).
+    fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        demo::demo_files()
     }
 }

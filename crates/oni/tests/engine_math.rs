@@ -177,3 +177,45 @@ fn posing_by_hand() {
     // Part 1's x axis turned too: column 0 = (cos, sin, 0).
     assert!((m[1].m[0][1] as f64 - a.sin()).abs() < 1e-6);
 }
+
+/// MUrQuat_Lerp blends with double scales and rounds each component to float; OniSplit (and
+/// a naive port) blends in float. On every in-between frame of walk19 (segments from
+/// OniSplit's XML key durations) boneyard gives exactly the double-scale result, recomputed
+/// here independently; a float blend differs in the last bits on many of them.
+#[test]
+fn lerp_uses_double_scales_not_float() {
+    let test = "lerp_uses_double_scales_not_float";
+    let Some(p) = fixture("TRAMfixture_walk19.oni", test) else { return };
+    let Some(x) = fixture("TRAMfixture_walk19.oni.xml", test) else { return };
+    let x = std::fs::read_to_string(x).unwrap();
+    let doc = boneyard_oni::open_paths(&[p.as_path()]).unwrap();
+    let t = &doc.trams()[0];
+    let (mut lerps, mut differ) = (0, 0);
+    for (part, bone) in tags(tags(&x, "Rotations")[0], "Bone").iter().enumerate() {
+        let mut f0 = 0usize;
+        for k in tags(bone, "EKey") {
+            let f1 = f0 + floats(k)[0] as usize;
+            if f1 >= t.frames {
+                break;
+            }
+            let (a, b) = (t.rotation(part, f0).unwrap(), t.rotation(part, f1).unwrap());
+            let dot: f64 = (0..4).map(|i| a[i] as f64 * b[i] as f64).sum();
+            let b1 = if dot < 0.0 { b.map(|c| -c) } else { b };
+            for f in f0 + 1..f1 {
+                let tt = (f - f0) as f32 / (f1 - f0) as f32;
+                let r: [f32; 4] =
+                    std::array::from_fn(|i| ((1.0 - tt as f64) * a[i] as f64 + tt as f64 * b1[i] as f64) as f32);
+                let expect = quat_normalize(r);
+                assert_eq!(t.rotation(part, f).unwrap(), expect, "part {part} frame {f}");
+                lerps += 1;
+                let rf: [f32; 4] = std::array::from_fn(|i| (1.0 - tt) * a[i] + tt * b1[i]);
+                if quat_normalize(rf) != expect {
+                    differ += 1;
+                }
+            }
+            f0 = f1;
+        }
+    }
+    println!("{lerps} lerped samples equal the double-scale formula; {differ} of them differ from a float blend");
+    assert!(lerps > 300 && differ > 0);
+}
