@@ -8,14 +8,18 @@
 //! * Meshes are posed with the document's own world matrices (`Document::pose`): rigid meshes
 //!   as `world[bone] * p`, skinned ones as `Σ w · world[j] · inverse(rest_world[j]) · p`; they
 //!   are filled with a z-buffer and shaded flat from the face normal with a fixed light, in
-//!   `Mesh::base_color`. Bones are drawn on top as lines with dots at the joints when asked,
-//!   or when there is no mesh.
+//!   `Mesh::base_color` (times the mean of the face's vertex colours and of the mesh's
+//!   texture, when it has them). Bones are drawn on top as lines with dots at the joints when
+//!   asked, or when there is no mesh.
 //! * Same input, same bytes: integer edge functions, no threads, no hash-order iteration.
 //! * Animations: every frame of the clip, at most [`MAX_ANIMATION_FRAMES`]; a longer clip
 //!   keeps every k-th frame (k = ceil(frames / 600)) and shows each k times as long.
 //!   GIF delays are whole hundredths of a second: `round(100 k / fps)`, at least 2 (browsers
 //!   play 0 or 1 as 10), so a 60 fps clip plays at 50 fps in a GIF. APNG delays are exact
-//!   fractions `k / fps` (`1/60`, `1/30`, `1/20`, `100/2997` for 29.97 fps).
+//!   fractions `k / fps` (`1/60`, `1/30`, `1/20`, `100/2997` for 29.97 fps). GIF frames carry
+//!   their own palette (exact when a frame has at most 256 colours, which flat shading without
+//!   anti-aliasing nearly always gives; else a median cut), and after the first one only the
+//!   rectangle that changed. Width x height x frames is capped at [`MAX_ANIMATION_PIXELS`].
 
 mod camera;
 mod encode;
@@ -35,6 +39,8 @@ use scene::Scene;
 pub const MAX_ANIMATION_FRAMES: u32 = 600;
 /// The largest image side accepted, in pixels.
 pub const MAX_SIDE: u32 = 4096;
+/// The most pixels an animated preview may render in all (1024 x 1024 x 1000).
+pub const MAX_ANIMATION_PIXELS: u64 = 1024 * 1024 * 1000;
 
 /// How to draw a preview.
 #[derive(Debug, Clone, PartialEq)]
@@ -300,10 +306,27 @@ fn clip_plan(doc: &dyn Document, anim: usize) -> Result<(Vec<u32>, u32, f64)> {
     Ok((frames, step, info.fps))
 }
 
+/// Refuse animations that would take too long to render (the check comes before any work).
+fn check_budget(opts: &RenderOptions, frames: usize) -> Result<()> {
+    let total = u64::from(opts.width) * u64::from(opts.height) * frames as u64;
+    if total > MAX_ANIMATION_PIXELS {
+        return Err(Error::limit(
+            0,
+            format!(
+                "{frames} frames of {}x{} is {total} pixels, over the {MAX_ANIMATION_PIXELS} an animated preview may \
+                 render; choose a smaller size",
+                opts.width, opts.height
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// An animated GIF of every frame of `anim` (see the crate docs for delays and long clips),
 /// looping forever.
 pub fn gif(doc: &dyn Document, skeleton: usize, anim: usize, opts: &RenderOptions) -> Result<Vec<u8>> {
     let (frames, step, fps) = clip_plan(doc, anim)?;
+    check_budget(opts, frames.len())?;
     let framing: Vec<f64> = frames.iter().map(|&f| f64::from(f)).collect();
     let r = Renderer::new(doc, skeleton, Some(anim), &framing, opts)?;
     let delay = gif_delay_centiseconds(fps, step);
@@ -314,6 +337,7 @@ pub fn gif(doc: &dyn Document, skeleton: usize, anim: usize, opts: &RenderOption
 /// docs), looping forever.
 pub fn apng(doc: &dyn Document, skeleton: usize, anim: usize, opts: &RenderOptions) -> Result<Vec<u8>> {
     let (frames, step, fps) = clip_plan(doc, anim)?;
+    check_budget(opts, frames.len())?;
     let framing: Vec<f64> = frames.iter().map(|&f| f64::from(f)).collect();
     let r = Renderer::new(doc, skeleton, Some(anim), &framing, opts)?;
     let delay = apng_delay(fps, step);

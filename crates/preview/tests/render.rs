@@ -327,3 +327,24 @@ fn skinned_meshes_render_like_rigid_ones() {
         assert!(differ <= 20, "clip {anim} frame {frame}: {differ} pixels differ");
     }
 }
+
+#[test]
+fn oversized_animations_are_refused_before_rendering() {
+    // The wave stretched to 600 frames: at 2048 x 2048 that is 2.5 G pixels, over the budget
+    // of 1024 x 1024 x 1000; refused at once, nothing rendered.
+    let mut d = doc();
+    let clip = &mut d.clips[1];
+    let one = clip.frames[0].clone();
+    clip.frames = vec![one; 600];
+    clip.root_motion = None;
+    clip.info.frames = 600;
+    d.infos[1].frames = 600;
+    let o = opts(2048, 2048);
+    let t = std::time::Instant::now();
+    let e = gif(&d, 0, 1, &o).unwrap_err();
+    assert!(e.to_string().contains("choose a smaller size"), "{e}");
+    assert!(apng(&d, 0, 1, &o).is_err());
+    assert!(t.elapsed().as_secs() < 5);
+    // At 64 x 64 it is fine.
+    assert!(gif(&d, 0, 1, &opts(64, 64)).is_ok());
+}
