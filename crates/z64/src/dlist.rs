@@ -8,6 +8,7 @@
 use crate::layout::*;
 use crate::segment::{be32, Ctx};
 use crate::skeleton::{SkelDef, SkelType};
+use crate::texture;
 use boneyard_core::model::{Mesh, MeshBinding};
 use glam::{Mat4, Vec3};
 use std::collections::HashMap;
@@ -40,46 +41,93 @@ pub fn skeleton_meshes(ctx: &Ctx, s: &SkelDef, rest_world: &[Mat4]) -> (Vec<Mesh
         if dl == 0 {
             continue;
         }
-        let mut d =
-            Decoder { ctx, limb: l, bone: l, slots: &slots, flex, cache: [None; VTX_CACHE], out: Out::default() };
+        let mut d = Decoder::new(ctx, l, &slots, flex);
         if let Err(msg) = d.run(dl) {
             notes.push(format!("limb {l}: display list {dl:#010x}: {msg}"));
         }
-        let out = d.out;
-        if out.indices.is_empty() {
-            continue;
-        }
-        let name = crate::names::name_at(&ctx.home_file().stem, dl & 0xFF_FFFF, 'D')
+        let base = crate::names::name_at(&ctx.home_file().stem, dl & 0xFF_FFFF, 'D')
             .map(str::to_string)
             .unwrap_or_else(|| format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF));
-        let rigid = out.bones.iter().all(|&b| b == l);
-        let mut mesh = if rigid {
-            Mesh::rigid(name, s.bone_of_limb[l], out.positions, out.indices)
-        } else {
-            let positions = out
-                .positions
-                .iter()
-                .zip(&out.bones)
-                .map(|(p, &b)| rest_world.get(b).map(|m| m.transform_point3(*p)).unwrap_or(*p))
-                .collect();
-            let joints = out.bones.iter().map(|&b| [s.bone_of_limb[b] as u16, 0, 0, 0]).collect();
-            let weights = vec![[1.0, 0.0, 0.0, 0.0]; out.bones.len()];
-            let mut m = Mesh::rigid(name, 0, positions, out.indices);
-            m.binding = MeshBinding::Skinned { joints, weights };
-            m
-        };
-        mesh.base_color = [0.75, 0.72, 0.65, 1.0];
-        meshes.push(mesh);
+        let groups: Vec<Group> = d.groups.into_iter().filter(|g| !g.indices.is_empty()).collect();
+        let many = groups.len() > 1;
+        for (gi, g) in groups.into_iter().enumerate() {
+            let name = if many { format!("{base}_{gi}") } else { base.clone() };
+            meshes.push(g.into_mesh(ctx, name, l, s, rest_world));
+        }
     }
     (meshes, notes)
 }
 
-#[derive(Default)]
-struct Out {
+/// Texture state at a triangle: (image address, format, size, width, height, palette address).
+type TexKey = (u32, u8, u8, usize, usize, Option<u32>);
+
+/// One vertex as loaded into the vertex cache.
+#[derive(Clone, Copy)]
+struct Vtx {
+    addr: u32,
+    bone: usize,
+    pos: Vec3,
+    st: [i16; 2],
+    /// Vertex colour (lighting off) or white with the vertex alpha (lighting on).
+    color: [f32; 4],
+}
+
+/// Triangles sharing one texture.
+struct Group {
+    tex: Option<TexKey>,
+    scale: [f32; 2],
+    origin: [f32; 2],
     positions: Vec<Vec3>,
     bones: Vec<usize>,
+    st: Vec<[i16; 2]>,
+    colors: Vec<[f32; 4]>,
     indices: Vec<u32>,
     seen: HashMap<(u32, usize), u32>,
+}
+
+impl Group {
+    fn into_mesh(self, ctx: &Ctx, name: String, limb: usize, s: &SkelDef, rest_world: &[Mat4]) -> Mesh {
+        let rigid = self.bones.iter().all(|&b| b == limb);
+        let mut mesh = if rigid {
+            Mesh::rigid(name, s.bone_of_limb[limb], self.positions, self.indices)
+        } else {
+            let positions = self
+                .positions
+                .iter()
+                .zip(&self.bones)
+                .map(|(p, &b)| rest_world.get(b).map(|m| m.transform_point3(*p)).unwrap_or(*p))
+                .collect();
+            let joints = self.bones.iter().map(|&b| [s.bone_of_limb[b] as u16, 0, 0, 0]).collect();
+            let weights = vec![[1.0, 0.0, 0.0, 0.0]; self.bones.len()];
+            let mut m = Mesh::rigid(name, 0, positions, self.indices);
+            m.binding = MeshBinding::Skinned { joints, weights };
+            m
+        };
+        mesh.colors = Some(self.colors);
+        mesh.base_color = [1.0, 1.0, 1.0, 1.0];
+        if let Some((addr, fmt, siz, w, h, tlut)) = self.tex {
+            let bytes = (w * h * texture::bits(siz)).div_ceil(8);
+            let data = ctx.bytes(addr, bytes, 0).ok();
+            let pal = tlut.and_then(|t| ctx.tail(t, 0).ok());
+            if let Some(t) = data.and_then(|d| texture::decode(fmt, siz, w, h, d, pal)) {
+                let (sx, sy) = (self.scale[0] / (32.0 * w as f32), self.scale[1] / (32.0 * h as f32));
+                let (ox, oy) = (self.origin[0] / w as f32, self.origin[1] / h as f32);
+                mesh.uvs = Some(
+                    self.st.iter().map(|st| glam::Vec2::new(st[0] as f32 * sx - ox, st[1] as f32 * sy - oy)).collect(),
+                );
+                mesh.texture = Some(t);
+            }
+        }
+        mesh
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Tile {
+    fmt: u8,
+    siz: u8,
+    palette: u8,
+    size: [u16; 4],
 }
 
 struct Decoder<'a, 'b> {
@@ -89,11 +137,85 @@ struct Decoder<'a, 'b> {
     bone: usize,
     slots: &'b [usize],
     flex: bool,
-    cache: [Option<u32>; VTX_CACHE],
-    out: Out,
+    cache: [Option<Vtx>; VTX_CACHE],
+    groups: Vec<Group>,
+    /// G_SETTIMG: (address, format, size).
+    timg: (u32, u8, u8),
+    /// The image last loaded into TMEM and the last palette.
+    loaded: Option<u32>,
+    tlut: Option<u32>,
+    tiles: [Tile; 8],
+    tex_on: bool,
+    tex_scale: [f32; 2],
+    lighting: bool,
 }
 
-impl Decoder<'_, '_> {
+const G_TEXTURE: u8 = 0xD7;
+const G_GEOMETRYMODE: u8 = 0xD9;
+const G_LOADTLUT: u8 = 0xF0;
+const G_SETTILESIZE: u8 = 0xF2;
+const G_LOADBLOCK: u8 = 0xF3;
+const G_LOADTILE: u8 = 0xF4;
+const G_SETTILE: u8 = 0xF5;
+const G_SETTIMG: u8 = 0xFD;
+/// F3DEX2 G_LIGHTING geometry-mode bit.
+const G_LIGHTING: u32 = 0x0020_0000;
+/// Groups (textures) per limb at most.
+const MAX_GROUPS: usize = 64;
+
+impl<'a, 'b> Decoder<'a, 'b> {
+    fn new(ctx: &'b Ctx<'a>, limb: usize, slots: &'b [usize], flex: bool) -> Self {
+        Decoder {
+            ctx,
+            limb,
+            bone: limb,
+            slots,
+            flex,
+            cache: [None; VTX_CACHE],
+            groups: Vec::new(),
+            timg: (0, 0, 0),
+            loaded: None,
+            tlut: None,
+            tiles: [Tile::default(); 8],
+            tex_on: false,
+            tex_scale: [1.0; 2],
+            lighting: true,
+        }
+    }
+
+    /// The group for the current texture state (created on first use).
+    fn group(&mut self) -> Option<usize> {
+        let t = self.tiles[0];
+        let key = match (self.tex_on, self.loaded) {
+            (true, Some(addr)) => {
+                let w = ((t.size[2].saturating_sub(t.size[0])) >> 2) as usize + 1;
+                let h = ((t.size[3].saturating_sub(t.size[1])) >> 2) as usize + 1;
+                let pal = (t.fmt == texture::FMT_CI)
+                    .then(|| self.tlut.map(|p| p.wrapping_add(if t.siz == 0 { t.palette as u32 * 32 } else { 0 })))
+                    .flatten();
+                Some((addr, t.fmt, t.siz, w, h, pal))
+            }
+            _ => None,
+        };
+        if let Some(i) = self.groups.iter().position(|g| g.tex == key) {
+            return Some(i);
+        }
+        if self.groups.len() >= MAX_GROUPS {
+            return None;
+        }
+        self.groups.push(Group {
+            tex: key,
+            scale: self.tex_scale,
+            origin: [t.size[0] as f32 / 4.0, t.size[1] as f32 / 4.0],
+            positions: Vec::new(),
+            bones: Vec::new(),
+            st: Vec::new(),
+            colors: Vec::new(),
+            indices: Vec::new(),
+            seen: HashMap::new(),
+        });
+        Some(self.groups.len() - 1)
+    }
     fn run(&mut self, start: u32) -> Result<(), String> {
         let mut stack: Vec<u32> = Vec::new();
         let mut pc = start;
@@ -126,6 +248,33 @@ impl Decoder<'_, '_> {
                     }
                 }
                 G_POPMTX => self.bone = self.limb,
+                G_TEXTURE => {
+                    self.tex_on = w0 & 0xFF != 0;
+                    let sc = |v: u32| if v == 0 { 1.0 } else { v as f32 / 65536.0 };
+                    self.tex_scale = [sc(w1 >> 16), sc(w1 & 0xFFFF)];
+                }
+                G_GEOMETRYMODE => {
+                    let mode = if self.lighting { G_LIGHTING } else { 0 };
+                    self.lighting = ((mode & w0) | w1) & G_LIGHTING != 0;
+                }
+                G_SETTIMG => self.timg = (w1, ((w0 >> 21) & 7) as u8, ((w0 >> 19) & 3) as u8),
+                G_LOADBLOCK | G_LOADTILE => self.loaded = Some(self.timg.0),
+                G_LOADTLUT => self.tlut = Some(self.timg.0),
+                G_SETTILE => {
+                    let t = &mut self.tiles[((w1 >> 24) & 7) as usize];
+                    t.fmt = ((w0 >> 21) & 7) as u8;
+                    t.siz = ((w0 >> 19) & 3) as u8;
+                    t.palette = ((w1 >> 20) & 0xF) as u8;
+                }
+                G_SETTILESIZE => {
+                    let t = &mut self.tiles[((w1 >> 24) & 7) as usize];
+                    t.size = [
+                        ((w0 >> 12) & 0xFFF) as u16,
+                        (w0 & 0xFFF) as u16,
+                        ((w1 >> 12) & 0xFFF) as u16,
+                        (w1 & 0xFFF) as u16,
+                    ];
+                }
                 G_DL => {
                     let call = (w0 >> 16) & 0xFF == 0;
                     if !self.ctx.is_valid(w1) {
@@ -159,26 +308,41 @@ impl Decoder<'_, '_> {
         let data = self.ctx.bytes(addr, n * VTX_SIZE, 0).ok();
         for i in 0..n {
             self.cache[v0 + i] = data.map(|d| {
-                let b = &d[i * VTX_SIZE..];
-                let s = |o: usize| i16::from_be_bytes([b[o], b[o + 1]]) as f32;
-                let key = (addr.wrapping_add((i * VTX_SIZE) as u32), self.bone);
-                let out = &mut self.out;
-                *out.seen.entry(key).or_insert_with(|| {
-                    out.positions.push(Vec3::new(s(0), s(2), s(4)));
-                    out.bones.push(self.bone);
-                    (out.positions.len() - 1) as u32
-                })
+                let b = &d[i * VTX_SIZE..(i + 1) * VTX_SIZE];
+                let s = |o: usize| i16::from_be_bytes([b[o], b[o + 1]]);
+                let c = |o: usize| b[o] as f32 / 255.0;
+                let color = if self.lighting { [1.0, 1.0, 1.0, c(15)] } else { [c(12), c(13), c(14), c(15)] };
+                Vtx {
+                    addr: addr.wrapping_add((i * VTX_SIZE) as u32),
+                    bone: self.bone,
+                    pos: Vec3::new(s(0) as f32, s(2) as f32, s(4) as f32),
+                    st: [s(8), s(10)],
+                    color,
+                }
             });
         }
     }
 
     fn tri(&mut self, w: u32) {
         let idx = [(w >> 16) & 0xFF, (w >> 8) & 0xFF, w & 0xFF].map(|v| (v / 2) as usize);
-        let vs: Option<Vec<u32>> = idx.iter().map(|&i| self.cache.get(i).copied().flatten()).collect();
-        if let Some(vs) = vs {
-            if vs[0] != vs[1] && vs[1] != vs[2] && vs[0] != vs[2] {
-                self.out.indices.extend(vs);
+        let Some(vs) = idx.iter().map(|&i| self.cache.get(i).copied().flatten()).collect::<Option<Vec<Vtx>>>() else {
+            return;
+        };
+        if idx[0] == idx[1] || idx[1] == idx[2] || idx[0] == idx[2] {
+            return;
+        }
+        let Some(gi) = self.group() else { return };
+        let g = &mut self.groups[gi];
+        for v in vs {
+            let next = g.positions.len() as u32;
+            let at = *g.seen.entry((v.addr, v.bone)).or_insert(next);
+            if at == next {
+                g.positions.push(v.pos);
+                g.bones.push(v.bone);
+                g.st.push(v.st);
+                g.colors.push(v.color);
             }
+            g.indices.push(at);
         }
     }
 }

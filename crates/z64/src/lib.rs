@@ -20,6 +20,7 @@ pub mod scan;
 pub mod segment;
 pub mod sins;
 pub mod skeleton;
+pub mod texture;
 pub mod yaz0;
 
 pub use demo::demo_files;

@@ -89,12 +89,26 @@ fn dekunuts_skeleton_and_ten_animations() {
     for a in anims {
         assert_consistent(&doc, a.index, &[0, a.frames / 2, a.frames - 1]);
     }
-    // 9 limbs have display lists; every mesh is valid.
+    // 9 limbs have display lists (a mesh per texture they use); every mesh is valid, textured
+    // (gDekuNutsLeafTex is rgba16 32x32, gDekuNutsBodyTex 16x16) and coloured.
     assert_eq!(s.extra["display_lists"], 9);
-    assert_eq!(s.meshes.len(), 9);
+    let mut bones: Vec<usize> = s
+        .meshes
+        .iter()
+        .map(|m| match m.binding {
+            boneyard_core::MeshBinding::Rigid { bone } => bone,
+            _ => panic!("dekunuts meshes are rigid"),
+        })
+        .collect();
+    bones.dedup();
+    assert_eq!(bones.len(), 9);
     for m in &s.meshes {
         m.validate(24).unwrap();
+        assert!(m.colors.is_some());
     }
+    let sizes: Vec<(u32, u32)> =
+        s.meshes.iter().filter_map(|m| m.texture.as_ref().map(|t| (t.width, t.height))).collect();
+    assert!(sizes.contains(&(32, 32)) && sizes.contains(&(16, 16)), "{sizes:?}");
 }
 
 /// The root limb's matrix at frame 0 of gDekuNutsSpitAnim, worked by hand: identity, then

@@ -1,0 +1,85 @@
+//! N64 texture formats to RGBA8 (for meshes): RGBA16 (5551), RGBA32, CI4/CI8 through an RGBA16
+//! palette (TLUT), IA4/IA8/IA16, I4/I8. Texels are stored row after row, big-endian, as
+//! `G_LOADBLOCK` loads them; the odd rows' 4-byte word swap TMEM applies happens on load and
+//! is undone by the hardware on sampling, so the data in the file is already in image order.
+
+use boneyard_core::model::Texture;
+
+/// Largest texture we decode (texels); the N64's TMEM holds 4 KiB anyway.
+pub const MAX_TEXELS: usize = 256 * 256;
+
+/// Image formats (`G_IM_FMT_*`) and sizes (`G_IM_SIZ_*`).
+pub const FMT_RGBA: u8 = 0;
+pub const FMT_CI: u8 = 2;
+pub const FMT_IA: u8 = 3;
+pub const FMT_I: u8 = 4;
+
+/// Bits per texel for `G_IM_SIZ_*` 0..3.
+pub fn bits(siz: u8) -> usize {
+    4 << (siz & 3)
+}
+
+fn rgba5551(v: u16) -> [u8; 4] {
+    let c = |x: u16| ((x & 0x1F) * 255 / 31) as u8;
+    [c(v >> 11), c(v >> 6), c(v >> 1), if v & 1 != 0 { 255 } else { 0 }]
+}
+
+/// Decode `width * height` texels of format `fmt`/`siz` from `data` (palette `tlut` for CI:
+/// RGBA16 entries). None when the data is short or the format unknown.
+pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: Option<&[u8]>) -> Option<Texture> {
+    let n = width.checked_mul(height)?;
+    if n == 0 || n > MAX_TEXELS || data.len() < (n * bits(siz)).div_ceil(8) {
+        return None;
+    }
+    let nib = |i: usize| if i.is_multiple_of(2) { data[i / 2] >> 4 } else { data[i / 2] & 0xF };
+    let u16at = |d: &[u8], i: usize| d.get(i * 2..i * 2 + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
+    let mut rgba = Vec::with_capacity(n * 4);
+    for i in 0..n {
+        let px: [u8; 4] = match (fmt, siz) {
+            (FMT_RGBA, 2) => rgba5551(u16at(data, i)?),
+            (FMT_RGBA, 3) => [data[i * 4], data[i * 4 + 1], data[i * 4 + 2], data[i * 4 + 3]],
+            (FMT_CI, 0) | (FMT_CI, 1) => {
+                let idx = if siz == 0 { nib(i) as usize } else { data[i] as usize };
+                rgba5551(u16at(tlut?, idx)?)
+            }
+            (FMT_IA, 0) => {
+                let v = nib(i);
+                let l = (v >> 1) * 255 / 7;
+                [l, l, l, if v & 1 != 0 { 255 } else { 0 }]
+            }
+            (FMT_IA, 1) => {
+                let (l, a) = ((data[i] >> 4) * 17, (data[i] & 0xF) * 17);
+                [l, l, l, a]
+            }
+            (FMT_IA, 2) => [data[i * 2], data[i * 2], data[i * 2], data[i * 2 + 1]],
+            (FMT_I, 0) => {
+                let l = nib(i) * 17;
+                [l, l, l, l]
+            }
+            (FMT_I, 1) => [data[i], data[i], data[i], data[i]],
+            _ => return None,
+        };
+        rgba.extend_from_slice(&px);
+    }
+    Some(Texture { width: width as u32, height: height as u32, rgba })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_by_hand() {
+        // RGBA16 0xF801 = red, opaque; 0x07C0 = green, transparent.
+        let t = decode(FMT_RGBA, 2, 2, 1, &[0xF8, 0x01, 0x07, 0xC0], None).unwrap();
+        assert_eq!(t.rgba, vec![255, 0, 0, 255, 0, 255, 0, 0]);
+        // CI4: indices 1, 0 into a two-entry palette.
+        let t = decode(FMT_CI, 0, 2, 1, &[0x10], Some(&[0x00, 0x3F, 0xF8, 0x01])).unwrap();
+        assert_eq!(t.rgba, vec![255, 0, 0, 255, 0, 0, 255, 255]);
+        // IA8 0xF8: intensity 15*17 = 255, alpha 8*17 = 136. I4 0x0F: 0 then 255.
+        assert_eq!(decode(FMT_IA, 1, 1, 1, &[0xF8], None).unwrap().rgba, vec![255, 255, 255, 136]);
+        assert_eq!(decode(FMT_I, 0, 2, 1, &[0x0F], None).unwrap().rgba, vec![0, 0, 0, 0, 255, 255, 255, 255]);
+        assert!(decode(FMT_RGBA, 2, 4, 4, &[0; 8], None).is_none(), "short data");
+        assert!(decode(FMT_CI, 1, 1, 1, &[5], None).is_none(), "no palette");
+    }
+}
