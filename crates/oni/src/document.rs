@@ -121,6 +121,32 @@ impl OniDocument {
                 extras.push(extra);
             }
         }
+        // Named geometries (a standalone M3GM, e.g. an OniSplit -create:m3gm file): one rigid
+        // part each, so they can be listed and exported. Body geometries are unnamed.
+        for (fi, f) in files.files.iter().enumerate() {
+            for i in f.with_tag(layout::M3GM) {
+                let r = Ref { file: fi, index: i };
+                let Some(full) = files.name(r).map(str::to_string) else { continue };
+                let short = full.get(4..).unwrap_or(&full).to_string();
+                let mesh = crate::body::read_geometry(&files, r, 0, short.clone())?;
+                let mut extra = Map::new();
+                extra.insert("geometry".into(), json!(true));
+                ids.push(full);
+                bodies.push(Body {
+                    name: short,
+                    source: format!("{}#{i}", f.name),
+                    translations: vec![[0.0; 3]],
+                    index_blocks: vec![[0; 4]],
+                    parents: vec![None],
+                    meshes: vec![mesh],
+                    polygon_count: 0,
+                    debug_name: String::new(),
+                    generic: false,
+                });
+                check_vertices(&bodies, &limits)?;
+                extras.push(extra);
+            }
+        }
         // Animations without a body of their part count get boneyard's generic one.
         let mut generic_for: HashMap<usize, usize> = HashMap::new();
         for (a, t) in trams.iter().enumerate() {

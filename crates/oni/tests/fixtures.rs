@@ -359,6 +359,10 @@ fn m3gm_box_strips_walk_to_an_outward_box() {
         assert_eq!(a.to_array().to_vec(), *b);
     }
     assert_eq!(m.indices.len(), 36);
+    // Opened as a document, the named geometry is a one-part skeleton with its mesh.
+    let doc = open_paths(&[p.as_path()]).unwrap();
+    let sk = &doc.skeletons()[0];
+    assert_eq!((sk.id.as_str(), sk.skeleton.len(), sk.meshes.len()), ("M3GMfixture_box", 1, 1));
     let centre = glam::Vec3::new(0.0, 1.5, 0.0);
     for t in m.indices.chunks(3) {
         let [a, b, c] = [t[0], t[1], t[2]].map(|i| m.positions[i as usize]);
