@@ -642,7 +642,9 @@ impl Tram {
         format!("TRAM/{}", self.key_size)
     }
 
-    /// Every static field, for `list --json`.
+    /// Every static field, for `list --json` (the per-frame ones are in [`frame_json`]).
+    ///
+    /// [`frame_json`]: Self::frame_json
     pub fn info_json(&self) -> Map<String, Value> {
         let mut m = Map::new();
         let mut put = |k: &str, v: Value| {
@@ -695,8 +697,8 @@ impl Tram {
                 })).collect::<Vec<_>>(),
             }),
         );
-        put("heights", json!(self.heights));
-        put("velocities", json!(self.velocities));
+        // Per-frame arrays (heights, motion, position points) are in `sample --json`, one
+        // frame at a time, so that `list --json` of a whole level stays small.
         put(
             "attacks",
             json!(self
@@ -753,10 +755,7 @@ impl Tram {
                 .collect::<Vec<_>>()),
         );
         put("sounds", json!(self.sounds.iter().map(|(n, f)| json!({"name": n, "frame": f})).collect::<Vec<_>>()));
-        put(
-            "position_points",
-            json!(self.positions.iter().map(|p| json!([p.x, p.z, p.toe_to_head, p.floor_to_toe])).collect::<Vec<_>>()),
-        );
+        put("has_position_points", json!(!self.positions.is_empty()));
         put("keys_per_part", json!(self.streams.iter().map(|s| s.keys).collect::<Vec<_>>()));
         m
     }
