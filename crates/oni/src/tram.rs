@@ -289,21 +289,16 @@ impl Tram {
 
         let mut heights = Vec::with_capacity(frames);
         let mut velocities = Vec::with_capacity(frames);
-        match array(t::HEIGHTS, frames, 4, "heights")? {
-            Some(mut r) => {
-                for _ in 0..frames {
-                    heights.push(r.f32().map_err(raw_err)?);
-                }
+        // frames >= 1, so both arrays are required (a raw offset of 0 is an error).
+        if let Some(mut r) = array(t::HEIGHTS, frames, 4, "heights")? {
+            for _ in 0..frames {
+                heights.push(r.f32().map_err(raw_err)?);
             }
-            None => unreachable_frames()?,
         }
-        match array(t::POSITIONS, frames, 8, "motion")? {
-            Some(mut r) => {
-                for _ in 0..frames {
-                    velocities.push([r.f32().map_err(raw_err)?, r.f32().map_err(raw_err)?]);
-                }
+        if let Some(mut r) = array(t::POSITIONS, frames, 8, "motion")? {
+            for _ in 0..frames {
+                velocities.push([r.f32().map_err(raw_err)?, r.f32().map_err(raw_err)?]);
             }
-            None => unreachable_frames()?,
         }
         let mut attacks = Vec::new();
         if let Some(mut r) = array(t::ATTACKS, b(t::NUM_ATTACKS) as usize, t::ATTACK_SIZE, "attacks")? {
@@ -456,7 +451,6 @@ impl Tram {
 
         let direct_animations =
             [link_name(direct[0], at(t::DIRECT_ANIMATIONS)), link_name(direct[1], at(t::DIRECT_ANIMATIONS + 4))];
-        let _ = index;
         Ok(Tram {
             name: name.clone(),
             file: fname.to_string(),
@@ -823,11 +817,6 @@ fn bound_json(b: &AttackBound) -> Value {
     json!({"frame": b.frame, "attack_index": b.attack_index, "extent_index": b.extent_index,
         "position": b.position, "distance": b.distance, "min_height": b.min_height,
         "max_height": b.max_height, "angle": b.angle})
-}
-
-fn unreachable_frames() -> Result<()> {
-    // `array` returns None only for a count of 0, and frames >= 1 was checked.
-    Err(Error::invalid(0, "internal: no frames"))
 }
 
 /// Check the rotation block: the offset table inside the raw data, every stream inside it,
