@@ -3,10 +3,10 @@
 
 mod common;
 
-use boneyard_core::{Document, Transform};
+use boneyard_core::Document;
 use boneyard_export::{glb, ExportOptions};
 use common::{demo_doc, parse_glb, two_bones};
-use glam::{Mat4, Quat, Vec3};
+use glam::Quat;
 use std::f32::consts::FRAC_1_SQRT_2;
 
 fn close(a: &[f32], b: &[f32], tol: f32) -> bool {
@@ -176,36 +176,14 @@ fn demo_channels_reproduce_the_pose() {
     for (ai, clip) in doc.clips.iter().enumerate() {
         let (a, ch) = g.animation(&clip.info.name);
         assert_eq!(a["extras"]["index"], ai);
+        let parents: Vec<Option<usize>> = skel.bones.iter().map(|b| b.parent).collect();
         for f in 0..clip.info.frames as usize {
-            let mut locals: Vec<Transform> = (0..skel.len())
-                .map(|b| {
-                    let n = &g.json["nodes"][b];
-                    let v = |k: &str, d: Vec<f32>| serde_json::from_value::<Vec<f32>>(n[k].clone()).unwrap_or(d);
-                    Transform {
-                        translation: Vec3::from_slice(&v("translation", vec![0.0; 3])),
-                        rotation: Quat::from_slice(&v("rotation", vec![0.0, 0.0, 0.0, 1.0])),
-                        scale: Vec3::from_slice(&v("scale", vec![1.0; 3])),
-                    }
-                })
-                .collect();
-            for (node, path, times, values, _) in &ch {
-                let k = if times.len() == 1 { 0 } else { f };
+            for (_, _, times, _, _) in &ch {
                 if times.len() > 1 {
                     assert_eq!(times[f], (f as f64 / 30.0) as f32);
                 }
-                let v = &values[k];
-                match path.as_str() {
-                    "translation" => locals[*node].translation = Vec3::from_slice(v),
-                    "rotation" => locals[*node].rotation = Quat::from_slice(v),
-                    "scale" => locals[*node].scale = Vec3::from_slice(v),
-                    p => panic!("{p}"),
-                }
             }
-            let mut world: Vec<Mat4> = Vec::new();
-            for (b, bone) in skel.bones.iter().enumerate() {
-                let m = locals[b].matrix();
-                world.push(bone.parent.map_or(m, |p| world[p] * m));
-            }
+            let world = common::file_world(&g, &parents, &ch, f);
             let pose = doc.pose(0, Some(ai), f as f64).unwrap();
             for (b, (w, p)) in world.iter().zip(&pose).enumerate() {
                 let (w, p) = (w.to_cols_array(), p.to_cols_array());

@@ -262,3 +262,44 @@ pub fn with_texture(mut doc: BakedDocument) -> BakedDocument {
     });
     doc
 }
+
+/// World matrices of bones `0..parents.len()` (nodes 0..n) at key `frame` of animation
+/// `anim` of the file: node rest TRS, overridden by the channels' values at that key
+/// (a single-key channel holds its value), composed parent-first.
+pub fn file_world(g: &Glb, parents: &[Option<usize>], anim: &[Channel], frame: usize) -> Vec<glam::Mat4> {
+    let mut locals: Vec<Transform> = (0..parents.len())
+        .map(|b| {
+            let n = &g.json["nodes"][b];
+            let v = |k: &str, d: Vec<f32>| serde_json::from_value::<Vec<f32>>(n[k].clone()).unwrap_or(d);
+            Transform {
+                translation: Vec3::from_slice(&v("translation", vec![0.0; 3])),
+                rotation: Quat::from_slice(&v("rotation", vec![0.0, 0.0, 0.0, 1.0])),
+                scale: Vec3::from_slice(&v("scale", vec![1.0; 3])),
+            }
+        })
+        .collect();
+    for (node, path, times, values, _) in anim {
+        let v = &values[if times.len() == 1 { 0 } else { frame }];
+        match path.as_str() {
+            "translation" => locals[*node].translation = Vec3::from_slice(v),
+            "rotation" => locals[*node].rotation = Quat::from_slice(v),
+            "scale" => locals[*node].scale = Vec3::from_slice(v),
+            p => panic!("{p}"),
+        }
+    }
+    let mut world: Vec<glam::Mat4> = Vec::new();
+    for (b, p) in parents.iter().enumerate() {
+        let m = locals[b].matrix();
+        world.push(p.map_or(m, |p| world[p] * m));
+    }
+    world
+}
+
+/// Largest |a - b| / max(1, |b|) over the elements of two matrix lists.
+pub fn max_rel(a: &[glam::Mat4], b: &[glam::Mat4]) -> f32 {
+    a.iter()
+        .zip(b)
+        .flat_map(|(x, y)| x.to_cols_array().into_iter().zip(y.to_cols_array()))
+        .map(|(x, y)| (x - y).abs() / y.abs().max(1.0))
+        .fold(0.0, f32::max)
+}
