@@ -824,7 +824,10 @@ fn bound_json(b: &AttackBound) -> Value {
 /// Returns the block's bytes (up to the end of the last stream) and the streams.
 pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) -> Result<(Vec<u8>, Vec<Stream>)> {
     let data = block.data();
-    let table = parts * 2;
+    if frames == 0 || ks == 0 {
+        return Err(block.error_at(0, format!("{frames} frames, key size {ks}: nothing to walk")));
+    }
+    let table = parts.saturating_mul(2);
     if table > data.len() {
         return Err(block.error_at(
             0,
