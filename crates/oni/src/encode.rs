@@ -336,6 +336,9 @@ pub fn encode3(q: EQuat) -> [u8; 3] {
 /// A rotation block from keys per part: `(frame, quaternion)` lists starting at frame 0 and
 /// ending at `frames - 1`, gaps 1 to 255.
 pub fn rotation_block(size: u16, frames: usize, parts: &[Vec<(usize, EQuat)>]) -> Result<(Vec<u8>, Vec<Stream>)> {
+    if frames == 0 {
+        return Err(Error::invalid(0, "an animation needs at least one frame"));
+    }
     let mut out = vec![0u8; parts.len() * 2];
     let mut streams = Vec::with_capacity(parts.len());
     for (p, keys) in parts.iter().enumerate() {
