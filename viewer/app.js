@@ -21,7 +21,9 @@ const state = {
   pose: null, // the pose drawn last
   poses: new Map(), // "skeleton|anim|frame" -> /api/pose
   inFlight: new Set(),
-  view: { yaw: 25, pitch: 12, zoom: 1, target: [0, 0, 0], radius: 10 },
+  view: { yaw: 25, pitch: 12, zoom: 1, target: [0, 0, 0], radius: 10, pan: [0, 0] },
+  projected: [], // joints in canvas pixels at the last draw, for hovering
+  draws: 0, // draws since the last rate update
 };
 
 // ---------------------------------------------------------------- data
@@ -160,6 +162,7 @@ function frameOn(points) {
   state.view.target = [0, 1, 2].map((k) => (lo[k] + hi[k]) / 2);
   state.view.radius = Math.max(1e-3, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2);
   state.view.zoom = 1;
+  state.view.pan = [0, 0];
   state.view.restTarget = state.view.target.slice();
   state.view.restRoot = null;
 }
@@ -210,6 +213,9 @@ function draw() {
   if ($('follow').checked && js.length && v.restRoot) {
     target = [v.restTarget[0] + js[0][0] - v.restRoot[0], v.restTarget[1], v.restTarget[2] + js[0][2] - v.restRoot[2]];
   }
+  // Panning moves the target in the view plane.
+  target = [0, 1, 2].map((k) => target[k] - right[k] * v.pan[0] - up[k] * v.pan[1]);
+  state.draws++;
   // Perspective: the camera sits 3 radii away; the character's radius fills ~40 % of the view.
   const dist = v.radius * 3;
   const focal = (Math.min(W, H) * 0.42 * v.zoom * dist) / v.radius;
@@ -261,8 +267,10 @@ function draw() {
       ctx.stroke();
     }
   }
+  const pj = js.map(project);
+  state.projected = pj.map((p) => (p[2] < near ? null : [p[0], p[1]]));
+  state.pixelsPerUnit = focal / dist;
   if ($('show-bones').checked || !(state.mesh && state.mesh.meshes.length)) {
-    const pj = js.map(project);
     const dpr = window.devicePixelRatio || 1;
     ctx.strokeStyle = '#ff9628';
     ctx.lineWidth = 2 * dpr;
@@ -411,8 +419,40 @@ function togglePlay(on = !state.playing) {
   last = performance.now();
 }
 
+// Name the joint under the pointer.
+function hover(e) {
+  const tip = $('tip');
+  const r = canvas.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  const x = (e.clientX - r.left) * dpr, y = (e.clientY - r.top) * dpr;
+  let best = -1, bestD = (10 * dpr) ** 2;
+  state.projected.forEach((p, i) => {
+    if (!p) return;
+    const d = (p[0] - x) ** 2 + (p[1] - y) ** 2;
+    if (d < bestD) {
+      best = i;
+      bestD = d;
+    }
+  });
+  const bone = best >= 0 && state.pose ? state.pose.bones[best] : null;
+  if (!bone) {
+    tip.hidden = true;
+    return;
+  }
+  tip.textContent = `#${best} ${bone.name ?? ''}` + (bone.parent != null ? ` (parent #${bone.parent})` : ' (root)');
+  tip.style.left = `${e.clientX + 12}px`;
+  tip.style.top = `${e.clientY + 12}px`;
+  tip.hidden = false;
+}
+
 let last = performance.now();
+let rateClock = performance.now();
 function tick(now) {
+  if (now - rateClock >= 1000) {
+    $('draw-rate').textContent = `drawing ${Math.round((state.draws * 1000) / (now - rateClock))}/s`;
+    state.draws = 0;
+    rateClock = now;
+  }
   const dt = Math.min(0.25, (now - last) / 1000);
   last = now;
   const a = currentAnim();
@@ -438,29 +478,44 @@ function wireControls() {
   $('sample-box').addEventListener('toggle', () => $('sample-box').open && showSample());
   let drag = null;
   canvas.addEventListener('pointerdown', (e) => {
-    drag = { x: e.clientX, y: e.clientY };
+    // Left button orbits; shift or the right/middle button pans.
+    drag = { x: e.clientX, y: e.clientY, pan: e.shiftKey || e.button !== 0 };
     canvas.setPointerCapture(e.pointerId);
+    $('tip').hidden = true;
   });
+  canvas.addEventListener('contextmenu', (e) => e.preventDefault());
   canvas.addEventListener('pointermove', (e) => {
-    if (!drag) return;
-    state.view.yaw -= (e.clientX - drag.x) * 0.4;
-    state.view.pitch = Math.max(-89, Math.min(89, state.view.pitch + (e.clientY - drag.y) * 0.4));
-    drag = { x: e.clientX, y: e.clientY };
+    if (!drag) {
+      hover(e);
+      return;
+    }
+    const v = state.view;
+    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (drag.pan) {
+      const k = (window.devicePixelRatio || 1) / (state.pixelsPerUnit || 1);
+      v.pan = [v.pan[0] + dx * k, v.pan[1] - dy * k];
+    } else {
+      v.yaw -= dx * 0.4;
+      v.pitch = Math.max(-89, Math.min(89, v.pitch + dy * 0.4));
+    }
+    drag.x = e.clientX;
+    drag.y = e.clientY;
     draw();
     writeHash();
   });
   canvas.addEventListener('pointerup', () => (drag = null));
+  canvas.addEventListener('pointerleave', () => ($('tip').hidden = true));
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
     state.view.zoom = Math.max(0.05, Math.min(50, state.view.zoom * Math.exp(-e.deltaY * 0.001)));
     draw();
   }, { passive: false });
   canvas.addEventListener('dblclick', () => {
-    Object.assign(state.view, { yaw: 25, pitch: 12, zoom: 1 });
+    Object.assign(state.view, { yaw: 25, pitch: 12, zoom: 1, pan: [0, 0] });
     draw();
   });
   window.addEventListener('keydown', (e) => {
-    if (e.target instanceof HTMLSelectElement) return;
+    if (e.target instanceof HTMLSelectElement || (e.target instanceof HTMLInputElement && e.target.type === 'search')) return;
     if (e.key === ' ') {
       e.preventDefault();
       togglePlay();
@@ -542,5 +597,8 @@ async function main() {
   if (anim >= 0 && h.play !== 0) togglePlay(true);
   requestAnimationFrame(tick);
 }
+
+// For debugging and for driving the page from tests (DevTools protocol).
+window.__boneyard = state;
 
 main();
