@@ -55,12 +55,30 @@ pub fn find_all(files: &[SegFile], gk: Option<usize>, la: Option<usize>) -> Resu
         let (s0, a0) = (f.skels.len(), f.anims.len());
         let known = names::file_assets(&file.stem).filter(|a| a.iter().any(|x| "SAGTP".contains(x.kind)));
         match known {
-            Some(assets) => from_assets(&ctx, ci, assets, &mut f)?,
+            Some(assets) => {
+                if let Err(e) = from_assets(&ctx, ci, assets, &mut f) {
+                    if !file.lenient {
+                        return Err(e);
+                    }
+                    // A ROM of another version: the table's offsets do not fit; scan instead.
+                    f.skels.truncate(s0);
+                    f.anims.truncate(a0);
+                    f.per_file[i].2.push(format!("the asset table does not fit this file ({e}); scanned instead"));
+                    from_scan(&ctx, ci, &mut f);
+                }
+            }
             None => from_scan(&ctx, ci, &mut f),
         }
         if Some(i) == gk {
             if la.is_some() {
-                link_animations(&ctx, ci, known.is_some(), &mut f)?;
+                let before = f.anims.len();
+                if let Err(e) = link_animations(&ctx, ci, known.is_some(), &mut f) {
+                    if !file.lenient {
+                        return Err(e);
+                    }
+                    f.anims.truncate(before);
+                    f.per_file[i].2.push(format!("Link animations not read: {e}"));
+                }
             } else {
                 f.per_file[i].2.push("link_animetion not given: Link's animations are not listed".into());
             }
@@ -206,7 +224,7 @@ fn link_animations(ctx: &Ctx, ci: usize, known: bool, f: &mut Found) -> Result<(
 fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: usize) -> Result<()> {
     let (map, home) = f.ctxs[ci];
     let ctx = Ctx::new(files, map, home);
-    let named = names::file_assets(&files[home].stem).is_some();
+    let named = names::file_assets(&files[home].stem).is_some() && !files[home].lenient;
     let mut keep = Vec::new();
     for mut a in f.anims.drain(a0..) {
         match a.kind {
@@ -244,7 +262,7 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
         }
         match a.validate(&ctx) {
             Ok(()) => keep.push(a),
-            Err(e) if named || matches!(a.kind, AnimKind::Link { .. }) => {
+            Err(e) if named || (matches!(a.kind, AnimKind::Link { .. }) && !files[home].lenient) => {
                 return Err(e.in_file(files[home].name.clone()));
             }
             Err(_) => {}

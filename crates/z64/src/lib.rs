@@ -115,6 +115,9 @@ pub fn open_files(mut inputs: Vec<InputFile>) -> Result<Z64Document> {
                 sum.notes.push(format!("build {c} {d}"));
             }
             sum.notes.push(format!("dmadata at {:#x}", info.dmadata));
+            if info.named {
+                sum.notes.push("file names from the ROM's name table".into());
+            }
             let (kept, notes) = pick_rom_files(&name, rfiles);
             sum.notes.extend(notes);
             for (f, s) in kept {
@@ -181,7 +184,7 @@ fn push_object(
     if segment == layout::SEG_LINK_ANIMETION {
         sum.notes.push(format!("{} frames of 134 bytes", data.len() / layout::LINK_FRAME_SIZE));
     }
-    files.push(SegFile { name, stem, segment, data });
+    files.push(SegFile { name, stem, segment, data, lenient: false });
     sums.push(sum);
 }
 
@@ -223,17 +226,22 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
     }
     let mut kept = Vec::new();
     for (i, f) in rfiles.into_iter().enumerate() {
+        let named = f.name.clone().filter(|n| !n.is_empty());
         let (stem, segment) = if Some(i) == la {
             ("link_animetion".to_string(), layout::SEG_LINK_ANIMETION)
         } else if Some(i) == gk {
             ("gameplay_keep".to_string(), layout::SEG_GAMEPLAY_KEEP)
         } else {
-            let seg = layout::SEG_OBJECT;
-            if scan::skeleton_candidates(&f.data, seg).is_empty() && scan::animation_candidates(&f.data, seg).is_empty()
+            let stem = named.unwrap_or_else(|| format!("file_{:04}", f.index));
+            let seg = if stem.starts_with("gameplay_") { 5 } else { layout::SEG_OBJECT };
+            let known = names::file_assets(&stem).is_some_and(|a| a.iter().any(|x| "SAGT".contains(x.kind)));
+            if !known
+                && scan::skeleton_candidates(&f.data, seg).is_empty()
+                && scan::animation_candidates(&f.data, seg).is_empty()
             {
                 continue;
             }
-            (format!("file_{:04}", f.index), seg)
+            (stem, seg)
         };
         let mut sum = FileSummary {
             path: format!("{rom_name}#{stem}"),
@@ -245,7 +253,7 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
         if f.compressed {
             sum.notes.push("compressed".into());
         }
-        kept.push((SegFile { name: format!("{rom_name}#{stem}"), stem, segment, data: f.data }, sum));
+        kept.push((SegFile { name: format!("{rom_name}#{stem}"), stem, segment, data: f.data, lenient: true }, sum));
     }
     notes.push(format!("{} files with skeletons or animations kept", kept.len()));
     if gk.is_none() {

@@ -88,11 +88,15 @@ pub struct RomInfo {
     pub dmadata: usize,
     pub entries: usize,
     pub deleted: usize,
+    /// File names found (debug ROMs).
+    pub named: bool,
 }
 
 #[derive(Debug, Clone)]
 pub struct RomFile {
     pub index: usize,
+    /// The file's name, from the debug ROMs' name table (`sDmaMgrFileNames`).
+    pub name: Option<String>,
     pub vrom: u32,
     pub compressed: bool,
     pub data: Vec<u8>,
@@ -180,9 +184,51 @@ pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
             };
             (d, true)
         };
-        files.push(RomFile { index: i, vrom: vs, compressed, data });
+        files.push(RomFile { index: i, name: None, vrom: vs, compressed, data });
+    }
+    if let Some(names) = file_names(rom, info.entries) {
+        info.named = true;
+        for f in files.iter_mut() {
+            f.name = names.get(f.index).cloned();
+        }
     }
     Ok((info, files))
+}
+
+/// Debug ROMs carry a table of file names, one `char*` per DMA entry (`sDmaMgrFileNames`,
+/// z_std_dma.c), pointing at strings "makerom", "boot", "dmadata", ... The table is found by
+/// the strings' spacing: three consecutive pointers differ as the first three strings' ROM
+/// offsets do; the difference between a pointer and its string's offset is the load address.
+pub fn file_names(rom: &[u8], entries: usize) -> Option<Vec<String>> {
+    let end = rom.len().min(0x20_0000);
+    let find = |pat: &[u8], from: usize| rom[from..end].windows(pat.len()).position(|w| w == pat).map(|p| p + from);
+    let s0 = find(b"makerom\0", 0x1000)?;
+    let s1 = find(b"boot\0", s0)?;
+    let s2 = find(b"dmadata\0", s1)?;
+    if s1 - s0 > 16 || s2 - s1 > 16 {
+        return None;
+    }
+    let (d1, d2) = ((s1 - s0) as u32, (s2 - s1) as u32);
+    let mut at = 0x1000;
+    while at + 12 <= end {
+        let (w0, w1, w2) = (be32(rom, at)?, be32(rom, at + 4)?, be32(rom, at + 8)?);
+        if w0 >> 24 == 0x80 && w1.wrapping_sub(w0) == d1 && w2.wrapping_sub(w1) == d2 {
+            let base = w0.wrapping_sub(s0 as u32);
+            let mut names = Vec::with_capacity(entries);
+            for i in 0..entries {
+                let p = be32(rom, at + 4 * i)?.wrapping_sub(base) as usize;
+                let s = rom.get(p..(p + 64).min(rom.len()))?;
+                let n = boneyard_core::reader::cstr(s);
+                if n.is_empty() || n.contains('?') || n.contains(' ') {
+                    return None;
+                }
+                names.push(n);
+            }
+            return Some(names);
+        }
+        at += 4;
+    }
+    None
 }
 
 /// iQue files: raw DEFLATE.
@@ -236,6 +282,12 @@ pub fn build_test_rom(files: &[Vec<u8>], compress: bool, version: usize) -> Vec<
 
 /// As [`build_test_rom`], choosing per file whether it is Yaz0-compressed.
 pub fn build_test_rom_with(files: &[(&[u8], bool)], version: usize) -> Vec<u8> {
+    build_test_rom_named(files, None, version)
+}
+
+/// As [`build_test_rom_with`], with a debug-ROM file name table when `names` is given (one
+/// name per file; "makerom", "boot", "dmadata" come first).
+pub fn build_test_rom_named(files: &[(&[u8], bool)], names: Option<&[&str]>, version: usize) -> Vec<u8> {
     let mut rom = vec![0u8; 0x1000];
     rom[..4].copy_from_slice(&[0x80, 0x37, 0x12, 0x40]);
     rom[0x20..0x33].copy_from_slice(b"THE LEGEND OF ZELDA");
@@ -253,6 +305,21 @@ pub fn build_test_rom_with(files: &[(&[u8], bool)], version: usize) -> Vec<u8> {
     let n = files.len() + 3;
     let table_size = (n + 1) * DMA_ENTRY_SIZE;
     rom.resize(dma + table_size, 0);
+    if let Some(names) = names {
+        // Strings then the pointer table after dmadata, "loaded" at 0x80000000 + ROM offset.
+        let mut ptrs = Vec::new();
+        for n in ["makerom", "boot", "dmadata"].iter().chain(names.iter()) {
+            ptrs.push(0x8000_0000u32 + rom.len() as u32);
+            rom.extend_from_slice(n.as_bytes());
+            rom.push(0);
+            while !rom.len().is_multiple_of(4) {
+                rom.push(0);
+            }
+        }
+        for p in ptrs {
+            rom.extend_from_slice(&p.to_be_bytes());
+        }
+    }
     let mut entries = vec![(0u32, 0x1000u32, 0u32, 0u32), (0x1000, dma as u32, 0x1000, 0)];
     entries.push((dma as u32, (dma + table_size) as u32, dma as u32, 0));
     let mut vrom = (dma + table_size) as u32;

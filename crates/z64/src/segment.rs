@@ -14,6 +14,9 @@ pub struct SegFile {
     pub stem: String,
     pub segment: u8,
     pub data: Vec<u8>,
+    /// Files taken from a ROM: when the asset table's names do not fit the data (another
+    /// version's layout), fall back to the structural scan with a note instead of failing.
+    pub lenient: bool,
 }
 
 /// A segment table: which file each segment points at.

@@ -99,3 +99,16 @@ fn probe_leaves_other_families_alone() {
     assert!(Z64.probe(Path::new("whatever.zobj"), &[0u8; 16]));
     assert!(!Z64.probe(Path::new("rom.z64"), &[0u8; 16]), "a .z64 without the magic is not a ROM");
 }
+
+/// A ROM file named like a known object whose data does not fit the asset table (another
+/// version, a mod): the table is dropped for that file, with a note, and the scan used.
+#[test]
+fn rom_file_that_does_not_fit_its_names_is_scanned() {
+    let (_, obj) = demo_files().unwrap().remove(0);
+    let rom = rom::build_test_rom_named(&[(&obj, true)], Some(&["object_dekunuts"]), 10);
+    let doc = open_files(vec![InputFile::new("mod.z64", rom)]).unwrap();
+    assert_eq!(doc.skeletons().len(), 1);
+    assert_eq!(doc.skeletons()[0].skeleton.len(), 19);
+    assert_eq!(doc.animations().len(), 2);
+    assert!(doc.files()[1].notes.iter().any(|n| n.contains("scanned instead")), "{:?}", doc.files());
+}

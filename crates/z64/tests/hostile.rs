@@ -78,7 +78,7 @@ fn more_than_255_limbs() {
         data.extend_from_slice(&0x0600_0000u32.to_be_bytes());
     }
     data.extend_from_slice(&[0; 4]);
-    let files = [SegFile { name: "t".into(), stem: "t".into(), segment: 6, data }];
+    let files = [SegFile { name: "t".into(), stem: "t".into(), segment: 6, data, lenient: false }];
     let mut map = [None; 16];
     map[6] = Some(0);
     let ctx = Ctx::new(&files, map, 0);
@@ -140,7 +140,12 @@ proptest! {
     #[test]
     fn mutated_roms_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..16)) {
         static ROM: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-        let mut data = ROM.get_or_init(|| rom::build_test_rom(&[demo_files().unwrap().remove(0).1], true, 3)).clone();
+        let mut data = ROM
+            .get_or_init(|| {
+                let obj = demo_files().unwrap().remove(0).1;
+                rom::build_test_rom_named(&[(&obj, true), (&obj, false)], Some(&["object_dekunuts", "object_x"]), 3)
+            })
+            .clone();
         for (at, v) in muts {
             let n = data.len();
             data[at % n] = v;

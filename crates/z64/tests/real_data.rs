@@ -368,3 +368,27 @@ fn dekunuts_interpolated_playback() {
     assert_eq!(blended.joints[0][2], want);
     assert!(doc.sample(0, 0.3).unwrap().extra.contains_key("interp_mode_joints"));
 }
+
+/// A debug-style ROM with a file name table: files get their names, so the decomp's names
+/// apply to the objects inside the ROM.
+#[test]
+fn named_rom_files_use_the_asset_table() {
+    let (Some(gk), Some(la), Some(dk)) = (
+        dbg_file("gameplay_keep", "named_rom_files_use_the_asset_table"),
+        dbg_file("link_animetion", "named_rom_files_use_the_asset_table"),
+        dbg_file("object_dekunuts", "named_rom_files_use_the_asset_table"),
+    ) else {
+        return;
+    };
+    let (gk, la, dk) = (std::fs::read(gk).unwrap(), std::fs::read(la).unwrap(), std::fs::read(dk).unwrap());
+    let files: [(&[u8], bool); 3] = [(&la, false), (&gk, false), (&dk, true)];
+    let names = ["link_animetion", "gameplay_keep", "object_dekunuts"];
+    let rom = boneyard_z64::rom::build_test_rom_named(&files, Some(&names), 10);
+    let doc = open_files(vec![InputFile::new("dbg.z64", rom)]).unwrap();
+    assert!(doc.files()[0].notes.iter().any(|n| n.contains("name table")));
+    let a =
+        doc.animations().iter().find(|a| a.name == "gDekuNutsSpitAnim").unwrap_or_else(|| panic!("{:?}", doc.files()));
+    assert_eq!(a.frames, 18);
+    assert_eq!(doc.animations().iter().filter(|a| a.format == "z64 link").count(), 573);
+    assert!(doc.skeletons().iter().any(|s| s.name == "gDekuNutsSkel"));
+}
