@@ -539,3 +539,51 @@ fn lerp_hemisphere_follows_the_engines_reading() {
     let (_, _, z) = g.to_euler(glam::EulerRot::XYZ);
     assert!((z.to_degrees() + 14.0).abs() < 0.5, "{}", z.to_degrees());
 }
+
+/// The engine's strip walk against OniSplit's own decode of the same strips (its DAE exports
+/// of the bodies: triangles indexed by M3GM vertex through their texture coordinates): the
+/// same triangles for every part, with the same facing.
+#[test]
+fn strip_walk_matches_onisplit_dae_triangles() {
+    let test = "strip_walk_matches_onisplit_dae_triangles";
+    for (oni, dae) in [
+        ("TRBSfixture_body19.oni", "TRBSfixture_body19_TRCM1.dae"),
+        ("TRBSfixture_lod5.oni", "TRBSfixture_lod5_TRCM549.dae"),
+    ] {
+        let Some((doc, _)) = open(&[oni], test) else { return };
+        let Some(p) = fixture(dae, test) else { return };
+        let d = std::fs::read_to_string(p).unwrap();
+        let sk = &doc.skeletons()[0];
+        let (mut tris, mut same_winding) = (0, 0);
+        for m in &sk.meshes {
+            let start = d.find(&format!("<geometry id=\"{}_geometry\">", m.name)).unwrap();
+            let g = &d[start..];
+            let g = &g[..g.find("</geometry>").unwrap()];
+            let ps = &g[g.find("<p>").unwrap() + 3..g.find("</p>").unwrap()];
+            let idx: Vec<u32> = ps.split_whitespace().map(|v| v.parse().unwrap()).collect();
+            // (position, normal, texcoord) per corner; the texcoord index is the M3GM vertex.
+            let theirs: Vec<[u32; 3]> = idx.chunks(9).map(|c| [c[2], c[5], c[8]]).collect();
+            let mine: Vec<[u32; 3]> = m.indices.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
+            assert_eq!(mine.len(), theirs.len(), "{oni} {}", m.name);
+            let key = |t: &[u32; 3]| {
+                let mut s = *t;
+                s.sort();
+                s
+            };
+            let mut a: Vec<_> = mine.iter().map(key).collect();
+            let mut b: Vec<_> = theirs.iter().map(key).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{oni} {}: triangle sets", m.name);
+            for t in &mine {
+                let rot = |t: [u32; 3], k: usize| [t[k % 3], t[(k + 1) % 3], t[(k + 2) % 3]];
+                if theirs.iter().any(|u| (0..3).any(|k| rot(*u, k) == *t)) {
+                    same_winding += 1;
+                }
+                tris += 1;
+            }
+        }
+        println!("{oni}: {tris} triangles, the same set as OniSplit's DAE; {same_winding} with the same winding");
+        assert_eq!(same_winding, tris, "{oni}");
+    }
+}
