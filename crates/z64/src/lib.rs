@@ -72,8 +72,18 @@ impl Family for Z64 {
         }
         let (stem, ext) = stem_of(path);
         // Files of other families that happen to be named like objects are not ours: Oni
-        // files start with a template checksum or "VR3x", Yaz0 objects are taken compressed.
-        is_object_name(&stem, ext.as_deref()) && !head.starts_with(b"VR3") && !head.starts_with(b"MOTN")
+        // files start with a template checksum or "VR3x", Shenmue's with their own magic.
+        if head.starts_with(b"VR3") || head.starts_with(b"MOTN") {
+            return false;
+        }
+        if is_object_name(&stem, ext.as_deref()) {
+            return true;
+        }
+        // Otherwise a headerless file is ours only if it holds a skeleton header the way
+        // object files do (limb pointer table ending at the header, every limb inside), for
+        // extensions objects are saved with, small files only.
+        let plausible_ext = matches!(ext.as_deref(), None | Some("zobj") | Some("zdata") | Some("bin"));
+        plausible_ext && head.len() <= 8 << 20 && !scan::skeleton_candidates(head, layout::SEG_OBJECT).is_empty()
     }
 
     fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>> {

@@ -98,6 +98,12 @@ fn probe_leaves_other_families_alone() {
     assert!(Z64.probe(Path::new("link_animetion"), &[0u8; 16]));
     assert!(Z64.probe(Path::new("whatever.zobj"), &[0u8; 16]));
     assert!(!Z64.probe(Path::new("rom.z64"), &[0u8; 16]), "a .z64 without the magic is not a ROM");
+    // A headerless object under any name is recognised by its skeleton header.
+    let (_, obj) = demo_files().unwrap().remove(0);
+    assert!(Z64.probe(Path::new("my_model"), &obj));
+    assert!(Z64.probe(Path::new("my_model.bin"), &obj));
+    assert!(!Z64.probe(Path::new("my_model.oni"), &obj));
+    assert!(!Z64.probe(Path::new("my_model"), &[0u8; 4096]));
 }
 
 /// A ROM file named like a known object whose data does not fit the asset table (another
@@ -111,4 +117,23 @@ fn rom_file_that_does_not_fit_its_names_is_scanned() {
     assert_eq!(doc.skeletons()[0].skeleton.len(), 19);
     assert_eq!(doc.animations().len(), 2);
     assert!(doc.files()[1].notes.iter().any(|n| n.contains("scanned instead")), "{:?}", doc.files());
+}
+
+/// The other families' real files (when present) are not claimed.
+#[test]
+fn probe_does_not_claim_other_families_real_files() {
+    let Some(dir) = boneyard_core::testdata::data_dir() else { return };
+    let mut seen = 0;
+    for sub in ["oni", "shenmue"] {
+        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_file() {
+                let data = std::fs::read(&p).unwrap();
+                assert!(!Z64.probe(&p, &data), "{}", p.display());
+                seen += 1;
+            }
+        }
+    }
+    println!("{seen} files of other families checked");
 }
