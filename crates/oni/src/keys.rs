@@ -70,12 +70,14 @@ pub fn byte_trig() -> &'static ByteTrig {
 
 /// A 3-byte key: longitude, latitude of the axis and the angle, through the byte tables:
 /// w = cos(angle/2), x = cos(long)·cos(lat)·sin(angle/2), y = sin(long)·cos(lat)·sin(angle/2),
-/// z = sin(lat)·sin(angle/2) (products in float).
+/// z = sin(lat)·sin(angle/2).
 pub fn decode3(b: [u8; 3]) -> EQuat {
     let t = byte_trig();
     let (lo, la, an) = (b[0] as usize, b[1] as usize, b[2] as usize);
-    let sa = t.sin_half[an];
-    [t.cos[lo] * t.cos[la] * sa, t.sin[lo] * t.cos[la] * sa, t.sin[la] * sa, t.cos_half[an]]
+    let sa = t.sin_half[an] as f64;
+    let (cl, sl, ca, sn) = (t.cos[lo] as f64, t.sin[lo] as f64, t.cos[la] as f64, t.sin[la] as f64);
+    // Each product evaluated wide, rounded once when stored.
+    [(cl * ca * sa) as f32, (sl * ca * sa) as f32, (sn * sa) as f32, t.cos_half[an]]
 }
 
 /// The engine's check of a decoded quaternion (`MUmQuat_VerifyUnit`): squared length in

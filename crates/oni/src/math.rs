@@ -5,9 +5,12 @@
 //! *transpose* of the textbook matrix, so the same rotation in the usual (glam) convention is
 //! `(x, y, z, -w)` (see [`to_glam`]).
 //!
-//! Precision: Oni.exe was built by MSVC 6 for the x87. Where the engine stores a value in a
-//! `float` we round to f32; where the x87 keeps a value in a register (the sines and cosines
-//! of x and z in the Euler conversion, the lerp's double scales) we keep f64.
+//! Precision: Oni.exe was built by MSVC 6 for the x87, which evaluates an expression at full
+//! precision and rounds when it stores to a `float`. So each expression here is evaluated in
+//! f64 and rounded to f32 where the C code assigns it to a float variable or field; the
+//! sines and cosines of x and z in the Euler conversion stay at full precision (the seed's
+//! observation), and the lerp's scales are doubles in the source. The x87's 64-bit mantissa
+//! is not reproduced bit for bit (f64 has 53), which is why `check` does not hash rotations.
 
 #![allow(clippy::needless_range_loop)] // index loops mirror the engine's C code
 
@@ -46,10 +49,10 @@ pub fn xyzr_euler_to_quat(x: f32, y: f32, z: f32) -> EQuat {
 /// `MUrQuat_Normalize`: f32 sum of squares; times `1.0f / (float)sqrt(square)`; the identity
 /// (0, 0, 0, 1) when the length is 0.
 pub fn quat_normalize(q: EQuat) -> EQuat {
-    let square = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    let square = q.iter().map(|&c| c as f64 * c as f64).sum::<f64>() as f32;
     if square > 0.0 {
-        let inv = 1.0f32 / ((square as f64).sqrt() as f32);
-        [q[0] * inv, q[1] * inv, q[2] * inv, q[3] * inv]
+        let inv = (1.0 / (square as f64).sqrt()) as f32;
+        q.map(|c| c * inv)
     } else {
         [0.0, 0.0, 0.0, 1.0]
     }
@@ -97,18 +100,23 @@ impl Matrix43 {
 
     /// `MUrQuatToMatrix` (0x4338c0): scale 2/|q|²; the transpose of the textbook matrix.
     pub fn from_quat(q: EQuat) -> Matrix43 {
+        // The C code's float locals: s, xs.., wx.., xx.. (each rounded); the matrix entries are
+        // expressions of them (evaluated wide, rounded once).
         let [x, y, z, w] = q;
-        let n = x * x + y * y + z * z + w * w;
-        let s = if n > 0.0 { 2.0 / n } else { 0.0 };
+        let n = q.iter().map(|&c| c as f64 * c as f64).sum::<f64>() as f32;
+        let s = if n > 0.0 { (2.0 / n as f64) as f32 } else { 0.0 };
         let (xs, ys, zs) = (x * s, y * s, z * s);
         let (wx, wy, wz) = (w * xs, w * ys, w * zs);
         let (xx, xy, xz) = (x * xs, x * ys, x * zs);
         let (yy, yz, zz) = (y * ys, y * zs, z * zs);
+        let one_minus = |a: f32, b: f32| (1.0 - (a as f64 + b as f64)) as f32;
+        let add = |a: f32, b: f32| (a as f64 + b as f64) as f32;
+        let sub = |a: f32, b: f32| (a as f64 - b as f64) as f32;
         Matrix43 {
             m: [
-                [1.0 - (yy + zz), xy - wz, xz + wy],
-                [xy + wz, 1.0 - (xx + zz), yz - wx],
-                [xz - wy, yz + wx, 1.0 - (xx + yy)],
+                [one_minus(yy, zz), sub(xy, wz), add(xz, wy)],
+                [add(xy, wz), one_minus(xx, zz), sub(yz, wx)],
+                [sub(xz, wy), add(yz, wx), one_minus(xx, yy)],
                 [0.0, 0.0, 0.0],
             ],
         }
@@ -120,11 +128,13 @@ impl Matrix43 {
         let mut out = [[0f32; 3]; 4];
         for c in 0..4 {
             for r in 0..3 {
-                let mut v = a[0][r] * b.m[c][0] + a[1][r] * b.m[c][1] + a[2][r] * b.m[c][2];
+                let mut v = a[0][r] as f64 * b.m[c][0] as f64
+                    + a[1][r] as f64 * b.m[c][1] as f64
+                    + a[2][r] as f64 * b.m[c][2] as f64;
                 if c == 3 {
-                    v += a[3][r];
+                    v += a[3][r] as f64;
                 }
-                out[c][r] = v;
+                out[c][r] = v as f32;
             }
         }
         Matrix43 { m: out }
@@ -134,7 +144,8 @@ impl Matrix43 {
     pub fn translate(&mut self, t: [f32; 3]) {
         let m = &mut self.m;
         for r in 0..3 {
-            m[3][r] += m[0][r] * t[0] + m[1][r] * t[1] + m[2][r] * t[2];
+            let d = m[0][r] as f64 * t[0] as f64 + m[1][r] as f64 * t[1] as f64 + m[2][r] as f64 * t[2] as f64;
+            m[3][r] = (m[3][r] as f64 + d) as f32;
         }
     }
 
