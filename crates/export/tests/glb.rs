@@ -233,3 +233,29 @@ fn failing_clips_can_be_skipped() {
     // Asking for an animation that does not exist is still an error.
     assert!(boneyard_export::glb_skipping(&doc, 0, &[9], &ExportOptions::default()).unwrap_err().is_not_found());
 }
+
+/// The gltf crate's own loader (JSON schema and index validation) accepts every variant.
+#[test]
+fn gltf_crate_validates() {
+    let mut bare = two_bones(["a", "b"]);
+    bare.skeletons[0].meshes.clear();
+    let mut roots = two_bones(["a", "b"]);
+    roots.skeletons[0].skeleton.bones[1].parent = None;
+    let docs = [demo_doc(30.0), two_bones(["a", "a"]), bare, roots, common::with_texture(two_bones(["a", "b"]))];
+    for (i, doc) in docs.iter().enumerate() {
+        let anims: Vec<usize> = (0..doc.clips.len()).collect();
+        let bytes = glb(doc, 0, &anims, &ExportOptions::default()).unwrap();
+        let g = gltf::Gltf::from_slice(&bytes).unwrap_or_else(|e| panic!("doc {i}: {e}"));
+        assert_eq!(g.animations().count(), anims.len());
+        assert_eq!(g.skins().count(), 1);
+        let joints = g.skins().next().unwrap().joints().count();
+        assert_eq!(joints, doc.skeletons[0].skeleton.len());
+        for a in g.animations() {
+            let want = match doc.clips[a.index()].info.interpolation {
+                boneyard_core::Interpolation::Linear => gltf::animation::Interpolation::Linear,
+                boneyard_core::Interpolation::Step => gltf::animation::Interpolation::Step,
+            };
+            assert!(a.samplers().all(|s| s.interpolation() == want));
+        }
+    }
+}
