@@ -192,6 +192,27 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
             }
         }
     }
+    // Beta-format (legacy) animations, and the limb tables they can play on.
+    let legacy = scan::legacy_animation_candidates(&file.data, seg);
+    let mut counts: Vec<usize> = legacy.iter().map(|&(_, l)| l).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    for count in counts {
+        for t in scan::legacy_limb_tables(&file.data, seg, count) {
+            let addr = (seg as u32) << 24 | t as u32;
+            let name = format!("{}_legacy_skel_{t:06X}", file.stem);
+            if let Ok(s) = skeleton::read_legacy_skeleton(ctx, addr, Some(count), ci, name) {
+                f.skels.push(s);
+            }
+        }
+    }
+    for (h, _) in legacy {
+        let addr = (seg as u32) << 24 | h as u32;
+        if let Ok((frames, joints, kind)) = anim::read_legacy_header(ctx, addr) {
+            let name = format!("{}_legacy_anim_{h:06X}", file.stem);
+            f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints, kind, skeleton: None });
+        }
+    }
     for (h, _) in scan::animation_candidates(&file.data, seg) {
         let addr = (seg as u32) << 24 | h as u32;
         if let Ok((frames, kind)) = anim::read_normal_header(ctx, addr) {

@@ -101,3 +101,73 @@ pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
     }
     out
 }
+
+/// Legacy (beta) animation headers, as ZSaten finds them: `FFFF LLLL SSoooooo SSoooooo`,
+/// frames > 0, 1..=255 limbs, `frameData < jointKey`, and the limbCount + 1 joint keys ending at
+/// the header (up to 15 zero bytes of padding). Returns (header offset, limb count).
+pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut h = 0;
+    while h + LEGACY_ANIMATION_HEADER_SIZE <= data.len() {
+        let hit = (|| {
+            let frames = be16(data, h)? as i16;
+            let limbs = be16(data, h + 2)? as usize;
+            let (fd, keys) = (be32(data, h + 4)?, be32(data, h + 8)?);
+            let ((s1, o1), (s2, o2)) = (split_segmented(fd), split_segmented(keys));
+            let ok = frames > 0
+                && (1..=MAX_LIMBS).contains(&limbs)
+                && fd >> 28 == 0
+                && keys >> 28 == 0
+                && s1 == seg
+                && s2 == seg
+                && o1 % 2 == 0
+                && o2 % 2 == 0
+                && o1 < o2;
+            let end = o2 as usize + (limbs + 1) * LEGACY_JOINT_KEY_SIZE;
+            (ok && end <= h && h - end < 16 && data.get(end..h)?.iter().all(|&b| b == 0)).then_some(limbs)
+        })();
+        if let Some(l) = hit {
+            out.push((h, l));
+        }
+        h += 4;
+    }
+    out
+}
+
+/// Legacy limb tables of `count` limb pointers: every entry a distinct pointer to a 0x20-byte
+/// limb inside the file whose child and sibling pointers are NULL or entries of the table, the
+/// first entry being the root (no limb's child or sibling).
+pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let in_file = |p: u32| {
+        let (s, o) = split_segmented(p);
+        p >> 28 == 0 && s == seg && o % 4 == 0 && o as usize + LEGACY_LIMB_SIZE <= data.len()
+    };
+    let mut t = 0;
+    while t + 4 * count <= data.len() {
+        let table: Option<Vec<u32>> = (0..count).map(|i| be32(data, t + 4 * i).filter(|&p| in_file(p))).collect();
+        if let Some(table) = table {
+            let mut sorted = table.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            let links_ok = sorted.len() == count
+                && table.iter().all(|&p| {
+                    let o = (p & 0xFF_FFFF) as usize;
+                    [0x18, 0x1C]
+                        .iter()
+                        .all(|&k| be32(data, o + k).is_some_and(|l| l == 0 || sorted.binary_search(&l).is_ok()))
+                });
+            // The first entry is the root: no limb names it as a child or sibling.
+            let root_ok = links_ok
+                && table.iter().all(|&p| {
+                    let o = (p & 0xFF_FFFF) as usize;
+                    [0x18, 0x1C].iter().all(|&k| be32(data, o + k) != Some(table[0]))
+                });
+            if root_ok {
+                out.push(t);
+            }
+        }
+        t += 4;
+    }
+    out
+}

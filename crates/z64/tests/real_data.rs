@@ -290,6 +290,7 @@ fn structural_scan_finds_what_the_decomp_names() {
         ("object_link_boy", vec![0x377F4], 0),
         ("object_link_child", vec![0x2CF6C], 0),
         ("object_zl2", vec![0x10D70], 0),
+        ("object_human", vec![0x11FC8], 12),
     ] {
         let Some(p) = dbg_file(file, "structural_scan_finds_what_the_decomp_names") else { return };
         let named = open(std::slice::from_ref(&p));
@@ -301,7 +302,7 @@ fn structural_scan_finds_what_the_decomp_names() {
         let na: Vec<_> = named
             .animations()
             .iter()
-            .filter(|a| a.format == "z64 normal" && a.extra["file"] == file)
+            .filter(|a| a.format != "z64 link" && a.extra["file"] == file)
             .map(|a| (a.extra["header"].clone(), a.frames))
             .collect();
         let sa: Vec<_> = scanned.animations().iter().map(|a| (a.extra["header"].clone(), a.frames)).collect();
