@@ -574,10 +574,11 @@ impl Tram {
             out.push(key(st.start)?);
             return Ok(out);
         }
-        // The segment (last key, current key, gap, frame of the current key).
+        // The segment (last key, current key, gap, frame of the current key), each key
+        // decoded once.
         let mut p = st.start + ks;
-        let mut last = st.start;
-        let mut current = st.start;
+        let mut current_q = key(st.start)?;
+        let mut last_q = current_q;
         let mut gap = 0usize;
         let mut current_frame = 0usize;
         let mut started = false;
@@ -589,18 +590,18 @@ impl Tram {
                         Error::invalid(p as u64, format!("TRAM {}: the walk left the stream", self.name))
                     })? as usize;
                 p += 1;
-                last = current;
-                current = p;
+                last_q = current_q;
+                current_q = key(p)?;
                 p += ks;
                 current_frame += gap;
             }
             let into = frame - (current_frame - gap);
             out.push(if into == 0 {
-                key(last)?
+                last_q
             } else if into == gap {
-                key(current)?
+                current_q
             } else {
-                quat_lerp(key(last)?, key(current)?, into as f32 / gap as f32)
+                quat_lerp(last_q, current_q, into as f32 / gap as f32)
             });
         }
         Ok(out)
