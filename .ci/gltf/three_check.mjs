@@ -74,10 +74,28 @@ const stripped = withoutTextures(readOrExit(glbPath, 'the glb'));
 const glbBytes = stripped.bytes;
 if (stripped.images) console.log(`(${stripped.images} embedded images ignored: poses do not depend on them)`);
 
-// A fresh scene per animation, so nothing one clip sets leaks into the next.
 function load() {
   const ab = glbBytes.buffer.slice(glbBytes.byteOffset, glbBytes.byteOffset + glbBytes.byteLength);
   return new Promise((resolve, reject) => new GLTFLoader().parse(ab, '', resolve, reject));
+}
+
+// Load once; before each animation put every object back to its loaded (rest) TRS, so
+// nothing one clip sets leaks into the next.
+let gltf;
+try {
+  gltf = await load();
+} catch (e) {
+  console.error(`${glbPath}: GLTFLoader failed: ${e && e.message ? e.message : e}`);
+  process.exit(1);
+}
+const restState = [];
+gltf.scene.traverse((o) => restState.push([o, o.position.clone(), o.quaternion.clone(), o.scale.clone()]));
+function restoreRest() {
+  for (const [o, p, q, s] of restState) {
+    o.position.copy(p);
+    o.quaternion.copy(q);
+    o.scale.copy(s);
+  }
 }
 
 // boneyard's node names: in order, an empty name becomes `bone<index>`, a taken name gets
@@ -122,13 +140,7 @@ for (const expectedPath of expectedPaths) {
   }
   const anim = expected.animation;
   const label = `${anim.name} (#${anim.index}, ${anim.frames} frames at ${anim.fps} fps)`;
-  let gltf;
-  try {
-    gltf = await load();
-  } catch (e) {
-    console.error(`${glbPath}: GLTFLoader failed: ${e && e.message ? e.message : e}`);
-    process.exit(1);
-  }
+  restoreRest();
   const found = findAnimation(gltf, anim);
   if (!found) {
     console.log(`FAIL ${label}: no such animation in ${glbPath}`);
@@ -197,6 +209,8 @@ for (const expectedPath of expectedPaths) {
       }
     });
   }
+  action.stop();
+  mixer.uncacheRoot(gltf.scene);
   const summary = `${label}: ${bones.length} joints, max abs error ${maxErr.toExponential(3)}, max relative ${maxRel.toExponential(3)}${where ? ` at ${where}` : ''}`;
   if (problems.length || mismatches) {
     failed = true;

@@ -49,6 +49,12 @@ fn validator_and_three_js_agree() {
     write("demo_in_place.glb", glb(&demo, 0, &[0, 1], &ExportOptions { in_place: true }).unwrap());
     let textured = common::with_texture(common::two_bones(["a", "b"]));
     let textured_glb = write("textured.glb", glb(&textured, 0, &[0], &opts).unwrap());
+    // Clip 0 scales b, clip 1 does not: three.js must not carry the scale over.
+    let mut scaled = common::two_bones(["a", "b"]);
+    for (f, fr) in scaled.clips[0].frames.iter_mut().enumerate() {
+        fr[1].scale = glam::Vec3::new(1.0 + f as f32, 2.0, 0.5);
+    }
+    let scaled_glb = write("scaled.glb", glb(&scaled, 0, &[0, 1], &opts).unwrap());
     let two = common::two_bones(["a", "a"]);
     let two_glb = write("two.glb", glb(&two, 0, &[0, 1], &opts).unwrap());
     let mut roots = common::two_bones(["a", "b"]);
@@ -63,7 +69,9 @@ fn validator_and_three_js_agree() {
     assert_eq!(text.matches("errors=0 warnings=0").count(), files.len());
 
     let mut expected = Vec::new();
-    for (doc, glb_path, n) in [(&demo, &demo_glb, 2), (&two, &two_glb, 2), (&textured, &textured_glb, 1)] {
+    for (doc, glb_path, n) in
+        [(&demo, &demo_glb, 2), (&two, &two_glb, 2), (&textured, &textured_glb, 1), (&scaled, &scaled_glb, 2)]
+    {
         let mut e = Vec::new();
         for a in 0..n {
             let p = dir.join(format!("{}_{a}.json", glb_path.file_stem().unwrap().to_string_lossy()));

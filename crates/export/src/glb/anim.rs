@@ -20,12 +20,12 @@ struct Track {
     constant: bool,
 }
 
-fn track(bone: usize, property: Property, n: usize, frames: usize, value: impl Fn(usize) -> Vec<f32>) -> Track {
+fn track<const N: usize>(bone: usize, property: Property, frames: usize, value: impl Fn(usize) -> [f32; N]) -> Track {
     let first = value(0);
-    let all: Vec<Vec<f32>> = (0..frames).map(&value).collect();
-    let constant = all.iter().all(|v| v.iter().zip(&first).all(|(a, b)| a.to_bits() == b.to_bits()));
-    debug_assert_eq!(first.len(), n);
-    Track { bone, property, values: if constant { first } else { all.concat() }, constant }
+    let same = |v: [f32; N]| v.iter().zip(&first).all(|(a, b)| a.to_bits() == b.to_bits());
+    let constant = (1..frames).all(|f| same(value(f)));
+    let values = if constant { first.to_vec() } else { (0..frames).flat_map(&value).collect() };
+    Track { bone, property, values, constant }
 }
 
 /// Add `clip` as animation `name`. `rest_scales` are the bones' node scales: a scale channel is
@@ -40,14 +40,14 @@ pub(crate) fn add(
     let frames = clip.frames;
     let mut tracks = Vec::new();
     for bone in 0..clip.bones {
-        tracks.push(track(bone, Property::Translation, 3, frames, |f| clip.translation(bone, f).to_array().to_vec()));
-        let mut r = track(bone, Property::Rotation, 4, frames, |f| clip.rotation(bone, f).to_array().to_vec());
+        tracks.push(track(bone, Property::Translation, frames, |f| clip.translation(bone, f).to_array()));
+        let mut r = track(bone, Property::Rotation, frames, |f| clip.rotation(bone, f).to_array());
         if bone == 0 && r.constant && frames > 1 {
             // Keep one full-length channel so that importers see the clip's duration.
             r = Track { values: r.values.repeat(frames), constant: false, ..r };
         }
         tracks.push(r);
-        let s = track(bone, Property::Scale, 3, frames, |f| clip.scale(bone, f).to_array().to_vec());
+        let s = track(bone, Property::Scale, frames, |f| clip.scale(bone, f).to_array());
         let rest = rest_scales.get(bone).copied().unwrap_or(glam::Vec3::ONE).to_array();
         if !(s.constant && s.values == rest) {
             tracks.push(s);
