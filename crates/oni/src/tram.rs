@@ -646,6 +646,7 @@ impl Tram {
             m.insert(k.to_string(), v);
         };
         put("instance", json!(self.descriptor));
+        put("sampling", json!("whole frames at 60 fps: a real frame is rounded down and clamped"));
         put("key_size", json!(self.key_size));
         put("fps_field", json!(self.fps));
         put("type", json!(self.kind));
