@@ -170,3 +170,20 @@ fn level_without_its_raw() {
     assert!(e.to_string().contains("lvl.raw"), "{e}");
     assert!(matches!(e.kind, ErrorKind::Invalid(_) | ErrorKind::Truncated { .. }));
 }
+
+/// probe: the VR31/VR32 header whatever the name; a .raw/.sep only as a level's companion;
+/// anything else no, and never a panic on short input.
+#[test]
+fn probe_magic_first_extension_second() {
+    use boneyard_core::Family;
+    use std::path::Path;
+    let (f, _) = tiny();
+    let oni = boneyard_oni::Oni;
+    assert!(oni.probe(Path::new("anything.bin"), &f));
+    assert!(!oni.probe(Path::new("x.oni"), b"not an oni file at all, just text....."));
+    assert!(!oni.probe(Path::new("x.dat"), &f[..10]));
+    assert!(!oni.probe(Path::new("x.dat"), &[]));
+    assert!(oni.probe(Path::new("/nonexistent/level1_Final.raw"), &[0u8; 64]));
+    assert!(!oni.probe(Path::new("/nonexistent/level1_Final.raw"), &[1u8; 64]));
+    assert!(!oni.probe(Path::new("/nonexistent/x.txt"), &[0u8; 64]));
+}
