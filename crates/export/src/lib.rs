@@ -1,9 +1,10 @@
 //! boneyard-export: writing what a [`Document`] holds to files other programs open.
 //!
-//! * [`glb`]: glTF 2.0 binary: the skeleton as a node hierarchy with rest TRS, the meshes as
-//!   one skin over every bone, every requested clip baked at each engine frame (LINEAR or
-//!   STEP as the engine plays it). The joint nodes' glTF world matrices are the document's
-//!   own [`Document::pose`] at every frame time.
+//! * [`glb`]: glTF 2.0 binary: the skeleton as a node hierarchy with rest TRS, the meshes
+//!   (textures embedded as PNG) skinned over one skin of every bone, every requested clip
+//!   baked at each engine frame (LINEAR or STEP as the engine plays it). At every frame time
+//!   the joint nodes' glTF world matrices are the forward kinematics of the sampled locals,
+//!   which the core's consistency rule makes [`Document::pose`] (within 1e-4).
 //! * [`bvh`]: Biovision hierarchy text, rotations as ZXY Euler angles in degrees.
 //! * [`obj`]: Wavefront OBJ of the posed meshes (or a stick figure of boxes).
 //!

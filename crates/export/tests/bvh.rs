@@ -205,3 +205,32 @@ fn demo_reparsed_matches_the_pose() {
         }
     }
 }
+
+/// Several roots become several ROOT blocks; a non-root joint whose translation changes gets
+/// position channels. Both read back to the document's poses.
+#[test]
+fn several_roots_and_moving_joints_reparse() {
+    let mut doc = common::two_bones(["a", "b"]);
+    doc.skeletons[0].skeleton.bones[1].parent = None;
+    doc.clips[0].frames[2][1].translation = Vec3::new(2.0, 0.5, 0.0);
+    let text = bvh(&doc, 0, 0, &ExportOptions::default()).unwrap();
+    assert_eq!(text.matches("ROOT ").count(), 2);
+    let p = parse(&text);
+    assert_eq!(p.parents, [None, None]);
+    for f in 0..3 {
+        let w = world(&p, f);
+        let pose = doc.pose(0, Some(0), f as f64).unwrap();
+        for (a, e) in w.iter().zip(&pose) {
+            let (a, e) = (a.to_cols_array(), e.to_cols_array());
+            assert!(a.iter().zip(e).all(|(x, y)| (x - y as f64).abs() < 1e-5), "frame {f}");
+        }
+    }
+    let mut doc = common::two_bones(["a", "b"]);
+    doc.clips[0].frames[2][1].translation = Vec3::new(2.0, 0.5, 0.0);
+    let text = bvh(&doc, 0, 0, &ExportOptions::default()).unwrap();
+    assert_eq!(text.matches("CHANNELS 6").count(), 2, "{text}");
+    let p = parse(&text);
+    let w = world(&p, 2);
+    let pose = doc.pose(0, Some(0), 2.0).unwrap();
+    assert!((w[1].w_axis.truncate().as_vec3() - pose[1].w_axis.truncate()).length() < 1e-5);
+}
