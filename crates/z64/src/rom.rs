@@ -350,3 +350,33 @@ pub fn build_test_rom_named(files: &[(&[u8], bool)], names: Option<&[&str]>, ver
     }
     rom
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ique_deflate_files() {
+        use std::io::Write;
+        let data: Vec<u8> = (0..3000u32).map(|i| (i % 251) as u8).collect();
+        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(&data).unwrap();
+        let comp = enc.finish().unwrap();
+        assert_eq!(inflate(&comp, data.len()).unwrap(), data);
+        assert!(inflate(&comp, data.len() + 1).is_err(), "a size that disagrees with the table");
+        assert!(inflate(&[0xFF; 16], 10).is_err());
+    }
+
+    #[test]
+    fn byte_orders() {
+        let z = [0x80, 0x37, 0x12, 0x40, 1, 2, 3, 4];
+        assert_eq!(byte_order(&z), Some(ByteOrder::BigEndian));
+        let v = [0x37, 0x80, 0x40, 0x12, 2, 1, 4, 3];
+        assert_eq!(byte_order(&v), Some(ByteOrder::ByteSwapped));
+        assert_eq!(normalize(&v, ByteOrder::ByteSwapped), z);
+        let n = [0x40, 0x12, 0x37, 0x80, 4, 3, 2, 1];
+        assert_eq!(byte_order(&n), Some(ByteOrder::LittleEndian));
+        assert_eq!(normalize(&n, ByteOrder::LittleEndian), z);
+        assert_eq!(byte_order(b"Yaz0"), None);
+    }
+}

@@ -112,7 +112,11 @@ fn seeds() -> Vec<(String, Vec<u8>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+    // Z64_CASES=N runs more cases (the default keeps `cargo test` quick).
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("Z64_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(96),
+        .. ProptestConfig::default()
+    })]
 
     #[test]
     fn random_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..4096)) {
@@ -127,7 +131,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_objects_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..24), which in 0usize..4) {
+    fn mutated_objects_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..24), which in 0usize..6) {
         let seeds = seeds();
         let (name, mut data) = seeds[which % seeds.len()].clone();
         for (at, v) in muts {
