@@ -1,12 +1,12 @@
 //! boneyard-export: writing what a [`Document`] holds to files other programs open.
 //!
-//! * [`glb`]: glTF 2.0 binary: the skeleton as a node hierarchy with rest TRS, the meshes
+//! * [`glb()`]: glTF 2.0 binary: the skeleton as a node hierarchy with rest TRS, the meshes
 //!   (textures embedded as PNG) skinned over one skin of every bone, every requested clip
 //!   baked at each engine frame (LINEAR or STEP as the engine plays it). At every frame time
 //!   the joint nodes' glTF world matrices are the forward kinematics of the sampled locals,
 //!   which the core's consistency rule makes [`Document::pose`] (within 1e-4).
-//! * [`bvh`]: Biovision hierarchy text, rotations as ZXY Euler angles in degrees.
-//! * [`obj`]: Wavefront OBJ of the posed meshes (or a stick figure of boxes).
+//! * [`bvh()`]: Biovision hierarchy text, rotations as ZXY Euler angles in degrees.
+//! * [`obj()`]: Wavefront OBJ of the posed meshes (or a stick figure of boxes).
 //!
 //! The exporters never sample on their own: they bake `Document::sample(anim, f).locals` at
 //! every frame `f = 0..frames-1`, so whatever the family's engine numerics are, the file
@@ -32,7 +32,7 @@ pub struct ExportOptions {
 }
 
 /// A binary glTF 2.0 file of skeleton `skeleton` with its meshes and the clips `anims`
-/// (in that order, names kept). See [`glb`] for the layout.
+/// (in that order, names kept). See the [`glb` module](mod@glb) for the layout.
 pub fn glb(doc: &dyn Document, skeleton: usize, anims: &[usize], opts: &ExportOptions) -> Result<Vec<u8>> {
     glb::write_with(doc, skeleton, anims, opts, None)
 }
@@ -45,7 +45,7 @@ pub struct Exported {
     pub skipped: Vec<(usize, boneyard_core::Error)>,
 }
 
-/// Like [`glb`], but a clip that cannot be baked (its sampling fails, it has no frames, its
+/// Like [`glb()`], but a clip that cannot be baked (its sampling fails, it has no frames, its
 /// values are not finite...) is left out and listed instead of failing the whole file. For
 /// "export every animation" over large archives where a few clips use unsupported layouts.
 /// Errors about the skeleton, the meshes or the file as a whole still fail.
@@ -55,7 +55,8 @@ pub fn glb_skipping(doc: &dyn Document, skeleton: usize, anims: &[usize], opts: 
     Ok(Exported { bytes, skipped })
 }
 
-/// A BVH file of clip `anim` playing on skeleton `skeleton`. See [`bvh`] for the conventions.
+/// A BVH file of clip `anim` playing on skeleton `skeleton`. See the [`bvh` module](mod@bvh)
+/// for the conventions.
 pub fn bvh(doc: &dyn Document, skeleton: usize, anim: usize, opts: &ExportOptions) -> Result<String> {
     bvh::write(doc, skeleton, anim, opts)
 }
