@@ -1,5 +1,5 @@
 // Read an exported .glb back with three.js and compare its poses with boneyard's own.
-// usage: node three_check.mjs FILE.glb EXPECTED.json...
+// usage: node three_check.mjs [--tol=1e-4] FILE.glb EXPECTED.json...
 //
 // EXPECTED.json is what `boneyard pose FILE --anim A --all-frames --json` prints:
 //   {"animation":{"index","name","frames","fps"},
@@ -17,10 +17,16 @@ import fs from 'node:fs';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 
-const TOL = 1e-4;
-const [glbPath, ...expectedPaths] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const tolArg = args.find((a) => a.startsWith('--tol='));
+const TOL = tolArg ? Number(tolArg.slice(6)) : 1e-4;
+const [glbPath, ...expectedPaths] = args.filter((a) => !a.startsWith('--tol='));
+if (!(TOL > 0)) {
+  console.error(`bad ${tolArg}`);
+  process.exit(2);
+}
 if (!glbPath || expectedPaths.length === 0) {
-  console.error('usage: node three_check.mjs FILE.glb EXPECTED.json...');
+  console.error('usage: node three_check.mjs [--tol=1e-4] FILE.glb EXPECTED.json...');
   process.exit(2);
 }
 
