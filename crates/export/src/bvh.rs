@@ -172,6 +172,45 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Exp
 mod tests {
     use super::*;
 
+    fn from_zxy_degrees(a: [f64; 3]) -> DQuat {
+        let r = |d: f64| d.to_radians();
+        DQuat::from_rotation_z(r(a[0])) * DQuat::from_rotation_x(r(a[1])) * DQuat::from_rotation_y(r(a[2]))
+    }
+
+    /// Every decomposition, principal or kept near the previous frame's, composes back to
+    /// the quaternion (up to sign), including at and near gimbal lock.
+    #[test]
+    fn decompositions_compose_back() {
+        let mut x: u32 = 0xdead_beef;
+        let mut rnd = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as f32 / u32::MAX as f32 * 2.0 - 1.0
+        };
+        let mut prev = None;
+        for i in 0..20000 {
+            let q = match i % 4 {
+                // At and near x = ±90°.
+                0 => {
+                    Quat::from_rotation_z(rnd() * 3.0)
+                        * Quat::from_rotation_x(std::f32::consts::FRAC_PI_2 * rnd().signum())
+                        * Quat::from_rotation_y(rnd() * 3.0)
+                }
+                1 => Quat::from_rotation_x(std::f32::consts::FRAC_PI_2 + rnd() * 1e-4) * Quat::from_rotation_y(rnd()),
+                _ => Quat::from_xyzw(rnd(), rnd(), rnd(), rnd()).normalize(),
+            };
+            if !q.is_finite() {
+                continue;
+            }
+            let a = euler_zxy_near(q, prev);
+            prev = Some(a);
+            let back = from_zxy_degrees(a);
+            let qd = DQuat::from_xyzw(q.x as f64, q.y as f64, q.z as f64, q.w as f64).normalize();
+            assert!(back.dot(qd).abs() > 1.0 - 1e-12, "{q} -> {a:?}");
+        }
+    }
+
     #[test]
     fn degrees_are_trimmed() {
         assert_eq!(degrees(90.0000000001), "90");
