@@ -13,6 +13,9 @@
 //! * joint names are the bone names with white space and braces replaced by `_`, made unique.
 //!
 //! BVH cannot carry scale: a clip that scales a bone is refused rather than written wrong.
+//! Scales within [`SCALE_TOLERANCE`] of 1 are dropped: engines whose matrices come from
+//! fixed-point or sine-table arithmetic (Zelda 64: 0.99998) show them as scale, not as a
+//! deliberate squash or stretch.
 
 use std::fmt::Write;
 
@@ -80,6 +83,9 @@ fn degrees(deg: f64) -> String {
     }
 }
 
+/// How far from 1 a scale may be and still be dropped rather than refused.
+pub const SCALE_TOLERANCE: f32 = 1e-3;
+
 /// Indentation is cosmetic; a deep chain must not make the text grow with depth squared.
 const MAX_INDENT: usize = 32;
 
@@ -95,7 +101,7 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Exp
     }
     if let Some((b, f)) = (0..clip.bones)
         .flat_map(|b| (0..clip.frames).map(move |f| (b, f)))
-        .find(|&(b, f)| (clip.scale(b, f) - glam::Vec3::ONE).abs().max_element() > 1e-6)
+        .find(|&(b, f)| (clip.scale(b, f) - glam::Vec3::ONE).abs().max_element() > SCALE_TOLERANCE)
     {
         return Err(Error::unsupported(format!(
             "BVH has no scale channels, but animation {} scales bone {b} ({}) at frame {f}; export glb instead",

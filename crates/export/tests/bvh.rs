@@ -98,6 +98,9 @@ fn scale_is_refused() {
     doc.clips[0].frames[1][1].scale = Vec3::splat(2.0);
     let e = bvh(&doc, 0, 0, &ExportOptions::default()).unwrap_err();
     assert!(e.to_string().contains("scale"), "{e}");
+    // Near-unit scales (engine arithmetic, e.g. Zelda 64's 0.99998) are dropped.
+    doc.clips[0].frames[1][1].scale = Vec3::new(0.99998, 0.99998, 1.0);
+    assert!(bvh(&doc, 0, 0, &ExportOptions::default()).is_ok());
 }
 
 /// A minimal BVH reader: (joint names, parents, offsets, channel names per joint, frames).
