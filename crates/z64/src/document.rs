@@ -62,9 +62,6 @@ impl Z64Document {
                     extra.insert("joint_keys".into(), json!(hex(keys)));
                 }
             }
-            if let Some(s) = a.skeleton {
-                extra.insert("skeleton_id".into(), json!(doc.skel_infos[s].id));
-            }
             doc.anim_infos.push(AnimInfo {
                 index: i,
                 name: a.name.clone(),

@@ -1,11 +1,23 @@
 //! boneyard-z64: Zelda 64 (Ocarina of Time, Majora's Mask) skeletons and animations, read and
 //! posed exactly as the game does (zeldaret/oot and zeldaret/mm decompilations).
 //!
-//! Inputs: single decompressed object files (bound to segment 6), `gameplay_keep` (segment 4)
-//! and `link_animetion` (segment 7) given beside them, or whole ROMs in any byte order.
-//! Entry points: [`Z64`] (the [`Family`]), [`open_files`], [`demo_files`], and for callers that
-//! want the game's own numbers [`document::Z64Document::joint_table`] /
-//! [`document::Z64Document::game_matrices`].
+//! Inputs: single decompressed object files (bound to segment 6; `.zobj` or decomp names such
+//! as `object_dekunuts`), `gameplay_keep` (segment 4) and `link_animetion` (segment 7) given
+//! beside them (or found beside `object_link_boy`/`object_link_child`/`gameplay_keep` on disk),
+//! Yaz0-compressed object files, or whole ROMs in any byte order (.z64/.v64/.n64): version from
+//! the build strings (or the game code), dmadata walked, files decompressed (Yaz0, iQue
+//! DEFLATE), debug ROMs' file names read from their name table.
+//!
+//! Finding things: the decomp's asset names ([`names`], a table generated from the CC0 XML)
+//! for known files, else a structural scan ([`scan`]) for skeleton headers, animation headers,
+//! beta-format animations/limb tables and, in gameplay_keep, Link's animation headers.
+//!
+//! Entry points: [`Z64`] (the [`Family`]: `probe`, `open`, `demo_files`), [`open_files`],
+//! [`open_bytes`], [`demo_files`]; for the game's own numbers
+//! [`Z64Document::joint_table`] (the joint table at an engine frame),
+//! [`Z64Document::joint_table_interp`] (the interpolating playback modes),
+//! [`Z64Document::engine_frame`] (how `--frame` is rounded: truncated toward zero, wrapped) and
+//! [`Z64Document::game_matrices`] (the `MtxF` of every limb, bit-exact).
 
 pub mod anim;
 pub mod build;
