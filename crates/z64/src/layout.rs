@@ -9,7 +9,7 @@ pub const FLEX_SKELETON_HEADER_SIZE: usize = 0x0C;
 
 /// `StandardLimb`: Vec3s jointPos, u8 child, u8 sibling, Gfx* dList.
 pub const STANDARD_LIMB_SIZE: usize = 0x0C;
-/// `LodLimb`: as Standard, then Gfx* dLists[2] (near, far).
+/// `LodLimb`: as Standard, then `Gfx* dLists[2]` (near, far).
 pub const LOD_LIMB_SIZE: usize = 0x10;
 /// `SkinLimb`: Vec3s jointPos, u8 child, u8 sibling, s32 segmentType, void* segment.
 pub const SKIN_LIMB_SIZE: usize = 0x10;
@@ -49,7 +49,7 @@ pub const MTX_SIZE: u32 = 0x40;
 
 /// `DmaEntry`: u32 vromStart, vromEnd, romStart, romEnd.
 pub const DMA_ENTRY_SIZE: usize = 0x10;
-/// F3DEX2 vertex: s16 x, y, z, u16 flag, s16 s, t, u8 rgba/normal[4].
+/// F3DEX2 vertex: s16 x, y, z, u16 flag, s16 s, t, `u8 rgba_or_normal[4]`.
 pub const VTX_SIZE: usize = 0x10;
 
 /// Largest limb count a skeleton header can hold (u8), and what we accept.
