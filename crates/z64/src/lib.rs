@@ -279,7 +279,7 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
     }
     notes.push(format!("{} files with skeletons or animations kept", kept.len()));
     if gk.is_none() {
-        notes.push("no gameplay_keep with Link animation headers at 0x2310 found".into());
+        notes.push("no gameplay_keep with Link animation headers found".into());
     }
     (kept, notes)
 }

@@ -6,8 +6,8 @@
 //! * animation header: `FFFF 0000 SSoooooo SSoooooo MMMM 0000`, frameCount > 0, both pointers
 //!   inside the file, `frameData < jointIndices < header`, `staticIndexMax` within the frame
 //!   data; the joint count is what fits between jointIndices and the header;
-//! * Link animation headers (gameplay_keep): consecutive `FFFF 0000 07oooooo` from 0x2310 whose
-//!   frames lie inside link_animetion.
+//! * Link animation headers (gameplay_keep): the longest run of consecutive `FFFF 0000 07oooooo`
+//!   whose frames lie inside link_animetion (OoT: 573 from 0x2310).
 
 use crate::layout::*;
 use crate::segment::{be16, be32};
@@ -81,25 +81,45 @@ fn animation_at(data: &[u8], seg: u8, h: usize) -> Option<usize> {
     Some(joints)
 }
 
-/// Consecutive Link animation headers from 0x2310 of a gameplay_keep, given the size of
-/// link_animetion.
+/// Link (player) animation headers in a gameplay_keep: the longest run of consecutive 8-byte
+/// `FFFF 0000 07oooooo` headers whose frames lie inside link_animetion (`link_len` bytes). OoT's
+/// run is 573 headers from 0x2310; MM keeps its player animations elsewhere, and the run finds
+/// them too. Runs shorter than 16 headers are not taken.
 pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut h = GAMEPLAY_KEEP_LINK_HEADERS;
-    while let (Some(f), Some(pad), Some(p)) = (be16(keep, h), be16(keep, h + 2), be32(keep, h + 4)) {
+    let valid = |h: usize| -> bool {
+        let (Some(f), Some(pad), Some(p)) = (be16(keep, h), be16(keep, h + 2), be32(keep, h + 4)) else {
+            return false;
+        };
         let (s, off) = split_segmented(p);
-        let ok = f > 0
+        f > 0
+            && f < 0x8000
             && pad == 0
             && p >> 28 == 0
             && s == SEG_LINK_ANIMETION
-            && off as usize + f as usize * LINK_FRAME_SIZE <= link_len;
-        if !ok {
-            break;
+            && off as usize + f as usize * LINK_FRAME_SIZE <= link_len
+    };
+    let mut best = (0, 0);
+    for phase in [0, 4] {
+        let mut h = phase;
+        while h + LINK_ANIMATION_HEADER_SIZE <= keep.len() {
+            if valid(h) {
+                let start = h;
+                while h + LINK_ANIMATION_HEADER_SIZE <= keep.len() && valid(h) {
+                    h += LINK_ANIMATION_HEADER_SIZE;
+                }
+                let n = (h - start) / LINK_ANIMATION_HEADER_SIZE;
+                if n > best.1 {
+                    best = (start, n);
+                }
+            } else {
+                h += LINK_ANIMATION_HEADER_SIZE;
+            }
         }
-        out.push(h);
-        h += LINK_ANIMATION_HEADER_SIZE;
     }
-    out
+    if best.1 < 16 {
+        return Vec::new();
+    }
+    (0..best.1).map(|i| best.0 + i * LINK_ANIMATION_HEADER_SIZE).collect()
 }
 
 /// Legacy (beta) animation headers, as ZSaten finds them: `FFFF LLLL SSoooooo SSoooooo`,

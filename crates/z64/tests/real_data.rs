@@ -393,3 +393,16 @@ fn named_rom_files_use_the_asset_table() {
     assert_eq!(doc.animations().iter().filter(|a| a.format == "z64 link").count(), 573);
     assert!(doc.skeletons().iter().any(|s| s.name == "gDekuNutsSkel"));
 }
+
+/// The run scan for Link's headers finds OoT's 573 from 0x2310 in gameplay_keep.
+#[test]
+fn link_header_run_scan() {
+    let (Some(gk), Some(la)) =
+        (dbg_file("gameplay_keep", "link_header_run_scan"), dbg_file("link_animetion", "link_header_run_scan"))
+    else {
+        return;
+    };
+    let (gk, la) = (std::fs::read(gk).unwrap(), std::fs::read(la).unwrap());
+    let h = boneyard_z64::scan::link_headers(&gk, la.len());
+    assert_eq!((h.len(), h[0]), (573, 0x2310));
+}
