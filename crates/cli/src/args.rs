@@ -5,7 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
-#[command(name = "boneyard", version, about = "Read the skeletons and animations of classic games (Oni, Zelda 64, Shenmue) exactly as their engines play them, and export them to glTF, BVH, OBJ, PNG, GIF and APNG.")]
+#[command(
+    name = "boneyard",
+    version,
+    about = "Read the skeletons and animations of classic games (Oni, Zelda 64, Shenmue) exactly as their engines play them, and export them to glTF, BVH, OBJ, PNG, GIF and APNG."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -142,7 +146,11 @@ pub fn parse() -> Result<Cli, ExitCode> {
 pub fn parse_size(s: &str) -> anyhow::Result<(u32, u32)> {
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| usage(format!("--size {s:?}: expected WIDTHxHEIGHT")))?;
     let parse = |v: &str| {
-        v.trim().parse::<u32>().ok().filter(|&n| (16..=4096).contains(&n)).ok_or_else(|| usage(format!("--size {s:?}: each side must be 16..4096")))
+        v.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| (16..=4096).contains(&n))
+            .ok_or_else(|| usage(format!("--size {s:?}: each side must be 16..4096")))
     };
     Ok((parse(w)?, parse(h)?))
 }

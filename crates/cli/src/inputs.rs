@@ -34,11 +34,9 @@ pub fn open(paths: &[PathBuf]) -> Result<Opened> {
             anyhow::bail!("{}: {} bytes is larger than boneyard reads ({MAX_INPUT_BYTES})", path.display(), meta.len());
         }
         let file = InputFile::read(path)?;
-        let family = FAMILIES
-            .iter()
-            .copied()
-            .find(|f| f.probe(&file.path, &file.data))
-            .ok_or_else(|| anyhow::anyhow!("{}: not a file boneyard recognises (Oni, Zelda 64 or Shenmue)", path.display()))?;
+        let family = FAMILIES.iter().copied().find(|f| f.probe(&file.path, &file.data)).ok_or_else(|| {
+            anyhow::anyhow!("{}: not a file boneyard recognises (Oni, Zelda 64 or Shenmue)", path.display())
+        })?;
         match groups.iter_mut().find(|(f, _)| f.name() == family.name()) {
             Some((_, files)) => files.push(file),
             None => groups.push((family, vec![file])),

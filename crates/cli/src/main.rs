@@ -12,11 +12,23 @@ mod view;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = match args::parse() {
         Ok(c) => c,
         Err(code) => return code,
     };
-    match cmd::run(cli) {
+    // A panic is a bug in boneyard, never the user's fault: report it in one line (exit 1)
+    // rather than with a backtrace.
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(|| cmd::run(cli)).unwrap_or_else(|p| {
+        let what = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        Err(anyhow::anyhow!("internal error (a bug in boneyard; please report it with the input file): {what}"))
+    });
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let code = exit_code(&e);
@@ -24,6 +36,16 @@ fn main() -> ExitCode {
             eprintln!("boneyard: error: {}", one_line(&e));
             ExitCode::from(code)
         }
+    }
+}
+
+/// Like `cat` or `grep`, end quietly when the reader of our output goes away
+/// (`boneyard list big.bin | head`) instead of failing on a closed pipe.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to the default at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -63,7 +63,8 @@ fn demo_then_every_command_on_its_files() {
     let o = boneyard(&["demo", "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
-    let written: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("  ")).filter(|l| Path::new(l).is_file()).collect();
+    let written: Vec<&str> =
+        text.lines().filter_map(|l| l.strip_prefix("  ")).filter(|l| Path::new(l).is_file()).collect();
     assert!(written.iter().any(|p| p.ends_with(".glb")), "{text}");
     assert!(written.iter().any(|p| p.ends_with(".png")), "{text}");
     for p in &written {

@@ -56,7 +56,8 @@ pub fn run(out: &Path) -> Result<()> {
         written.extend(write(doc.as_ref(), &stem, &req)?);
         req.format = Format::Gif;
         written.extend(write(doc.as_ref(), &stem, &req)?);
-        let anims: Vec<String> = doc.animations().iter().map(|a| format!("{} ({} frames at {} fps)", a.name, a.frames, a.fps)).collect();
+        let anims: Vec<String> =
+            doc.animations().iter().map(|a| format!("{} ({} frames at {} fps)", a.name, a.frames, a.fps)).collect();
         println!("  {family}: read back {} skeleton(s), animations: {}", doc.skeletons().len(), anims.join(", "));
     }
     println!("wrote:");

@@ -9,7 +9,12 @@ pub fn run(files: &[PathBuf], json: bool) -> Result<()> {
         return super::print_json(&serde_json::json!({ "files": v }));
     }
     for f in &summaries {
-        println!("{}: {}{}", f.path, f.format, if f.variant.is_empty() { String::new() } else { format!(" ({})", f.variant) });
+        println!(
+            "{}: {}{}",
+            f.path,
+            f.format,
+            if f.variant.is_empty() { String::new() } else { format!(" ({})", f.variant) }
+        );
         if !f.counts.is_empty() {
             let c: Vec<String> = f.counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
             println!("  {}", c.join(", "));

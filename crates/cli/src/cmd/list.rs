@@ -23,7 +23,11 @@ pub fn run(files: &[PathBuf], json: bool) -> Result<()> {
         }
         println!("animations ({}):", d.animations().len());
         for a in d.animations() {
-            let sk = a.skeleton.and_then(|s| d.skeletons().get(s)).map(|s| format!(" skeleton={}", s.id)).unwrap_or_default();
+            let sk = a
+                .skeleton
+                .and_then(|s| d.skeletons().get(s))
+                .map(|s| format!(" skeleton={}", s.id))
+                .unwrap_or_default();
             println!(
                 "  #{} {} frames={} fps={} bones={} format={}{} source={}",
                 a.index, a.name, a.frames, a.fps, a.bones, a.format, sk, a.source

@@ -20,7 +20,15 @@ pub fn run(cli: Cli) -> Result<()> {
             pose::run(&files, anim.as_deref(), frame, all_frames, skeleton.as_deref(), json)
         }
         Command::Export { files, anim, skeleton, format, out, frame, in_place, size } => {
-            let req = export::Request { anims: anim, skeleton, format, out, frame, in_place, size: crate::args::parse_size(&size)? };
+            let req = export::Request {
+                anims: anim,
+                skeleton,
+                format,
+                out,
+                frame,
+                in_place,
+                size: crate::args::parse_size(&size)?,
+            };
             export::run(&files, &req)
         }
         Command::Check { files } => check::run(&files),

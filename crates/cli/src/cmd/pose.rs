@@ -16,7 +16,9 @@ pub fn run(
     let a = anim.map(|s| doc.find_animation(s)).transpose()?;
     let sk = match (skeleton, a) {
         (Some(s), _) => doc.find_skeleton(s)?,
-        (None, Some(a)) => doc.skeleton_for(a).ok_or_else(|| crate::args::usage("no skeleton to pose this animation on"))?,
+        (None, Some(a)) => {
+            doc.skeleton_for(a).ok_or_else(|| crate::args::usage("no skeleton to pose this animation on"))?
+        }
         (None, None) => doc.find_skeleton("#0")?,
     };
     let info = &doc.skeletons()[sk];

@@ -12,7 +12,10 @@ pub fn run(files: &[PathBuf], anim: &str, frame: f64, json: bool) -> Result<()> 
     if json {
         return super::print_json(&crate::json::sample(doc, info, &s));
     }
-    println!("#{} {} ({}) frame {} of {} at {} fps", info.index, info.name, info.format, s.frame, info.frames, info.fps);
+    println!(
+        "#{} {} ({}) frame {} of {} at {} fps",
+        info.index, info.name, info.format, s.frame, info.frames, info.fps
+    );
     println!("channels:");
     for c in &s.channels {
         println!("  {} {} = {}", c.target, c.path, c.value);
