@@ -1,42 +1,64 @@
 #!/usr/bin/env bash
-# For every family's demo files (and the real files of ../shared/data, when present):
-# export a .glb, validate it, and compare three.js's poses with `boneyard pose --all-frames`.
+# End-to-end glTF checks. For the demo files of every family, and for real files of
+# ../shared/data when present: export a .glb with `boneyard export`, validate it with the
+# Khronos validator (0 errors, 0 warnings), and compare three.js's joint world matrices at
+# every frame with `boneyard pose --all-frames` (three_check.mjs).
 set -euo pipefail
 bin=$1
 work=$2
 here=$(cd "$(dirname "$0")" && pwd)
+data="$here/../../shared/data"
+[ -d "${BONEYARD_DATA:-}" ] && data=$BONEYARD_DATA
 fail=0
 
-# check_glb NAME GLB FILE...: validate GLB, then compare every animation in it.
-check_glb() {
-  local name=$1 glb=$2; shift 2
+# check NAME "ANIM..." FILE...: export the animations (all of the first skeleton when ANIM is
+# empty) to one .glb, validate it, and compare every exported animation with boneyard's pose.
+check() {
+  local name=$1 anims=$2; shift 2
+  local out="$work/e2e/$name" a args=() expected=() i=0
+  rm -rf "$out"; mkdir -p "$out"
+  for a in $anims; do args+=(--anim "$a"); done
   echo "--- $name"
+  "$bin" export "$@" "${args[@]}" --format glb --out "$out" > /dev/null
+  local glb
+  glb=$(ls "$out"/*.glb)
   node "$here/gltf/validate.mjs" "$glb" || fail=1
-  local n i expected=()
-  n=$("$bin" list --json "$@" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).animations.length))')
-  for ((i = 0; i < n; i++)); do
-    "$bin" pose "$@" --anim "#$i" --all-frames --json > "$work/expected_$i.json"
-    expected+=("$work/expected_$i.json")
+  if [ -z "$anims" ]; then
+    # Every animation that plays on the first skeleton, as export chose them.
+    anims=$(node -e '
+      const g = require("fs").readFileSync(process.argv[1]);
+      const len = g.readUInt32LE(12), j = JSON.parse(g.subarray(20, 20 + len).toString());
+      console.log((j.animations || []).map(a => "#" + a.extras.index).join(" "));' "$glb")
+  fi
+  for a in $anims; do
+    "$bin" pose "$@" --anim "$a" --all-frames --json > "$out/expected_$i.json"
+    expected+=("$out/expected_$i.json")
+    i=$((i + 1))
   done
   if [ ${#expected[@]} -gt 0 ]; then
     node "$here/gltf/three_check.mjs" "$glb" "${expected[@]}" || fail=1
   fi
-  rm -f "$work"/expected_*.json
 }
 
 for dir in "$work"/demo/*/; do
-  fam=$(basename "$dir")
-  glb=$(ls "$dir"*.glb | head -n 1)
   inputs=()
   for f in "$dir"*; do
     case "$f" in *.glb|*.png|*.gif|*.bvh|*.obj|*.json) ;; *) inputs+=("$f") ;; esac
   done
-  if [ ${#inputs[@]} -eq 0 ]; then
-    # The built-in (format-less) demo has no input files: validate only.
-    echo "--- demo $fam"; node "$here/gltf/validate.mjs" "$glb" || fail=1
-  else
-    check_glb "demo $fam" "$glb" "${inputs[@]}"
-  fi
+  [ ${#inputs[@]} -gt 0 ] && check "demo_$(basename "$dir")" "" "${inputs[@]}"
 done
+
+if [ -d "$data" ]; then
+  oni=$data/oni z=$data/z64/oot-gc-eu-mq-dbg
+  check oni_walk19_body19 "" "$oni/TRBSfixture_body19.oni" "$oni/TRAMfixture_walk19.oni"
+  check oni_level1 "" "$oni/level1_Final.dat"
+  check z64_dekunuts "" "$z/object_dekunuts"
+  check z64_link_boy "#2 #3 #100 #574" "$z/object_link_boy" "$z/gameplay_keep" "$z/link_animetion"
+  check z64_human "" "$z/object_human"
+  check z64_fan_aria "" "$data/z64/fan/Aria_Hiro_Girl_OOTO.zobj"
+  check shenmue_motion "A_WALK_L_02 #0 #1000" "$data/shenmue/motion.bin"
+else
+  echo "SKIPPED (real-file glTF checks): ../shared/data is not present"
+fi
 
 exit $fail
