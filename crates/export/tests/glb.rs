@@ -259,3 +259,13 @@ fn gltf_crate_validates() {
         }
     }
 }
+
+#[test]
+fn mesh_nodes_do_not_take_bone_names() {
+    let mut doc = two_bones(["a", "b"]);
+    doc.skeletons[0].meshes[0].name = "b".into();
+    let g = parse_glb(&glb(&doc, 0, &[0], &ExportOptions::default()).unwrap());
+    let names: Vec<&str> = g.json["nodes"].as_array().unwrap().iter().map(|n| n["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["a", "b", "b.2", "skin"]);
+    assert_eq!(g.json["meshes"][0]["name"], "b");
+}

@@ -164,8 +164,11 @@ pub(crate) fn write_with(
             joints: (0..skel.len()).map(|i| json::Index::new(i as u32)).collect(),
             skeleton: Some(skeleton_root),
         });
-        for (k, m) in mesh_indices.into_iter().enumerate() {
-            let name = b.root.meshes[m.value()].name.clone().unwrap_or_else(|| format!("mesh{k}"));
+        // Node names distinct from the bones' (importers bind animation tracks by name).
+        let mesh_names: Vec<String> =
+            mesh_indices.iter().map(|m| b.root.meshes[m.value()].name.clone().unwrap_or_default()).collect();
+        let all = names::unique(names.iter().chain(&mesh_names).map(|s| s.as_str()), "mesh");
+        for (m, name) in mesh_indices.into_iter().zip(all.into_iter().skip(names.len())) {
             scene_nodes.push(b.root.push(json::Node {
                 name: Some(name),
                 mesh: Some(m),
