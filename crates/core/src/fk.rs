@@ -11,9 +11,10 @@ pub fn world_matrices(skel: &Skeleton, locals: &[Transform]) -> Vec<Mat4> {
     let mut world: Vec<Mat4> = Vec::with_capacity(skel.bones.len());
     for (i, b) in skel.bones.iter().enumerate() {
         let local = locals.get(i).unwrap_or(&b.rest).matrix();
-        // Skeleton::new guarantees parent < i, so world[p] exists.
-        let m = match b.parent {
-            Some(p) => world[p] * local,
+        // Skeleton::new guarantees parent < i; a skeleton built by hand with a bad parent
+        // is treated as rooted there rather than indexing out of range.
+        let m = match b.parent.and_then(|p| world.get(p)) {
+            Some(parent) => *parent * local,
             None => local,
         };
         world.push(m);
@@ -27,9 +28,10 @@ pub fn locals_from_world(skel: &Skeleton, world: &[Mat4]) -> Vec<Transform> {
         .iter()
         .enumerate()
         .map(|(i, b)| {
-            let m = match b.parent {
-                Some(p) => world[p].inverse() * world[i],
-                None => world[i],
+            let own = world.get(i).copied().unwrap_or(glam::Mat4::IDENTITY);
+            let m = match b.parent.and_then(|p| world.get(p)) {
+                Some(parent) => parent.inverse() * own,
+                None => own,
             };
             Transform::from_matrix(&m)
         })

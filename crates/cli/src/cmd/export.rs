@@ -67,6 +67,15 @@ pub fn write(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBu
     };
     let out: &Path = &req.out;
     match req.format {
+        Format::Glb if req.anims.is_empty() => {
+            // Every animation by default: one clip that cannot be baked (a layout boneyard
+            // does not decode) is left out and reported rather than failing the whole file.
+            let exported = boneyard_export::glb_skipping(doc, sk, &anims, &opts)?;
+            for (a, e) in &exported.skipped {
+                eprintln!("boneyard: warning: animation #{a} {} left out: {e}", doc.animations()[*a].name);
+            }
+            Ok(vec![one(out_path(out, stem, "glb"), exported.bytes)?])
+        }
         Format::Glb => Ok(vec![one(out_path(out, stem, "glb"), boneyard_export::glb(doc, sk, &anims, &opts)?)?]),
         Format::Obj => {
             let a = if req.anims.is_empty() { None } else { anims.first().copied() };
