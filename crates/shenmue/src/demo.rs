@@ -5,7 +5,8 @@
 //! world pose (Y up, facing +Z, about 18 units tall) is turned to face the rig's -Z and scaled
 //! to metres, then
 //! * the root (control 0) takes the pelvis translation (plus the rig's default height) and
-//!   the pelvis yaw as rotation channels;
+//!   the pelvis yaw as rotation channels; the hip, torso, neck and arm roots hold constant
+//!   rotations like the game's walk (they set the frames and the IK poles);
 //! * the foot targets (8, 15) take the demo ankles relative to the demo hips, scaled so the
 //!   demo leg's full length is the rig's (thigh + shin), placed from the rig's leg roots;
 //! * the hand targets (29, 35) likewise from the demo shoulders to the demo fists;
@@ -31,6 +32,15 @@ const LEG_SCALE: f32 = (0.392_728_98 + 0.444_607_97) / 8.0;
 /// Demo arm (shoulder→fist: 3 + 2.5 units) → the rig's upper arm + forearm.
 const ARM_SCALE: f32 = (0.242_53 + 0.250_657_98) / 5.5;
 
+/// Constant rotations (int16 turns) on the controls that set the rig's frames and IK poles,
+/// rounded from what the game's walk holds at frame 0: the hip a quarter turn about Y (the
+/// pelvis and legs hang below the root, leg A on +X; the walk holds 0.238 turns), the torso
+/// the same (its Z axis, the aim pole, points sideways; 0.27), the neck root (-1/4, 0.044,
+/// -1/4: its small Y turn keeps the head's pole off the aim) and the arm roots half a turn
+/// about Z (elbows bend back; the walk: -0.51 and -0.44).
+const POSE_ROTATIONS: [(usize, [i16; 3]); 5] =
+    [(1, [0, 16384, 0]), (18, [0, 16384, 0]), (21, [-16384, 2910, -16384]), (26, [0, 0, -32768]), (32, [0, 0, -32768])];
+
 /// Demo space (Y up, facing +Z) → rig space (facing -Z): a half turn about Y.
 fn to_rig(v: Vec3) -> Vec3 {
     Vec3::new(-v.x, v.y, -v.z)
@@ -53,18 +63,24 @@ fn demo_frame(clip: DemoClip, t: f32) -> Frame {
     // Yaw of the pelvis about Y (turns), seen in rig space (a half turn keeps yaw's sign).
     let x = world[0].x_axis.truncate();
     let root_yaw = (-x.z).atan2(x.x) / std::f32::consts::TAU;
-    // Evaluate the rig with just the root to find where its limbs are mounted.
-    let mut c = Controls::defaults(&HUMAN_RIG);
-    c.position[0] = root_pos;
-    c.rotation[0] = [0, crate::curve::turns_to_raw(root_yaw), 0];
-    let ev = rig::evaluate(&HUMAN_RIG, &c);
-    let mount = |ctl: usize| ev.world[ctl].w_axis.truncate();
-    let limb =
-        |mount_ctl: usize, from: usize, to: usize, scale: f32| mount(mount_ctl) + to_rig(at(to) - at(from)) * scale;
     let aim =
         |origin: Vec3, from: usize, to: usize, len: f32| origin + to_rig(at(to) - at(from)).normalize_or(Vec3::Y) * len;
     let torso = aim(root_pos, 0, 9, HUMAN_RIG[20].position[0]);
     let head = aim(torso, 9, 10, HUMAN_RIG[23].position[0]);
+    // Evaluate the rig with the root, the hip and the torso/head targets (everything the limb
+    // mounts depend on) to find where the limbs are mounted at playback.
+    let mut c = Controls::defaults(&HUMAN_RIG);
+    c.position[0] = root_pos;
+    c.rotation[0] = [0, crate::curve::turns_to_raw(root_yaw), 0];
+    for (ctl, r) in POSE_ROTATIONS {
+        c.rotation[ctl] = r;
+    }
+    c.position[20] = torso;
+    c.position[23] = head;
+    let ev = rig::evaluate(&HUMAN_RIG, &c);
+    let mount = |ctl: usize| ev.world[ctl].w_axis.truncate();
+    let limb =
+        |mount_ctl: usize, from: usize, to: usize, scale: f32| mount(mount_ctl) + to_rig(at(to) - at(from)) * scale;
     Frame {
         root_pos,
         root_yaw,
@@ -74,8 +90,9 @@ fn demo_frame(clip: DemoClip, t: f32) -> Frame {
             (15, limb(12, 1, 3, LEG_SCALE)),
             (20, torso),
             (23, head),
-            (29, limb(26, 16, 18, ARM_SCALE)),
-            (35, limb(32, 12, 14, ARM_SCALE)),
+            // Arm A (26..29) is the rig's left arm: the demo's left (12 → 14) drives it.
+            (29, limb(26, 12, 14, ARM_SCALE)),
+            (35, limb(32, 16, 18, ARM_SCALE)),
         ],
     }
 }
@@ -94,6 +111,11 @@ pub fn demo_sequence(clip: DemoClip) -> SequenceSpec {
     push(0, Axis::RotX, vec![0.0; samples.len()]);
     push(0, Axis::RotY, samples.iter().map(|s| s.root_yaw).collect());
     push(0, Axis::RotZ, vec![0.0; samples.len()]);
+    for (ctl, r) in POSE_ROTATIONS {
+        for (k, axis) in [Axis::RotX, Axis::RotY, Axis::RotZ].into_iter().enumerate() {
+            push(ctl as u16, axis, vec![f32::from(r[k]) / 65536.0; samples.len()]);
+        }
+    }
     for slot in 0..6 {
         let id = samples[0].targets[slot].0 as u16;
         for (k, axis) in [Axis::PosX, Axis::PosY, Axis::PosZ].into_iter().enumerate() {

@@ -225,4 +225,8 @@ impl Family for Shenmue {
         let named: Vec<(String, &[u8])> = files.iter().map(|f| (f.name(), f.data.as_slice())).collect();
         Ok(Box::new(open_bytes(&named)?))
     }
+    /// `demo_motion.bin`, `demo_body.mt5`, `demo_character.mt5` (see [`demo`]).
+    fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        demo::demo_files()
+    }
 }

@@ -54,8 +54,10 @@ const fn c(
     }
 }
 
-/// The human rig. Names: "R"/"L" follow ShenmueDK's labels for limb A/B (the handedness
-/// is not verified). Control 2's default rotation is the quarter turn the game's Ryo
+/// The human rig. Sides ("R"/"L") come from the geometry of the game's own data: the walk
+/// travels toward -Z with the knees bending and the head looking that way, so the
+/// character's right is +X; leg A (4-10) hangs at +X (right, as ShenmueDK labels it) but arm A
+/// (25-30) sits at -X, so it is the *left* arm (ShenmueDK labels arm A right). Control 2's default rotation is the quarter turn the game's Ryo
 /// controller holds for the fixed pelvis endpoint (the published table omits it).
 pub static HUMAN_RIG: [ControlDef; CONTROLS] = [
     c("root", -1, 0x00, 6, 0, [0.0, 1.150_399_9, 0.0], [0, 0, 0]),
@@ -83,18 +85,18 @@ pub static HUMAN_RIG: [ControlDef; CONTROLS] = [
     c("neck", 21, 0x05, 3, 0, [0.0, 0.0, 0.0], [0, 0, 16384]),
     c("head_target", 22, 0x06, 4, 0, [0.209_385, 0.0, 0.0], [0, 0, 0]),
     c("head", 22, 0x2f, 1, 0, [0.0, 0.0, 0.0], [0, 0, 0]),
-    c("R_shoulder", 20, 0x07, 0, 0, [-0.125_631, 0.0, -0.055_834], [0, 0, 0]),
-    c("R_arm_ik", 25, 0x08, 2, 2, [0.016_951, 0.0, -0.168_59], [0, 0, 0]),
-    c("R_upper_arm", 26, 0x09, 3, 1, [0.0, 0.0, 0.0], [0, 0, -16384]),
-    c("R_forearm", 27, 0x0a, 3, 0, [0.242_53, 0.0, 0.0], [0, 0, 0]),
-    c("R_hand_target", 28, 0x0b, 4, 0, [0.250_657_98, 0.0, 0.0], [0, 0, 0]),
-    c("R_hand", 29, 0x0c, 1, 0, [0.0, 0.0, 0.0], [0, 0, 0]),
-    c("L_shoulder", 20, 0x0d, 0, 0, [-0.125_632, 0.0, 0.055_838], [0, 0, 0]),
-    c("L_arm_ik", 31, 0x0e, 2, 2, [0.016_945, 0.0, 0.168_566], [0, 0, 0]),
-    c("L_upper_arm", 32, 0x0f, 3, 1, [0.0, 0.0, 0.0], [0, 0, -16451]),
-    c("L_forearm", 33, 0x10, 3, 0, [0.242_525, 0.0, 0.0], [0, 0, 133]),
-    c("L_hand_target", 34, 0x11, 4, 0, [0.250_664_98, 0.0, 0.0], [0, 0, 0]),
-    c("L_hand", 35, 0x12, 1, 0, [0.0, 0.0, 0.0], [0, 0, 0]),
+    c("L_shoulder", 20, 0x07, 0, 0, [-0.125_631, 0.0, -0.055_834], [0, 0, 0]),
+    c("L_arm_ik", 25, 0x08, 2, 2, [0.016_951, 0.0, -0.168_59], [0, 0, 0]),
+    c("L_upper_arm", 26, 0x09, 3, 1, [0.0, 0.0, 0.0], [0, 0, -16384]),
+    c("L_forearm", 27, 0x0a, 3, 0, [0.242_53, 0.0, 0.0], [0, 0, 0]),
+    c("L_hand_target", 28, 0x0b, 4, 0, [0.250_657_98, 0.0, 0.0], [0, 0, 0]),
+    c("L_hand", 29, 0x0c, 1, 0, [0.0, 0.0, 0.0], [0, 0, 0]),
+    c("R_shoulder", 20, 0x0d, 0, 0, [-0.125_632, 0.0, 0.055_838], [0, 0, 0]),
+    c("R_arm_ik", 31, 0x0e, 2, 2, [0.016_945, 0.0, 0.168_566], [0, 0, 0]),
+    c("R_upper_arm", 32, 0x0f, 3, 1, [0.0, 0.0, 0.0], [0, 0, -16451]),
+    c("R_forearm", 33, 0x10, 3, 0, [0.242_525, 0.0, 0.0], [0, 0, 133]),
+    c("R_hand_target", 34, 0x11, 4, 0, [0.250_664_98, 0.0, 0.0], [0, 0, 0]),
+    c("R_hand", 35, 0x12, 1, 0, [0.0, 0.0, 0.0], [0, 0, 0]),
 ];
 
 /// The live state of every control for one frame.
@@ -129,10 +131,16 @@ pub struct Evaluated {
     pub degenerate: u32,
 }
 
+/// Below this length the pole's part perpendicular to the aim is noise (the pole is
+/// parallel to the aim), and the frame would not be orthonormal in single precision.
+const MIN_POLE: f32 = 1e-4;
+
 /// X = `direction`, Z = the parent's Z axis made perpendicular to it, Y = Z × X, at `origin`.
-/// Fallbacks (the game would divide by zero here): a zero direction takes the parent's X
-/// axis; a pole parallel to the direction takes the parent's Y axis. Returns the frame and
-/// whether a fallback was used.
+/// Fallbacks (the game would divide by zero or by noise here): a zero direction takes the
+/// parent's X axis; a pole (nearly) parallel to the direction takes the parent's Y axis.
+/// The projection is applied twice, which leaves a well-conditioned result unchanged (the
+/// second pass removes only rounding) and keeps the frame orthonormal when the pole is close
+/// to the aim. Returns the frame and whether a fallback was used.
 pub fn aim_frame(parent: &Mat4, direction: Vec3, origin: Vec3) -> (Mat4, bool) {
     let mut degenerate = false;
     let mut d = direction.normalize_or_zero();
@@ -140,13 +148,17 @@ pub fn aim_frame(parent: &Mat4, direction: Vec3, origin: Vec3) -> (Mat4, bool) {
         d = parent.x_axis.truncate().normalize_or(Vec3::X);
         degenerate = true;
     }
+    let project = |v: Vec3| v - d * v.dot(d);
     let pole = parent.z_axis.truncate();
-    let mut z = (pole - d * pole.dot(d)).normalize_or_zero();
-    if z == Vec3::ZERO {
-        let alt = parent.y_axis.truncate();
-        z = (alt - d * alt.dot(d)).normalize_or(d.any_orthonormal_vector());
+    let mut z = project(pole);
+    if z.length() < MIN_POLE {
+        z = project(parent.y_axis.truncate());
+        if z.length() < MIN_POLE {
+            z = d.any_orthonormal_vector();
+        }
         degenerate = true;
     }
+    let z = project(z.normalize()).normalize();
     let y = z.cross(d).normalize_or_zero();
     (Mat4::from_cols(d.extend(0.0), y.extend(0.0), z.extend(0.0), origin.extend(1.0)), degenerate)
 }

@@ -7,7 +7,8 @@ use boneyard_core::{Document, InputFile, MeshBinding};
 use boneyard_shenmue::{demo, demo_files, Shenmue};
 
 fn open() -> Box<dyn Document> {
-    let files = demo_files().unwrap();
+    let files = Shenmue.demo_files().unwrap();
+    assert_eq!(files, demo_files().unwrap());
     for (name, data) in &files {
         assert!(Shenmue.probe(std::path::Path::new(name), data), "{name} not probed");
     }
@@ -72,8 +73,8 @@ fn demo_targets_survive_half_float_quantization() {
             // Consistency: FK of the exported locals reproduces the engine's matrices.
             let s = doc.sample(a, f64::from(f)).unwrap();
             let fk = boneyard_core::fk::world_matrices(&doc.skeletons()[0].skeleton, &s.locals);
-            for (x, y) in pose.iter().zip(&fk) {
-                assert!(x.abs_diff_eq(*y, 1e-4));
+            for (b, (x, y)) in pose.iter().zip(&fk).enumerate() {
+                assert!(x.abs_diff_eq(*y, 1e-4), "{clip:?} f{f} bone {b}: {x} vs {y}");
             }
         }
     }
