@@ -1,6 +1,5 @@
 //! The Shenmue document: MOTN sequences on the runtime rig (IK baked to FK), MT5 models.
 
-use crate::curve::raw_to_radians;
 use crate::motn::{Layout, MotnFile};
 use crate::rig::{self, HUMAN_RIG};
 use crate::sample::{bind, clamp_frame, sample_curves};
@@ -9,7 +8,7 @@ use boneyard_core::{
     AnimInfo, Bone, Channel, Document, Error, FileSummary, Interpolation, Mesh, Result, Sample, Skeleton, SkeletonInfo,
     Transform,
 };
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -103,11 +102,6 @@ fn flat_family_skeleton(family: u16, controls: usize) -> Skeleton {
         })
         .collect();
     Skeleton::new(format!("shenmue_family_{family}_controls"), bones).expect("flat skeleton")
-}
-
-fn euler_quat(raw: [i16; 3]) -> Quat {
-    let [x, y, z] = raw.map(raw_to_radians);
-    Quat::from_rotation_z(z) * Quat::from_rotation_y(y) * Quat::from_rotation_x(x)
 }
 
 impl ShenmueDoc {
@@ -456,9 +450,4 @@ impl Document for ShenmueDoc {
     fn check(&self) -> Result<Vec<String>> {
         self.check_lines()
     }
-}
-
-/// Euler helper for other modules (MT5 nodes use the same X-then-Y-then-Z order).
-pub fn rotation_from_raw(raw: [i16; 3]) -> Quat {
-    euler_quat(raw)
 }
