@@ -13,41 +13,14 @@ use std::f32::consts::FRAC_1_SQRT_2;
 /// The demo character with both clips baked at `fps`, root motion included. The walk is
 /// LINEAR, the wave STEP (to exercise both).
 pub fn demo_doc(fps: f32) -> BakedDocument {
-    let skel = demo::skeleton();
-    let meshes = demo::meshes(&skel);
-    let clips = DemoClip::ALL
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| {
-            let n = c.frames(fps);
-            let t = |f: u32| f as f32 / fps;
-            BakedClip {
-                info: AnimInfo {
-                    index: i,
-                    name: c.name().into(),
-                    frames: n,
-                    fps: fps as f64,
-                    bones: skel.len(),
-                    format: "demo".into(),
-                    source: "built-in".into(),
-                    skeleton: Some(0),
-                    interpolation: if c == DemoClip::Walk { Interpolation::Linear } else { Interpolation::Step },
-                    extra: Default::default(),
-                },
-                frames: (0..n).map(|f| demo::pose(c, t(f))).collect(),
-                root_motion: Some((0..n).map(|f| demo::root_motion(c, t(f))).collect()),
-            }
-        })
-        .collect();
-    let info = SkeletonInfo {
-        id: "demo".into(),
-        name: skel.name.clone(),
-        source: "built-in".into(),
-        skeleton: skel,
-        meshes,
-        extra: Default::default(),
-    };
-    BakedDocument::new("demo", vec![], vec![info], clips)
+    let mut doc = demo::baked_document(fps);
+    for (clip, info) in doc.clips.iter_mut().zip(doc.infos.iter_mut()) {
+        if clip.info.name == DemoClip::Wave.name() {
+            clip.info.interpolation = Interpolation::Step;
+            info.interpolation = Interpolation::Step;
+        }
+    }
+    doc
 }
 
 /// What `boneyard pose FILE --anim #anim --all-frames --json` prints (the CLI contract).

@@ -1,0 +1,104 @@
+//! Speed of the whole pipeline on real files (when `../shared/data` is present) and on the
+//! demo files of every family: open (decode), sample every frame of every animation with
+//! the engine's own sampler, pose (engine world matrices), `check`, and glTF export.
+//!
+//! `cargo bench -p boneyard-export --bench pipeline`. On a shared 2-core machine wall-clock
+//! figures are noisy; compare runs on the same machine, or count instructions with callgrind.
+
+use boneyard_core::{testdata, Document, Family, InputFile};
+use std::hint::black_box;
+
+fn main() {
+    divan::main();
+}
+
+/// (label, family, files): real files first, then the demo encodings.
+fn inputs() -> Vec<(String, &'static dyn Family, Vec<InputFile>)> {
+    let mut out: Vec<(String, &'static dyn Family, Vec<InputFile>)> = Vec::new();
+    let real: [(&str, &'static dyn Family, &[&str]); 4] = [
+        ("oni_level1", &boneyard_oni::Oni, &["oni/level1_Final.dat"]),
+        ("z64_dekunuts", &boneyard_z64::Z64, &["z64/oot-gc-eu-mq-dbg/object_dekunuts"]),
+        (
+            "z64_link",
+            &boneyard_z64::Z64,
+            &[
+                "z64/oot-gc-eu-mq-dbg/object_link_boy",
+                "z64/oot-gc-eu-mq-dbg/gameplay_keep",
+                "z64/oot-gc-eu-mq-dbg/link_animetion",
+            ],
+        ),
+        ("shenmue_motion", &boneyard_shenmue::Shenmue, &["shenmue/motion.bin"]),
+    ];
+    for (label, family, rels) in real {
+        let paths: Option<Vec<_>> = rels.iter().map(|r| testdata::shared_data(r, "bench")).collect();
+        if let Some(paths) = paths {
+            out.push((label.into(), family, paths.iter().map(|p| InputFile::read(p).expect("read")).collect()));
+        }
+    }
+    let families: [&'static dyn Family; 3] = [&boneyard_oni::Oni, &boneyard_z64::Z64, &boneyard_shenmue::Shenmue];
+    for family in families {
+        let files = family.demo_files().expect("demo files");
+        let files = files.into_iter().map(|(n, b)| InputFile::new(std::env::temp_dir().join(n), b)).collect();
+        out.push((format!("{}_demo", family.name()), family, files));
+    }
+    out
+}
+
+fn labels() -> Vec<String> {
+    inputs().into_iter().map(|(l, _, _)| l).collect()
+}
+
+fn open(label: &str) -> Box<dyn Document> {
+    let (_, family, files) = inputs().into_iter().find(|(l, _, _)| l == label).expect("known input");
+    family.open(files).expect("open")
+}
+
+#[divan::bench(args = labels())]
+fn decode(bencher: divan::Bencher, label: &str) {
+    let (_, family, files) = inputs().into_iter().find(|(l, _, _)| l == label).expect("known input");
+    bencher.with_inputs(|| files.clone()).bench_values(|f| black_box(family.open(f).expect("open")));
+}
+
+#[divan::bench(args = labels())]
+fn sample_every_frame(bencher: divan::Bencher, label: &str) {
+    let doc = open(label);
+    bencher.bench(|| {
+        for a in doc.animations() {
+            for f in 0..a.frames {
+                if let Ok(s) = doc.sample(a.index, f64::from(f)) {
+                    black_box(s);
+                }
+            }
+        }
+    });
+}
+
+#[divan::bench(args = labels())]
+fn pose_every_frame(bencher: divan::Bencher, label: &str) {
+    let doc = open(label);
+    bencher.bench(|| {
+        for a in doc.animations() {
+            let Some(sk) = a.skeleton else { continue };
+            for f in 0..a.frames {
+                if let Ok(m) = doc.pose(sk, Some(a.index), f64::from(f)) {
+                    black_box(m);
+                }
+            }
+        }
+    });
+}
+
+#[divan::bench(args = labels())]
+fn check(bencher: divan::Bencher, label: &str) {
+    let doc = open(label);
+    bencher.bench(|| black_box(doc.check().expect("check")));
+}
+
+#[divan::bench(args = labels(), sample_count = 5)]
+fn export_glb(bencher: divan::Bencher, label: &str) {
+    let doc = open(label);
+    let anims: Vec<usize> = (0..doc.animations().len()).filter(|&a| doc.skeleton_for(a) == Some(0)).take(50).collect();
+    bencher.bench(|| {
+        black_box(boneyard_export::glb_skipping(doc.as_ref(), 0, &anims, &Default::default()).expect("export"))
+    });
+}
