@@ -188,29 +188,6 @@ pub fn cuboid(lo: Vec3, hi: Vec3) -> (Vec<Vec3>, Vec<u32>) {
     (p, idx)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn walk_moves_forward_and_loops() {
-        let a = pose(DemoClip::Walk, 0.0);
-        let b = pose(DemoClip::Walk, 1.0);
-        assert!((b[0].translation.z - a[0].translation.z - 10.0).abs() < 1e-4);
-        for (x, y) in a.iter().zip(&b).skip(1) {
-            assert!(x.rotation.dot(y.rotation).abs() > 1.0 - 1e-5);
-        }
-    }
-
-    #[test]
-    fn meshes_are_valid() {
-        let s = skeleton();
-        for m in meshes(&s) {
-            m.validate(s.len()).unwrap();
-        }
-    }
-}
-
 /// The demo as an in-memory document (no file format involved), baked at `fps`.
 pub fn baked_document(fps: f32) -> crate::memory::BakedDocument {
     use crate::document::{AnimInfo, FileSummary, Interpolation, SkeletonInfo};
@@ -257,4 +234,27 @@ pub fn baked_document(fps: f32) -> crate::memory::BakedDocument {
         extra: Default::default(),
     };
     BakedDocument::new("builtin", files, vec![info], clips)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walk_moves_forward_and_loops() {
+        let a = pose(DemoClip::Walk, 0.0);
+        let b = pose(DemoClip::Walk, 1.0);
+        assert!((b[0].translation.z - a[0].translation.z - 10.0).abs() < 1e-4);
+        for (x, y) in a.iter().zip(&b).skip(1) {
+            assert!(x.rotation.dot(y.rotation).abs() > 1.0 - 1e-5);
+        }
+    }
+
+    #[test]
+    fn meshes_are_valid() {
+        let s = skeleton();
+        for m in meshes(&s) {
+            m.validate(s.len()).unwrap();
+        }
+    }
 }

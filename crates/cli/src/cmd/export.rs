@@ -51,7 +51,7 @@ pub fn write(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBu
     let (sk, anims) = selection(doc, &req.anims, req.skeleton.as_deref())?;
     let frame = super::check_frame(req.frame)?;
     ensure_dir(&req.out)?;
-    let opts = boneyard_export::ExportOptions { in_place: req.in_place, ..Default::default() };
+    let opts = boneyard_export::ExportOptions { in_place: req.in_place };
     let render = boneyard_preview::RenderOptions { width: req.size.0, height: req.size.1, ..Default::default() };
     let name_of = |a: usize| format!("{stem}_{}", doc.animations()[a].name);
     let need_anims = || -> Result<()> {
