@@ -16,6 +16,9 @@ pub enum AnimKind {
     Link { data: u32 },
     /// `LegacyAnimationHeader` (object_human): per-axis (max, index) keys.
     Legacy { frame_data: u32, keys: u32 },
+    /// MM `KeyFrameAnimation` (c_keyframe.c), read against a keyframe skeleton: standard
+    /// (root translation + rotations) or flex (scale, rotation, translation per limb).
+    KeyFrame { header: crate::keyframe::KfHeader, flex: bool },
 }
 
 impl AnimKind {
@@ -24,13 +27,21 @@ impl AnimKind {
             AnimKind::Normal { .. } => "normal",
             AnimKind::Link { .. } => "link",
             AnimKind::Legacy { .. } => "legacy",
+            AnimKind::KeyFrame { .. } => "mm keyframe",
+        }
+    }
+    /// The kind as one token (for `check` lines).
+    pub fn token(&self) -> &'static str {
+        match self {
+            AnimKind::KeyFrame { .. } => "mm-keyframe",
+            k => k.name(),
         }
     }
     /// The engine's playback rate: 20 game updates a second; normal (and legacy) animations
     /// advance one frame an update, Link's 1.5 (`R_UPDATE_RATE * 0.5` with R_UPDATE_RATE 3).
     pub fn fps(&self) -> f64 {
         match self {
-            AnimKind::Link { .. } => 30.0,
+            AnimKind::Link { .. } | AnimKind::KeyFrame { .. } => 30.0,
             _ => 20.0,
         }
     }
@@ -153,6 +164,7 @@ impl AnimDef {
             AnimKind::Link { data } => {
                 ctx.bytes(data, frames * LINK_FRAME_SIZE, ctx.home_offset(self.addr)).map(|_| ())
             }
+            AnimKind::KeyFrame { .. } => self.keyframes(ctx).map(|_| ()),
             AnimKind::Legacy { frame_data, keys } => {
                 let at = ctx.home_offset(self.addr);
                 let n = frame_data_len(ctx, frame_data, keys, at)?;
@@ -175,12 +187,24 @@ impl AnimDef {
         }
     }
 
+    /// A keyframe animation's channels, keys and fixed values, checked (None for other kinds).
+    pub fn keyframes(&self, ctx: &Ctx) -> Result<Option<crate::keyframe::KfAnim>> {
+        let AnimKind::KeyFrame { header, flex } = self.kind else { return Ok(None) };
+        let limbs = if flex { self.joints / 3 } else { self.joints.saturating_sub(1) };
+        let shape = crate::keyframe::KfShape { limbs, flex };
+        crate::keyframe::KfAnim::load(ctx, self.addr, &header, shape).map(Some)
+    }
+
     /// The joint table at integer frame `frame` (0..frames; callers wrap). Errors only on data
-    /// `validate` would have rejected.
+    /// `validate` would have rejected. Keyframe animations are sampled at time `frame + 1`.
     pub fn joint_table(&self, ctx: &Ctx, frame: usize) -> Result<JointTable> {
         let at = ctx.home_offset(self.addr);
         let mut joints = Vec::with_capacity(self.joints);
         match self.kind {
+            AnimKind::KeyFrame { .. } => {
+                let kf = self.keyframes(ctx)?.ok_or_else(|| ctx.error(self.addr, "not a keyframe animation"))?;
+                Ok(kf.joint_table(frame as f32 + 1.0))
+            }
             AnimKind::Normal { frame_data, joint_indices, static_max } => {
                 let fd = ctx.tail(frame_data, at)?;
                 let ji = ctx.bytes(joint_indices, self.joints * JOINT_INDEX_SIZE, at)?;

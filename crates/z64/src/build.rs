@@ -90,11 +90,10 @@ pub fn find_all(files: &[SegFile], gk: Option<usize>, la: Option<usize>) -> Resu
     }
     name_demo(files, &mut f);
     // Link animations play on a 21-limb skeleton (Link's Flex skeletons), when one was given.
-    let link_skel = f
-        .skels
-        .iter()
-        .position(|s| s.limbs.len() == LINK_JOINTS - 1 && matches!(s.ty, SkelType::Flex { .. }))
-        .or_else(|| f.skels.iter().position(|s| s.limbs.len() == LINK_JOINTS - 1));
+    let link_skel =
+        f.skels.iter().position(|s| s.limbs.len() == LINK_JOINTS - 1 && matches!(s.ty, SkelType::Flex { .. })).or_else(
+            || f.skels.iter().position(|s| s.limbs.len() == LINK_JOINTS - 1 && matches!(s.ty, SkelType::Normal)),
+        );
     for a in f.anims.iter_mut() {
         if matches!(a.kind, AnimKind::Link { .. }) {
             a.skeleton = link_skel;
@@ -213,6 +212,28 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
             f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints, kind, skeleton: None });
         }
     }
+    // MM keyframe skeletons, and (only where one was found) keyframe animations.
+    let kf_before = f.skels.len();
+    for h in scan::kf_skeleton_candidates(&file.data, seg) {
+        let addr = (seg as u32) << 24 | h as u32;
+        let name = format!("{}_kf_skel_{h:06X}", file.stem);
+        if let Ok(s) = crate::keyframe::read_skeleton(ctx, addr, ci, name, None) {
+            // Display lists of a real object live in its own segment (or nowhere).
+            if s.limbs.iter().all(|l| l.dlists[0] == 0 || split_segmented(l.dlists[0]).0 == seg) {
+                f.skels.push(s);
+            }
+        }
+    }
+    if f.skels.len() > kf_before {
+        for h in scan::kf_animation_candidates(&file.data, seg) {
+            let addr = (seg as u32) << 24 | h as u32;
+            if let Ok(header) = crate::keyframe::read_header(ctx, addr) {
+                let name = format!("{}_kf_anim_{h:06X}", file.stem);
+                let kind = AnimKind::KeyFrame { header, flex: false };
+                f.anims.push(AnimDef { addr, ctx: ci, name, frames: header.frames, joints: 0, kind, skeleton: None });
+            }
+        }
+    }
     for (h, _) in scan::animation_candidates(&file.data, seg) {
         let addr = (seg as u32) << 24 | h as u32;
         if let Ok((frames, kind)) = anim::read_normal_header(ctx, addr) {
@@ -251,7 +272,9 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
         match a.kind {
             AnimKind::Normal { joint_indices, .. } => {
                 let gap = gap_joints(&ctx, a.addr, joint_indices);
-                let cands: Vec<usize> = (s0..f.skels.len()).filter(|&s| f.skels[s].ty != SkelType::Legacy).collect();
+                let cands: Vec<usize> = (s0..f.skels.len())
+                    .filter(|&s| matches!(f.skels[s].ty, SkelType::Normal | SkelType::Flex { .. }))
+                    .collect();
                 let pick = match gap {
                     Some(g) => cands
                         .iter()
@@ -280,6 +303,18 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
                     .find(|&s| f.skels[s].ty == SkelType::Legacy && f.skels[s].limbs.len() + 1 == a.joints);
             }
             AnimKind::Link { .. } => {}
+            AnimKind::KeyFrame { header, .. } => {
+                // The first keyframe skeleton of the file whose shape the arrays fit.
+                let pick = (s0..f.skels.len()).find_map(|s| {
+                    let SkelType::KeyFrame { flex, .. } = f.skels[s].ty else { return None };
+                    let shape = crate::keyframe::KfShape { limbs: f.skels[s].limbs.len(), flex };
+                    crate::keyframe::KfAnim::load(&ctx, a.addr, &header, shape).ok().map(|_| (s, shape))
+                });
+                let Some((s, shape)) = pick else { continue };
+                a.skeleton = Some(s);
+                a.joints = shape.joints();
+                a.kind = AnimKind::KeyFrame { header, flex: shape.flex };
+            }
         }
         match a.validate(&ctx) {
             Ok(()) => keep.push(a),

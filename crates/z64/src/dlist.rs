@@ -7,7 +7,7 @@
 
 use crate::layout::*;
 use crate::segment::{be32, Ctx};
-use crate::skeleton::{SkelDef, SkelType};
+use crate::skeleton::SkelDef;
 use crate::texture;
 use boneyard_core::model::{Mesh, MeshBinding};
 use glam::{Mat4, Vec3};
@@ -35,7 +35,7 @@ pub fn skeleton_meshes(ctx: &Ctx, s: &SkelDef, rest_world: &[Mat4]) -> (Vec<Mesh
     let mut notes = Vec::new();
     // Flex matrix slots: limbs with a display list, in draw order.
     let slots: Vec<usize> = s.order.iter().copied().filter(|&l| s.limbs[l].dlists[0] != 0).collect();
-    let flex = matches!(s.ty, SkelType::Flex { .. });
+    let flex = s.ty.binds_matrix_segment();
     for &l in &s.order {
         let dl = s.limbs[l].dlists[0];
         if dl == 0 {

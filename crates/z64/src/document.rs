@@ -61,6 +61,23 @@ impl Z64Document {
                     extra.insert("frame_data".into(), json!(hex(frame_data)));
                     extra.insert("joint_keys".into(), json!(hex(keys)));
                 }
+                AnimKind::KeyFrame { header, flex } => {
+                    extra.insert("bit_flags".into(), json!(hex(header.bit_flags)));
+                    extra.insert("key_frames".into(), json!(hex(header.key_frames)));
+                    extra.insert("kf_nums".into(), json!(hex(header.kf_nums)));
+                    extra.insert("fixed_values".into(), json!(hex(header.fixed_values)));
+                    extra.insert("unk_10".into(), json!(header.unk_10));
+                    extra.insert("layout".into(), json!(if flex { "flex" } else { "standard" }));
+                    extra.insert(
+                        "time".into(),
+                        json!(
+                            "frame f samples curTime f + 1 (the game plays curTime 1..frameCount, 1.5 a game update)"
+                        ),
+                    );
+                    if flex {
+                        extra.insert("joint_table".into(), json!("per limb: scale (x100), rotation, translation"));
+                    }
+                }
             }
             doc.anim_infos.push(AnimInfo {
                 index: i,
@@ -72,7 +89,7 @@ impl Z64Document {
                 source: format!("{}@{}", doc.files[home].stem, hex(a.addr & 0xFF_FFFF)),
                 skeleton: a.skeleton,
                 interpolation: match a.kind {
-                    AnimKind::Normal { .. } => Interpolation::Linear,
+                    AnimKind::Normal { .. } | AnimKind::KeyFrame { .. } => Interpolation::Linear,
                     _ => Interpolation::Step,
                 },
                 extra,
@@ -184,11 +201,46 @@ impl Z64Document {
         Ok((frame.trunc() as i64).rem_euclid(n) as usize)
     }
 
+    /// The keyframe time (`curTime`) a requested frame samples: `frame + 1`, wrapped into
+    /// `1..=frameCount` with the loop's period `frameCount - 1` (`FrameCtrl_Update`); not
+    /// rounded (the game samples fractional times).
+    pub fn keyframe_time(&self, anim: usize, frame: f64) -> Result<f64> {
+        let a = self.anim(anim)?;
+        if !frame.is_finite() {
+            return Err(Error::not_found(format!("frame {frame} is not a number")));
+        }
+        let n = a.frames as f64;
+        let t = frame + 1.0;
+        Ok(if n <= 1.0 {
+            1.0
+        } else if (1.0..=n).contains(&t) {
+            t
+        } else {
+            1.0 + (t - 1.0).rem_euclid(n - 1.0)
+        })
+    }
+
+    /// The frame actually sampled for a requested frame and the joint table there.
+    pub fn table_at(&self, anim: usize, frame: f64) -> Result<(f64, JointTable)> {
+        let a = self.anim(anim)?;
+        if matches!(a.kind, AnimKind::KeyFrame { .. }) {
+            let t = self.keyframe_time(anim, frame)?;
+            let ctx = self.ctx(a.ctx);
+            let kf = a
+                .keyframes(&ctx)
+                .map_err(|e| e.in_file(ctx.home_file().name.clone()))?
+                .ok_or_else(|| ctx.error(a.addr, "not a keyframe animation"))?;
+            return Ok((t - 1.0, kf.joint_table(t as f32)));
+        }
+        let f = self.engine_frame(anim, frame)?;
+        Ok((f as f64, self.joint_table(anim, f)?))
+    }
+
     /// The game's world matrices (`MtxF`) of skeleton `skel` posed by `anim` at `frame`, by limb.
     pub fn game_matrices(&self, skel: usize, anim: Option<usize>, frame: f64) -> Result<Vec<MtxF>> {
         let s = self.found.skels.get(skel).ok_or_else(|| Error::not_found(format!("no skeleton #{skel}")))?;
         let jt = match anim {
-            Some(a) => Some(self.joint_table(a, self.engine_frame(a, frame)?)?),
+            Some(a) => Some(self.table_at(a, frame)?.1),
             None => None,
         };
         Ok(world_matrices(s, jt.as_ref()))
@@ -228,14 +280,24 @@ fn limb_pos_rot(s: &SkelDef, l: usize, jt: Option<&JointTable>) -> ([f32; 3], [i
     }
 }
 
+/// Apply limb `l`'s transform for joint table `jt` to `m`, as the game's draw does:
+/// `Matrix_TranslateRotateZYX`, and for flex keyframe limbs the `Matrix_Scale` after it.
+pub fn apply_limb(m: &mut MtxF, s: &SkelDef, l: usize, jt: Option<&JointTable>) {
+    if matches!(s.ty, SkelType::KeyFrame { flex: true, .. }) {
+        crate::keyframe::apply_flex_limb(m, l, jt);
+        return;
+    }
+    let (pos, rot) = limb_pos_rot(s, l, jt);
+    m.translate_rotate_zyx(pos, rot);
+}
+
 /// The draw walk: each limb's matrix is its parent's (a copy, as `Matrix_Push` makes) with
 /// `Matrix_TranslateRotateZYX` applied. Starts from the identity (the actor's matrix).
 pub fn world_matrices(s: &SkelDef, jt: Option<&JointTable>) -> Vec<MtxF> {
     let mut w = vec![MtxF::IDENTITY; s.limbs.len()];
     for &l in &s.order {
         let mut m = s.parent[l].map(|p| w[p]).unwrap_or(MtxF::IDENTITY);
-        let (pos, rot) = limb_pos_rot(s, l, jt);
-        m.translate_rotate_zyx(pos, rot);
+        apply_limb(&mut m, s, l, jt);
         w[l] = m;
     }
     w
@@ -260,8 +322,7 @@ impl Document for Z64Document {
 
     fn sample(&self, anim: usize, frame: f64) -> Result<Sample> {
         let a = self.anim(anim)?;
-        let f = self.engine_frame(anim, frame)?;
-        let jt = self.joint_table(anim, f)?;
+        let (f, jt) = self.table_at(anim, frame)?;
         let mut channels = Vec::with_capacity(jt.joints.len() * 3);
         for (j, v) in jt.joints.iter().enumerate() {
             for (c, path) in ["x", "y", "z"].iter().enumerate() {
@@ -274,17 +335,26 @@ impl Document for Z64Document {
             let s = &self.found.skels[si];
             locals = vec![Transform::IDENTITY; s.limbs.len()];
             for l in 0..s.limbs.len() {
-                let (pos, rot) = limb_pos_rot(s, l, Some(&jt));
-                locals[s.bone_of_limb[l]] = Transform::from_matrix(&local_matrix(pos, rot).to_mat4());
+                let mut m = MtxF::IDENTITY;
+                apply_limb(&mut m, s, l, Some(&jt));
+                locals[s.bone_of_limb[l]] = Transform::from_matrix(&m.to_mat4());
             }
-            let j0 = self.joint_table(anim, 0)?;
-            if let (Some(p), Some(p0)) = (jt.joints.first(), j0.joints.first()) {
+            let j0 = self.table_at(anim, 0.0)?.1;
+            // The root's translation: joint 0, or limb 0's translation (entry 2) for flex
+            // keyframe tables.
+            let root = if matches!(a.kind, AnimKind::KeyFrame { flex: true, .. }) { 2 } else { 0 };
+            if let (Some(p), Some(p0)) = (jt.joints.get(root), j0.joints.get(root)) {
                 let d = |c: usize| p[c] as f32 - p0[c] as f32;
                 root_motion = Some(Vec3::new(d(0), d(1), d(2)));
             }
         }
         let mut extra = Map::new();
-        extra.insert("frame_rounding".into(), json!("truncated toward zero, wrapped into 0..frames"));
+        if matches!(a.kind, AnimKind::KeyFrame { .. }) {
+            extra.insert("frame_rounding".into(), json!("none: keyframe curves are sampled at curTime = frame + 1"));
+            extra.insert("cur_time".into(), json!(f + 1.0));
+        } else {
+            extra.insert("frame_rounding".into(), json!("truncated toward zero, wrapped into 0..frames"));
+        }
         if matches!(a.kind, AnimKind::Normal { .. }) && frame.fract() != 0.0 {
             // What the interpolating playback modes (LOOP_INTERP, ONCE_INTERP) would show.
             let it = self.joint_table_interp(anim, frame as f32)?;
@@ -295,8 +365,12 @@ impl Document for Z64Document {
             // OoT: eyes = (w & 0xF) - 1, mouth = (w >> 4 & 0xF) - 1 (negative: actor's default).
             extra.insert("eyes".into(), json!((w & 0xF) as i32 - 1));
             extra.insert("mouth".into(), json!(((w >> 4) & 0xF) as i32 - 1));
+            // MM (z64player.h): left hand `w & 0xF000`, right hand `w & 0x0F00` (hand display
+            // list types; OoT's frames leave them 0).
+            extra.insert("left_hand".into(), json!((w >> 12) & 0xF));
+            extra.insert("right_hand".into(), json!((w >> 8) & 0xF));
         }
-        Ok(Sample { frame: f as f64, channels, locals, root_motion, extra })
+        Ok(Sample { frame: f, channels, locals, root_motion, extra })
     }
 
     fn pose(&self, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<Vec<Mat4>> {
@@ -306,7 +380,7 @@ impl Document for Z64Document {
     }
 
     /// One line per animation:
-    /// `<index> <name> kind=<normal|link|legacy> frames=<n> fps=<20|30> joints=<limbs+1>
+    /// `<index> <name> kind=<normal|link|legacy|mm-keyframe> frames=<n> fps=<20|30> joints=<n>
     /// skeleton=<id|-> crc=<crc32>`, where the CRC-32 (IEEE, lower-case hex) covers the joint
     /// table at every frame 0..frames-1, each value as a big-endian s16 in joint order x, y, z,
     /// followed for Link animations by the frame's big-endian u16 face word. The values are the
@@ -330,7 +404,7 @@ impl Document for Z64Document {
             lines.push(format!(
                 "{i} {} kind={} frames={} fps={} joints={} skeleton={skel} crc={:08x}",
                 a.name,
-                a.kind.name(),
+                a.kind.token(),
                 a.frames,
                 a.kind.fps(),
                 a.joints,

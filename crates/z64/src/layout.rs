@@ -59,3 +59,16 @@ pub const MAX_LIMBS: usize = 255;
 pub fn split_segmented(addr: u32) -> (u8, u32) {
     (((addr << 4) >> 28) as u8, addr & 0x00FF_FFFF)
 }
+
+/// MM `KeyFrameSkeleton` / `KeyFrameFlexSkeleton` (z64keyframe.h): u8 limbCount, u8 dListCount,
+/// 2 pad, limb array pointer.
+pub const KF_SKELETON_SIZE: usize = 0x08;
+/// `KeyFrameStandardLimb`: Gfx* dList, u8 numChildren, u8 drawFlags, Vec3s jointPos.
+pub const KF_STANDARD_LIMB_SIZE: usize = 0x0C;
+/// `KeyFrameFlexLimb`: Gfx* dList, u8 numChildren, u8 drawFlags, u8 callbackIndex, pad.
+pub const KF_FLEX_LIMB_SIZE: usize = 0x08;
+/// `KeyFrame`: s16 frame, s16 value, s16 velocity.
+pub const KEYFRAME_SIZE: usize = 0x06;
+/// `KeyFrameAnimation`: bitFlags*, KeyFrame* keyFrames, s16* kfNums, s16* fixedValues,
+/// s16 unk_10, s16 frameCount.
+pub const KF_ANIMATION_SIZE: usize = 0x14;

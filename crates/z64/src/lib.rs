@@ -24,6 +24,7 @@ pub mod build;
 pub mod demo;
 pub mod dlist;
 pub mod document;
+pub mod keyframe;
 pub mod layout;
 pub mod mtx;
 pub mod names;

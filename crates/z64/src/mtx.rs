@@ -55,6 +55,23 @@ impl MtxF {
         ])
     }
 
+    /// `Matrix_Scale(x, y, z, MTXMODE_APPLY)`: `M = M * diag(x, y, z, 1)`, i.e. the x, y and z
+    /// columns (including their w row) multiplied by x, y and z.
+    pub fn scale(&mut self, x: f32, y: f32, z: f32) {
+        self.xx *= x;
+        self.yx *= x;
+        self.zx *= x;
+        self.xy *= y;
+        self.yy *= y;
+        self.zy *= y;
+        self.xz *= z;
+        self.yz *= z;
+        self.zz *= z;
+        self.wx *= x;
+        self.wy *= y;
+        self.wz *= z;
+    }
+
     /// `Matrix_TranslateRotateZYX(translation, rotation)` applied to this matrix:
     /// `M = M * T(t) * Rz(z) * Ry(y) * Rx(x)`, step by step as the game computes it (the Z
     /// rotation always, the Y and X rotations only when their angle is non-zero).

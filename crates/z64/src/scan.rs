@@ -191,3 +191,55 @@ pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize) -> Vec<usize> {
     }
     out
 }
+
+/// MM keyframe skeleton headers (`KeyFrameSkeleton`): 4-aligned `NN DD 0000 SSoooooo` with
+/// 2..=255 limbs, 1..=NN display lists and the limb array (0xC or 0x8 bytes a limb) inside the
+/// file; the limb tree and the display-list count are checked when the skeleton is read.
+pub fn kf_skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut h = 0;
+    while h + KF_SKELETON_SIZE <= data.len() {
+        let hit = (|| {
+            let (n, d, pad, p) =
+                (*data.get(h)? as usize, *data.get(h + 1)? as usize, be16(data, h + 2)?, be32(data, h + 4)?);
+            let (s, off) = split_segmented(p);
+            let ok = n >= 2
+                && (1..=n).contains(&d)
+                && pad == 0
+                && p >> 28 == 0
+                && s == seg
+                && off % 4 == 0
+                && off as usize + n * KF_FLEX_LIMB_SIZE <= data.len();
+            ok.then_some(())
+        })();
+        if hit.is_some() {
+            out.push(h);
+        }
+        h += 4;
+    }
+    out
+}
+
+/// MM keyframe animation headers (`KeyFrameAnimation`, 0x14 bytes): 4-aligned, four pointers
+/// into the file (bitFlags, keyFrames 2-aligned, kfNums 2-aligned, fixedValues 2-aligned) and
+/// frameCount > 0. Whether the arrays fit a skeleton is checked when they are paired.
+pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut h = 0;
+    while h + KF_ANIMATION_SIZE <= data.len() {
+        let hit = (|| {
+            let in_file = |k: usize, align: u32| -> Option<bool> {
+                let p = be32(data, h + 4 * k)?;
+                let (s, off) = split_segmented(p);
+                Some(p >> 28 == 0 && s == seg && off % align == 0 && (off as usize) < data.len())
+            };
+            let frames = be16(data, h + 0x12)? as i16;
+            (frames > 0 && in_file(0, 1)? && in_file(1, 2)? && in_file(2, 2)? && in_file(3, 2)?).then_some(())
+        })();
+        if hit.is_some() {
+            out.push(h);
+        }
+        h += 4;
+    }
+    out
+}

@@ -10,8 +10,15 @@ use boneyard_core::{Error, Result};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SkelType {
     Normal,
-    Flex { dlist_count: u8 },
+    Flex {
+        dlist_count: u8,
+    },
     Legacy,
+    /// MM keyframe skeleton (c_keyframe.c): standard or flex limbs.
+    KeyFrame {
+        flex: bool,
+        dlist_count: u8,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +27,8 @@ pub enum LimbType {
     Lod,
     Skin,
     Legacy,
+    KeyFrameStandard,
+    KeyFrameFlex,
 }
 
 impl LimbType {
@@ -29,6 +38,8 @@ impl LimbType {
             LimbType::Lod => "LOD",
             LimbType::Skin => "Skin",
             LimbType::Legacy => "Legacy",
+            LimbType::KeyFrameStandard => "KeyFrameStandard",
+            LimbType::KeyFrameFlex => "KeyFrameFlex",
         }
     }
     pub fn parse(s: &str) -> Option<LimbType> {
@@ -48,7 +59,13 @@ impl SkelType {
             SkelType::Normal => "Normal",
             SkelType::Flex { .. } => "Flex",
             SkelType::Legacy => "Legacy",
+            SkelType::KeyFrame { flex: false, .. } => "KeyFrame",
+            SkelType::KeyFrame { flex: true, .. } => "KeyFrameFlex",
         }
+    }
+    /// Skeletons whose draw binds one matrix per display-list limb to segment 0x0D.
+    pub fn binds_matrix_segment(self) -> bool {
+        matches!(self, SkelType::Flex { .. } | SkelType::KeyFrame { .. })
     }
 }
 
@@ -121,7 +138,7 @@ pub fn read_skeleton(
     let size = match limb_type {
         LimbType::Standard => STANDARD_LIMB_SIZE,
         LimbType::Lod | LimbType::Skin => LOD_LIMB_SIZE,
-        LimbType::Legacy => return Err(ctx.error(addr, "legacy limbs have no skeleton header")),
+        _ => return Err(ctx.error(addr, format!("{} limbs have no SkeletonHeader", limb_type.name()))),
     };
     let mut limbs = Vec::with_capacity(count);
     for (i, &la) in limb_addrs.iter().enumerate() {

@@ -1,5 +1,7 @@
 //! Bad and hostile input: errors with the file and the byte offset, never a panic.
 
+mod common;
+
 use boneyard_core::document::Document;
 use boneyard_core::family::InputFile;
 use boneyard_core::testdata::shared_data;
@@ -97,7 +99,11 @@ fn empty_and_garbage_inputs_are_errors() {
 }
 
 fn seeds() -> Vec<(String, Vec<u8>)> {
-    let mut v = vec![("object_boneyard_demo.zobj".to_string(), demo_files().unwrap().remove(0).1)];
+    let mut v = vec![
+        ("object_boneyard_demo.zobj".to_string(), demo_files().unwrap().remove(0).1),
+        ("object_kftest.zobj".to_string(), common::kf_standard_object()),
+        ("object_kfflex.zobj".to_string(), common::kf_flex_object()),
+    ];
     if let Some(d) = dekunuts("hostile_mutations") {
         v.push(("object_dekunuts".into(), d));
     }
@@ -131,7 +137,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_objects_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..24), which in 0usize..6) {
+    fn mutated_objects_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..24), which in 0usize..8) {
         let seeds = seeds();
         let (name, mut data) = seeds[which % seeds.len()].clone();
         for (at, v) in muts {

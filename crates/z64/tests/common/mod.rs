@@ -1,0 +1,87 @@
+//! Our own encoder for MM keyframe fixtures (no MM file is in the shared data): objects laid
+//! out as z64keyframe.h describes them, bound to segment 6.
+#![allow(dead_code)]
+
+/// A big-endian byte writer with segment-6 pointers.
+pub struct Obj(pub Vec<u8>);
+
+impl Obj {
+    pub fn at(&mut self, off: usize) -> &mut Self {
+        assert!(off >= self.0.len(), "fixture layout overlaps at {off:#x}");
+        self.0.resize(off, 0);
+        self
+    }
+    pub fn u8(&mut self, v: u8) -> &mut Self {
+        self.0.push(v);
+        self
+    }
+    pub fn s16(&mut self, v: i16) -> &mut Self {
+        self.0.extend_from_slice(&v.to_be_bytes());
+        self
+    }
+    pub fn ptr(&mut self, off: u32) -> &mut Self {
+        self.0.extend_from_slice(&(0x0600_0000 | off).to_be_bytes());
+        self
+    }
+    /// `KeyFrame {frame, value, velocity}`.
+    pub fn key(&mut self, frame: i16, value: i16, velocity: i16) -> &mut Self {
+        self.s16(frame).s16(value).s16(velocity)
+    }
+}
+
+/// A display list holding only G_ENDDL at 0 (so limbs have valid, empty display lists).
+fn start() -> Obj {
+    let mut o = Obj(Vec::new());
+    o.0.extend_from_slice(&[0xDF, 0, 0, 0, 0, 0, 0, 0]);
+    o
+}
+
+/// Standard keyframe skeleton (header at 0x34, 3 limbs: 0 with children 1 and 2) and one
+/// animation (header at 0x7C, 11 frames):
+/// * limb 0: jointPos (0,0,0), dList; limb 1: jointPos (100,0,0), dList; limb 2: (0,50,0), none.
+/// * bitFlags [0x21, 0x04, 0x00]: root tx animated, limb 0 rz animated, limb 1 rx animated.
+/// * keys: tx (1,0,0)(11,100,0); limb 0 rz (1,0,0)(11,900,0); limb 1 rx (1,-450,0).
+/// * fixed: ty 20, tz -5, limb 0 rx 0 ry 0, limb 1 ry 1800 rz 0, limb 2 rx 0 ry 0 rz 3600.
+pub fn kf_standard_object() -> Vec<u8> {
+    let mut o = start();
+    o.at(0x10);
+    o.ptr(0).u8(2).u8(0).s16(0).s16(0).s16(0);
+    o.ptr(0).u8(0).u8(0).s16(100).s16(0).s16(0);
+    o.0.extend_from_slice(&[0, 0, 0, 0]);
+    o.u8(0).u8(0).s16(0).s16(50).s16(0);
+    o.at(0x34).u8(3).u8(2).s16(0).ptr(0x10);
+    o.at(0x40).u8(0x21).u8(0x04).u8(0x00);
+    o.at(0x44).key(1, 0, 0).key(11, 100, 0).key(1, 0, 0).key(11, 900, 0).key(1, -450, 0);
+    o.at(0x62).s16(2).s16(2).s16(1);
+    o.at(0x68);
+    for v in [20, -5, 0, 0, 1800, 0, 0, 0, 3600] {
+        o.s16(v);
+    }
+    o.at(0x7C).ptr(0x40).ptr(0x44).ptr(0x62).ptr(0x68).s16(0).s16(11);
+    o.at(0x90);
+    o.0
+}
+
+/// Flex keyframe skeleton (header at 0x20, 2 limbs, 1 the child of 0) and one animation
+/// (header at 0x74, 5 frames):
+/// * bitFlags [0x102, 0x008]: limb 0 scale x and translation y animated, limb 1 rotation z.
+/// * keys: sx (1,100,0)(5,200,0); ty (1,0,0)(5,40,0); limb 1 rz (1,0,0)(5,900,0).
+/// * fixed: limb 0 sy 100 sz 100 rx ry rz 0 tx 0 tz 0; limb 1 sx sy sz 100, rx ry 0,
+///   tx 30 ty 0 tz 0.
+pub fn kf_flex_object() -> Vec<u8> {
+    let mut o = start();
+    o.at(0x10);
+    o.ptr(0).u8(1).u8(0).u8(0xFF).u8(0);
+    o.ptr(0).u8(0).u8(0).u8(0xFF).u8(0);
+    o.at(0x20).u8(2).u8(2).s16(0).ptr(0x10);
+    o.at(0x28).s16(0x102).s16(0x008);
+    o.at(0x2C).key(1, 100, 0).key(5, 200, 0).key(1, 0, 0).key(5, 40, 0).key(1, 0, 0).key(5, 900, 0);
+    o.at(0x50).s16(2).s16(2).s16(2);
+    o.at(0x56);
+    for v in [100, 100, 0, 0, 0, 0, 0, 100, 100, 100, 0, 0, 30, 0, 0] {
+        o.s16(v);
+    }
+    o.at(0x74).ptr(0x28).ptr(0x2C).ptr(0x50).ptr(0x56).s16(0).s16(5);
+    o.at(0x88);
+    o.0
+}
