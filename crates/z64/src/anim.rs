@@ -19,6 +19,8 @@ pub enum AnimKind {
     /// MM `KeyFrameAnimation` (c_keyframe.c), read against a keyframe skeleton: standard
     /// (root translation + rotations) or flex (scale, rotation, translation per limb).
     KeyFrame { header: crate::keyframe::KfHeader, flex: bool },
+    /// `CurveAnimationHeader` (SkelCurve): 9 curves a limb.
+    Curve { header: crate::curve::CurveHeader },
 }
 
 impl AnimKind {
@@ -28,6 +30,7 @@ impl AnimKind {
             AnimKind::Link { .. } => "link",
             AnimKind::Legacy { .. } => "legacy",
             AnimKind::KeyFrame { .. } => "mm keyframe",
+            AnimKind::Curve { .. } => "curve",
         }
     }
     /// The kind as one token (for `check` lines).
@@ -41,7 +44,7 @@ impl AnimKind {
     /// advance one frame an update, Link's 1.5 (`R_UPDATE_RATE * 0.5` with R_UPDATE_RATE 3).
     pub fn fps(&self) -> f64 {
         match self {
-            AnimKind::Link { .. } | AnimKind::KeyFrame { .. } => 30.0,
+            AnimKind::Link { .. } | AnimKind::KeyFrame { .. } | AnimKind::Curve { .. } => 30.0,
             _ => 20.0,
         }
     }
@@ -165,6 +168,7 @@ impl AnimDef {
                 ctx.bytes(data, frames * LINK_FRAME_SIZE, ctx.home_offset(self.addr)).map(|_| ())
             }
             AnimKind::KeyFrame { .. } => self.keyframes(ctx).map(|_| ()),
+            AnimKind::Curve { .. } => self.curves(ctx).map(|_| ()),
             AnimKind::Legacy { frame_data, keys } => {
                 let at = ctx.home_offset(self.addr);
                 let n = frame_data_len(ctx, frame_data, keys, at)?;
@@ -195,6 +199,12 @@ impl AnimDef {
         crate::keyframe::KfAnim::load(ctx, self.addr, &header, shape).map(Some)
     }
 
+    /// A curve animation's properties, knots and constants, checked (None for other kinds).
+    pub fn curves(&self, ctx: &Ctx) -> Result<Option<crate::curve::CurveAnim>> {
+        let AnimKind::Curve { header } = self.kind else { return Ok(None) };
+        crate::curve::CurveAnim::load(ctx, self.addr, &header, self.joints / 3).map(Some)
+    }
+
     /// The joint table at integer frame `frame` (0..frames; callers wrap). Errors only on data
     /// `validate` would have rejected. Keyframe animations are sampled at time `frame + 1`.
     pub fn joint_table(&self, ctx: &Ctx, frame: usize) -> Result<JointTable> {
@@ -204,6 +214,10 @@ impl AnimDef {
             AnimKind::KeyFrame { .. } => {
                 let kf = self.keyframes(ctx)?.ok_or_else(|| ctx.error(self.addr, "not a keyframe animation"))?;
                 Ok(kf.joint_table(frame as f32 + 1.0))
+            }
+            AnimKind::Curve { .. } => {
+                let c = self.curves(ctx)?.ok_or_else(|| ctx.error(self.addr, "not a curve animation"))?;
+                Ok(c.joint_table(frame as f32))
             }
             AnimKind::Normal { frame_data, joint_indices, static_max } => {
                 let fd = ctx.tail(frame_data, at)?;

@@ -132,8 +132,14 @@ fn from_assets(ctx: &Ctx, ci: usize, assets: &[Asset], f: &mut Found) -> Result<
         match a.kind {
             'S' => {
                 let (flex, lt) = limb_type_of(&a.attrs);
-                if a.attrs.starts_with("Curve") || lt.is_none() {
-                    continue; // curve skeletons are listed by the decomp but not read here
+                if a.attrs.starts_with("Curve") {
+                    let s = crate::curve::read_skeleton(ctx, addr, ci, a.name.clone())
+                        .map_err(|e| e.in_file(home.clone()))?;
+                    f.skels.push(s);
+                    continue;
+                }
+                if lt.is_none() {
+                    continue;
                 }
                 let s = skeleton::read_skeleton(ctx, addr, ci, a.name.clone(), lt, flex)
                     .map_err(|e| e.in_file(home.clone()))?;
@@ -148,6 +154,19 @@ fn from_assets(ctx: &Ctx, ci: usize, assets: &[Asset], f: &mut Found) -> Result<
             'A' => {
                 let (frames, kind) = anim::read_normal_header(ctx, addr).map_err(|e| e.in_file(home.clone()))?;
                 f.anims.push(AnimDef { addr, ctx: ci, name: a.name.clone(), frames, joints: 0, kind, skeleton: None });
+            }
+            'C' => {
+                let header = crate::curve::read_header(ctx, addr).map_err(|e| e.in_file(home.clone()))?;
+                let kind = AnimKind::Curve { header };
+                f.anims.push(AnimDef {
+                    addr,
+                    ctx: ci,
+                    name: a.name.clone(),
+                    frames: header.frames,
+                    joints: 0,
+                    kind,
+                    skeleton: None,
+                });
             }
             'G' => {
                 let (frames, joints, kind) =
@@ -210,6 +229,33 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         if let Ok((frames, joints, kind)) = anim::read_legacy_header(ctx, addr) {
             let name = format!("{}_legacy_anim_{h:06X}", file.stem);
             f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints, kind, skeleton: None });
+        }
+    }
+    // Curve animations (`ptr ptr ptr 0001 frames`), and the skeleton headers that read as curve
+    // skeletons they fit; such a header replaces its misreading as a normal skeleton.
+    let curve_anims = scan::curve_animation_candidates(&file.data, seg);
+    if !curve_anims.is_empty() {
+        let headers: Vec<(u32, crate::curve::CurveHeader)> = curve_anims
+            .iter()
+            .filter_map(|&h| {
+                let addr = (seg as u32) << 24 | h as u32;
+                crate::curve::read_header(ctx, addr).ok().map(|c| (addr, c))
+            })
+            .collect();
+        for h in scan::skeleton_candidates(&file.data, seg) {
+            let addr = (seg as u32) << 24 | h as u32;
+            let name = format!("{}_curve_skel_{h:06X}", file.stem);
+            let Ok(s) = crate::curve::read_skeleton(ctx, addr, ci, name) else { continue };
+            let n = s.limbs.len();
+            if headers.iter().any(|(a, c)| crate::curve::CurveAnim::load(ctx, *a, c, n).is_ok()) {
+                f.skels.retain(|k| !(k.addr == addr && k.ctx == ci));
+                f.skels.push(s);
+            }
+        }
+        for (addr, header) in headers {
+            let name = format!("{}_curve_anim_{:06X}", file.stem, addr & 0xFF_FFFF);
+            let kind = AnimKind::Curve { header };
+            f.anims.push(AnimDef { addr, ctx: ci, name, frames: header.frames, joints: 0, kind, skeleton: None });
         }
     }
     // MM keyframe skeletons, and (only where one was found) keyframe animations.
@@ -303,6 +349,20 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
                     .find(|&s| f.skels[s].ty == SkelType::Legacy && f.skels[s].limbs.len() + 1 == a.joints);
             }
             AnimKind::Link { .. } => {}
+            AnimKind::Curve { header } => {
+                let pick = (s0..f.skels.len()).find(|&s| {
+                    f.skels[s].ty == SkelType::Curve
+                        && crate::curve::CurveAnim::load(&ctx, a.addr, &header, f.skels[s].limbs.len()).is_ok()
+                });
+                let Some(s) = pick else {
+                    if named {
+                        return Err(ctx.error(a.addr, "no curve skeleton fits the curve animation"));
+                    }
+                    continue;
+                };
+                a.skeleton = Some(s);
+                a.joints = 3 * f.skels[s].limbs.len();
+            }
             AnimKind::KeyFrame { header, .. } => {
                 // The first keyframe skeleton of the file whose shape the arrays fit.
                 let pick = (s0..f.skels.len()).find_map(|s| {
@@ -310,7 +370,12 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
                     let shape = crate::keyframe::KfShape { limbs: f.skels[s].limbs.len(), flex };
                     crate::keyframe::KfAnim::load(&ctx, a.addr, &header, shape).ok().map(|_| (s, shape))
                 });
-                let Some((s, shape)) = pick else { continue };
+                let Some((s, shape)) = pick else {
+                    if named {
+                        return Err(ctx.error(a.addr, "no keyframe skeleton fits the animation"));
+                    }
+                    continue;
+                };
                 a.skeleton = Some(s);
                 a.joints = shape.joints();
                 a.kind = AnimKind::KeyFrame { header, flex: shape.flex };

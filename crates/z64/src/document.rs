@@ -78,6 +78,14 @@ impl Z64Document {
                         extra.insert("joint_table".into(), json!("per limb: scale (x100), rotation, translation"));
                     }
                 }
+                AnimKind::Curve { header } => {
+                    extra.insert("knot_counts".into(), json!(hex(header.knot_counts)));
+                    extra.insert("interpolation_data".into(), json!(hex(header.knots)));
+                    extra.insert("constant_data".into(), json!(hex(header.constants)));
+                    extra.insert("unk_0c".into(), json!(header.unk_0c));
+                    extra.insert("time".into(), json!("frame f samples curFrame f (1.5 a game update), unrounded"));
+                    extra.insert("joint_table".into(), json!("per limb: scale (x1024), rotation, position"));
+                }
             }
             doc.anim_infos.push(AnimInfo {
                 index: i,
@@ -89,7 +97,9 @@ impl Z64Document {
                 source: format!("{}@{}", doc.files[home].stem, hex(a.addr & 0xFF_FFFF)),
                 skeleton: a.skeleton,
                 interpolation: match a.kind {
-                    AnimKind::Normal { .. } | AnimKind::KeyFrame { .. } => Interpolation::Linear,
+                    AnimKind::Normal { .. } | AnimKind::KeyFrame { .. } | AnimKind::Curve { .. } => {
+                        Interpolation::Linear
+                    }
                     _ => Interpolation::Step,
                 },
                 extra,
@@ -232,6 +242,19 @@ impl Z64Document {
                 .ok_or_else(|| ctx.error(a.addr, "not a keyframe animation"))?;
             return Ok((t - 1.0, kf.joint_table(t as f32)));
         }
+        if matches!(a.kind, AnimKind::Curve { .. }) {
+            if !frame.is_finite() {
+                return Err(Error::not_found(format!("frame {frame} is not a number")));
+            }
+            let n = a.frames as f64;
+            let t = if (0.0..=n).contains(&frame) { frame } else { frame.rem_euclid(n) };
+            let ctx = self.ctx(a.ctx);
+            let c = a
+                .curves(&ctx)
+                .map_err(|e| e.in_file(ctx.home_file().name.clone()))?
+                .ok_or_else(|| ctx.error(a.addr, "not a curve animation"))?;
+            return Ok((t, c.joint_table(t as f32)));
+        }
         let f = self.engine_frame(anim, frame)?;
         Ok((f as f64, self.joint_table(anim, f)?))
     }
@@ -283,9 +306,10 @@ fn limb_pos_rot(s: &SkelDef, l: usize, jt: Option<&JointTable>) -> ([f32; 3], [i
 /// Apply limb `l`'s transform for joint table `jt` to `m`, as the game's draw does:
 /// `Matrix_TranslateRotateZYX`, and for flex keyframe limbs the `Matrix_Scale` after it.
 pub fn apply_limb(m: &mut MtxF, s: &SkelDef, l: usize, jt: Option<&JointTable>) {
-    if matches!(s.ty, SkelType::KeyFrame { flex: true, .. }) {
-        crate::keyframe::apply_flex_limb(m, l, jt);
-        return;
+    match s.ty {
+        SkelType::KeyFrame { flex: true, .. } => return crate::keyframe::apply_flex_limb(m, l, jt),
+        SkelType::Curve => return crate::curve::apply_limb(m, l, jt),
+        _ => {}
     }
     let (pos, rot) = limb_pos_rot(s, l, jt);
     m.translate_rotate_zyx(pos, rot);
@@ -342,7 +366,8 @@ impl Document for Z64Document {
             let j0 = self.table_at(anim, 0.0)?.1;
             // The root's translation: joint 0, or limb 0's translation (entry 2) for flex
             // keyframe tables.
-            let root = if matches!(a.kind, AnimKind::KeyFrame { flex: true, .. }) { 2 } else { 0 };
+            let root =
+                if matches!(a.kind, AnimKind::KeyFrame { flex: true, .. } | AnimKind::Curve { .. }) { 2 } else { 0 };
             if let (Some(p), Some(p0)) = (jt.joints.get(root), j0.joints.get(root)) {
                 let d = |c: usize| p[c] as f32 - p0[c] as f32;
                 root_motion = Some(Vec3::new(d(0), d(1), d(2)));
@@ -352,6 +377,8 @@ impl Document for Z64Document {
         if matches!(a.kind, AnimKind::KeyFrame { .. }) {
             extra.insert("frame_rounding".into(), json!("none: keyframe curves are sampled at curTime = frame + 1"));
             extra.insert("cur_time".into(), json!(f + 1.0));
+        } else if matches!(a.kind, AnimKind::Curve { .. }) {
+            extra.insert("frame_rounding".into(), json!("none: curves are sampled at curFrame = frame"));
         } else {
             extra.insert("frame_rounding".into(), json!("truncated toward zero, wrapped into 0..frames"));
         }
@@ -380,7 +407,7 @@ impl Document for Z64Document {
     }
 
     /// One line per animation:
-    /// `<index> <name> kind=<normal|link|legacy|mm-keyframe> frames=<n> fps=<20|30> joints=<n>
+    /// `<index> <name> kind=<normal|link|legacy|mm-keyframe|curve> frames=<n> fps=<20|30> joints=<n>
     /// skeleton=<id|-> crc=<crc32>`, where the CRC-32 (IEEE, lower-case hex) covers the joint
     /// table at every frame 0..frames-1, each value as a big-endian s16 in joint order x, y, z,
     /// followed for Link animations by the frame's big-endian u16 face word. The values are the

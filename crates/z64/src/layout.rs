@@ -72,3 +72,14 @@ pub const KEYFRAME_SIZE: usize = 0x06;
 /// `KeyFrameAnimation`: bitFlags*, KeyFrame* keyFrames, s16* kfNums, s16* fixedValues,
 /// s16 unk_10, s16 frameCount.
 pub const KF_ANIMATION_SIZE: usize = 0x14;
+
+/// OoT/MM curve skeletons (curve.h, z_fcurve_data_skelanime.c): `CurveSkeletonHeader`
+/// {SkelCurveLimb** limbs; u8 limbCount; pad} (as `SkeletonHeader`).
+pub const CURVE_SKELETON_HEADER_SIZE: usize = 0x08;
+/// `SkelCurveLimb`: u8 child, u8 sibling, 2 pad, Gfx* dList[2].
+pub const CURVE_LIMB_SIZE: usize = 0x0C;
+/// `CurveInterpKnot`: u16 flags, s16 abscissa, s16 leftGradient, s16 rightGradient, f32 ordinate.
+pub const CURVE_KNOT_SIZE: usize = 0x0C;
+/// `CurveAnimationHeader`: u8* knotCounts, CurveInterpKnot* interpolationData, s16* constantData,
+/// s16 unk_0C (1 in every object), s16 frameCount.
+pub const CURVE_ANIMATION_HEADER_SIZE: usize = 0x10;

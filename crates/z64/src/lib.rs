@@ -21,6 +21,7 @@
 
 pub mod anim;
 pub mod build;
+pub mod curve;
 pub mod demo;
 pub mod dlist;
 pub mod document;

@@ -243,3 +243,27 @@ pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     }
     out
 }
+
+/// Curve animation headers (`CurveAnimationHeader`, 0x10 bytes): 4-aligned, knotCounts,
+/// interpolationData (4-aligned: its knots hold an f32) and constantData (2-aligned) inside
+/// the file, `unk_0C` 1 (as in every object) and frameCount > 0.
+pub fn curve_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut h = 0;
+    while h + CURVE_ANIMATION_HEADER_SIZE <= data.len() {
+        let hit = (|| {
+            let in_file = |k: usize, align: u32| -> Option<bool> {
+                let p = be32(data, h + 4 * k)?;
+                let (s, off) = split_segmented(p);
+                Some(p >> 28 == 0 && s == seg && off % align == 0 && (off as usize) < data.len())
+            };
+            let (unk, frames) = (be16(data, h + 0x0C)?, be16(data, h + 0x0E)? as i16);
+            (unk == 1 && frames > 0 && in_file(0, 1)? && in_file(1, 4)? && in_file(2, 2)?).then_some(())
+        })();
+        if hit.is_some() {
+            out.push(h);
+        }
+        h += 4;
+    }
+    out
+}

@@ -19,6 +19,8 @@ pub enum SkelType {
         flex: bool,
         dlist_count: u8,
     },
+    /// `SkelCurve` (z_fcurve_data_skelanime.c).
+    Curve,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +31,7 @@ pub enum LimbType {
     Legacy,
     KeyFrameStandard,
     KeyFrameFlex,
+    Curve,
 }
 
 impl LimbType {
@@ -40,6 +43,7 @@ impl LimbType {
             LimbType::Legacy => "Legacy",
             LimbType::KeyFrameStandard => "KeyFrameStandard",
             LimbType::KeyFrameFlex => "KeyFrameFlex",
+            LimbType::Curve => "Curve",
         }
     }
     pub fn parse(s: &str) -> Option<LimbType> {
@@ -61,6 +65,7 @@ impl SkelType {
             SkelType::Legacy => "Legacy",
             SkelType::KeyFrame { flex: false, .. } => "KeyFrame",
             SkelType::KeyFrame { flex: true, .. } => "KeyFrameFlex",
+            SkelType::Curve => "Curve",
         }
     }
     /// Skeletons whose draw binds one matrix per display-list limb to segment 0x0D.

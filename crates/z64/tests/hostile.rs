@@ -103,6 +103,7 @@ fn seeds() -> Vec<(String, Vec<u8>)> {
         ("object_boneyard_demo.zobj".to_string(), demo_files().unwrap().remove(0).1),
         ("object_kftest.zobj".to_string(), common::kf_standard_object()),
         ("object_kfflex.zobj".to_string(), common::kf_flex_object()),
+        ("object_curvetest.zobj".to_string(), common::curve_object()),
     ];
     if let Some(d) = dekunuts("hostile_mutations") {
         v.push(("object_dekunuts".into(), d));
@@ -137,7 +138,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_objects_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..24), which in 0usize..8) {
+    fn mutated_objects_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..24), which in 0usize..9) {
         let seeds = seeds();
         let (name, mut data) = seeds[which % seeds.len()].clone();
         for (at, v) in muts {

@@ -140,3 +140,40 @@ fn keyframe_bad_counts_are_errors_or_skipped() {
     d[0x10 + 4] = 5;
     assert!(open_files(vec![InputFile::new("object_kftest.zobj", d)]).is_err());
 }
+
+#[test]
+fn curve_skeleton_and_animation() {
+    let doc = open("object_curvetest.zobj", common::curve_object());
+    assert_eq!(doc.skeletons().len(), 1, "{:?}", doc.skeletons().iter().map(|s| &s.id).collect::<Vec<_>>());
+    let s = &doc.skeletons()[0];
+    assert_eq!((s.id.as_str(), s.skeleton.len()), ("0x30", 2));
+    assert_eq!((s.extra["type"].as_str(), s.extra["limb_type"].as_str()), (Some("Curve"), Some("Curve")));
+    let anims = doc.animations();
+    assert_eq!(anims.len(), 1);
+    let a = &anims[0];
+    assert_eq!((a.frames, a.fps, a.skeleton, a.format.as_str()), (10, 30.0, Some(0), "z64 curve"));
+    // Frame 5 = curFrame 5. Limb 0 rz: cubic (0, 0) -> (10, 90), gradients 0: t = 0.5,
+    // h01 = 0.75 - 0.25 = 0.5 -> 45 deg; DEG_TO_BINANG: 45 * 182.04445 = 8192.0 -> 0x2000.
+    // Limb 0 py: 0.5 * 2.5 = 1.25 -> * 100 = 125. Limb 1 sx: linear 1 + 0.5 * (2 - 1) = 1.5 ->
+    // * 1024 = 1536. Constants as stored.
+    assert_eq!(
+        joints(&doc, 0, 5.0),
+        vec![[1024, 1024, 1024], [0, 0, 0x2000], [0, 125, 0], [1536, 1024, 1024], [0, 0, 0], [3000, 0, 0]]
+    );
+    // Frame 2.5: t = 0.25, h01 = 0.1875 - 0.03125 = 0.15625: rz = 14.0625 deg -> * 182.04445
+    // = 2560.00006 -> f32 2560.0 -> 2560; py = 0.390625 * 100 = 39.0625 -> 39; sx linear
+    // 1.25 -> 1280.
+    let j = joints(&doc, 0, 2.5);
+    assert_eq!((j[1][2], j[2][1], j[3][0]), (2560, 39, 1280));
+    // Posing at frame 5 by hand: limb 0: T(0, 125, 0), Z by 0x2000, Matrix_Scale(1, 1, 1).
+    // Limb 1 at (3000, 0, 0): xw = xx * 3000 = cos45 * 3000, yw = 125 + sin45 * 3000; Z by 0
+    // (cos0 = Math_CosS(0), sin 0): xx = cos45 * cos0 + (-sin45) * 0, then x scale 1536/1024.
+    let (s45, c45, c0) = (math_sin_s(0x2000), math_cos_s(0x2000), math_cos_s(0));
+    let m = doc.game_matrices(0, Some(0), 5.0).unwrap();
+    assert_eq!((m[0].xw, m[0].yw, m[0].xx), (0.0, 125.0, c45));
+    assert_eq!((m[1].xw, m[1].yw), (c45 * 3000.0, 125.0 + s45 * 3000.0));
+    assert_eq!(m[1].xx, (c45 * c0 + -s45 * 0.0) * 1.5);
+    assert_consistent(&doc, 0, &[0.0, 2.5, 5.0, 9.0]);
+    let lines = doc.check().unwrap();
+    assert!(lines[0].contains(" kind=curve frames=10 fps=30 joints=6 skeleton=0x30 crc="), "{}", lines[0]);
+}

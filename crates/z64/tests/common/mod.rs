@@ -85,3 +85,34 @@ pub fn kf_flex_object() -> Vec<u8> {
     o.at(0x88);
     o.0
 }
+
+/// Curve skeleton (header at 0x30, limb table at 0x28: limb 0 with child 1) and one curve
+/// animation (header at 0xB4, 10 frames, unk_0C 1):
+/// * knotCounts: limb 0 rotation z 2 knots, position y 2 knots; limb 1 scale x 2 knots.
+/// * knots (flags, abscissa, left, right, ordinate): rz (0,0,0,0,0.0)(0,10,0,0,90.0);
+///   py (0,0,0,0,0.0)(0,10,0,0,2.5); limb 1 sx (2 = linear,0,0,0,1.0)(0,10,0,0,2.0).
+/// * constants: limb 0 sx sy sz 1024, rx ry 0, px pz 0; limb 1 sy sz 1024, rx ry rz 0,
+///   px 3000, py pz 0.
+pub fn curve_object() -> Vec<u8> {
+    let mut o = start();
+    o.at(0x10).u8(1).u8(0xFF).s16(0).ptr(0).s16(0).s16(0);
+    o.u8(0xFF).u8(0xFF).s16(0).ptr(0).s16(0).s16(0);
+    o.at(0x28).ptr(0x10).ptr(0x1C);
+    o.at(0x30).ptr(0x28).u8(2).u8(0).s16(0);
+    o.at(0x38);
+    for c in [0u8, 0, 0, 0, 0, 2, 0, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0] {
+        o.u8(c);
+    }
+    o.at(0x4C);
+    for (flags, x, y) in [(0u16, 0i16, 0.0f32), (0, 10, 90.0), (0, 0, 0.0), (0, 10, 2.5), (2, 0, 1.0), (0, 10, 2.0)] {
+        o.s16(flags as i16).s16(x).s16(0).s16(0);
+        o.0.extend_from_slice(&y.to_bits().to_be_bytes());
+    }
+    o.at(0x94);
+    for v in [1024, 1024, 1024, 0, 0, 0, 0, 1024, 1024, 0, 0, 0, 3000, 0, 0] {
+        o.s16(v);
+    }
+    o.at(0xB4).ptr(0x38).ptr(0x4C).ptr(0x94).s16(1).s16(10);
+    o.at(0xC4);
+    o.0
+}
