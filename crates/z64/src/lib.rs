@@ -8,9 +8,17 @@
 //! the build strings (or the game code), dmadata walked, files decompressed (Yaz0, iQue
 //! DEFLATE), debug ROMs' file names read from their name table.
 //!
+//! Kinds: SkelAnime skeletons (Standard, LOD, Skin limbs; Normal or Flex headers), the beta
+//! format of object_human ([`skeleton`]); normal, Link's and legacy animations ([`anim`]); MM
+//! keyframe skeletons and animations ([`keyframe`], c_keyframe.c: Hermite keys at 30 fps,
+//! standard and flex) and curve skeletons and animations ([`curve`], SkelCurve), both sampled at
+//! the fractional times the game uses.
+//!
 //! Finding things: the decomp's asset names ([`names`], a table generated from the CC0 XML)
 //! for known files, else a structural scan ([`scan`]) for skeleton headers, animation headers,
-//! beta-format animations/limb tables and, in gameplay_keep, Link's animation headers.
+//! beta-format animations/limb tables, MM keyframe skeletons and animations, curve animations
+//! (and the headers that read as curve skeletons they fit) and, in gameplay_keep, Link's
+//! animation headers.
 //!
 //! Entry points: [`Z64`] (the [`Family`]: `probe`, `open`, `demo_files`), [`open_files`],
 //! [`open_bytes`], [`demo_files`]; for the game's own numbers
@@ -262,6 +270,7 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
             if !known
                 && scan::skeleton_candidates(&f.data, seg).is_empty()
                 && scan::animation_candidates(&f.data, seg).is_empty()
+                && !has_keyframe_or_curve(&f.data, seg)
             {
                 continue;
             }
@@ -284,6 +293,26 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
         notes.push("no gameplay_keep with Link animation headers found".into());
     }
     (kept, notes)
+}
+
+/// Does a ROM file hold an MM keyframe skeleton that reads, or a curve animation header?
+fn has_keyframe_or_curve(data: &[u8], seg: u8) -> bool {
+    if !scan::curve_animation_candidates(data, seg).is_empty() {
+        return true;
+    }
+    let cands = scan::kf_skeleton_candidates(data, seg);
+    if cands.is_empty() {
+        return false;
+    }
+    let files =
+        [SegFile { name: String::new(), stem: String::new(), segment: seg, data: data.to_vec(), lenient: true }];
+    let mut map = [None; 16];
+    map[seg as usize & 0xF] = Some(0);
+    let ctx = segment::Ctx::new(&files, map, 0);
+    cands.into_iter().any(|h| {
+        let addr = (seg as u32) << 24 | h as u32;
+        keyframe::read_skeleton(&ctx, addr, 0, String::new(), None).is_ok()
+    })
 }
 
 fn add_companions(inputs: &mut Vec<InputFile>) {

@@ -406,3 +406,33 @@ fn link_header_run_scan() {
     let h = boneyard_z64::scan::link_headers(&gk, la.len());
     assert_eq!((h.len(), h[0]), (573, 0x2310));
 }
+
+/// The face word's MM fields (z64player.h: left hand `w & 0xF000`, right hand `w & 0x0F00`)
+/// next to OoT's eyes/mouth: frame 0 of the first Link animation given the word 0x3A21 by hand
+/// (at data + 22 * 6 = +132): eyes (1) - 1 = 0, mouth (2) - 1 = 1, right hand 0xA, left 3.
+#[test]
+fn link_face_word_with_mm_hands() {
+    let (Some(gk), Some(la), Some(boy)) = (
+        dbg_file("gameplay_keep", "link_face_word_with_mm_hands"),
+        dbg_file("link_animetion", "link_face_word_with_mm_hands"),
+        dbg_file("object_link_boy", "link_face_word_with_mm_hands"),
+    ) else {
+        return;
+    };
+    let doc = open(&[boy.clone(), gk.clone(), la.clone()]);
+    let first = doc.animations().iter().find(|a| a.format == "z64 link").unwrap();
+    let data = u32::from_str_radix(first.extra["frame_data"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    let mut bytes = std::fs::read(&la).unwrap();
+    let at = (data & 0xFF_FFFF) as usize + 132;
+    bytes[at..at + 2].copy_from_slice(&0x3A21u16.to_be_bytes());
+    let inputs = vec![
+        InputFile::read(&boy).unwrap(),
+        InputFile::read(&gk).unwrap(),
+        InputFile::new(la.to_string_lossy().as_ref(), bytes),
+    ];
+    let doc = open_files(inputs).unwrap();
+    let s = doc.sample(first.index, 0.0).unwrap();
+    assert_eq!(s.extra["face"], 0x3A21);
+    assert_eq!((s.extra["eyes"].as_i64(), s.extra["mouth"].as_i64()), (Some(0), Some(1)));
+    assert_eq!((s.extra["right_hand"].as_i64(), s.extra["left_hand"].as_i64()), (Some(0xA), Some(3)));
+}
