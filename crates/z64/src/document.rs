@@ -92,7 +92,11 @@ impl Z64Document {
                 name: a.name.clone(),
                 frames: a.frames as u32,
                 fps: a.kind.fps(),
-                bones: a.joints.saturating_sub(1),
+                bones: match a.kind {
+                    // Three joint-table entries a limb (scale, rotation, translation).
+                    AnimKind::KeyFrame { flex: true, .. } | AnimKind::Curve { .. } => a.joints / 3,
+                    _ => a.joints.saturating_sub(1),
+                },
                 format: format!("z64 {}", a.kind.name()),
                 source: format!("{}@{}", doc.files[home].stem, hex(a.addr & 0xFF_FFFF)),
                 skeleton: a.skeleton,
@@ -410,14 +414,25 @@ impl Document for Z64Document {
     /// `<index> <name> kind=<normal|link|legacy|mm-keyframe|curve> frames=<n> fps=<20|30> joints=<n>
     /// skeleton=<id|-> crc=<crc32>`, where the CRC-32 (IEEE, lower-case hex) covers the joint
     /// table at every frame 0..frames-1, each value as a big-endian s16 in joint order x, y, z,
-    /// followed for Link animations by the frame's big-endian u16 face word. The values are the
-    /// game's own integers, so the lines do not depend on the machine.
+    /// followed for Link animations by the frame's big-endian u16 face word. Keyframe (MM) and
+    /// curve animations hash their joint tables (3 entries a limb for flex/curve) at curTime
+    /// `f + 1` / curFrame `f` for every frame f. The values are the game's own integers (f32
+    /// arithmetic is IEEE everywhere), so the lines do not depend on the machine.
     fn check(&self) -> Result<Vec<String>> {
         let mut lines = Vec::with_capacity(self.found.anims.len());
         for (i, a) in self.found.anims.iter().enumerate() {
             let mut h = crc32fast::Hasher::new();
+            // Keyframe and curve data are read and checked once, then sampled at every frame.
+            let ctx = self.ctx(a.ctx);
+            let in_file = |e: Error| e.in_file(ctx.home_file().name.clone());
+            let kf = a.keyframes(&ctx).map_err(in_file)?;
+            let curves = a.curves(&ctx).map_err(in_file)?;
             for f in 0..a.frames as usize {
-                let jt = self.joint_table(i, f)?;
+                let jt = match (&kf, &curves) {
+                    (Some(k), _) => k.joint_table(f as f32 + 1.0),
+                    (_, Some(c)) => c.joint_table(f as f32),
+                    _ => self.joint_table(i, f)?,
+                };
                 for v in &jt.joints {
                     for c in v {
                         h.update(&c.to_be_bytes());

@@ -46,7 +46,7 @@ fn standard_keyframe_skeleton_and_animation() {
     let anims = doc.animations();
     assert_eq!(anims.len(), 1);
     let a = &anims[0];
-    assert_eq!((a.frames, a.fps, a.skeleton, a.format.as_str()), (11, 30.0, Some(0), "z64 mm keyframe"));
+    assert_eq!((a.frames, a.fps, a.skeleton, a.format.as_str(), a.bones), (11, 30.0, Some(0), "z64 mm keyframe", 3));
     assert_eq!(a.extra["header"], "0x7C");
     assert_eq!(a.extra["layout"], "standard");
 
@@ -102,7 +102,7 @@ fn flex_keyframe_skeleton_scales_children() {
     assert_eq!(s.extra["type"], "KeyFrameFlex");
     assert_eq!(s.extra["limb_type"], "KeyFrameFlex");
     let a = &doc.animations()[0];
-    assert_eq!((a.frames, a.fps, a.skeleton), (5, 30.0, Some(0)));
+    assert_eq!((a.frames, a.fps, a.skeleton, a.bones), (5, 30.0, Some(0), 2));
     assert_eq!(a.extra["layout"], "flex");
     // Frame 2 = curTime 3: u = (3 - 1) / 4 = 0.5 for every curve: sx (100 -> 200) = 150,
     // ty (0 -> 40) = 20, limb 1 rz (0 -> 900) = 450 tenths -> 0x2000. Table: scale, rotation,
@@ -151,7 +151,7 @@ fn curve_skeleton_and_animation() {
     let anims = doc.animations();
     assert_eq!(anims.len(), 1);
     let a = &anims[0];
-    assert_eq!((a.frames, a.fps, a.skeleton, a.format.as_str()), (10, 30.0, Some(0), "z64 curve"));
+    assert_eq!((a.frames, a.fps, a.skeleton, a.format.as_str(), a.bones), (10, 30.0, Some(0), "z64 curve", 2));
     // Frame 5 = curFrame 5. Limb 0 rz: cubic (0, 0) -> (10, 90), gradients 0: t = 0.5,
     // h01 = 0.75 - 0.25 = 0.5 -> 45 deg; DEG_TO_BINANG: 45 * 182.04445 = 8192.0 -> 0x2000.
     // Limb 0 py: 0.5 * 2.5 = 1.25 -> * 100 = 125. Limb 1 sx: linear 1 + 0.5 * (2 - 1) = 1.5 ->
