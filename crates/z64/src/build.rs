@@ -19,6 +19,8 @@ pub struct Found {
     pub per_file: Vec<(usize, usize, Vec<String>)>,
     pub gameplay_keep: Option<usize>,
     pub link_animetion: Option<usize>,
+    /// Animations given explicitly (context, address): failing to pair or validate is an error.
+    pub required: Vec<(usize, u32)>,
 }
 
 pub fn is_gameplay_keep(stem: &str) -> bool {
@@ -28,7 +30,37 @@ pub fn is_link_animetion(stem: &str) -> bool {
     stem == "link_animetion"
 }
 
+/// Something the caller names by its offset in a file (files without names or structures the
+/// scan does not look for): MM keyframe and curve skeletons and animations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Explicit {
+    /// The file's stem (lower-case name without extension, e.g. `gameplay_keep`, `object_box`).
+    pub file: String,
+    /// Offset in the file (the segment offset).
+    pub offset: u32,
+    pub kind: ExplicitKind,
+    /// Name to list it under (default: `<file>_<kind>_<offset>`).
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExplicitKind {
+    /// `KeyFrameSkeleton`; `flex` None infers the limb kind.
+    KeyFrameSkeleton { flex: Option<bool> },
+    /// `KeyFrameAnimation`, played on the file's first keyframe skeleton it fits.
+    KeyFrameAnimation,
+    /// `CurveSkeletonHeader`.
+    CurveSkeleton,
+    /// `CurveAnimationHeader`, played on the file's first curve skeleton it fits.
+    CurveAnimation,
+}
+
 pub fn find_all(files: &[SegFile], gk: Option<usize>, la: Option<usize>) -> Result<Found> {
+    find_all_with(files, gk, la, &[])
+}
+
+/// [`find_all`], plus things given explicitly (errors in them are errors, with their offset).
+pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, explicit: &[Explicit]) -> Result<Found> {
     let mut f = Found {
         ctxs: Vec::new(),
         skels: Vec::new(),
@@ -36,6 +68,7 @@ pub fn find_all(files: &[SegFile], gk: Option<usize>, la: Option<usize>) -> Resu
         per_file: vec![(0, 0, Vec::new()); files.len()],
         gameplay_keep: gk,
         link_animetion: la,
+        required: Vec::new(),
     };
     for (i, file) in files.iter().enumerate() {
         if Some(i) == la {
@@ -68,6 +101,9 @@ pub fn find_all(files: &[SegFile], gk: Option<usize>, la: Option<usize>) -> Resu
                 }
             }
             None => from_scan(&ctx, ci, &mut f),
+        }
+        for x in explicit.iter().filter(|x| x.file == file.stem) {
+            add_explicit(&ctx, ci, x, &mut f).map_err(|e| e.in_file(file.name.clone()))?;
         }
         if Some(i) == gk {
             if la.is_some() {
@@ -307,6 +343,45 @@ fn link_animations(ctx: &Ctx, ci: usize, known: bool, f: &mut Found) -> Result<(
     Ok(())
 }
 
+fn add_explicit(ctx: &Ctx, ci: usize, x: &Explicit, f: &mut Found) -> Result<()> {
+    let addr = (ctx.home_file().segment as u32) << 24 | (x.offset & 0xFF_FFFF);
+    let name = |kind: &str| x.name.clone().unwrap_or_else(|| format!("{}_{kind}_{:06X}", x.file, x.offset));
+    // What the scan already found at that address gives way to what the caller says.
+    if matches!(x.kind, ExplicitKind::KeyFrameAnimation | ExplicitKind::CurveAnimation)
+        && f.anims.iter().any(|a| a.ctx == ci && a.addr == addr)
+    {
+        f.required.push((ci, addr));
+        return Ok(());
+    }
+    match x.kind {
+        ExplicitKind::KeyFrameSkeleton { flex } => {
+            let s = crate::keyframe::read_skeleton(ctx, addr, ci, name("kf_skel"), flex)?;
+            f.skels.retain(|k| !(k.ctx == ci && k.addr == addr));
+            f.skels.push(s);
+        }
+        ExplicitKind::CurveSkeleton => {
+            let s = crate::curve::read_skeleton(ctx, addr, ci, name("curve_skel"))?;
+            f.skels.retain(|k| !(k.ctx == ci && k.addr == addr));
+            f.skels.push(s);
+        }
+        ExplicitKind::KeyFrameAnimation => {
+            let header = crate::keyframe::read_header(ctx, addr)?;
+            let kind = AnimKind::KeyFrame { header, flex: false };
+            let name = name("kf_anim");
+            f.anims.push(AnimDef { addr, ctx: ci, name, frames: header.frames, joints: 0, kind, skeleton: None });
+            f.required.push((ci, addr));
+        }
+        ExplicitKind::CurveAnimation => {
+            let header = crate::curve::read_header(ctx, addr)?;
+            let kind = AnimKind::Curve { header };
+            let name = name("curve_anim");
+            f.anims.push(AnimDef { addr, ctx: ci, name, frames: header.frames, joints: 0, kind, skeleton: None });
+            f.required.push((ci, addr));
+        }
+    }
+    Ok(())
+}
+
 /// Give each new animation of context `ci` its joint count and skeleton, then validate it.
 /// Scanned candidates that fail are dropped; named ones that fail are errors.
 fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: usize) -> Result<()> {
@@ -314,7 +389,9 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
     let ctx = Ctx::new(files, map, home);
     let named = names::file_assets(&files[home].stem).is_some() && !files[home].lenient;
     let mut keep = Vec::new();
-    for mut a in f.anims.drain(a0..) {
+    let anims: Vec<AnimDef> = f.anims.drain(a0..).collect();
+    for mut a in anims {
+        let named = named || f.required.contains(&(ci, a.addr));
         match a.kind {
             AnimKind::Normal { joint_indices, .. } => {
                 let gap = gap_joints(&ctx, a.addr, joint_indices);

@@ -21,6 +21,7 @@
 //! animation headers.
 //!
 //! Entry points: [`Z64`] (the [`Family`]: `probe`, `open`, `demo_files`), [`open_files`],
+//! [`open_files_with`] (plus keyframe/curve data given by offset),
 //! [`open_bytes`], [`demo_files`]; for the game's own numbers
 //! [`Z64Document::joint_table`] (the joint table at an engine frame),
 //! [`Z64Document::joint_table_interp`] (the interpolating playback modes),
@@ -120,7 +121,13 @@ impl Family for Z64 {
 /// Open a set of files given together: ROMs, object files, gameplay_keep, link_animetion.
 /// Companions: for `gameplay_keep` or Link's objects (`object_link_boy`, `object_link_child`)
 /// given without them, `gameplay_keep` and `link_animetion` beside the input are read too.
-pub fn open_files(mut inputs: Vec<InputFile>) -> Result<Z64Document> {
+pub fn open_files(inputs: Vec<InputFile>) -> Result<Z64Document> {
+    open_files_with(inputs, &[])
+}
+
+/// [`open_files`], plus skeletons and animations given by their offsets ([`build::Explicit`]:
+/// MM keyframe and curve data in files the asset table does not name).
+pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit]) -> Result<Z64Document> {
     add_companions(&mut inputs);
     let mut files: Vec<SegFile> = Vec::new();
     let mut summaries: Vec<FileSummary> = Vec::new();
@@ -169,7 +176,7 @@ pub fn open_files(mut inputs: Vec<InputFile>) -> Result<Z64Document> {
     }
     let gk = files.iter().position(|f| build::is_gameplay_keep(&f.stem));
     let la = files.iter().position(|f| build::is_link_animetion(&f.stem));
-    let found = build::find_all(&files, gk, la)?;
+    let found = build::find_all_with(&files, gk, la, explicit)?;
     if found.skels.is_empty() && found.anims.is_empty() {
         let name = inputs.first().map(|i| i.name()).unwrap_or_default();
         return Err(build::nothing_found(&name));

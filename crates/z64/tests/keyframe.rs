@@ -177,3 +177,28 @@ fn curve_skeleton_and_animation() {
     let lines = doc.check().unwrap();
     assert!(lines[0].contains(" kind=curve frames=10 fps=30 joints=6 skeleton=0x30 crc="), "{}", lines[0]);
 }
+
+/// A one-limb flex keyframe skeleton (the scan wants two or more) given explicitly, with the
+/// animation of the flex fixture: its arrays read for one limb (bit flags 0x102: scale x and
+/// translation y animated; 2 + 2 keys; 7 fixed values). Frame 2 = curTime 3: u = 0.5 ->
+/// sx 150, ty 20.
+#[test]
+fn keyframe_data_given_explicitly() {
+    use boneyard_z64::build::{Explicit, ExplicitKind};
+    let mut d = common::kf_flex_object();
+    d[0x20] = 1; // limbCount
+    d[0x21] = 1; // dListCount
+    d[0x14] = 0; // limb 0 numChildren
+    assert!(open_files(vec![InputFile::new("object_kfone.zobj", d.clone())]).is_err());
+    let x = |offset, kind| Explicit { file: "object_kfone".into(), offset, kind, name: None };
+    let explicit =
+        [x(0x20, ExplicitKind::KeyFrameSkeleton { flex: Some(true) }), x(0x74, ExplicitKind::KeyFrameAnimation)];
+    let doc = boneyard_z64::open_files_with(vec![InputFile::new("object_kfone.zobj", d.clone())], &explicit).unwrap();
+    assert_eq!(doc.skeletons().len(), 1);
+    assert_eq!(doc.animations()[0].name, "object_kfone_kf_anim_000074");
+    assert_eq!(joints(&doc, 0, 2.0), vec![[150, 100, 100], [0, 0, 0], [0, 20, 0]]);
+    // An explicit animation that fits no skeleton is an error naming the file.
+    let bad = [x(0x74, ExplicitKind::KeyFrameAnimation)];
+    let e = boneyard_z64::open_files_with(vec![InputFile::new("object_kfone.zobj", d)], &bad).err().unwrap();
+    assert_eq!(e.offset, Some(0x74), "{e}");
+}
