@@ -132,10 +132,18 @@ impl Z64Document {
         let off = s.addr & 0xFF_FFFF;
         let id = if multi { format!("{}:{}", home.stem, hex(off)) } else { hex(off) };
         let mut bones = Vec::with_capacity(s.limbs.len());
+        let rest_jt = self.rest_table(si);
         for &l in &s.order {
             let limb = &s.limbs[l];
             let name = limb_name(&self.files, &ctx, limb.addr, l).unwrap_or_else(|| format!("limb_{l:02}"));
-            let local = local_matrix(limb.pos, limb.rot);
+            let local = match &rest_jt {
+                Some(jt) => {
+                    let mut m = MtxF::IDENTITY;
+                    apply_limb(&mut m, s, l, Some(jt));
+                    m
+                }
+                None => local_matrix(limb.pos, limb.rot),
+            };
             bones.push(Bone {
                 name,
                 parent: s.parent[l].map(|p| s.bone_of_limb[p]),
@@ -143,7 +151,7 @@ impl Z64Document {
             });
         }
         let skeleton = Skeleton::new(s.name.clone(), bones).map_err(|e| e.in_file(home.name.clone()))?;
-        let rest_world: Vec<Mat4> = world_matrices(s, None).iter().map(|m| m.to_mat4()).collect();
+        let rest_world: Vec<Mat4> = world_matrices(s, rest_jt.as_ref()).iter().map(|m| m.to_mat4()).collect();
         let (meshes, notes) = dlist::skeleton_meshes(&ctx, s, &rest_world);
         let mut extra = Map::new();
         extra.insert("type".into(), json!(s.ty.name()));
@@ -263,12 +271,24 @@ impl Z64Document {
         Ok((f as f64, self.joint_table(anim, f)?))
     }
 
-    /// The game's world matrices (`MtxF`) of skeleton `skel` posed by `anim` at `frame`, by limb.
+    /// The rest pose of skeletons whose limbs carry no position (flex keyframe and curve
+    /// skeletons: everything is animated): frame 0 of the first animation that plays on it.
+    fn rest_table(&self, skel: usize) -> Option<JointTable> {
+        let s = self.found.skels.get(skel)?;
+        if !matches!(s.ty, SkelType::KeyFrame { flex: true, .. } | SkelType::Curve) {
+            return None;
+        }
+        let a = self.found.anims.iter().position(|a| a.skeleton == Some(skel))?;
+        self.table_at(a, 0.0).ok().map(|t| t.1)
+    }
+
+    /// The game's world matrices (`MtxF`) of skeleton `skel` posed by `anim` at `frame`, by limb
+    /// (no animation: the rest pose).
     pub fn game_matrices(&self, skel: usize, anim: Option<usize>, frame: f64) -> Result<Vec<MtxF>> {
         let s = self.found.skels.get(skel).ok_or_else(|| Error::not_found(format!("no skeleton #{skel}")))?;
         let jt = match anim {
             Some(a) => Some(self.table_at(a, frame)?.1),
-            None => None,
+            None => self.rest_table(skel),
         };
         Ok(world_matrices(s, jt.as_ref()))
     }

@@ -202,3 +202,16 @@ fn keyframe_data_given_explicitly() {
     let e = boneyard_z64::open_files_with(vec![InputFile::new("object_kfone.zobj", d)], &bad).err().unwrap();
     assert_eq!(e.offset, Some(0x74), "{e}");
 }
+
+/// Flex keyframe and curve limbs have no position of their own; their rest pose is frame 0 of
+/// the first animation playing on them (flex fixture at frame 0 = curTime 1: limb 1 at
+/// translation (30, 0, 0) under limb 0 at (0, 0, 0)).
+#[test]
+fn rest_pose_of_positionless_skeletons() {
+    let doc = open("object_kfflex.zobj", common::kf_flex_object());
+    let rest = doc.pose(0, None, 0.0).unwrap();
+    assert_eq!(rest, doc.pose(0, Some(0), 0.0).unwrap());
+    assert_eq!(rest[1].w_axis.x, 30.0);
+    let sk = &doc.skeletons()[0].skeleton;
+    assert_eq!(sk.bones[1].rest.translation.x, 30.0);
+}
