@@ -283,7 +283,8 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
             let name = format!("{}_curve_skel_{h:06X}", file.stem);
             let Ok(s) = crate::curve::read_skeleton(ctx, addr, ci, name) else { continue };
             let n = s.limbs.len();
-            if headers.iter().any(|(a, c)| crate::curve::CurveAnim::load(ctx, *a, c, n).is_ok()) {
+            if headers.iter().any(|(a, c)| crate::curve::CurveAnim::load(ctx, *a, c, n).is_ok_and(|c| c.knots_sorted()))
+            {
                 f.skels.retain(|k| !(k.addr == addr && k.ctx == ci));
                 f.skels.push(s);
             }
@@ -429,7 +430,8 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
             AnimKind::Curve { header } => {
                 let pick = (s0..f.skels.len()).find(|&s| {
                     f.skels[s].ty == SkelType::Curve
-                        && crate::curve::CurveAnim::load(&ctx, a.addr, &header, f.skels[s].limbs.len()).is_ok()
+                        && crate::curve::CurveAnim::load(&ctx, a.addr, &header, f.skels[s].limbs.len())
+                            .is_ok_and(|c| named || c.knots_sorted())
                 });
                 let Some(s) = pick else {
                     if named {
@@ -445,7 +447,10 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
                 let pick = (s0..f.skels.len()).find_map(|s| {
                     let SkelType::KeyFrame { flex, .. } = f.skels[s].ty else { return None };
                     let shape = crate::keyframe::KfShape { limbs: f.skels[s].limbs.len(), flex };
-                    crate::keyframe::KfAnim::load(&ctx, a.addr, &header, shape).ok().map(|_| (s, shape))
+                    crate::keyframe::KfAnim::load(&ctx, a.addr, &header, shape)
+                        .ok()
+                        .filter(|k| named || k.keys_sorted())
+                        .map(|_| (s, shape))
                 });
                 let Some((s, shape)) = pick else {
                     if named {

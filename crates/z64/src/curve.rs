@@ -165,6 +165,14 @@ impl CurveAnim {
         Ok(CurveAnim { limbs, props, knots, constants })
     }
 
+    /// Are every property's knots in abscissa order, as `Curve_Interpolate`'s search assumes and
+    /// real data has them? (The structural scan takes only such animations.)
+    pub fn knots_sorted(&self) -> bool {
+        self.props.iter().flatten().all(|&(s, n)| {
+            self.knots.get(s..s + n).is_some_and(|k| k.windows(2).all(|w| w[0].abscissa <= w[1].abscissa))
+        })
+    }
+
     /// The joint table (`s16[9]` a limb, as 3 Vec3s: scale, rotation, position) at `cur_frame`
     /// (`SkelCurve_Update` after its frame step).
     pub fn joint_table(&self, cur_frame: f32) -> JointTable {

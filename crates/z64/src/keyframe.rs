@@ -231,6 +231,15 @@ impl KfAnim {
         Ok(KfAnim { shape, channels, keys, fixed })
     }
 
+    /// Are every channel's keys in frame order, as `Keyframe_KeyCalc`'s search assumes and real
+    /// data has them? (The structural scan takes only such animations.)
+    pub fn keys_sorted(&self) -> bool {
+        self.channels
+            .iter()
+            .flatten()
+            .all(|&(s, n)| self.keys.get(s..s + n).is_some_and(|k| k.windows(2).all(|w| w[0].frame <= w[1].frame)))
+    }
+
     /// The joint table at time `t` (`Keyframe_UpdateStandard` / `Keyframe_UpdateFlex`, no
     /// morph, no rotation offsets).
     pub fn joint_table(&self, t: f32) -> JointTable {

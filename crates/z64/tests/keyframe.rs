@@ -135,6 +135,20 @@ fn keyframe_bad_counts_are_errors_or_skipped() {
     d[0x62..0x64].copy_from_slice(&0i16.to_be_bytes());
     let doc = open("object_kftest.zobj", d);
     assert_eq!(doc.animations().len(), 0);
+    // Keys out of frame order (tx keys at frames 11 then 1): the scan does not take it as an
+    // animation; given explicitly it is read as the game would: Keyframe_KeyCalc first tests
+    // t <= keys[0].frame, and t = 6 <= 11 gives the first key's value, 0.
+    let mut d = common::kf_standard_object();
+    d[0x44..0x46].copy_from_slice(&11i16.to_be_bytes());
+    d[0x4A..0x4C].copy_from_slice(&1i16.to_be_bytes());
+    assert_eq!(open("object_kftest.zobj", d.clone()).animations().len(), 0);
+    use boneyard_z64::build::{Explicit, ExplicitKind};
+    let x =
+        [Explicit { file: "object_kftest".into(), offset: 0x7C, kind: ExplicitKind::KeyFrameAnimation, name: None }];
+    let doc = boneyard_z64::open_files_with(vec![InputFile::new("object_kftest.zobj", d)], &x).unwrap();
+    assert_eq!(joints(&doc, 0, 5.0)[0][0], 0);
+    // Frame 10 = curTime 11 <= 11: still the first key's value.
+    assert_eq!(joints(&doc, 0, 10.0)[0][0], 0);
     // numChildren leading past limbCount: no skeleton, nothing found.
     let mut d = common::kf_standard_object();
     d[0x10 + 4] = 5;
