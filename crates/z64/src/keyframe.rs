@@ -168,6 +168,8 @@ pub struct KfAnim {
     pub channels: Vec<Option<(usize, usize)>>,
     pub keys: Vec<KeyFrame>,
     pub fixed: Vec<i16>,
+    /// Bit flags set beyond the layout's channels (ignored, as by the game).
+    pub stray_bits: bool,
 }
 
 impl KfAnim {
@@ -179,21 +181,20 @@ impl KfAnim {
         }
         let flags = ctx.bytes(h.bit_flags, shape.flag_bytes(), at)?;
         let mut animated = Vec::with_capacity(shape.channels());
+        // Bits the game never tests (it ignores them; the scan takes them as a sign of a
+        // misread).
+        let mut stray_bits = false;
         if shape.flex {
             for l in 0..shape.limbs {
                 let f = be16(flags, 2 * l).unwrap_or(0);
-                if f > 0x1FF {
-                    return Err(ctx.error(h.bit_flags + 2 * l as u32, format!("limb {l}: flex bit flags {f:#x}")));
-                }
+                stray_bits |= f > 0x1FF;
                 animated.extend((0..9).rev().map(|b| f & (1 << b) != 0));
             }
         } else {
             let f0 = flags.first().copied().unwrap_or(0);
             animated.extend((3..6).rev().map(|b| f0 & (1 << b) != 0));
             for (l, &f) in flags.iter().enumerate() {
-                if f > if l == 0 { 0x3F } else { 0x07 } {
-                    return Err(ctx.error(h.bit_flags + l as u32, format!("limb {l}: bit flags {f:#x}")));
-                }
+                stray_bits |= f > if l == 0 { 0x3F } else { 0x07 };
                 animated.extend((0..3).rev().map(|b| f & (1 << b) != 0));
             }
         }
@@ -228,16 +229,19 @@ impl KfAnim {
             .collect();
         let fb = ctx.bytes(h.fixed_values, n_fixed * 2, at)?;
         let fixed = fb.chunks_exact(2).map(|c| i16::from_be_bytes([c[0], c[1]])).collect();
-        Ok(KfAnim { shape, channels, keys, fixed })
+        Ok(KfAnim { shape, channels, keys, fixed, stray_bits })
     }
 
     /// Are every channel's keys in frame order, as `Keyframe_KeyCalc`'s search assumes and real
-    /// data has them? (The structural scan takes only such animations.)
+    /// data has them, and no stray flag bits set? (The structural scan takes only such
+    /// animations.)
     pub fn keys_sorted(&self) -> bool {
-        self.channels
-            .iter()
-            .flatten()
-            .all(|&(s, n)| self.keys.get(s..s + n).is_some_and(|k| k.windows(2).all(|w| w[0].frame <= w[1].frame)))
+        !self.stray_bits
+            && self
+                .channels
+                .iter()
+                .flatten()
+                .all(|&(s, n)| self.keys.get(s..s + n).is_some_and(|k| k.windows(2).all(|w| w[0].frame <= w[1].frame)))
     }
 
     /// The joint table at time `t` (`Keyframe_UpdateStandard` / `Keyframe_UpdateFlex`, no
