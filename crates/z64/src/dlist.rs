@@ -25,12 +25,30 @@ const G_ENDDL: u8 = 0xDF;
 const MAX_DEPTH: usize = 10;
 /// Commands decoded per limb at most (hostile loops).
 const MAX_COMMANDS: usize = 1 << 16;
+/// Commands all the skeletons of a document may run together, and texels they may decode:
+/// without a shared budget, a small file of many 255-limb skeletons whose lists loop costs
+/// 65536 commands a limb each (minutes), or decodes 64 textures a limb (gigabytes).
+pub const MAX_DOCUMENT_COMMANDS: usize = 1 << 21;
+pub const MAX_DOCUMENT_TEXELS: usize = 1 << 24;
+
+/// What is left of a document's display-list budget (see [`MAX_DOCUMENT_COMMANDS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub commands: usize,
+    pub texels: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { commands: MAX_DOCUMENT_COMMANDS, texels: MAX_DOCUMENT_TEXELS }
+    }
+}
 const VTX_CACHE: usize = 32;
 
 /// Decode the meshes of every limb with a display list (LOD: the near one). `rest_world` are
 /// the rest-pose world matrices by limb, used to put skinned vertices in model space.
 /// Returns the meshes and notes about what could not be decoded.
-pub fn skeleton_meshes(ctx: &Ctx, s: &SkelDef, rest_world: &[Mat4]) -> (Vec<Mesh>, Vec<String>) {
+pub fn skeleton_meshes(ctx: &Ctx, s: &SkelDef, rest_world: &[Mat4], budget: &mut Budget) -> (Vec<Mesh>, Vec<String>) {
     let mut meshes = Vec::new();
     let mut notes = Vec::new();
     // Flex matrix slots: limbs with a display list, in draw order.
@@ -41,7 +59,13 @@ pub fn skeleton_meshes(ctx: &Ctx, s: &SkelDef, rest_world: &[Mat4]) -> (Vec<Mesh
         if dl == 0 {
             continue;
         }
-        let mut d = Decoder::new(ctx, l, &slots, flex);
+        if budget.commands == 0 {
+            notes.push(format!(
+                "limb {l} and after: not decoded, the document's budget of {MAX_DOCUMENT_COMMANDS} display list commands is used up"
+            ));
+            break;
+        }
+        let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands);
         if let Err(msg) = d.run(dl) {
             notes.push(format!("limb {l}: display list {dl:#010x}: {msg}"));
         }
@@ -52,7 +76,7 @@ pub fn skeleton_meshes(ctx: &Ctx, s: &SkelDef, rest_world: &[Mat4]) -> (Vec<Mesh
         let many = groups.len() > 1;
         for (gi, g) in groups.into_iter().enumerate() {
             let name = if many { format!("{base}_{gi}") } else { base.clone() };
-            meshes.push(g.into_mesh(ctx, name, l, s, rest_world));
+            meshes.push(g.into_mesh(ctx, name, l, s, rest_world, &mut budget.texels));
         }
     }
     (meshes, notes)
@@ -86,7 +110,15 @@ struct Group {
 }
 
 impl Group {
-    fn into_mesh(self, ctx: &Ctx, name: String, limb: usize, s: &SkelDef, rest_world: &[Mat4]) -> Mesh {
+    fn into_mesh(
+        self,
+        ctx: &Ctx,
+        name: String,
+        limb: usize,
+        s: &SkelDef,
+        rest_world: &[Mat4],
+        texels: &mut usize,
+    ) -> Mesh {
         let rigid = self.bones.iter().all(|&b| b == limb);
         let mut mesh = if rigid {
             Mesh::rigid(name, s.bone_of_limb[limb], self.positions, self.indices)
@@ -105,7 +137,8 @@ impl Group {
         };
         mesh.colors = Some(self.colors);
         mesh.base_color = [1.0, 1.0, 1.0, 1.0];
-        if let Some((addr, fmt, siz, w, h, tlut)) = self.tex {
+        if let Some((addr, fmt, siz, w, h, tlut)) = self.tex.filter(|t| t.3.saturating_mul(t.4) <= *texels) {
+            *texels -= w * h;
             let bytes = (w * h * texture::bits(siz)).div_ceil(8);
             let data = ctx.bytes(addr, bytes, 0).ok();
             let pal = tlut.and_then(|t| ctx.tail(t, 0).ok());
@@ -137,6 +170,8 @@ struct Decoder<'a, 'b> {
     bone: usize,
     slots: &'b [usize],
     flex: bool,
+    /// The document's commands left (shared by every limb and skeleton).
+    commands_left: &'b mut usize,
     cache: [Option<Vtx>; VTX_CACHE],
     groups: Vec<Group>,
     /// G_SETTIMG: (address, format, size).
@@ -164,13 +199,14 @@ const G_LIGHTING: u32 = 0x0020_0000;
 const MAX_GROUPS: usize = 64;
 
 impl<'a, 'b> Decoder<'a, 'b> {
-    fn new(ctx: &'b Ctx<'a>, limb: usize, slots: &'b [usize], flex: bool) -> Self {
+    fn new(ctx: &'b Ctx<'a>, limb: usize, slots: &'b [usize], flex: bool, commands_left: &'b mut usize) -> Self {
         Decoder {
             ctx,
             limb,
             bone: limb,
             slots,
             flex,
+            commands_left,
             cache: [None; VTX_CACHE],
             groups: Vec::new(),
             timg: (0, 0, 0),
@@ -220,6 +256,12 @@ impl<'a, 'b> Decoder<'a, 'b> {
         let mut stack: Vec<u32> = Vec::new();
         let mut pc = start;
         for _ in 0..MAX_COMMANDS {
+            let Some(left) = self.commands_left.checked_sub(1) else {
+                return Err(format!(
+                    "stopped: the document's budget of {MAX_DOCUMENT_COMMANDS} display list commands is used up"
+                ));
+            };
+            *self.commands_left = left;
             let Ok(cmd) = self.ctx.bytes(pc, 8, 0) else {
                 // A display list in a segment nobody provides: skip it, as if it were empty.
                 if stack.is_empty() && pc == start && !self.ctx.is_valid(pc) {

@@ -18,6 +18,10 @@ use boneyard_core::{Error, Result};
 use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
 
+/// Joint values (frames x joints, summed over the animations) `check` samples at most; a whole
+/// OoT or MM ROM needs a few million.
+pub const MAX_CHECK_JOINTS: usize = 1 << 25;
+
 pub struct Z64Document {
     pub(crate) files: Vec<SegFile>,
     pub(crate) summaries: Vec<FileSummary>,
@@ -36,8 +40,9 @@ impl Z64Document {
             Z64Document { files, summaries: Vec::new(), found, skel_infos: Vec::new(), anim_infos: Vec::new() };
         let multi = doc.found.skels.iter().map(|s| doc.found.ctxs[s.ctx].1).collect::<std::collections::BTreeSet<_>>();
         let multi = multi.len() > 1;
+        let mut budget = dlist::Budget::default();
         for si in 0..doc.found.skels.len() {
-            let info = doc.skeleton_info(si, multi)?;
+            let info = doc.skeleton_info(si, multi, &mut budget)?;
             doc.skel_infos.push(info);
         }
         for (i, a) in doc.found.anims.iter().enumerate() {
@@ -125,7 +130,7 @@ impl Z64Document {
         Ctx::new(&self.files, map, home)
     }
 
-    fn skeleton_info(&self, si: usize, multi: bool) -> Result<SkeletonInfo> {
+    fn skeleton_info(&self, si: usize, multi: bool, budget: &mut dlist::Budget) -> Result<SkeletonInfo> {
         let s = &self.found.skels[si];
         let ctx = self.ctx(s.ctx);
         let home = ctx.home_file();
@@ -152,7 +157,7 @@ impl Z64Document {
         }
         let skeleton = Skeleton::new(s.name.clone(), bones).map_err(|e| e.in_file(home.name.clone()))?;
         let rest_world: Vec<Mat4> = world_matrices(s, rest_jt.as_ref()).iter().map(|m| m.to_mat4()).collect();
-        let (meshes, notes) = dlist::skeleton_meshes(&ctx, s, &rest_world);
+        let (meshes, notes) = dlist::skeleton_meshes(&ctx, s, &rest_world, budget);
         let mut extra = Map::new();
         extra.insert("type".into(), json!(s.ty.name()));
         extra.insert("limb_type".into(), json!(s.limb_type.name()));
@@ -439,6 +444,23 @@ impl Document for Z64Document {
     /// `f + 1` / curFrame `f` for every frame f. The values are the game's own integers (f32
     /// arithmetic is IEEE everywhere), so the lines do not depend on the machine.
     fn check(&self) -> Result<Vec<String>> {
+        // Every frame of every animation is sampled: bound the total first, so a small file of
+        // thousands of 32767-frame animations sharing their data is an error, not an hour.
+        let mut total = 0usize;
+        for a in &self.found.anims {
+            total = total.saturating_add((a.frames as usize).saturating_mul(a.joints));
+            if total > MAX_CHECK_JOINTS {
+                let ctx = self.ctx(a.ctx);
+                return Err(Error::limit(
+                    ctx.home_offset(a.addr),
+                    format!(
+                        "check would sample more than {MAX_CHECK_JOINTS} joint values (animation {} of {} frames)",
+                        a.name, a.frames
+                    ),
+                )
+                .in_file(ctx.home_file().name.clone()));
+            }
+        }
         let mut lines = Vec::with_capacity(self.found.anims.len());
         for (i, a) in self.found.anims.iter().enumerate() {
             let mut h = crc32fast::Hasher::new();

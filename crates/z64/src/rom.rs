@@ -106,6 +106,9 @@ pub struct RomFile {
 const MAX_ENTRIES: usize = 4096;
 /// Largest file we decompress.
 const MAX_FILE: usize = 64 << 20;
+/// Largest sum of the files' sizes (OoT and MM hold under 64 MiB): entries may share one
+/// compressed range, so without it a small ROM could ask for 4096 x 64 MiB.
+pub const MAX_TOTAL_FILES: usize = 128 << 20;
 
 /// Read a (normalised, big-endian) ROM: header, version, every file.
 pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
@@ -138,6 +141,7 @@ pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
     };
     info.dmadata = dma;
     let mut files = Vec::new();
+    let mut total = 0usize;
     for i in 0..MAX_ENTRIES {
         let at = dma + i * DMA_ENTRY_SIZE;
         let (Some(vs), Some(ve), Some(rs), Some(re)) =
@@ -162,6 +166,13 @@ pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
         let size = (ve - vs) as usize;
         if size > MAX_FILE {
             return Err(Error::limit(at as u64, format!("DMA entry {i}: file of {size} bytes")));
+        }
+        total += size;
+        if total > MAX_TOTAL_FILES {
+            return Err(Error::limit(
+                at as u64,
+                format!("DMA entry {i}: the files would decompress to more than {MAX_TOTAL_FILES} bytes"),
+            ));
         }
         let rs = rs as usize;
         let (data, compressed) = if re == 0 {

@@ -40,7 +40,9 @@ pub fn decode(data: &[u8], expected: Option<usize>) -> Result<Vec<u8>> {
             return Err(Error::invalid(4, format!("Yaz0 header says {size} bytes, the file table says {e}")));
         }
     }
-    let mut out = Vec::with_capacity(size);
+    // A back-reference (3 bytes and a control bit) makes at most 0x111 bytes: do not reserve
+    // what a lying 16-byte header announces.
+    let mut out = Vec::with_capacity(size.min(data.len().saturating_mul(0x111 / 3 + 1)));
     let mut src = HEADER_SIZE;
     let truncated = |at: usize, need: u64| {
         Error::at(at as u64, ErrorKind::Truncated { need, have: data.len().saturating_sub(at) as u64 })

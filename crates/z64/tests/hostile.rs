@@ -164,3 +164,81 @@ proptest! {
         exercise("mut.z64", data);
     }
 }
+
+/// `skeletons` skeletons of 255 limbs whose display lists all branch to themselves
+/// (`G_DL` branch at 0 to 0x06000000): open must stay bounded by a document-wide budget, not
+/// run 65536 commands a limb for every skeleton.
+fn looping_display_lists(skeletons: usize) -> Vec<u8> {
+    let mut o = common::Obj(vec![0xDE, 0x01, 0, 0, 0x06, 0, 0, 0]);
+    // One Standard limb at 8: pos (0,0,0), no child/sibling, display list at 0.
+    o.at(8).s16(0).s16(0).s16(0).u8(0xFF).u8(0xFF).ptr(0);
+    for _ in 0..skeletons {
+        let table = o.0.len() as u32;
+        for _ in 0..255 {
+            o.ptr(8);
+        }
+        o.ptr(table).u8(255).u8(0).s16(0);
+    }
+    o.0
+}
+
+#[test]
+fn self_branching_display_lists_stay_bounded() {
+    let start = std::time::Instant::now();
+    let doc = open_named("object_loops", looping_display_lists(24)).unwrap();
+    assert_eq!(doc.skeletons().len(), 24);
+    let notes = doc.skeletons()[0].extra["mesh_notes"].to_string();
+    assert!(notes.contains("commands"), "{notes}");
+    let last = doc.skeletons()[23].extra["mesh_notes"].to_string();
+    assert!(last.contains("budget"), "{last}");
+    assert!(start.elapsed().as_secs() < 20, "open took {:?}", start.elapsed());
+}
+
+/// `count` normal animations of 32767 frames, 2 joints each, all static (one shared frame
+/// value): a few KB whose `check` would sample count x 32767 joint tables.
+fn many_long_animations(count: usize) -> Vec<u8> {
+    let mut o = common::Obj(vec![0; 8]); // frame data: 4 values of 0
+    for _ in 0..count {
+        let ji = o.0.len() as u32;
+        o.0.extend_from_slice(&[0; 12]); // 2 joints, indices 0 (static)
+        o.s16(0x7FFF).s16(0).ptr(0).ptr(ji).s16(4).s16(0);
+    }
+    o.0
+}
+
+#[test]
+fn check_of_many_long_animations_is_bounded() {
+    let start = std::time::Instant::now();
+    let doc = open_named("object_longanims", many_long_animations(2000)).unwrap();
+    assert_eq!(doc.animations().len(), 2000);
+    assert_eq!(doc.animations()[0].frames, 0x7FFF);
+    let e = doc.check().unwrap_err();
+    assert!(e.to_string().contains("joint values"), "{e}");
+    assert_eq!(e.file.as_deref(), Some("object_longanims"));
+    assert!(start.elapsed().as_secs() < 20, "check took {:?}", start.elapsed());
+}
+
+/// A ROM whose DMA entries all name the same 16 MiB Yaz0 stream: each decompresses on its
+/// own, so the total must be bounded (not 200 x 16 MiB).
+#[test]
+fn dma_entries_sharing_one_big_stream_are_bounded() {
+    let big = vec![0u8; 16 << 20];
+    let small = [0u8; 16];
+    let mut files: Vec<(&[u8], bool)> = vec![(&big, true)];
+    files.extend(std::iter::repeat_n((&small[..], true), 200));
+    let mut r = rom::build_test_rom_with(&files, 3);
+    let (info, ok) = rom::read_rom(&r).unwrap();
+    assert_eq!(ok.len(), 204);
+    let entry = |i: usize| info.dmadata + i * 16;
+    let big_entry: Vec<u8> = r[entry(3)..entry(3) + 16].to_vec();
+    for i in 4..204 {
+        let at = entry(i);
+        r[at..at + 16].copy_from_slice(&big_entry);
+    }
+    let e = rom::read_rom(&r).unwrap_err();
+    assert!(e.to_string().contains("decompress"), "{e}");
+    // Entries 0..3 (header, boot, dmadata) take a few KB; eight 16 MiB files (3..=10) pass
+    // 128 MiB.
+    assert_eq!(rom::MAX_TOTAL_FILES, 128 << 20);
+    assert_eq!(e.offset, Some(entry(10) as u64), "{e}");
+}
