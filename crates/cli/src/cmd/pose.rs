@@ -48,7 +48,7 @@ pub fn run(
     for &f in &frames {
         let w = doc.pose(sk, a, f)?;
         match a {
-            Some(a) => println!("{} frame {f}:", doc.animations()[a].name),
+            Some(a) => println!("{} frame {f:?}:", doc.animations()[a].name),
             None => println!("{} rest pose:", info.name),
         }
         // Rows of the 3x4 matrix (rotation columns then translation), 3 decimals.
