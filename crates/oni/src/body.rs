@@ -347,11 +347,23 @@ impl Body {
         })?;
         let (mut gr, _) = small_array(files, link(trcm::GEOMETRIES, TRGA)?, TRGA, 4, parts)?;
         let mut meshes = Vec::new();
+        // Parts may all link the same geometry: bound the copies as they are read, not after.
+        let max = boneyard_core::Limits::default().max_count;
+        let mut held = 0usize;
         for p in 0..parts {
             let at = gr.offset();
             let l = gr.u32()?;
             if let Some(gref) = files.resolve(r.file, l, at)? {
-                meshes.push(read_geometry(files, gref, p, part_name(p, parts))?);
+                let mesh = read_geometry(files, gref, p, part_name(p, parts))?;
+                held += mesh.positions.len() + mesh.indices.len();
+                if held > max {
+                    return Err(Error::limit(
+                        at,
+                        format!("TRCM: the geometries up to part {p} hold over {max} vertices and indices"),
+                    )
+                    .in_file(&fname));
+                }
+                meshes.push(mesh);
             }
         }
         let name = desc_name.unwrap_or_else(|| format!("TRCM#{}", r.index));

@@ -4,6 +4,11 @@ use crate::document::OniDocument;
 use crate::keys::is_unit;
 use boneyard_core::{Error, Result};
 
+/// Most rotations (frames × parts over all animations) `check` decodes. A retail level has a
+/// few million; the memory limit on the animations alone lets a small file declare over 10⁹
+/// (hundreds of 65535-frame, 32-part TRAMs whose parts share one stream).
+pub const MAX_CHECK_ROTATIONS: u64 = 1 << 26;
+
 /// Check lines. Per animation (in `list` order):
 ///
 /// ```text
@@ -27,6 +32,28 @@ use boneyard_core::{Error, Result};
 /// (squared length outside (0.98, 1.02), the engine's `MUmQuat_VerifyUnit`) fails the check.
 pub fn lines(doc: &OniDocument) -> Result<Vec<String>> {
     let mut out = Vec::new();
+    // The whole walk is priced before any of it is done, so a refused check is immediate.
+    let mut work = 0u64;
+    for (i, t) in doc.trams.iter().enumerate() {
+        work = work.saturating_add((t.frames as u64).saturating_mul(t.parts as u64));
+        if work > MAX_CHECK_ROTATIONS {
+            // Named at the frame count of the TRAM that crosses the limit.
+            let at = doc
+                .instance_files()
+                .iter()
+                .find(|f| f.name == t.file)
+                .and_then(|f| f.struct_offset(t.descriptor))
+                .map_or(0, |o| o + crate::layout::tram::NUM_FRAMES as u64);
+            return Err(Error::limit(
+                at,
+                format!(
+                    "check: the animations up to #{i} {} have over {MAX_CHECK_ROTATIONS} rotations to decode",
+                    t.name
+                ),
+            )
+            .in_file(&t.file));
+        }
+    }
     for (i, t) in doc.trams.iter().enumerate() {
         for p in 0..t.parts {
             for (f, q) in t.part_rotations(p)?.iter().enumerate() {

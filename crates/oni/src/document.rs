@@ -25,6 +25,14 @@ pub struct OniDocument {
 
 /// How deep TRAC parent links are followed.
 const MAX_TRAC_DEPTH: usize = 16;
+/// Bytes charged per animation on top of its arrays (its struct, name and `list` fields):
+/// descriptors can all point at the same small TRAM, so without it a 20 MB file of a
+/// million descriptors would hold a million decoded animations. The retail level0_Final
+/// (about 2,500 TRAMs) needs 1/25 of the limit.
+const TRAM_OVERHEAD: usize = 4096;
+/// Most bodies (ONCC, TRBS, TRCM and named M3GM entries together) in one document: the
+/// retail game has a few hundred; descriptors sharing one body's data could make a million.
+const MAX_BODIES: usize = 1 << 12;
 
 impl OniDocument {
     pub fn new(files: Vec<InstanceFile>) -> Result<OniDocument> {
@@ -45,7 +53,7 @@ impl OniDocument {
                         .map(|n| n.get(4..).unwrap_or(n).to_string())
                 };
                 let t = Tram::read(f, i, &link_name)?;
-                budget += t.rotations.len() + 12 * t.frames;
+                budget += TRAM_OVERHEAD + t.rotations.len() + 12 * t.frames;
                 if budget > limits.max_bytes {
                     return Err(Error::limit(0, format!("the animations need over {} bytes", limits.max_bytes))
                         .in_file(&f.name));
@@ -62,6 +70,7 @@ impl OniDocument {
         let mut anim_skeleton: HashMap<usize, usize> = HashMap::new();
         let mut used_trbs = std::collections::HashSet::new();
         let mut used_trcm = std::collections::HashSet::new();
+        let mut held = 0usize;
         for (fi, f) in files.files.iter().enumerate() {
             for i in f.with_tag(ONCC) {
                 let r = Ref { file: fi, index: i };
@@ -88,8 +97,8 @@ impl OniDocument {
                 }
                 extra.insert("class".into(), json!(files.name(r)));
                 ids.push(files.name(r).map(str::to_string).unwrap_or_else(|| format!("ONCC#{i}")));
+                account(&mut held, &bodies, &body, &limits)?;
                 bodies.push(body);
-                check_vertices(&bodies, &limits)?;
                 extras.push(extra);
             }
         }
@@ -101,8 +110,8 @@ impl OniDocument {
                 }
                 let (body, extra) = read_set(&files, r, &mut used_trcm)?;
                 ids.push(files.name(r).map(str::to_string).unwrap_or_else(|| format!("TRBS#{i}")));
+                account(&mut held, &bodies, &body, &limits)?;
                 bodies.push(body);
-                check_vertices(&bodies, &limits)?;
                 extras.push(extra);
             }
         }
@@ -116,8 +125,8 @@ impl OniDocument {
                 let mut extra = Map::new();
                 extra.insert("trcm".into(), json!(body.source));
                 ids.push(files.name(r).map(str::to_string).unwrap_or_else(|| format!("TRCM#{i}")));
+                account(&mut held, &bodies, &body, &limits)?;
                 bodies.push(body);
-                check_vertices(&bodies, &limits)?;
                 extras.push(extra);
             }
         }
@@ -132,7 +141,7 @@ impl OniDocument {
                 let mut extra = Map::new();
                 extra.insert("geometry".into(), json!(true));
                 ids.push(full);
-                bodies.push(Body {
+                let body = Body {
                     name: short,
                     source: format!("{}#{i}", f.name),
                     translations: vec![[0.0; 3]],
@@ -142,8 +151,9 @@ impl OniDocument {
                     polygon_count: 0,
                     debug_name: String::new(),
                     generic: false,
-                });
-                check_vertices(&bodies, &limits)?;
+                };
+                account(&mut held, &bodies, &body, &limits)?;
+                bodies.push(body);
                 extras.push(extra);
             }
         }
@@ -206,12 +216,14 @@ impl OniDocument {
             .ok_or_else(|| Error::not_found(format!("no animation #{anim} (there are {})", self.trams.len())))
     }
 
-    /// The engine's frame for a requested (real) frame: whole frames, rounded down, clamped.
+    /// The engine's frame for a requested (real) frame: whole frames, rounded down, clamped
+    /// (NaN reads frame 0; +∞ the last frame, like any frame past the end).
     pub fn engine_frame(t: &Tram, frame: f64) -> usize {
-        if !frame.is_finite() || frame <= 0.0 {
+        if frame.is_nan() || frame <= 0.0 {
             0
         } else {
-            (frame.floor() as usize).min(t.frames - 1)
+            // `as` saturates (+∞ and 1e300 give usize::MAX); `frames >= 1` (checked at load).
+            (frame.floor() as usize).min(t.frames.saturating_sub(1))
         }
     }
 
@@ -250,11 +262,22 @@ impl OniDocument {
     }
 }
 
-/// Bodies may share geometry; bound what the document holds.
-fn check_vertices(bodies: &[Body], limits: &boneyard_core::Limits) -> Result<()> {
-    let n: usize = bodies.iter().flat_map(|b| &b.meshes).map(|m| m.positions.len() + m.indices.len()).sum();
-    if n > limits.max_count {
-        return Err(Error::limit(0, format!("the bodies hold over {} vertices and indices", limits.max_count)));
+/// Vertices and indices of a body's meshes.
+pub(crate) fn body_elements(b: &Body) -> usize {
+    b.meshes.iter().map(|m| m.positions.len() + m.indices.len()).sum()
+}
+
+/// Bodies may share geometry (and descriptors may share a body's data); bound what the
+/// document holds before `body` joins `bodies`. `held` is the running count of vertices and
+/// indices (a running total, so adding N bodies costs O(N), not O(N²)).
+fn account(held: &mut usize, bodies: &[Body], body: &Body, limits: &boneyard_core::Limits) -> Result<()> {
+    if bodies.len() >= MAX_BODIES {
+        return Err(Error::limit(0, format!("the files hold more than {MAX_BODIES} bodies")).in_file(&body.source));
+    }
+    *held = held.saturating_add(body_elements(body));
+    if *held > limits.max_count {
+        return Err(Error::limit(0, format!("the bodies hold over {} vertices and indices", limits.max_count))
+            .in_file(&body.source));
     }
     Ok(())
 }

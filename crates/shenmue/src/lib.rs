@@ -36,6 +36,11 @@ pub use mt5::Mt5;
 const MAX_NESTING: usize = 4;
 /// Most bytes all nested entries may add up to.
 const MAX_EXAMINED: u64 = 1 << 30;
+/// Most container entries of all nesting levels together. Each container may list
+/// [`container::MAX_ENTRIES`], and entries may overlap, so an archive whose entries are all
+/// the same inner archive would otherwise multiply the entries (and the summary notes) level
+/// by level: 65536 × 65536 empty entries from a 1 MB AFS.
+const MAX_TOTAL_ENTRIES: usize = 1 << 18;
 
 /// The Shenmue family.
 pub struct Shenmue;
@@ -84,6 +89,8 @@ struct Found {
     /// Bytes handed to the readers so far, nested entries included (entries may overlap, so
     /// this bounds the work on hostile archives).
     examined: u64,
+    /// Container entries listed so far, nested ones included.
+    entries: usize,
     summaries: Vec<FileSummary>,
     motns: Vec<(String, MotnFile)>,
     models: Vec<(String, Mt5)>,
@@ -139,6 +146,14 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
                 _ => container::read_afs(data),
             }
             .in_file(name)?;
+            found.entries = found.entries.saturating_add(list.len());
+            if found.entries > MAX_TOTAL_ENTRIES {
+                return Err(Error::limit(
+                    0,
+                    format!("the containers list more than {MAX_TOTAL_ENTRIES} entries in all (nested ones included)"),
+                )
+                .in_file(name));
+            }
             found.summaries.push(FileSummary {
                 path: name.to_string(),
                 format: format!("Shenmue container ({k:?})"),

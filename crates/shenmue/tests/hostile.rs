@@ -38,12 +38,20 @@ fn real_slices(indices: &[usize]) -> Option<(Vec<u8>, Vec<usize>)> {
 
 fn exercise(bytes: &[u8]) {
     if let Ok(doc) = open_bytes(&[("x.bin".into(), bytes)]) {
-        for a in 0..doc.animations().len().min(4) {
-            for f in [0.0, 0.5, 3.0, 1e9, f64::NAN, -5.0] {
-                let _ = doc.sample(a, f);
-                let _ = doc.pose(0, Some(a), f);
+        let _ = doc.files();
+        for a in doc.animations().iter().take(8) {
+            let last = f64::from(a.frames);
+            for f in [0.0, 0.5, 3.0, last - 1.0, last, 1e12, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -1.0] {
+                let _ = doc.sample(a.index, f);
+                for s in 0..doc.skeletons().len() {
+                    let _ = doc.pose(s, Some(a.index), f);
+                }
             }
         }
+        for s in 0..doc.skeletons().len() {
+            let _ = doc.pose(s, None, 0.0);
+        }
+        let _ = doc.check();
     }
     let _ = Mt5::parse(bytes);
     let _ = container::read_pkf(bytes);

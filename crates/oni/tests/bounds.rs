@@ -1,0 +1,141 @@
+//! Work and allocation bounds on hostile files that are small on disk but expensive to open
+//! or check: instance descriptors that all point at the same data, long many-part clips.
+//! Each of these opened (or checked) without complaint before its bound existed.
+
+mod common;
+use boneyard_core::{Document, ErrorKind, InputFile};
+use boneyard_oni::encode::{new_tram, rotation_block, tram_instance, write_oni};
+use boneyard_oni::layout::header as h;
+use boneyard_oni::open_files;
+
+fn u32_at(d: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([d[at], d[at + 1], d[at + 2], d[at + 3]])
+}
+
+fn put_u32(d: &mut [u8], at: usize, v: u32) {
+    d[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+/// `copies` more descriptors identical to descriptor `index` of a VR32 file, appended to the
+/// descriptor table (the blocks after it move down; their header offsets follow).
+fn duplicate_descriptor(file: &[u8], index: usize, copies: usize) -> Vec<u8> {
+    let n = u32_at(file, h::NUM_INSTANCES) as usize;
+    let size = h::SIZE_INSTANCE_DESCRIPTOR;
+    let desc = file[h::SIZE + size * index..h::SIZE + size * (index + 1)].to_vec();
+    let end = h::SIZE + size * n;
+    let mut out = file[..end].to_vec();
+    for _ in 0..copies {
+        out.extend_from_slice(&desc);
+    }
+    out.extend_from_slice(&file[end..]);
+    let shift = (size * copies) as u32;
+    put_u32(&mut out, h::NUM_INSTANCES, (n + copies) as u32);
+    for field in [h::DATA_OFFSET, h::NAME_OFFSET, h::RAW_OFFSET] {
+        let v = u32_at(&out, field);
+        put_u32(&mut out, field, v + shift);
+    }
+    out
+}
+
+fn open_one(name: &str, bytes: Vec<u8>) -> boneyard_core::Result<boneyard_oni::OniDocument> {
+    open_files(vec![InputFile::new(format!("/nonexistent/{name}"), bytes)])
+}
+
+#[test]
+fn the_helper_keeps_the_file_readable() {
+    let Some(p) = common::fixture("TRAMfixture_tiny2.oni", "the_helper_keeps_the_file_readable") else { return };
+    let d = std::fs::read(p).unwrap();
+    let doc = open_one("tiny2x3.oni", duplicate_descriptor(&d, 0, 2)).unwrap();
+    assert_eq!(doc.animations().len(), 3);
+    let one = open_one("tiny2.oni", d).unwrap();
+    assert_eq!(doc.sample(2, 1.0).unwrap().channels, one.sample(0, 1.0).unwrap().channels);
+}
+
+#[test]
+fn many_descriptors_of_one_tram_hit_the_memory_limit() {
+    // 100,000 descriptors (2 MB) of the same 2-frame TRAM: 100,000 decoded animations, each
+    // with its `list` fields, unless every animation is charged for what it holds.
+    let Some(p) = common::fixture("TRAMfixture_tiny2.oni", "many_descriptors_of_one_tram") else { return };
+    let d = std::fs::read(p).unwrap();
+    let started = std::time::Instant::now();
+    let Err(e) = open_one("bomb.oni", duplicate_descriptor(&d, 0, 100_000)) else {
+        panic!("100,000 animations sharing one TRAM opened")
+    };
+    assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
+    assert!(e.file.as_deref().is_some_and(|f| f.ends_with("bomb.oni")), "{e}");
+    assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
+}
+
+#[test]
+fn many_descriptors_of_one_body_hit_the_body_limit() {
+    // 5,000 TRBS descriptors sharing one body set: 5,000 bodies (and, before the running
+    // total, 5,000²/2 mesh sums).
+    let Some(p) = common::fixture("TRBSfixture_body19.oni", "many_descriptors_of_one_body") else { return };
+    let d = std::fs::read(p).unwrap();
+    let doc = open_one("body19.oni", d.clone()).unwrap();
+    assert_eq!(doc.skeletons().len(), 1);
+    // The TRBS is descriptor 0 of OniSplit's file (its links come after it).
+    assert_eq!(&d[h::SIZE..h::SIZE + 4], &boneyard_oni::layout::TRBS.to_le_bytes());
+    let started = std::time::Instant::now();
+    let Err(e) = open_one("bodies.oni", duplicate_descriptor(&d, 0, 5_000)) else {
+        panic!("5,000 bodies sharing one set opened")
+    };
+    assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
+    assert!(e.to_string().contains("bodies"), "{e}");
+    assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
+}
+
+#[test]
+fn check_work_is_bounded() {
+    // A 65535-frame, 32-part TRAM (a 33 KB rotation block) given 40 times: 84 million
+    // rotations to decode in check. Opening, sampling and posing stay cheap; check refuses.
+    let frames = 65535usize;
+    let parts = 32usize;
+    let q = |a: f32| [0.0, (a / 2.0).sin(), 0.0, (a / 2.0).cos()];
+    let keys: Vec<Vec<(usize, [f32; 4])>> = (0..parts)
+        .map(|p| {
+            let mut k: Vec<(usize, [f32; 4])> = (0..frames).step_by(255).map(|f| (f, q(p as f32 * 0.01))).collect();
+            if k.last().map(|x| x.0) != Some(frames - 1) {
+                k.push((frames - 1, q(1.0)));
+            }
+            k
+        })
+        .collect();
+    let mut t = new_tram("long", 3, parts, frames);
+    let (r, s) = rotation_block(3, frames, &keys).unwrap();
+    t.rotations = r;
+    t.streams = s;
+    let one = write_oni(&[tram_instance(&t).unwrap()]).unwrap();
+    let many = duplicate_descriptor(&one, 0, 39);
+    let doc = open_one("long.oni", many).unwrap();
+    assert_eq!(doc.animations().len(), 40);
+    assert_eq!(doc.sample(39, 40000.0).unwrap().frame, 40000.0);
+    let started = std::time::Instant::now();
+    let e = doc.check().unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
+    assert!(e.offset.is_some_and(|o| o > 0), "{e}");
+    assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
+}
+
+#[test]
+fn odd_frames_clamp() {
+    // What the viewer's `/api/pose?frame=` can send: the frame actually sampled.
+    let Some(p) = common::fixture("TRAMfixture_walk19.oni", "odd_frames_clamp") else { return };
+    let doc = open_one("walk19.oni", std::fs::read(p).unwrap()).unwrap();
+    let doc: &dyn Document = &doc;
+    let last = doc.animations()[0].frames as f64 - 1.0;
+    for (asked, got) in [
+        (-1.0, 0.0),
+        (0.5, 0.0),
+        (1.5, 1.0),
+        (last + 1.0, last),
+        (1e12, last),
+        (f64::NAN, 0.0),
+        (f64::INFINITY, last),
+        (f64::NEG_INFINITY, 0.0),
+    ] {
+        assert_eq!(doc.sample(0, asked).unwrap().frame, got, "frame {asked}");
+        let sk = doc.skeleton_for(0).unwrap();
+        assert_eq!(doc.pose(sk, Some(0), asked).unwrap(), doc.pose(sk, Some(0), got).unwrap(), "frame {asked}");
+    }
+}
