@@ -399,6 +399,16 @@ mod tests {
             "/api/pose?anim=0&frame=abc",
             "/api/pose?anim=0&frame=NaN",
             "/api/pose?anim=0&frame=inf",
+            "/api/pose?anim=0&frame=-inf",
+            "/api/pose?anim=0&frame=%2Binfinity",
+            "/api/pose?anim=0&frame=nan",
+            "/api/pose?anim=0&frame=1e400",
+            "/api/sample?anim=0&frame=NaN",
+            "/api/sample?anim=0&frame=-inf",
+            "/api/mesh?skeleton=99999",
+            "/api/mesh?skeleton=%2399999",
+            "/api/mesh?skeleton=18446744073709551616",
+            "/api/pose?skeleton=99999&anim=0",
             "/api/sample",
             "/api/sample?anim=%ZZ",
             "/api/mesh?skeleton=%E2%82",
@@ -408,6 +418,28 @@ mod tests {
             assert!(v["error"].as_str().is_some_and(|m| !m.is_empty()), "{url}");
         }
         assert_eq!(get(d.as_ref(), "/api/nothing").0, 404);
+    }
+
+    #[test]
+    fn extreme_finite_frames_wrap_or_fail_cleanly() {
+        // Finite frames are the families' to wrap (negative ones count back from the end); none
+        // may panic or produce a server error, and the answer holds only finite numbers.
+        let d = doc();
+        for f in ["-1", "-1e300", "1e300", "1.7976931348623157e308", "-0", "4294967296.5", "1e-320"] {
+            for api in ["pose", "sample"] {
+                let url = format!("/api/{api}?anim=0&frame={f}");
+                let (status, v) = get(d.as_ref(), &url);
+                assert!(matches!(status, 200 | 400), "{url}: {status} {v}");
+                if status == 200 && api == "pose" {
+                    let finite = v["bones"].as_array().is_some_and(|bs| {
+                        bs.iter().all(|b| b["matrix"].as_array().is_some_and(|m| m.iter().all(|x| x.is_f64())))
+                    });
+                    assert!(finite, "{url}: {v}");
+                }
+            }
+        }
+        let (status, v) = get(d.as_ref(), "/api/pose?anim=0&frame=-1");
+        assert_eq!(status, 200, "{v}");
     }
 
     #[test]
