@@ -25,6 +25,10 @@ pub struct OniDocument {
 
 /// How deep TRAC parent links are followed.
 const MAX_TRAC_DEPTH: usize = 16;
+/// Most TRAC entries walked for all character classes together. Every ONCC walks its TRAC
+/// and the TRAC's parents; descriptors can make thousands of classes share one TRAC of 65535
+/// entries (billions of lookups, a list of names each). The retail game walks about 200,000.
+const MAX_TRAC_ENTRIES: usize = 1 << 21;
 /// Bytes charged per animation on top of its arrays (its struct, name and `list` fields):
 /// descriptors can all point at the same small TRAM, so without it a 20 MB file of a
 /// million descriptors would hold a million decoded animations. The retail level0_Final
@@ -71,6 +75,7 @@ impl OniDocument {
         let mut used_trbs = std::collections::HashSet::new();
         let mut used_trcm = std::collections::HashSet::new();
         let mut held = 0usize;
+        let mut trac_walked = 0usize;
         for (fi, f) in files.files.iter().enumerate() {
             for i in f.with_tag(ONCC) {
                 let r = Ref { file: fi, index: i };
@@ -87,7 +92,7 @@ impl OniDocument {
                 let sk = bodies.len();
                 if let Some(trac) = link(oncc::ANIMATIONS)? {
                     let mut names = Vec::new();
-                    for tr in trac_animations(&files, trac)? {
+                    for tr in trac_animations(&files, trac, &mut trac_walked)? {
                         if let Some(&a) = tram_index.get(&tr) {
                             anim_skeleton.entry(a).or_insert(sk);
                             names.push(trams[a].name.clone());
@@ -322,14 +327,17 @@ fn read_set(
     Ok((body, extra))
 }
 
-/// The TRAMs of a TRAC and its parents.
-fn trac_animations(files: &Files, trac: Ref) -> Result<Vec<Ref>> {
+/// The TRAMs of a TRAC and its parents (a parent chain that comes back to a TRAC already
+/// walked ends there). `walked` counts the entries walked by every call, against
+/// [`MAX_TRAC_ENTRIES`].
+fn trac_animations(files: &Files, trac: Ref, walked: &mut usize) -> Result<Vec<Ref>> {
     let mut out = Vec::new();
     let mut cur = Some(trac);
     let mut depth = 0;
+    let mut seen = std::collections::HashSet::new();
     while let Some(c) = cur {
         depth += 1;
-        if depth > MAX_TRAC_DEPTH {
+        if depth > MAX_TRAC_DEPTH || !seen.insert(c) {
             break;
         }
         let f = files.file(c.file)?;
@@ -342,6 +350,14 @@ fn trac_animations(files: &Files, trac: Ref) -> Result<Vec<Ref>> {
         let n = r.u16().map_err(e)? as u64;
         r.seek(arr::ELEMENTS).map_err(e)?;
         let n = r.check_count(n, arr::TRAC_ENTRY_SIZE, 1 << 16, "TRAC entries").map_err(e)?;
+        *walked = walked.saturating_add(n);
+        if *walked > MAX_TRAC_ENTRIES {
+            return Err(Error::limit(
+                s.base() + arr::COUNT as u64,
+                format!("the character classes' TRACs list over {MAX_TRAC_ENTRIES} entries in all"),
+            )
+            .in_file(&f.name));
+        }
         for _ in 0..n {
             let entry = r.bytes(arr::TRAC_ENTRY_SIZE).map_err(e)?;
             let at = r.offset() - 4;

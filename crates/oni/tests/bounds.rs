@@ -139,3 +139,34 @@ fn odd_frames_clamp() {
         assert_eq!(doc.pose(sk, Some(0), asked).unwrap(), doc.pose(sk, Some(0), got).unwrap(), "frame {asked}");
     }
 }
+
+#[test]
+fn classes_sharing_a_big_trac_are_bounded() {
+    // A TRAC of 65535 entries that is its own parent, and 4,000 character classes (the
+    // ONCC descriptor repeated) using it: 4,000 × 16 × 65535 lookups (and a list of 10⁶
+    // names per class) before the walk was bounded.
+    use boneyard_oni::body::Body;
+    use boneyard_oni::encode::{append, body_instances, oncc_instance, trac_instance};
+    let mut inst = body_instances("b", &Body::generic(2), &[]).unwrap();
+    let mut t = new_tram("t", 16, 2, 2);
+    let q = [0.0, 0.0, 0.0, 1.0];
+    let (r, s) = rotation_block(16, 2, &[vec![(0, q), (1, q)], vec![(0, q), (1, q)]]).unwrap();
+    t.rotations = r;
+    t.streams = s;
+    let tram = inst.len();
+    append(&mut inst, vec![tram_instance(&t).unwrap()]);
+    let trac = inst.len();
+    inst.push(trac_instance("big", &vec![tram; 65535], Some(trac)));
+    let oncc = inst.len();
+    inst.push(oncc_instance("c", 0, Some(trac)));
+    let one = write_oni(&inst).unwrap();
+    let doc = open_one("class.oni", one.clone()).unwrap();
+    assert_eq!(doc.animations()[0].skeleton, Some(0));
+    let started = std::time::Instant::now();
+    let Err(e) = open_one("classes.oni", duplicate_descriptor(&one, oncc, 4_000)) else {
+        panic!("4,000 classes sharing a 65535-entry TRAC opened")
+    };
+    assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
+    assert!(e.to_string().contains("TRAC"), "{e}");
+    assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
+}
