@@ -170,3 +170,27 @@ fn classes_sharing_a_big_trac_are_bounded() {
     assert!(e.to_string().contains("TRAC"), "{e}");
     assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
 }
+
+#[test]
+fn parts_sharing_one_big_geometry_stop_while_reading() {
+    // A 32-part TRCM whose TRGA links every part to the same geometry of 100,000 points and
+    // 150,000 triangles: 32 copies (17.6 million vertices and indices, about 700 MB) were
+    // read before the document's limit was checked; now the body stops at the limit.
+    use boneyard_core::Mesh;
+    use boneyard_oni::body::Body;
+    use boneyard_oni::encode::body_instances;
+    use boneyard_oni::layout::{array as arr, TRGA};
+    let points: Vec<glam::Vec3> = (0..100_000).map(|i| glam::Vec3::new(i as f32, (i % 7) as f32, 0.0)).collect();
+    let indices: Vec<u32> = (0..150_000u32).flat_map(|t| [t % 99_998, t % 99_998 + 1, t % 99_998 + 2]).collect();
+    let mesh = Mesh::rigid("big", 0, points, indices);
+    let mut inst = body_instances("big", &Body::generic(32), &[mesh]).unwrap();
+    let trga = inst.iter().position(|i| i.tag == TRGA).unwrap();
+    let geometry = inst[trga].links[0].1;
+    inst[trga].links = (0..32).map(|p| (arr::ELEMENTS + 4 * p, geometry)).collect();
+    let file = write_oni(&inst).unwrap();
+    let Err(e) = open_one("shared_geometry.oni", file) else { panic!("32 copies of a big geometry opened") };
+    assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
+    assert!(e.to_string().contains("TRCM: the geometries up to part"), "{e}");
+    // Named at the TRGA link of the part that crossed the limit.
+    assert!(e.offset.is_some_and(|o| o > 0), "{e}");
+}
