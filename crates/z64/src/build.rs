@@ -21,7 +21,15 @@ pub struct Found {
     pub link_animetion: Option<usize>,
     /// Animations given explicitly (context, address): failing to pair or validate is an error.
     pub required: Vec<(usize, u32)>,
+    /// What is left of the legacy limb table scan's reads, shared by every file
+    /// ([`scan::MAX_LEGACY_TABLE_READS`]).
+    pub legacy_reads_left: usize,
 }
+
+/// Skeletons and animations one document may hold (a whole OoT or MM ROM has a few hundred
+/// skeletons and a few thousand animations); more is a hostile file, refused.
+pub const MAX_SKELETONS: usize = 8192;
+pub const MAX_ANIMATIONS: usize = 65536;
 
 pub fn is_gameplay_keep(stem: &str) -> bool {
     stem == "gameplay_keep"
@@ -69,6 +77,7 @@ pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, ex
         gameplay_keep: gk,
         link_animetion: la,
         required: Vec::new(),
+        legacy_reads_left: scan::MAX_LEGACY_TABLE_READS,
     };
     for (i, file) in files.iter().enumerate() {
         if Some(i) == la {
@@ -123,6 +132,17 @@ pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, ex
         f.per_file[i].0 = s1 - s0;
         f.per_file[i].1 = a1 - a0;
         match_and_check(files, &mut f, ci, s0, a0)?;
+        if f.skels.len() > MAX_SKELETONS || f.anims.len() > MAX_ANIMATIONS {
+            return Err(Error::limit(
+                0,
+                format!(
+                    "{} skeletons and {} animations found so far (at most {MAX_SKELETONS} and {MAX_ANIMATIONS})",
+                    f.skels.len(),
+                    f.anims.len()
+                ),
+            )
+            .in_file(file.name.clone()));
+        }
     }
     name_demo(files, &mut f);
     // Link animations play on a 21-limb skeleton (Link's Flex skeletons), when one was given.
@@ -252,7 +272,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     counts.sort_unstable();
     counts.dedup();
     for count in counts {
-        for t in scan::legacy_limb_tables(&file.data, seg, count) {
+        for t in scan::legacy_limb_tables(&file.data, seg, count, &mut f.legacy_reads_left) {
             let addr = (seg as u32) << 24 | t as u32;
             let name = format!("{}_legacy_skel_{t:06X}", file.stem);
             if let Ok(s) = skeleton::read_legacy_skeleton(ctx, addr, Some(count), ci, name) {

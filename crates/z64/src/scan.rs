@@ -157,15 +157,29 @@ pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> 
 /// Legacy limb tables of `count` limb pointers: every entry a distinct pointer to a 0x20-byte
 /// limb inside the file whose child and sibling pointers are NULL or entries of the table, the
 /// first entry being the root (no limb's child or sibling).
-pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize) -> Vec<usize> {
+/// Limb pointers the legacy limb table scan may read in one file, over all limb counts, and
+/// tables it may return for one count: a file of valid pointers with legacy animation headers
+/// for all 255 counts would otherwise cost 255 reads at every word for every count.
+pub const MAX_LEGACY_TABLE_READS: usize = 1 << 24;
+pub const MAX_LEGACY_TABLES: usize = 64;
+
+/// `budget` is what is left of [`MAX_LEGACY_TABLE_READS`]; the scan stops when it runs out.
+pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize, budget: &mut usize) -> Vec<usize> {
     let mut out = Vec::new();
     let in_file = |p: u32| {
         let (s, o) = split_segmented(p);
         p >> 28 == 0 && s == seg && o % 4 == 0 && o as usize + LEGACY_LIMB_SIZE <= data.len()
     };
     let mut t = 0;
-    while t + 4 * count <= data.len() {
-        let table: Option<Vec<u32>> = (0..count).map(|i| be32(data, t + 4 * i).filter(|&p| in_file(p))).collect();
+    while t + 4 * count <= data.len() && out.len() < MAX_LEGACY_TABLES {
+        let valid = (0..count).take_while(|&i| be32(data, t + 4 * i).is_some_and(in_file)).count();
+        let Some(left) = budget.checked_sub(valid + 1) else {
+            *budget = 0;
+            break;
+        };
+        *budget = left;
+        let table: Option<Vec<u32>> =
+            (valid == count).then(|| (0..count).map(|i| be32(data, t + 4 * i).unwrap_or(0)).collect());
         if let Some(table) = table {
             let mut sorted = table.clone();
             sorted.sort_unstable();

@@ -242,3 +242,69 @@ fn dma_entries_sharing_one_big_stream_are_bounded() {
     assert_eq!(rom::MAX_TOTAL_FILES, 128 << 20);
     assert_eq!(e.offset, Some(entry(10) as u64), "{e}");
 }
+
+/// One skeleton of 255 limbs sharing a display list that draws 64 triangles, each with its own
+/// 256x256 I8 texture (addresses one byte apart): 255 x 64 x 65536 texels (4 GiB of RGBA)
+/// unless the document's texel budget stops it.
+fn texture_bomb() -> Vec<u8> {
+    let mut dl: Vec<u32> = Vec::new();
+    for g in 0..64u32 {
+        dl.extend([0xFD88_0000, 0x0600_1100 + g]); // G_SETTIMG I8 at 0x1100 + g
+        dl.extend([0xF300_0000, 0]); // G_LOADBLOCK
+        dl.extend([0xF588_0000, 0]); // G_SETTILE 0: I8
+        dl.extend([0xF200_0000, 0x003F_C3FC]); // G_SETTILESIZE 0: 256 x 256
+        dl.extend([0xD700_0002, 0xFFFF_FFFF]); // G_TEXTURE on
+        dl.extend([0x0100_3006, 0x0600_1000]); // G_VTX 3 at 0x1000 into 0..3
+        dl.extend([0x0500_0204, 0]); // G_TRI1 0 1 2
+    }
+    dl.extend([0xDF00_0000, 0]);
+    let mut o = common::Obj(dl.iter().flat_map(|w| w.to_be_bytes()).collect());
+    o.at(0x1000);
+    for v in [[0, 0, 0], [100, 0, 0], [0, 100, 0]] {
+        o.s16(v[0]).s16(v[1]).s16(v[2]).s16(0).s16(0).s16(0).u8(255).u8(255).u8(255).u8(255);
+    }
+    o.at(0x1040).s16(0).s16(0).s16(0).u8(0xFF).u8(0xFF).ptr(0);
+    o.at(0x1100);
+    o.0.extend((0..65536 + 64).map(|i| i as u8));
+    let table = o.0.len() as u32;
+    for _ in 0..255 {
+        o.ptr(0x1040);
+    }
+    o.ptr(table).u8(255).u8(0).s16(0);
+    o.0
+}
+
+#[test]
+fn texture_decoding_is_bounded_by_the_document_budget() {
+    let doc = open_named("object_texbomb", texture_bomb()).unwrap();
+    let s = &doc.skeletons()[0];
+    assert_eq!(s.meshes.len(), 255 * 64);
+    let texels: usize = s.meshes.iter().filter_map(|m| m.texture.as_ref()).map(|t| t.rgba.len() / 4).sum();
+    assert_eq!(texels, boneyard_z64::dlist::MAX_DOCUMENT_TEXELS);
+    // The first texture: I8 texel i is the byte at 0x1100 + i.
+    let t = s.meshes[0].texture.as_ref().unwrap();
+    assert_eq!((t.width, t.height, &t.rgba[4..8]), (256, 256, &[1u8, 1, 1, 1][..]));
+}
+
+/// 64 KiB of distinct limb pointers, then a legacy animation header for every limb count
+/// 1..=255: the legacy limb table scan would read up to 255 pointers at every word for every
+/// count (half a billion reads) unless its work is bounded.
+fn legacy_table_bomb() -> Vec<u8> {
+    let mut o = common::Obj(Vec::new());
+    for i in 0..0x4000u32 {
+        o.ptr(4 * i);
+    }
+    for c in 1..=255u32 {
+        let h = 0x10000 + 16 * c as usize;
+        let keys = h as u32 - (c + 1) * 12;
+        o.at(h).s16(1).s16(c as i16).ptr(0).ptr(keys);
+    }
+    o.0
+}
+
+#[test]
+fn legacy_limb_table_scan_is_bounded() {
+    let start = std::time::Instant::now();
+    let _ = open_named("object_legacybomb", legacy_table_bomb());
+    assert!(start.elapsed().as_secs() < 20, "open took {:?}", start.elapsed());
+}
