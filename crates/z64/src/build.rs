@@ -24,7 +24,15 @@ pub struct Found {
     /// What is left of the legacy limb table scan's reads, shared by every file
     /// ([`scan::MAX_LEGACY_TABLE_READS`]).
     pub legacy_reads_left: usize,
+    /// What is left of [`MAX_SCAN_WORK`], shared by every file.
+    pub scan_work_left: usize,
 }
+
+/// Limbs the structural scan may read while trying keyframe and curve skeleton candidates
+/// and pairing candidate animations with them, over the whole document. Candidates are cheap
+/// to fake (a 16-byte pattern repeated), and each try reads up to 255 limbs: unbounded, a
+/// 1 MiB file costs minutes, and pairing n animations with m skeletons n x m tries.
+pub const MAX_SCAN_WORK: usize = 1 << 24;
 
 /// Skeletons and animations one document may hold (a whole OoT or MM ROM has a few hundred
 /// skeletons and a few thousand animations); more is a hostile file, refused.
@@ -78,6 +86,7 @@ pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, ex
         link_animetion: la,
         required: Vec::new(),
         legacy_reads_left: scan::MAX_LEGACY_TABLE_READS,
+        scan_work_left: MAX_SCAN_WORK,
     };
     for (i, file) in files.iter().enumerate() {
         if Some(i) == la {
@@ -132,6 +141,9 @@ pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, ex
         f.per_file[i].0 = s1 - s0;
         f.per_file[i].1 = a1 - a0;
         match_and_check(files, &mut f, ci, s0, a0)?;
+        if f.scan_work_left == 0 || f.legacy_reads_left == 0 {
+            f.per_file[i].2.push("the structural scan's work budget is used up: some candidates were not tried".into());
+        }
         if f.skels.len() > MAX_SKELETONS || f.anims.len() > MAX_ANIMATIONS {
             return Err(Error::limit(
                 0,
@@ -298,16 +310,29 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
                 crate::curve::read_header(ctx, addr).ok().map(|c| (addr, c))
             })
             .collect();
+        let mut work = f.scan_work_left;
+        let mut curve_skels = Vec::new();
         for h in scan::skeleton_candidates(&file.data, seg) {
+            let Some(left) = work.checked_sub(file.data.get(h + 4).map_or(1, |&n| n as usize)) else { break };
+            work = left;
             let addr = (seg as u32) << 24 | h as u32;
             let name = format!("{}_curve_skel_{h:06X}", file.stem);
             let Ok(s) = crate::curve::read_skeleton(ctx, addr, ci, name) else { continue };
             let n = s.limbs.len();
-            if headers.iter().any(|(a, c)| crate::curve::CurveAnim::load(ctx, *a, c, n).is_ok_and(|c| c.knots_sorted()))
-            {
-                f.skels.retain(|k| !(k.addr == addr && k.ctx == ci));
-                f.skels.push(s);
+            let fits = headers.iter().any(|(a, c)| {
+                let Some(left) = work.checked_sub(9 * n) else { return false };
+                work = left;
+                crate::curve::CurveAnim::load(ctx, *a, c, n).is_ok_and(|c| c.knots_sorted())
+            });
+            if fits {
+                curve_skels.push(s);
             }
+        }
+        f.scan_work_left = work;
+        if !curve_skels.is_empty() {
+            let addrs: std::collections::HashSet<u32> = curve_skels.iter().map(|s| s.addr).collect();
+            f.skels.retain(|k| !(k.ctx == ci && addrs.contains(&k.addr)));
+            f.skels.extend(curve_skels);
         }
         for (addr, header) in headers {
             let name = format!("{}_curve_anim_{:06X}", file.stem, addr & 0xFF_FFFF);
@@ -318,6 +343,11 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     // MM keyframe skeletons, and (only where one was found) keyframe animations.
     let kf_before = f.skels.len();
     for h in scan::kf_skeleton_candidates(&file.data, seg) {
+        // Standard then flex: up to twice the limb count.
+        let Some(left) = f.scan_work_left.checked_sub(2 * file.data.get(h).map_or(1, |&n| n as usize)) else {
+            break;
+        };
+        f.scan_work_left = left;
         let addr = (seg as u32) << 24 | h as u32;
         let name = format!("{}_kf_skel_{h:06X}", file.stem);
         if let Ok(s) = crate::keyframe::read_skeleton(ctx, addr, ci, name, None) {
@@ -448,9 +478,12 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
             }
             AnimKind::Link { .. } => {}
             AnimKind::Curve { header } => {
-                let pick = (s0..f.skels.len()).find(|&s| {
-                    f.skels[s].ty == SkelType::Curve
-                        && crate::curve::CurveAnim::load(&ctx, a.addr, &header, f.skels[s].limbs.len())
+                let work = &mut f.scan_work_left;
+                let skels = &f.skels;
+                let pick = (s0..skels.len()).find(|&s| {
+                    skels[s].ty == SkelType::Curve
+                        && (named || spend(work, 9 * skels[s].limbs.len()))
+                        && crate::curve::CurveAnim::load(&ctx, a.addr, &header, skels[s].limbs.len())
                             .is_ok_and(|c| named || c.knots_sorted())
                 });
                 let Some(s) = pick else {
@@ -464,9 +497,14 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
             }
             AnimKind::KeyFrame { header, .. } => {
                 // The first keyframe skeleton of the file whose shape the arrays fit.
-                let pick = (s0..f.skels.len()).find_map(|s| {
-                    let SkelType::KeyFrame { flex, .. } = f.skels[s].ty else { return None };
-                    let shape = crate::keyframe::KfShape { limbs: f.skels[s].limbs.len(), flex };
+                let work = &mut f.scan_work_left;
+                let skels = &f.skels;
+                let pick = (s0..skels.len()).find_map(|s| {
+                    let SkelType::KeyFrame { flex, .. } = skels[s].ty else { return None };
+                    let shape = crate::keyframe::KfShape { limbs: skels[s].limbs.len(), flex };
+                    if !named && !spend(work, 3 * shape.limbs) {
+                        return None;
+                    }
                     crate::keyframe::KfAnim::load(&ctx, a.addr, &header, shape)
                         .ok()
                         .filter(|k| named || k.keys_sorted())
@@ -494,6 +532,17 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
     f.per_file[home].1 = keep.len();
     f.anims.extend(keep);
     Ok(())
+}
+
+/// Take `units` from a scan work budget; false (and nothing taken) when it has not that many.
+fn spend(left: &mut usize, units: usize) -> bool {
+    match left.checked_sub(units) {
+        Some(l) => {
+            *left = l;
+            true
+        }
+        None => false,
+    }
 }
 
 /// How many JointIndex entries fit between jointIndices and the header (same file, in order).

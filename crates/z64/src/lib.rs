@@ -264,6 +264,8 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
         }
     }
     let mut kept = Vec::new();
+    // Keyframe skeleton tries, shared by the ROM's files (see build::MAX_SCAN_WORK).
+    let mut work = build::MAX_SCAN_WORK;
     for (i, f) in rfiles.into_iter().enumerate() {
         let named = f.name.clone().filter(|n| !n.is_empty());
         let (stem, segment) = if Some(i) == la {
@@ -277,7 +279,7 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
             if !known
                 && scan::skeleton_candidates(&f.data, seg).is_empty()
                 && scan::animation_candidates(&f.data, seg).is_empty()
-                && !has_keyframe_or_curve(&f.data, seg)
+                && !has_keyframe_or_curve(&f.data, seg, &mut work)
             {
                 continue;
             }
@@ -303,7 +305,7 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
 }
 
 /// Does a ROM file hold an MM keyframe skeleton that reads, or a curve animation header?
-fn has_keyframe_or_curve(data: &[u8], seg: u8) -> bool {
+fn has_keyframe_or_curve(data: &[u8], seg: u8, work: &mut usize) -> bool {
     if !scan::curve_animation_candidates(data, seg).is_empty() {
         return true;
     }
@@ -317,6 +319,8 @@ fn has_keyframe_or_curve(data: &[u8], seg: u8) -> bool {
     map[seg as usize & 0xF] = Some(0);
     let ctx = segment::Ctx::new(&files, map, 0);
     cands.into_iter().any(|h| {
+        let Some(left) = work.checked_sub(2 * data.get(h).map_or(1, |&n| n as usize)) else { return false };
+        *work = left;
         let addr = (seg as u32) << 24 | h as u32;
         keyframe::read_skeleton(&ctx, addr, 0, String::new(), None).is_ok()
     })

@@ -308,3 +308,22 @@ fn legacy_limb_table_scan_is_bounded() {
     let _ = open_named("object_legacybomb", legacy_table_bomb());
     assert!(start.elapsed().as_secs() < 20, "open took {:?}", start.elapsed());
 }
+
+/// 1 MiB of keyframe skeleton headers (255 limbs, 1 display list) all naming one table of
+/// zeroed limbs: each candidate reads 255 limbs twice (standard, flex) before failing, unless
+/// the scan's work is bounded.
+fn keyframe_header_bomb() -> Vec<u8> {
+    let mut o = common::Obj(Vec::new());
+    for _ in 0..(1 << 17) {
+        o.u8(255).u8(1).s16(0).ptr(1 << 20);
+    }
+    o.0.resize((1 << 20) + 255 * 12, 0);
+    o.0
+}
+
+#[test]
+fn keyframe_skeleton_scan_is_bounded() {
+    let start = std::time::Instant::now();
+    let _ = open_named("object_kfbomb", keyframe_header_bomb());
+    assert!(start.elapsed().as_secs() < 20, "open took {:?}", start.elapsed());
+}
