@@ -18,7 +18,9 @@ pub const MAX_NODES: usize = 4096;
 pub const MAX_VERTICES: usize = 1 << 16;
 /// Most strip-stream opcodes read from one mesh.
 const MAX_OPS: usize = 1 << 20;
-/// Most vertices read from one model in all (nodes may share a mesh offset).
+/// Most vertices, strip indices and strip opcodes read from one model in all (nodes may
+/// share a mesh offset, so each read is charged: 4096 nodes sharing a stream of a million
+/// no-op opcodes would otherwise be 4·10⁹ reads of a 2 MB file).
 pub const MAX_MODEL_VERTICES: usize = 1 << 22;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -152,8 +154,8 @@ impl Mt5 {
                 parent.and_then(|p: usize| nodes.get(p)).and_then(|p| p.mesh.as_ref()).map(|m| m.positions.len());
             let mesh = match opt_ofs(mesh_ofs) {
                 Some(m) => {
-                    let mesh = parse_mesh(data, m, parent_verts.unwrap_or(0))?;
-                    let used = mesh.positions.len() + mesh.strips.iter().map(|s| s.indices.len()).sum::<usize>();
+                    let (mesh, ops) = parse_mesh(data, m, parent_verts.unwrap_or(0), budget)?;
+                    let used = ops + mesh.positions.len() + mesh.strips.iter().map(|s| s.indices.len()).sum::<usize>();
                     budget = budget.checked_sub(used).ok_or_else(|| {
                         Error::limit(m as u64, format!("the model holds more than {MAX_MODEL_VERTICES} vertices"))
                     })?;
@@ -237,7 +239,8 @@ fn parse_texd(data: &[u8], at: usize) -> Result<Vec<[u8; 8]>> {
     Ok(ids)
 }
 
-fn parse_mesh(data: &[u8], at: usize, parent_verts: usize) -> Result<MeshData> {
+/// A mesh and the number of strip opcodes read for it. `budget` bounds the opcodes read.
+fn parse_mesh(data: &[u8], at: usize, parent_verts: usize, budget: usize) -> Result<(MeshData, usize)> {
     let mut r = Reader::new(data, Endian::Little).sub(at, L::MESH_HEADER)?;
     let poly_type = r.u32()?;
     let vert_ofs = r.u32()? as usize;
@@ -257,12 +260,13 @@ fn parse_mesh(data: &[u8], at: usize, parent_verts: usize) -> Result<MeshData> {
         positions.push(Vec3::from(finite3(&mut v)?));
         normals.push(Vec3::from(finite3(&mut v)?));
     }
-    let strips = parse_strips(data, strip_ofs, n, parent_verts)?;
-    Ok(MeshData { poly_type, positions, normals, center, radius, strips })
+    let (strips, ops) = parse_strips(data, strip_ofs, n, parent_verts, budget.min(MAX_OPS))?;
+    Ok((MeshData { poly_type, positions, normals, center, radius, strips }, ops))
 }
 
-/// The u16 opcode stream (reference §2.3) up to 0x8000.
-fn parse_strips(data: &[u8], at: usize, own: usize, parent: usize) -> Result<Vec<Strip>> {
+/// The u16 opcode stream (reference §2.3) up to 0x8000, reading at most `max_ops` opcodes.
+/// Returns the strips and the opcodes read.
+fn parse_strips(data: &[u8], at: usize, own: usize, parent: usize, max_ops: usize) -> Result<(Vec<Strip>, usize)> {
     let mut r = Reader::at(data, at, Endian::Little)?;
     let mut out = Vec::new();
     let mut texture = 0u16;
@@ -270,11 +274,11 @@ fn parse_strips(data: &[u8], at: usize, own: usize, parent: usize) -> Result<Vec
     // High-resolution UVs until an attribute block says otherwise (ShenmueDKSharp's reading
     // of the game's code; the reference gives no default).
     let mut uvh = true;
-    for _ in 0..MAX_OPS {
+    for ops in 1..=max_ops {
         let op_at = r.offset();
         let op = r.u16()?;
         match op {
-            L::STRIP_END => return Ok(out),
+            L::STRIP_END => return Ok((out, ops)),
             0x0000 | 0xFFFF => {}
             0x0002..=0x0007 => {
                 let size = usize::from(r.u16()?);
@@ -340,7 +344,7 @@ fn parse_strips(data: &[u8], at: usize, own: usize, parent: usize) -> Result<Vec
             other => return Err(Error::invalid(op_at, format!("unknown strip opcode {other:#06x}"))),
         }
     }
-    Err(Error::limit(at as u64, "strip stream has no 0x8000 end within the opcode limit"))
+    Err(Error::limit(at as u64, format!("strip stream has no 0x8000 end within {max_ops} opcodes (the model's limit)")))
 }
 
 /// Triangles of a strip as (corner a, b, c) positions into the strip, alternating winding
@@ -537,7 +541,12 @@ mod tests {
         u16s(&[2, 0, 0, 0, 0]);
         u16s(&[0x0002, 2, 0x0000, 0x000B, 256, 0x0011, 0, 1, (-3i16) as u16, 0, 128, 0, 1, 0, 0, 2, 0, 0]);
         u16s(&[0x8000]);
-        let strips = parse_strips(&s, 0, 3, 0).unwrap();
+        // Ten opcodes: 0x0000, 0xFFFF, 0x0E, 0x09, 0x08, 0x1C, 0x02, 0x0B, 0x11, 0x8000.
+        let (strips, ops) = parse_strips(&s, 0, 3, 0, MAX_OPS).unwrap();
+        assert_eq!(ops, 10);
+        assert!(parse_strips(&s, 0, 3, 0, 10).is_ok());
+        let e = parse_strips(&s, 0, 3, 0, 9).unwrap_err();
+        assert!(e.to_string().contains("within 9 opcodes"), "{e}");
         assert_eq!(strips.len(), 2);
         assert_eq!(strips[0].texture, 3);
         assert_eq!(strips[0].indices, vec![0, 1, 2]);
@@ -549,10 +558,10 @@ mod tests {
         assert_eq!(strips[1].uvs.as_ref().unwrap()[0], Vec2::new(0.5, 0.0));
         assert_eq!(strip_triangles(&strips[1]), vec![[1, 0, 2]]);
         // An index past this node's 3 vertices (and no parent) is an error at its offset.
-        let e = parse_strips(&s, 0, 2, 0).unwrap_err();
+        let e = parse_strips(&s, 0, 2, 0, MAX_OPS).unwrap_err();
         assert_eq!(e.offset, Some(24 + 8 + 10 + 10));
         // An unknown opcode too.
-        let e = parse_strips(&[0x01, 0x00, 0x00, 0x80], 0, 3, 0).unwrap_err();
+        let e = parse_strips(&[0x01, 0x00, 0x00, 0x80], 0, 3, 0, MAX_OPS).unwrap_err();
         assert!(e.to_string().contains("unknown strip opcode 0x0001"), "{e}");
     }
 

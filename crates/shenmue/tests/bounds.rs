@@ -109,3 +109,49 @@ fn odd_frames_clamp() {
         }
     }
 }
+
+#[test]
+fn nodes_sharing_a_long_strip_stream_are_bounded() {
+    // 4096 nodes whose mesh offsets all point at one mesh with a stream of a million no-op
+    // opcodes (2 MB): 4·10⁹ opcode reads before the opcodes were charged to the model.
+    use boneyard_shenmue::layout::mt5 as L;
+    let nodes: Vec<NodeSpec> = (0..4096)
+        .map(|i| NodeSpec {
+            render_key: 100,
+            parent: if i == 0 { None } else { Some(0) },
+            rotation: [0; 3],
+            scale: Vec3::ONE,
+            position: Vec3::ZERO,
+            vertices: Vec::new(),
+            strips: Vec::new(),
+        })
+        .collect();
+    let mut d = write(&nodes, &[]);
+    let mesh = d.len();
+    let strips = mesh + L::MESH_HEADER;
+    // poly type, vertex offset, vertex count 0, strip offset, centre, radius.
+    for w in [0u32, strips as u32, 0, strips as u32, 0, 0, 0, 0] {
+        d.extend_from_slice(&w.to_le_bytes());
+    }
+    d.extend(std::iter::repeat_n(0u8, 2 * ((1 << 20) - 1)));
+    d.extend_from_slice(&L::STRIP_END.to_le_bytes());
+    for i in 0..4096 {
+        let at = 12 + i * L::NODE_SIZE + L::NODE_MESH;
+        d[at..at + 4].copy_from_slice(&(mesh as u32).to_le_bytes());
+    }
+    let started = std::time::Instant::now();
+    let e = boneyard_shenmue::Mt5::parse(&d).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
+    assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
+    // One node with that mesh is fine (a million opcodes is within a model's limit).
+    let mut one = write(&nodes[..1], &[]);
+    let mesh1 = one.len();
+    let strips1 = mesh1 + L::MESH_HEADER;
+    for w in [0u32, strips1 as u32, 0, strips1 as u32, 0, 0, 0, 0] {
+        one.extend_from_slice(&w.to_le_bytes());
+    }
+    one.extend_from_slice(&d[strips..]);
+    one[12 + L::NODE_MESH..12 + L::NODE_MESH + 4].copy_from_slice(&(mesh1 as u32).to_le_bytes());
+    let m = boneyard_shenmue::Mt5::parse(&one).unwrap();
+    assert!(m.nodes[0].mesh.as_ref().is_some_and(|x| x.strips.is_empty()));
+}
