@@ -441,21 +441,35 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
     let named = names::file_assets(&files[home].stem).is_some() && !files[home].lenient;
     let mut keep = Vec::new();
     let anims: Vec<AnimDef> = f.anims.drain(a0..).collect();
+    // The file's first skeleton of each limb count, by kind, found once: a file of thousands
+    // of candidate animations and skeletons must not cost animations x skeletons.
+    let mut normal_by_len = std::collections::HashMap::new();
+    let mut legacy_by_len = std::collections::HashMap::new();
+    let mut normals = Vec::new();
+    for (s, k) in f.skels.iter().enumerate().skip(s0) {
+        match k.ty {
+            SkelType::Normal | SkelType::Flex { .. } => {
+                normal_by_len.entry(k.limbs.len()).or_insert(s);
+                if normals.len() < 2 {
+                    normals.push(s);
+                }
+            }
+            SkelType::Legacy => {
+                legacy_by_len.entry(k.limbs.len()).or_insert(s);
+            }
+            _ => {}
+        }
+    }
     for mut a in anims {
         let named = named || f.required.contains(&(ci, a.addr));
         match a.kind {
             AnimKind::Normal { joint_indices, .. } => {
                 let gap = gap_joints(&ctx, a.addr, joint_indices);
-                let cands: Vec<usize> = (s0..f.skels.len())
-                    .filter(|&s| matches!(f.skels[s].ty, SkelType::Normal | SkelType::Flex { .. }))
-                    .collect();
+                // The skeleton whose limbs + 1 is the gap, else 1 or 2 fewer (padding), the
+                // file's first of that size; with no gap, the file's only skeleton.
                 let pick = match gap {
-                    Some(g) => cands
-                        .iter()
-                        .copied()
-                        .filter(|&s| f.skels[s].limbs.len() < g && g - (f.skels[s].limbs.len() + 1) <= 2)
-                        .min_by_key(|&s| g - (f.skels[s].limbs.len() + 1)),
-                    None if cands.len() == 1 => Some(cands[0]),
+                    Some(g) => (1..=3).find_map(|d| g.checked_sub(d).and_then(|n| normal_by_len.get(&n).copied())),
+                    None if normals.len() == 1 => Some(normals[0]),
                     None => None,
                 };
                 a.skeleton = pick;
@@ -473,8 +487,7 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
                 };
             }
             AnimKind::Legacy { .. } => {
-                a.skeleton = (s0..f.skels.len())
-                    .find(|&s| f.skels[s].ty == SkelType::Legacy && f.skels[s].limbs.len() + 1 == a.joints);
+                a.skeleton = a.joints.checked_sub(1).and_then(|n| legacy_by_len.get(&n).copied());
             }
             AnimKind::Link { .. } => {}
             AnimKind::Curve { header } => {

@@ -327,3 +327,29 @@ fn keyframe_skeleton_scan_is_bounded() {
     let _ = open_named("object_kfbomb", keyframe_header_bomb());
     assert!(start.elapsed().as_secs() < 20, "open took {:?}", start.elapsed());
 }
+
+/// `skels` one-limb skeletons then `anims` two-joint animations: pairing each animation with
+/// the skeletons must not cost animations x skeletons.
+fn many_skeletons_and_animations(skels: usize, anims: usize) -> Vec<u8> {
+    let mut o = common::Obj(vec![0; 8]); // frame data: 4 values of 0
+    o.s16(0).s16(0).s16(0).u8(0xFF).u8(0xFF).ptr(0); // the limb at 8, no display list
+    for _ in 0..skels {
+        let table = o.0.len() as u32;
+        o.ptr(8).ptr(table).u8(1).u8(0).s16(0);
+    }
+    for _ in 0..anims {
+        let ji = o.0.len() as u32;
+        o.0.extend_from_slice(&[0; 12]);
+        o.s16(1).s16(0).ptr(0).ptr(ji).s16(4).s16(0);
+    }
+    o.0
+}
+
+#[test]
+fn pairing_many_animations_with_many_skeletons_is_linear() {
+    let start = std::time::Instant::now();
+    let doc = open_named("object_many", many_skeletons_and_animations(8000, 40000)).unwrap();
+    assert_eq!((doc.skeletons().len(), doc.animations().len()), (8000, 40000));
+    assert_eq!(doc.animations()[39999].skeleton, Some(0));
+    assert!(start.elapsed().as_secs() < 10, "open took {:?}", start.elapsed());
+}
