@@ -41,6 +41,13 @@ const MAX_EXAMINED: u64 = 1 << 30;
 /// the same inner archive would otherwise multiply the entries (and the summary notes) level
 /// by level: 65536 × 65536 empty entries from a 1 MB AFS.
 const MAX_TOTAL_ENTRIES: usize = 1 << 18;
+/// Most bytes handed to the MOTN and MT5 readers in all. Archive entries may overlap, so one
+/// 20 KB motion file listed 50,000 times in an AFS would otherwise be parsed (and held, with
+/// its curves and one listing per name) 50,000 times. All of Shenmue's motion files together
+/// are a few MB.
+const MAX_PARSED: u64 = 1 << 26;
+/// Most animations (MOTN table entries) of all files together (MOTION.BIN has 1559).
+const MAX_ANIMATIONS: usize = 1 << 17;
 
 /// The Shenmue family.
 pub struct Shenmue;
@@ -91,6 +98,10 @@ struct Found {
     examined: u64,
     /// Container entries listed so far, nested ones included.
     entries: usize,
+    /// Bytes handed to the MOTN and MT5 readers so far.
+    parsed: u64,
+    /// MOTN table entries so far.
+    animations: usize,
     summaries: Vec<FileSummary>,
     motns: Vec<(String, MotnFile)>,
     models: Vec<(String, Mt5)>,
@@ -106,7 +117,17 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
     if found.examined > MAX_EXAMINED {
         return Err(Error::limit(0, format!("archive entries add up to more than {MAX_EXAMINED} bytes")).in_file(name));
     }
-    if data.get(..4) == Some(layout::mt5::MAGIC) {
+    let is_mt5 = data.get(..4) == Some(layout::mt5::MAGIC);
+    let is_motn = !is_mt5 && motn::looks_like_motn(data);
+    if is_mt5 || is_motn {
+        found.parsed += data.len() as u64;
+        if found.parsed > MAX_PARSED {
+            return Err(
+                Error::limit(0, format!("the models and motions add up to more than {MAX_PARSED} bytes")).in_file(name)
+            );
+        }
+    }
+    if is_mt5 {
         let m = Mt5::parse(data).in_file(name)?;
         let with_mesh = m.nodes.iter().filter(|n| n.mesh.is_some()).count() as u64;
         found.summaries.push(FileSummary {
@@ -123,8 +144,16 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
         found.models.push((short_name(name), m));
         return Ok(());
     }
-    if motn::looks_like_motn(data) {
+    if is_motn {
         let m = MotnFile::parse(data).in_file(name)?;
+        found.animations += m.entries.len();
+        if found.animations > MAX_ANIMATIONS {
+            return Err(Error::limit(
+                layout::motn::ATTRIBUTES as u64,
+                format!("the motions name more than {MAX_ANIMATIONS} animations in all"),
+            )
+            .in_file(name));
+        }
         found.summaries.push(summary_of_motn(name, &m));
         found.motns.push((short_name(name), m));
         return Ok(());

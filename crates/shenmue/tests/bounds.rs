@@ -155,3 +155,20 @@ fn nodes_sharing_a_long_strip_stream_are_bounded() {
     let m = boneyard_shenmue::Mt5::parse(&one).unwrap();
     assert!(m.nodes[0].mesh.as_ref().is_some_and(|x| x.strips.is_empty()));
 }
+
+#[test]
+fn one_motion_listed_many_times_is_bounded() {
+    // An AFS whose 65536 entries are all the demo's motion file: each entry was parsed and
+    // held (with its listings) until the archive's byte limit, about 1 GB of motion data.
+    let motion = boneyard_shenmue::demo_files().unwrap().remove(0).1;
+    let afs = afs_all_same(1 << 16, &motion);
+    let started = std::time::Instant::now();
+    let Err(e) = open_bytes(&[("MOTIONS.AFS".into(), &afs)]) else { panic!("65536 copies of a motion opened") };
+    assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
+    assert!(e.to_string().contains("more than"), "{e}");
+    assert!(started.elapsed().as_secs() < 30, "took {:?}", started.elapsed());
+    // A few copies are fine: each is its own file of animations.
+    let few = afs_all_same(3, &motion);
+    let doc = open_bytes(&[("FEW.AFS".into(), &few)]).unwrap();
+    assert_eq!(doc.animations().len(), 3 * 4);
+}
