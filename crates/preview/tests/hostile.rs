@@ -1,7 +1,7 @@
 //! Documents full of garbage (NaN and huge transforms, stray weights, odd colours, clips with
 //! no frames or no frame rate) must give a picture or an error, never a panic or a hang.
 
-use boneyard_core::document::{AnimInfo, Interpolation, SkeletonInfo};
+use boneyard_core::document::{AnimInfo, Document, Interpolation, SkeletonInfo};
 use boneyard_core::memory::{BakedClip, BakedDocument};
 use boneyard_core::{Bone, Mesh, MeshBinding, Skeleton, Transform};
 use boneyard_preview::{apng, gif, png, RenderOptions};
@@ -124,4 +124,33 @@ fn garbage_never_panics() {
     }
     // Most garbage still makes a picture (of something); errors are for clips without frames.
     assert!(pictures > 100, "{pictures}");
+}
+
+/// A clip that claims u32::MAX frames (two stored) at odd frame rates, and one on a skeleton
+/// with no meshes: previews sample at most MAX_ANIMATION_FRAMES frames, and answer a file or
+/// an error, never a panic or an hours-long render.
+#[test]
+fn huge_frame_counts_and_odd_rates_are_bounded() {
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    let o = RenderOptions { width: 8, height: 8, ..Default::default() };
+    let start = std::time::Instant::now();
+    for fps in [30.0, 0.0, -1.0, f64::NAN, f64::INFINITY, 1e-300, 1e300] {
+        // The document lists what `new` was given: change the parts, then build it again.
+        let g = garbage_document(&mut rng);
+        let (mut skeletons, mut clips) = (g.skeletons, g.clips);
+        clips[0].info.frames = u32::MAX;
+        clips[0].info.fps = fps;
+        skeletons[0].meshes.clear();
+        let d = BakedDocument::new("test", vec![], skeletons, clips);
+        assert_eq!(d.animations()[0].frames, u32::MAX);
+        for frame in [f64::NAN, f64::INFINITY, -1.0, 1e300, 4294967295.0] {
+            let _ = png(&d, 0, Some(0), frame, &o);
+        }
+        let g = gif(&d, 0, 0, &o);
+        let a = apng(&d, 0, 0, &o);
+        if !(fps.is_finite() && fps > 0.0) {
+            assert!(g.is_err() && a.is_err(), "fps {fps}");
+        }
+    }
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
 }
