@@ -75,6 +75,10 @@ pub struct InstanceFile {
 
 /// Most descriptors a file may declare (the retail level0 has about 10,000).
 pub const MAX_INSTANCES: usize = 1 << 20;
+/// Longest instance name read, its tag prefix included (the retail names are under 64
+/// characters). Without it, a million descriptors naming the start of one long name block
+/// would each scan and copy the whole block.
+pub const MAX_NAME: usize = 256;
 
 /// Does `bytes` start like an instance file (version word and descriptor sizes)?
 pub fn looks_like_instance_file(bytes: &[u8]) -> bool {
@@ -209,10 +213,10 @@ impl InstanceFile {
                         format!("instance {i}: name offset {name_offset:#x} is outside the name block ({name_len:#x} bytes)"),
                     )
                 })?;
-                let len = s.iter().position(|&c| c == 0).ok_or_else(|| {
+                let len = s.iter().take(MAX_NAME).position(|&c| c == 0).ok_or_else(|| {
                     Error::invalid(
                         name_block as u64 + name_offset as u64,
-                        format!("instance {i}: name is not terminated"),
+                        format!("instance {i}: name is not terminated within {MAX_NAME} bytes"),
                     )
                 })?;
                 Some(cstr(&s[..len]))

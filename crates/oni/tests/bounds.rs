@@ -194,3 +194,32 @@ fn parts_sharing_one_big_geometry_stop_while_reading() {
     // Named at the TRGA link of the part that crossed the limit.
     assert!(e.offset.is_some_and(|o| o > 0), "{e}");
 }
+
+#[test]
+fn names_are_bounded() {
+    // Names in a new name block at the end of the file: "TRAM" and 300 letters. A million
+    // descriptors naming it would have scanned and copied it a million times.
+    let Some(p) = common::fixture("TRAMfixture_tiny2.oni", "names_are_bounded") else { return };
+    let d = std::fs::read(p).unwrap();
+    let named = |letters: usize| {
+        let mut f = d.clone();
+        let at = f.len();
+        f.extend_from_slice(b"TRAM");
+        f.extend(std::iter::repeat_n(b'a', letters));
+        f.push(0);
+        let len = (f.len() - at) as u32;
+        put_u32(&mut f, h::NAME_OFFSET, at as u32);
+        put_u32(&mut f, h::NAME_LENGTH, len);
+        for k in 0..u32_at(&f, h::NUM_INSTANCES) as usize {
+            put_u32(&mut f, h::SIZE + k * h::SIZE_INSTANCE_DESCRIPTOR + 8, 0);
+        }
+        (f, at)
+    };
+    let (ok, _) = named(200);
+    let doc = open_one("long_name.oni", ok).unwrap();
+    assert_eq!(doc.animations()[0].name.len(), 200);
+    let (bad, at) = named(300);
+    let Err(e) = open_one("longer_name.oni", bad) else { panic!("a 304-byte name was read") };
+    assert!(e.to_string().contains("not terminated within 256 bytes"), "{e}");
+    assert_eq!(e.offset, Some(at as u64), "{e}");
+}
