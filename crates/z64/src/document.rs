@@ -28,6 +28,9 @@ pub struct Z64Document {
     pub(crate) found: Found,
     skel_infos: Vec<SkeletonInfo>,
     anim_infos: Vec<AnimInfo>,
+    /// Each skeleton's first animation (its rest pose, for flex keyframe and curve skeletons),
+    /// found once rather than by a search of every animation for every skeleton.
+    first_anim: Vec<Option<usize>>,
 }
 
 fn hex(v: u32) -> String {
@@ -36,8 +39,20 @@ fn hex(v: u32) -> String {
 
 impl Z64Document {
     pub(crate) fn new(files: Vec<SegFile>, mut summaries: Vec<FileSummary>, found: Found) -> Result<Self> {
-        let mut doc =
-            Z64Document { files, summaries: Vec::new(), found, skel_infos: Vec::new(), anim_infos: Vec::new() };
+        let mut first_anim = vec![None; found.skels.len()];
+        for (i, a) in found.anims.iter().enumerate() {
+            if let Some(slot) = a.skeleton.and_then(|s| first_anim.get_mut(s)) {
+                slot.get_or_insert(i);
+            }
+        }
+        let mut doc = Z64Document {
+            files,
+            summaries: Vec::new(),
+            found,
+            skel_infos: Vec::new(),
+            anim_infos: Vec::new(),
+            first_anim,
+        };
         let multi = doc.found.skels.iter().map(|s| doc.found.ctxs[s.ctx].1).collect::<std::collections::BTreeSet<_>>();
         let multi = multi.len() > 1;
         let mut budget = dlist::Budget::default();
@@ -283,7 +298,7 @@ impl Z64Document {
         if !matches!(s.ty, SkelType::KeyFrame { flex: true, .. } | SkelType::Curve) {
             return None;
         }
-        let a = self.found.anims.iter().position(|a| a.skeleton == Some(skel))?;
+        let a = self.first_anim.get(skel).copied().flatten()?;
         self.table_at(a, 0.0).ok().map(|t| t.1)
     }
 
