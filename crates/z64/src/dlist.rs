@@ -137,7 +137,9 @@ impl Group {
         };
         mesh.colors = Some(self.colors);
         mesh.base_color = [1.0, 1.0, 1.0, 1.0];
-        if let Some((addr, fmt, siz, w, h, tlut)) = self.tex.filter(|t| t.3.saturating_mul(t.4) <= *texels) {
+        if let Some((addr, fmt, siz, w, h, tlut)) =
+            self.tex.filter(|t| t.3.saturating_mul(t.4) <= texture::MAX_TEXELS.min(*texels))
+        {
             *texels -= w * h;
             let bytes = (w * h * texture::bits(siz)).div_ceil(8);
             let data = ctx.bytes(addr, bytes, 0).ok();
