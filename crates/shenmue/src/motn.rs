@@ -19,6 +19,10 @@ pub const MAX_SEQUENCES: usize = 0x4000;
 pub const MAX_TOTAL_FRAMES: u64 = 1 << 21;
 /// Longest name read.
 const MAX_NAME: usize = 64;
+/// Bytes of an action metadata block decoded (MOTION.BIN's longest is 200). Entries may
+/// all name one block that runs to the name table; decoding megabytes of cues for each of
+/// 4095 entries would hold billions of them. The block's `len` stays its whole length.
+pub const MAX_ACTION_BYTES: usize = 4096;
 
 #[derive(Debug, Clone)]
 pub struct MotnFile {
@@ -69,6 +73,7 @@ pub struct ActionMeta {
 fn parse_action(data: &[u8], offset: usize, end: usize) -> Option<ActionMeta> {
     let block = data.get(offset..end)?;
     let rec = block.get(12..)?;
+    let rec = &rec[..rec.len().min(MAX_ACTION_BYTES)];
     let u16_at = |b: &[u8], i: usize| b.get(i..i + 2).map(|x| u16::from_le_bytes([x[0], x[1]]));
     let mut m = ActionMeta { offset, len: block.len(), ..Default::default() };
     if rec.len() >= 8 && rec[0] == 0x02 && rec[1] == 0 {
@@ -420,6 +425,21 @@ fn parse_curves(region: &Reader, frames: u16, offs: [u16; 4]) -> Result<Motion> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn action_blocks_are_decoded_up_to_the_limit() {
+        // A 1 MB block of sound cues `frame, 04 05 AB group track 00` (one per 8 bytes)
+        // after the 12-byte header: only the first MAX_ACTION_BYTES are decoded.
+        let mut d = vec![0u8; 12];
+        for k in 0..(1 << 17) {
+            d.extend_from_slice(&(k as u16).to_le_bytes());
+            d.extend_from_slice(&[0x04, 0x05, 0xAB, 7, 9, 0]);
+        }
+        let m = parse_action(&d, 0, d.len()).unwrap();
+        assert_eq!(m.len, d.len());
+        assert_eq!(m.sound_cues.len(), MAX_ACTION_BYTES / 8);
+        assert_eq!(m.sound_cues[3], (3, 7, 9));
+    }
 
     #[test]
     fn timestamp_is_found() {
