@@ -353,3 +353,52 @@ fn pairing_many_animations_with_many_skeletons_is_linear() {
     assert_eq!(doc.animations()[39999].skeleton, Some(0));
     assert!(start.elapsed().as_secs() < 10, "open took {:?}", start.elapsed());
 }
+
+/// Link's animation headers in gameplay_keep (0x2310, 573 of 8 bytes) mutated: frame counts
+/// past link_animetion, pointers into other segments; every call answers, none panics.
+#[test]
+fn mutated_link_headers_never_panic() {
+    let (Some(gk), Some(la), Some(boy)) = (
+        shared_data("z64/oot-gc-eu-mq-dbg/gameplay_keep", "mutated_link_headers_never_panic"),
+        shared_data("z64/oot-gc-eu-mq-dbg/link_animetion", "mutated_link_headers_never_panic"),
+        shared_data("z64/oot-gc-eu-mq-dbg/object_link_boy", "mutated_link_headers_never_panic"),
+    ) else {
+        return;
+    };
+    let read = |p: &std::path::Path| std::fs::read(p).unwrap();
+    let (gk, la, boy) = (read(&gk), read(&la), read(&boy));
+    let mut x: u32 = 0x9E37_79B9;
+    let mut rand = move || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    };
+    for round in 0..6 {
+        let mut g = gk.clone();
+        for _ in 0..1 + round {
+            let at = 0x2310 + rand() as usize % (573 * 8);
+            g[at] = rand() as u8;
+        }
+        let files = vec![
+            InputFile::new("object_link_boy", boy.clone()),
+            InputFile::new("gameplay_keep", g),
+            InputFile::new("link_animetion", la.clone()),
+        ];
+        let doc = match open_files(files) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("round {round}: {e}");
+                continue;
+            }
+        };
+        for a in doc.animations().iter().step_by(37) {
+            for f in [0.0, a.frames as f64 - 1.0, -1.0, 0.5, 1e300] {
+                let _ = doc.sample(a.index, f);
+                if let Some(s) = a.skeleton {
+                    let _ = doc.pose(s, Some(a.index), f);
+                }
+            }
+        }
+    }
+}
