@@ -57,7 +57,10 @@ impl OniDocument {
                         .map(|n| n.get(4..).unwrap_or(n).to_string())
                 };
                 let t = Tram::read(f, i, &link_name)?;
-                budget += TRAM_OVERHEAD + t.rotations.len() + 12 * t.frames;
+                // Keys are charged per part (as decoded quaternions): parts may share one
+                // stream, so the bytes alone do not bound the walking and sampling.
+                let keys: usize = t.streams.iter().map(|s| s.keys).sum();
+                budget += TRAM_OVERHEAD + t.rotations.len() + 12 * t.frames + 16 * keys;
                 if budget > limits.max_bytes {
                     return Err(Error::limit(0, format!("the animations need over {} bytes", limits.max_bytes))
                         .in_file(&f.name));

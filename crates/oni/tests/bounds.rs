@@ -223,3 +223,31 @@ fn names_are_bounded() {
     assert!(e.to_string().contains("not terminated within 256 bytes"), "{e}");
     assert_eq!(e.offset, Some(at as u64), "{e}");
 }
+
+#[test]
+fn parts_sharing_one_long_stream_are_charged() {
+    // 32 parts whose offsets all name one stream of 65535 keys (a 262 KB block), given 100
+    // times: 100 × 32 × 65535 keys walked at open, while the bytes came to 105 MB, under the
+    // memory limit. Keys are now charged per part.
+    use boneyard_oni::tram::Stream;
+    let (frames, parts) = (65535usize, 32usize);
+    let table = 2 * parts;
+    let mut block = Vec::new();
+    for _ in 0..parts {
+        block.extend_from_slice(&(table as u16).to_le_bytes());
+    }
+    block.extend_from_slice(&[128, 128, 0]);
+    for _ in 1..frames {
+        block.extend_from_slice(&[1, 128, 128, 0]);
+    }
+    let mut t = new_tram("shared", 3, parts, frames);
+    t.streams = vec![Stream { start: table, end: block.len(), keys: frames }; parts];
+    t.rotations = block;
+    let one = write_oni(&[tram_instance(&t).unwrap()]).unwrap();
+    let doc = open_one("shared.oni", one.clone()).unwrap();
+    assert_eq!(doc.sample(0, 7.0).unwrap().frame, 7.0);
+    let Err(e) = open_one("shared100.oni", duplicate_descriptor(&one, 0, 99)) else {
+        panic!("100 TRAMs of 32 × 65535 keys opened")
+    };
+    assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
+}
