@@ -46,11 +46,17 @@ pub fn kind_of(data: &[u8]) -> Option<Kind> {
 
 /// Inflate a gzip stream (bounded by [`MAX_INFLATED`]).
 pub fn gunzip(data: &[u8]) -> Result<Vec<u8>> {
+    gunzip_max(data, MAX_INFLATED)
+}
+
+/// Inflate a gzip stream, stopping with a limit error past `max` bytes (nested archives pass
+/// what is left of their total, so a GZ in a GZ cannot hold twice the limit at once).
+pub fn gunzip_max(data: &[u8], max: u64) -> Result<Vec<u8>> {
     let mut out = Vec::new();
-    let mut d = flate2::read::GzDecoder::new(data).take(MAX_INFLATED + 1);
+    let mut d = flate2::read::GzDecoder::new(data).take(max.saturating_add(1));
     d.read_to_end(&mut out).map_err(|e| Error::invalid(0, format!("gzip: {e}")))?;
-    if out.len() as u64 > MAX_INFLATED {
-        return Err(Error::limit(0, format!("gzip inflates past {MAX_INFLATED} bytes")));
+    if out.len() as u64 > max {
+        return Err(Error::limit(0, format!("gzip inflates past {max} bytes")));
     }
     Ok(out)
 }
@@ -371,6 +377,9 @@ mod tests {
         assert_eq!(e[1].data, b"world!");
         assert_eq!(e[0].offset, 2048);
         assert_eq!(gunzip(&gzip(b"payload")).unwrap(), b"payload");
+        assert_eq!(gunzip_max(&gzip(b"payload"), 7).unwrap(), b"payload");
+        let e = gunzip_max(&gzip(b"payload"), 6).unwrap_err();
+        assert!(e.to_string().contains("inflates past 6 bytes"), "{e}");
         assert_eq!(kind_of(&gzip(b"x")), Some(Kind::Gz));
     }
 }
