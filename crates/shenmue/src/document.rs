@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 pub const FPS: f64 = 30.0;
 
 /// Most work `check` does, in (frame × (bones + curves)) units over all distinct sequences.
-/// MOTION.BIN (about 52,000 frames on the 37-control rig) needs about 1/8 of it; without a
+/// MOTION.BIN (46,812 decoded frames, 4.6 million units) needs about a quarter of it; without a
 /// bound, a 1 KB MOTN (32 sequences of 65535 frames) with a model of 4096 nodes declaring
 /// its controller family would make `check` evaluate 8·10⁹ node matrices.
 pub const MAX_CHECK_WORK: u64 = 1 << 24;
