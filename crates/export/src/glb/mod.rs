@@ -31,6 +31,7 @@ use crate::bake::{self, unit_rotation};
 use crate::names;
 use crate::ExportOptions;
 use buffer::{f32_bytes, Builder};
+use rayon::prelude::*;
 
 pub(crate) use mesh::clean_influences;
 
@@ -68,6 +69,30 @@ fn stick_figure(skel: &Skeleton, rest_world: &[Mat4]) -> Mesh {
     };
     m.base_color = [0.7, 0.7, 0.72, 1.0];
     m
+}
+
+/// Clips baked at once by the worker threads: at most this many, holding at most
+/// `BAKE_CHUNK_BYTES` of baked transforms (estimated from frames × bones) between them.
+const BAKE_CHUNK: usize = 64;
+const BAKE_CHUNK_BYTES: u64 = 64 << 20;
+
+/// Split `anims` into runs to bake in parallel.
+fn bake_chunks<'a>(doc: &dyn Document, anims: &'a [usize]) -> Vec<&'a [usize]> {
+    let mut out = Vec::new();
+    let (mut start, mut bytes) = (0, 0u64);
+    for (i, &a) in anims.iter().enumerate() {
+        // A baked frame of a bone: translation, rotation, scale as f32 (40 bytes).
+        let size = doc.animations().get(a).map_or(0, |x| u64::from(x.frames).saturating_mul(x.bones as u64 * 40));
+        if i > start && (i - start >= BAKE_CHUNK || bytes.saturating_add(size) > BAKE_CHUNK_BYTES) {
+            out.push(&anims[start..i]);
+            (start, bytes) = (i, 0);
+        }
+        bytes = bytes.saturating_add(size);
+    }
+    if start < anims.len() {
+        out.push(&anims[start..]);
+    }
+    out
 }
 
 /// Write the GLB. With `skipped`, clips that fail to bake are listed there instead of failing.
@@ -189,16 +214,22 @@ pub(crate) fn write_with(
     let anim_names =
         names::unique(anims.iter().map(|&a| doc.animations().get(a).map(|x| x.name.as_str()).unwrap_or("")), "anim");
     let rest_scales: Vec<glam::Vec3> = skel.bones.iter().map(|x| x.rest.scale).collect();
-    for (&a, name) in anims.iter().zip(anim_names) {
-        let baked = match (bake::bake(doc, skeleton, a, opts), skipped.as_deref_mut()) {
-            (Ok(b), _) => b,
-            (Err(e), Some(list)) if !e.is_not_found() => {
-                list.push((a, e));
-                continue;
-            }
-            (Err(e), _) => return Err(e),
-        };
-        anim::add(&mut b, &baked, name, &rest_scales, opts)?;
+    // Clips are baked in parallel, a chunk at a time (bounded memory), and written in order,
+    // so the file does not depend on the number of threads.
+    let mut names = anim_names.into_iter();
+    for chunk in bake_chunks(doc, anims) {
+        let baked: Vec<Result<bake::Baked>> = chunk.par_iter().map(|&a| bake::bake(doc, skeleton, a, opts)).collect();
+        for ((&a, baked), name) in chunk.iter().zip(baked).zip(names.by_ref()) {
+            let baked = match (baked, skipped.as_deref_mut()) {
+                (Ok(b), _) => b,
+                (Err(e), Some(list)) if !e.is_not_found() => {
+                    list.push((a, e));
+                    continue;
+                }
+                (Err(e), _) => return Err(e),
+            };
+            anim::add(&mut b, &baked, name, &rest_scales, opts)?;
+        }
     }
     b.finish()
 }
