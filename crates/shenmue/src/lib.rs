@@ -118,7 +118,9 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
         return Err(Error::limit(0, format!("archive entries add up to more than {MAX_EXAMINED} bytes")).in_file(name));
     }
     let is_mt5 = data.get(..4) == Some(layout::mt5::MAGIC);
-    let is_motn = !is_mt5 && motn::looks_like_motn(data);
+    // A file the user gave with a MOTN-shaped header is read as one even when its size field
+    // disagrees, so the error names that field (inside archives, only self-consistent ones).
+    let is_motn = !is_mt5 && (motn::looks_like_motn(data) || (top && motn::header_shape(data).is_some()));
     if is_mt5 || is_motn {
         found.parsed += data.len() as u64;
         if found.parsed > MAX_PARSED {
@@ -251,13 +253,17 @@ impl Family for Shenmue {
         "Shenmue (Sega, Dreamcast 1999)"
     }
     /// Magic first (HRCM, PAKF, PAKS, IPAC, AFS, a self-consistent MOTN header); gzip only
-    /// with a Shenmue extension (.gz, .pkf, .pks, .mt5).
+    /// with a Shenmue extension (.gz, .pkf, .pks, .mt5); a `.bin` with a MOTN-shaped header whose
+    /// size disagrees is taken too, so that `open` names the lying size and its offset.
     fn probe(&self, path: &Path, head: &[u8]) -> bool {
         use container::Kind;
         if head.get(..4) == Some(layout::mt5::MAGIC) || motn::looks_like_motn(head) {
             return true;
         }
         let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+        if ext == "bin" && motn::header_shape(head).is_some() {
+            return true;
+        }
         match container::kind_of(head) {
             Some(Kind::Gz) => matches!(ext.as_str(), "gz" | "pkf" | "pks" | "mt5"),
             Some(_) => true,

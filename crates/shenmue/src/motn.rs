@@ -164,12 +164,19 @@ fn name_at(data: &[u8], ptr: usize) -> Result<String> {
 
 /// Does `data` look like a MOTN file? (cheap: the header's own consistency)
 pub fn looks_like_motn(data: &[u8]) -> bool {
+    header_shape(data).is_some_and(|size| size as usize == data.len())
+}
+
+/// The MOTN header's shape without its size check: `Some(declared size)` when the table
+/// offset is 0x20 and the name table can follow the slots. A `.bin` of this shape whose size
+/// disagrees is still a MOTN file (truncated or lying), for `parse` to report.
+pub fn header_shape(data: &[u8]) -> Option<u32> {
     let mut r = Reader::new(data, Endian::Little);
     let (Ok(tab), Ok(names), Ok(_base), Ok(attr), Ok(size)) = (r.u32(), r.u32(), r.u32(), r.u32(), r.u32()) else {
-        return false;
+        return None;
     };
     let count = (attr & L::ATTR_COUNT_MASK) as usize;
-    tab == 0x20 && size as usize == data.len() && count > 1 && names as usize >= 0x20 + count * L::TABLE_ENTRY
+    (tab == 0x20 && count > 1 && names as usize >= 0x20 + count * L::TABLE_ENTRY).then_some(size)
 }
 
 impl MotnFile {

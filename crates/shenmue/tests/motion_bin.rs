@@ -242,3 +242,20 @@ fn walk_feet_are_half_a_cycle_apart_and_mirrored() {
         assert!((rel(8, a) - rel(15, b)).abs() < 0.1, "z at {fr}");
     }
 }
+
+/// A truncated MOTION.BIN is still recognised as Shenmue's (by its header's shape and its
+/// `.bin` name) and refused with the lying size's offset, 0x10, rather than "not a file
+/// boneyard recognises".
+#[test]
+fn truncated_motion_bin_names_the_size_field() {
+    use boneyard_core::{Family, InputFile};
+    let Some(data) = load("truncated_motion_bin_names_the_size_field") else { return };
+    let cut = data[..100_000].to_vec();
+    let path = std::path::Path::new("MOTION.BIN");
+    assert!(boneyard_shenmue::Shenmue.probe(path, &cut));
+    assert!(!boneyard_shenmue::Shenmue.probe(std::path::Path::new("x.dat"), &cut));
+    let err =
+        boneyard_shenmue::Shenmue.open(vec![InputFile::new(path, cut)]).err().expect("a truncated file is refused");
+    assert_eq!(err.offset, Some(0x10), "{err}");
+    assert!(err.to_string().contains("1826800"), "{err}");
+}
