@@ -36,26 +36,61 @@ pub const MAX_DOCUMENT_TEXELS: usize = 1 << 24;
 pub struct Budget {
     pub commands: usize,
     pub texels: usize,
+    /// Skin vertex and transformation entries ([`crate::skin::MAX_DOCUMENT_SKIN_ENTRIES`]).
+    pub skin_entries: usize,
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { commands: MAX_DOCUMENT_COMMANDS, texels: MAX_DOCUMENT_TEXELS }
+        Budget {
+            commands: MAX_DOCUMENT_COMMANDS,
+            texels: MAX_DOCUMENT_TEXELS,
+            skin_entries: crate::skin::MAX_DOCUMENT_SKIN_ENTRIES,
+        }
     }
 }
 const VTX_CACHE: usize = 32;
 
 /// Decode the meshes of every limb with a display list (LOD: the near one). `rest_world` are
 /// the rest-pose world matrices by limb, used to put skinned vertices in model space.
-/// Returns the meshes and notes about what could not be decoded.
-pub fn skeleton_meshes(ctx: &Ctx, s: &SkelDef, rest_world: &[Mat4], budget: &mut Budget) -> (Vec<Mesh>, Vec<String>) {
+/// Animated Skin limbs (segmentType 4) become skinned meshes ([`crate::skin`]).
+/// Returns the meshes and notes about what could not be decoded; errors in skin limb data are
+/// errors when `strict` (a file the asset table names), notes otherwise.
+pub fn skeleton_meshes(
+    ctx: &Ctx,
+    s: &SkelDef,
+    rest_world: &[Mat4],
+    budget: &mut Budget,
+    strict: bool,
+) -> boneyard_core::Result<(Vec<Mesh>, Vec<String>)> {
     let mut meshes = Vec::new();
     let mut notes = Vec::new();
     // Flex matrix slots: limbs with a display list, in draw order.
     let slots: Vec<usize> = s.order.iter().copied().filter(|&l| s.limbs[l].dlists[0] != 0).collect();
     let flex = s.ty.binds_matrix_segment();
+    let skin_mats = s
+        .limbs
+        .iter()
+        .any(|l| matches!(l.skin, Some((SKIN_LIMB_TYPE_ANIMATED, seg)) if seg != 0))
+        .then(|| crate::skin::limb_matrices(s, None));
     for &l in &s.order {
-        let dl = s.limbs[l].dlists[0];
+        let skin = match (s.limbs[l].skin, &skin_mats) {
+            (Some((SKIN_LIMB_TYPE_ANIMATED, seg)), Some(mats)) if seg != 0 => {
+                match crate::skin::read_animated_limb(ctx, s, l, seg, mats, &mut budget.skin_entries) {
+                    Ok(m) => Some(m),
+                    Err(e) if strict => return Err(e),
+                    Err(e) => {
+                        notes.push(format!("limb {l}: skin data not read: {e}"));
+                        continue;
+                    }
+                }
+            }
+            _ => None,
+        };
+        let dl = match &skin {
+            Some(m) => m.dlist,
+            None => s.limbs[l].dlists[0],
+        };
         if dl == 0 {
             continue;
         }
@@ -65,7 +100,9 @@ pub fn skeleton_meshes(ctx: &Ctx, s: &SkelDef, rest_world: &[Mat4], budget: &mut
             ));
             break;
         }
+        let vtx_buf = skin.as_ref().map(|m| m.vtx_bytes());
         let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands);
+        d.skin_vertices = vtx_buf.as_deref();
         if let Err(msg) = d.run(dl) {
             notes.push(format!("limb {l}: display list {dl:#010x}: {msg}"));
         }
@@ -76,10 +113,14 @@ pub fn skeleton_meshes(ctx: &Ctx, s: &SkelDef, rest_world: &[Mat4], budget: &mut
         let many = groups.len() > 1;
         for (gi, g) in groups.into_iter().enumerate() {
             let name = if many { format!("{base}_{gi}") } else { base.clone() };
-            meshes.push(g.into_mesh(ctx, name, l, s, rest_world, &mut budget.texels));
+            let mesh = match &skin {
+                Some(m) => g.into_skin_mesh(ctx, name, s, m, &mut budget.texels, &mut notes),
+                None => g.into_mesh(ctx, name, l, s, rest_world, &mut budget.texels),
+            };
+            meshes.push(mesh);
         }
     }
-    (meshes, notes)
+    Ok((meshes, notes))
 }
 
 /// Texture state at a triangle: (image address, format, size, width, height, palette address).
@@ -111,7 +152,7 @@ struct Group {
 
 impl Group {
     fn into_mesh(
-        self,
+        mut self,
         ctx: &Ctx,
         name: String,
         limb: usize,
@@ -120,8 +161,13 @@ impl Group {
         texels: &mut usize,
     ) -> Mesh {
         let rigid = self.bones.iter().all(|&b| b == limb);
-        let mut mesh = if rigid {
-            Mesh::rigid(name, s.bone_of_limb[limb], self.positions, self.indices)
+        let mesh = if rigid {
+            Mesh::rigid(
+                name,
+                s.bone_of_limb[limb],
+                std::mem::take(&mut self.positions),
+                std::mem::take(&mut self.indices),
+            )
         } else {
             let positions = self
                 .positions
@@ -131,10 +177,15 @@ impl Group {
                 .collect();
             let joints = self.bones.iter().map(|&b| [s.bone_of_limb[b] as u16, 0, 0, 0]).collect();
             let weights = vec![[1.0, 0.0, 0.0, 0.0]; self.bones.len()];
-            let mut m = Mesh::rigid(name, 0, positions, self.indices);
+            let mut m = Mesh::rigid(name, 0, positions, std::mem::take(&mut self.indices));
             m.binding = MeshBinding::Skinned { joints, weights };
             m
         };
+        self.finish(ctx, mesh, texels)
+    }
+
+    /// Colours and the texture (within the document's texel budget).
+    fn finish(self, ctx: &Ctx, mut mesh: Mesh, texels: &mut usize) -> Mesh {
         mesh.colors = Some(self.colors);
         mesh.base_color = [1.0, 1.0, 1.0, 1.0];
         if let Some((addr, fmt, siz, w, h, tlut)) =
@@ -154,6 +205,59 @@ impl Group {
             }
         }
         mesh
+    }
+
+    /// An animated Skin limb's triangles: vertices from the limb's buffer (segment 8) are in
+    /// model space and follow their modification's limbs; any other vertex is drawn under the
+    /// actor's matrix alone, which the nearest a skin can say is the root bone.
+    fn into_skin_mesh(
+        mut self,
+        ctx: &Ctx,
+        name: String,
+        s: &SkelDef,
+        skin: &crate::skin::SkinLimbMesh,
+        texels: &mut usize,
+        notes: &mut Vec<String>,
+    ) -> Mesh {
+        let mut addrs = vec![0u32; self.positions.len()];
+        for (&(addr, _), &i) in &self.seen {
+            if let Some(a) = addrs.get_mut(i as usize) {
+                *a = addr;
+            }
+        }
+        let n = addrs.len();
+        let (mut joints, mut weights, mut normals) =
+            (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut outside = 0;
+        for &addr in &addrs {
+            let (seg, off) = split_segmented(addr);
+            let v = (seg == SEG_SKIN_VERTICES && (off as usize).is_multiple_of(VTX_SIZE))
+                .then(|| skin.vertices.get(off as usize / VTX_SIZE))
+                .flatten()
+                .and_then(|v| v.as_ref());
+            match v {
+                Some(v) => {
+                    let (j, w) = crate::skin::lbs_weights(s, &v.influences);
+                    joints.push(j);
+                    weights.push(w);
+                    let nv = Vec3::new(v.normal[0] as f32, v.normal[1] as f32, v.normal[2] as f32);
+                    normals.push(nv.try_normalize().unwrap_or(Vec3::Y));
+                }
+                None => {
+                    outside += 1;
+                    joints.push([s.bone_of_limb.first().copied().unwrap_or(0) as u16, 0, 0, 0]);
+                    weights.push([1.0, 0.0, 0.0, 0.0]);
+                    normals.push(Vec3::Y);
+                }
+            }
+        }
+        if outside > 0 {
+            notes.push(format!("{name}: {outside} vertices not from the skin buffer follow the root"));
+        }
+        let mut mesh = Mesh::rigid(name, 0, std::mem::take(&mut self.positions), std::mem::take(&mut self.indices));
+        mesh.binding = MeshBinding::Skinned { joints, weights };
+        mesh.normals = Some(normals);
+        self.finish(ctx, mesh, texels)
     }
 }
 
@@ -185,6 +289,8 @@ struct Decoder<'a, 'b> {
     tex_on: bool,
     tex_scale: [f32; 2],
     lighting: bool,
+    /// An animated Skin limb's Vtx buffer, which the game binds to segment 8.
+    skin_vertices: Option<&'b [u8]>,
 }
 
 const G_TEXTURE: u8 = 0xD7;
@@ -218,6 +324,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             tex_on: false,
             tex_scale: [1.0; 2],
             lighting: true,
+            skin_vertices: None,
         }
     }
 
@@ -349,7 +456,12 @@ impl<'a, 'b> Decoder<'a, 'b> {
             return;
         }
         let v0 = end - n;
-        let data = self.ctx.bytes(addr, n * VTX_SIZE, 0).ok();
+        let data = match (split_segmented(addr), self.skin_vertices) {
+            ((SEG_SKIN_VERTICES, off), Some(buf)) => {
+                (off as usize).checked_add(n * VTX_SIZE).and_then(|end| buf.get(off as usize..end))
+            }
+            _ => self.ctx.bytes(addr, n * VTX_SIZE, 0).ok(),
+        };
         for i in 0..n {
             self.cache[v0 + i] = data.map(|d| {
                 let b = &d[i * VTX_SIZE..(i + 1) * VTX_SIZE];

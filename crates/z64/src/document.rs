@@ -172,7 +172,11 @@ impl Z64Document {
         }
         let skeleton = Skeleton::new(s.name.clone(), bones).map_err(|e| e.in_file(home.name.clone()))?;
         let rest_world: Vec<Mat4> = world_matrices(s, rest_jt.as_ref()).iter().map(|m| m.to_mat4()).collect();
-        let (meshes, notes) = dlist::skeleton_meshes(&ctx, s, &rest_world, budget);
+        // Skin data of a file the asset table names must read; elsewhere (scanned skeletons,
+        // ROM files of another version) a failure is a note.
+        let strict = crate::names::file_assets(&home.stem).is_some() && !home.lenient;
+        let (meshes, notes) =
+            dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict).map_err(|e| e.in_file(home.name.clone()))?;
         let mut extra = Map::new();
         extra.insert("type".into(), json!(s.ty.name()));
         extra.insert("limb_type".into(), json!(s.limb_type.name()));

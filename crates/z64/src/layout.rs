@@ -20,6 +20,19 @@ pub const LIMB_DONE: u8 = 0xFF;
 /// SkinLimb segmentType values (skin.h).
 pub const SKIN_LIMB_TYPE_ANIMATED: i32 = 4;
 pub const SKIN_LIMB_TYPE_NORMAL: i32 = 11;
+/// `SkinAnimatedLimbData` (segmentType 4): u16 totalVtxCount, u16 limbModifCount,
+/// SkinLimbModif* limbModifications, Gfx* dlist.
+pub const SKIN_ANIMATED_LIMB_DATA_SIZE: usize = 0x0C;
+/// `SkinLimbModif`: u16 vtxCount, u16 transformCount, u16 unk_4 (the static transformation's
+/// index, whose limb also turns the normals), pad, SkinVertex* skinVertices,
+/// SkinTransformation* limbTransformations.
+pub const SKIN_LIMB_MODIF_SIZE: usize = 0x10;
+/// `SkinVertex`: u16 index (into the limb's Vtx buffer), s16 s, t, s8 normX, normY, normZ, u8 alpha.
+pub const SKIN_VERTEX_SIZE: usize = 0x0A;
+/// `SkinTransformation`: u8 limbIndex, pad, s16 x, y, z, u8 scale (the weight, in percent), pad.
+pub const SKIN_TRANSFORMATION_SIZE: usize = 0x0A;
+/// The segment `Skin_ApplyLimbModifications` binds to the animated limb's Vtx buffer.
+pub const SEG_SKIN_VERTICES: u8 = 8;
 
 /// `AnimationHeader`: s16 frameCount, pad, s16* frameData, JointIndex* jointIndices, u16 staticIndexMax, pad.
 pub const ANIMATION_HEADER_SIZE: usize = 0x10;

@@ -43,6 +43,7 @@ pub mod scan;
 pub mod segment;
 pub mod sins;
 pub mod skeleton;
+pub mod skin;
 pub mod texture;
 pub mod yaz0;
 

@@ -136,6 +136,99 @@ impl MtxF {
     }
 }
 
+/// The Skin system's own matrix arithmetic (z_skin_matrix.c), which the skin draw uses
+/// instead of sys_matrix.c: limb matrices are built whole and multiplied, so the f32 steps
+/// differ from [`MtxF::translate_rotate_zyx`].
+impl MtxF {
+    /// `SkinMatrix_MtxFMtxFMult(a, b, dest)`: `a * b`, each entry
+    /// `((a.r0 * b.0c) + (a.r1 * b.1c)) + (a.r2 * b.2c)) + (a.r3 * b.3c)` in f32.
+    pub fn skin_mul(a: &MtxF, b: &MtxF) -> MtxF {
+        let rows =
+            [[a.xx, a.xy, a.xz, a.xw], [a.yx, a.yy, a.yz, a.yw], [a.zx, a.zy, a.zz, a.zw], [a.wx, a.wy, a.wz, a.ww]];
+        let cols =
+            [[b.xx, b.yx, b.zx, b.wx], [b.xy, b.yy, b.zy, b.wy], [b.xz, b.yz, b.zz, b.wz], [b.xw, b.yw, b.zw, b.ww]];
+        let e = |r: usize, c: usize| {
+            let (r, c) = (rows[r], cols[c]);
+            r[0] * c[0] + r[1] * c[1] + r[2] * c[2] + r[3] * c[3]
+        };
+        MtxF {
+            xx: e(0, 0),
+            xy: e(0, 1),
+            xz: e(0, 2),
+            xw: e(0, 3),
+            yx: e(1, 0),
+            yy: e(1, 1),
+            yz: e(1, 2),
+            yw: e(1, 3),
+            zx: e(2, 0),
+            zy: e(2, 1),
+            zz: e(2, 2),
+            zw: e(2, 3),
+            wx: e(3, 0),
+            wy: e(3, 1),
+            wz: e(3, 2),
+            ww: e(3, 3),
+        }
+    }
+
+    /// `SkinMatrix_Vec3fMtxFMultXYZ`: `w + ((x * m0 + y * m1) + z * m2)` for each output row.
+    pub fn skin_mult_xyz(&self, v: [f32; 3]) -> [f32; 3] {
+        let row = |m0: f32, m1: f32, m2: f32, w: f32| w + (v[0] * m0 + v[1] * m1 + v[2] * m2);
+        [
+            row(self.xx, self.xy, self.xz, self.xw),
+            row(self.yx, self.yy, self.yz, self.yw),
+            row(self.zx, self.zy, self.zz, self.zw),
+        ]
+    }
+
+    /// `SkinMatrix_SetRotateZYX(x, y, z)`: Rz * Ry * Rx, step by step as the game builds it.
+    pub fn skin_rotate_zyx(r: [i16; 3]) -> MtxF {
+        let (x, y, z) = (r[0], r[1], r[2]);
+        let sin_z = math_sin_s(z);
+        let cos_z = math_cos_s(z);
+        let mut m = MtxF::IDENTITY;
+        m.yy = cos_z;
+        m.xy = -sin_z;
+        (m.wx, m.wy, m.wz, m.xw, m.yw, m.zw, m.ww) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0);
+        if y != 0 {
+            let (sin, cos) = (math_sin_s(y), math_cos_s(y));
+            m.xx = cos_z * cos;
+            m.xz = cos_z * sin;
+            m.yx = sin_z * cos;
+            m.yz = sin_z * sin;
+            m.zx = -sin;
+            m.zz = cos;
+        } else {
+            m.xx = cos_z;
+            m.yx = sin_z;
+            (m.zx, m.xz, m.yz) = (0.0, 0.0, 0.0);
+            m.zz = 1.0;
+        }
+        if x != 0 {
+            let (sin, cos) = (math_sin_s(x), math_cos_s(x));
+            let (xy, xz) = (m.xy, m.xz);
+            m.xy = xy * cos + xz * sin;
+            m.xz = xz * cos - xy * sin;
+            let (yz, yy) = (m.yz, m.yy);
+            m.yy = yy * cos + yz * sin;
+            m.yz = yz * cos - yy * sin;
+            m.zy = m.zz * sin;
+            m.zz *= cos;
+        } else {
+            m.zy = 0.0;
+        }
+        m
+    }
+
+    /// `SkinMatrix_SetTranslateRotateZYX(rot, t)`: `SkinMatrix_SetTranslate(t)` times
+    /// `SkinMatrix_SetRotateZYX(rot)` through [`MtxF::skin_mul`].
+    pub fn skin_translate_rotate_zyx(r: [i16; 3], t: [f32; 3]) -> MtxF {
+        let mut tr = MtxF::IDENTITY;
+        (tr.xw, tr.yw, tr.zw) = (t[0], t[1], t[2]);
+        MtxF::skin_mul(&tr, &MtxF::skin_rotate_zyx(r))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -104,6 +104,7 @@ fn seeds() -> Vec<(String, Vec<u8>)> {
         ("object_kftest.zobj".to_string(), common::kf_standard_object()),
         ("object_kfflex.zobj".to_string(), common::kf_flex_object()),
         ("object_curvetest.zobj".to_string(), common::curve_object()),
+        ("object_skintest.zobj".to_string(), common::skin_object()),
     ];
     if let Some(d) = dekunuts("hostile_mutations") {
         v.push(("object_dekunuts".into(), d));
@@ -138,7 +139,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_objects_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..24), which in 0usize..9) {
+    fn mutated_objects_never_panic(muts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..24), which in 0usize..10) {
         let seeds = seeds();
         let (name, mut data) = seeds[which % seeds.len()].clone();
         for (at, v) in muts {

@@ -116,3 +116,53 @@ pub fn curve_object() -> Vec<u8> {
     o.at(0xC4);
     o.0
 }
+
+/// A Skin skeleton (header at 0x10C, limb table at 0x100, limbs at 0xD0/0xE0/0xF0):
+/// * limb 0: jointPos (10,20,30), child 1; limb 1: (100,0,0), sibling 2; limb 2: (0,50,0),
+///   segmentType 4, `SkinAnimatedLimbData` at 0x20 {totalVtxCount 4, 3 modifications at 0x30,
+///   dlist 0x00}.
+/// * dlist at 0: G_VTX 4 from 0x08000000 into 0..4, G_TRI2 (0,1,2) (0,2,3), G_ENDDL.
+/// * modification 0: vertex 0 (s 32, t 64, normal (0,127,0), alpha 255), one transformation
+///   {limb 1, (5,-7,3), scale 100}.
+/// * modification 1 (static index 1): vertices 1 (normal (127,0,0), alpha 200) and 3 (s 16,
+///   t 16, normal (0,0,127), alpha 100); {limb 0, (1,2,3), 30}, {limb 1, (-4,5,7), 70}.
+/// * modification 2 (static index 0): vertex 2 (normal (0,0,-128), alpha 50);
+///   {limb 0, (-21,0,0), 50}, {limb 1, (-122,0,0), 50}.
+pub fn skin_object() -> Vec<u8> {
+    let mut o = Obj(Vec::new());
+    for w in [0x0100_4008u32, 0x0800_0000, 0x0600_0204, 0x0000_0406, 0xDF00_0000, 0] {
+        o.0.extend_from_slice(&w.to_be_bytes());
+    }
+    o.at(0x20).s16(4).s16(3).ptr(0x30).ptr(0);
+    // SkinLimbModif {vtxCount, transformCount, unk_4, pad, skinVertices, limbTransformations}
+    o.at(0x30).s16(1).s16(1).s16(0).s16(0).ptr(0x60).ptr(0x90);
+    o.s16(2).s16(2).s16(1).s16(0).ptr(0x6A).ptr(0x9A);
+    o.s16(1).s16(2).s16(0).s16(0).ptr(0x7E).ptr(0xAE);
+    // SkinVertex {index, s, t, normX, normY, normZ, alpha}
+    let vtx = |o: &mut Obj, i: i16, s: i16, t: i16, n: [i8; 3], a: u8| {
+        o.s16(i).s16(s).s16(t).u8(n[0] as u8).u8(n[1] as u8).u8(n[2] as u8).u8(a);
+    };
+    o.at(0x60);
+    vtx(&mut o, 0, 32, 64, [0, 127, 0], 255);
+    vtx(&mut o, 1, 0, 0, [127, 0, 0], 200);
+    vtx(&mut o, 3, 16, 16, [0, 0, 127], 100);
+    vtx(&mut o, 2, 0, 0, [0, 0, -128], 50);
+    // SkinTransformation {limbIndex, pad, x, y, z, scale, pad}
+    let tr = |o: &mut Obj, l: u8, p: [i16; 3], scale: u8| {
+        o.u8(l).u8(0).s16(p[0]).s16(p[1]).s16(p[2]).u8(scale).u8(0);
+    };
+    o.at(0x90);
+    tr(&mut o, 1, [5, -7, 3], 100);
+    tr(&mut o, 0, [1, 2, 3], 30);
+    tr(&mut o, 1, [-4, 5, 7], 70);
+    tr(&mut o, 0, [-21, 0, 0], 50);
+    tr(&mut o, 1, [-122, 0, 0], 50);
+    // SkinLimb {jointPos, child, sibling, segmentType, segment}
+    o.at(0xD0).s16(10).s16(20).s16(30).u8(1).u8(0xFF).s16(0).s16(0).s16(0).s16(0);
+    o.s16(100).s16(0).s16(0).u8(0xFF).u8(2).s16(0).s16(0).s16(0).s16(0);
+    o.s16(0).s16(50).s16(0).u8(0xFF).u8(0xFF).s16(0).s16(4).ptr(0x20);
+    o.at(0x100).ptr(0xD0).ptr(0xE0).ptr(0xF0);
+    o.ptr(0x100).u8(3).u8(0).s16(0);
+    o.at(0x120);
+    o.0
+}
