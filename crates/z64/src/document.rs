@@ -365,7 +365,11 @@ pub fn apply_limb(m: &mut MtxF, s: &SkelDef, l: usize, jt: Option<&JointTable>) 
 
 /// The draw walk: each limb's matrix is its parent's (a copy, as `Matrix_Push` makes) with
 /// `Matrix_TranslateRotateZYX` applied. Starts from the identity (the actor's matrix).
+/// Skin skeletons are posed by the Skin system's own arithmetic ([`crate::skin::limb_matrices`]).
 pub fn world_matrices(s: &SkelDef, jt: Option<&JointTable>) -> Vec<MtxF> {
+    if s.limb_type == crate::skeleton::LimbType::Skin {
+        return crate::skin::limb_matrices(s, jt);
+    }
     let mut w = vec![MtxF::IDENTITY; s.limbs.len()];
     for &l in &s.order {
         let mut m = s.parent[l].map(|p| w[p]).unwrap_or(MtxF::IDENTITY);

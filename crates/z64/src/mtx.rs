@@ -266,4 +266,23 @@ mod tests {
         assert_eq!(m.zy, 0.0 * c + 1.0 * s);
         assert_eq!(m.zz, 1.0 * c - 0.0 * s);
     }
+
+    /// The Skin system's `SkinMatrix_SetTranslateRotateZYX` is the same transform as
+    /// `Matrix_TranslateRotateZYX` on the identity (T * Rz * Ry * Rx); only the f32 steps differ.
+    #[test]
+    fn skin_translate_rotate_matches_sys_matrix() {
+        for r in [[0, 0, 0], [0x1234, -0x2000, 0x4000], [-0x7FFF, 0x0100, -0x3000], [0x2000, 0, 0], [0, 0x6000, 0]] {
+            let t = [12.5, -3.0, 700.0];
+            let a = MtxF::skin_translate_rotate_zyx(r, t).to_mat4();
+            let mut b = MtxF::IDENTITY;
+            b.translate_rotate_zyx(t, r);
+            let b = b.to_mat4();
+            assert!(a.abs_diff_eq(b, 1e-4), "{r:?}: {a} vs {b}");
+        }
+        // Worked by hand: Z 0x4000 (sin 1.0, cos 0) then translation: xx 0, xy -1, yx 1.
+        let m = MtxF::skin_translate_rotate_zyx([0, 0, 0x4000], [1.0, 2.0, 3.0]);
+        assert_eq!((m.xx, m.xy, m.yx, m.yy, m.zz), (0.0, -1.0, 1.0, 0.0, 1.0));
+        assert_eq!((m.xw, m.yw, m.zw, m.ww), (1.0, 2.0, 3.0, 1.0));
+        assert_eq!(m.skin_mult_xyz([5.0, -7.0, 3.0]), [8.0, 7.0, 6.0]);
+    }
 }

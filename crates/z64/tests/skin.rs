@@ -164,3 +164,14 @@ fn bad_skin_data_names_the_offset() {
     let e = read(common::skin_object(), None, 8).unwrap_err();
     assert_eq!(e.offset, Some(0x50), "{e}");
 }
+
+/// The document poses Skin skeletons with the Skin system's matrices: at rest the limb
+/// matrices are the translations worked out above.
+#[test]
+fn skin_skeleton_pose_uses_the_skin_matrices() {
+    let doc = open_files(vec![InputFile::new("object_skintest.zobj", common::skin_object())]).unwrap();
+    let w = doc.game_matrices(0, None, 0.0).unwrap();
+    let t: Vec<[f32; 3]> = w.iter().map(|m| [m.xw, m.yw, m.zw]).collect();
+    assert_eq!(t, vec![[10.0, 20.0, 30.0], [110.0, 20.0, 30.0], [10.0, 70.0, 30.0]]);
+    assert!(w.iter().all(|m| (m.xx, m.yy, m.zz, m.ww) == (1.0, 1.0, 1.0, 1.0)));
+}
