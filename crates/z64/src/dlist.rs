@@ -3,7 +3,8 @@
 //! loads flex skeletons use to reach other limbs' matrices (G_MTX from segment 0x0D, where
 //! the game puts one `Mtx` per limb with a display list, in draw order). Textures, colours and
 //! render state are not decoded. Display lists or vertices in segments no given file provides
-//! (textures swapped at run time, eyes, ...) are skipped.
+//! (textures swapped at run time, eyes, ...) are skipped. Animated Skin limbs' lists read their
+//! vertices from the buffer [`crate::skin`] computes (segment 8).
 
 use crate::layout::*;
 use crate::segment::{be32, Ctx};

@@ -21,7 +21,7 @@
 //!   samples fractional times. Our frame `f` is the time `f + 1`.
 //! * Drawing (`Keyframe_DrawStandardLimb` / `Keyframe_DrawFlexLimb`): push, then
 //!   `Matrix_TranslateRotateZYX(pos, rot)`; flex limbs then `Matrix_Scale` when any scale is not
-//!   1; children inherit the matrix. Standard: the root's pos is jointTable[0], the others'
+//!   1; children inherit the matrix. Standard: the root's pos is `jointTable[0]`, the others'
 //!   their jointPos, limb i's rotation jointTable[i + 1]. Flex: the joint table holds scale,
 //!   rotation, translation for every limb (3 entries a limb).
 

@@ -89,7 +89,7 @@ pub const KF_ANIMATION_SIZE: usize = 0x14;
 /// OoT/MM curve skeletons (curve.h, z_fcurve_data_skelanime.c): `CurveSkeletonHeader`
 /// {SkelCurveLimb** limbs; u8 limbCount; pad} (as `SkeletonHeader`).
 pub const CURVE_SKELETON_HEADER_SIZE: usize = 0x08;
-/// `SkelCurveLimb`: u8 child, u8 sibling, 2 pad, Gfx* dList[2].
+/// `SkelCurveLimb`: u8 child, u8 sibling, 2 pad, `Gfx* dList[2]`.
 pub const CURVE_LIMB_SIZE: usize = 0x0C;
 /// `CurveInterpKnot`: u16 flags, s16 abscissa, s16 leftGradient, s16 rightGradient, f32 ordinate.
 pub const CURVE_KNOT_SIZE: usize = 0x0C;

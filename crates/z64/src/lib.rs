@@ -14,6 +14,9 @@
 //! standard and flex) and curve skeletons and animations ([`curve`], SkelCurve), both sampled at
 //! the fractional times the game uses.
 //!
+//! Skin limbs' animated meshes ([`skin`], z_skin.c): vertex buffers computed as the game
+//! does for the rest pose, bound as skinned meshes (weights `scale * 0.01f`, normalised).
+//!
 //! Finding things: the decomp's asset names ([`names`], a table generated from the CC0 XML)
 //! for known files, else a structural scan ([`scan`]) for skeleton headers, animation headers,
 //! beta-format animations/limb tables, MM keyframe skeletons and animations, curve animations

@@ -14,7 +14,7 @@
 //! The limb matrices are `Skin_ApplyAnimTransformations`'s: each limb's
 //! `SkinMatrix_SetTranslateRotateZYX(rotation, jointPos)` multiplied onto its parent's. For the
 //! rest pose the rotations are the limbs' defaults (0) and the root sits at its jointPos (as
-//! the skeleton's rest does; the game takes jointTable[0] when drawing with a translation).
+//! the skeleton's rest does; the game takes `jointTable[0]` when drawing with a translation).
 
 use crate::anim::JointTable;
 use crate::layout::*;

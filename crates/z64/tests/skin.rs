@@ -175,3 +175,30 @@ fn skin_skeleton_pose_uses_the_skin_matrices() {
     assert_eq!(t, vec![[10.0, 20.0, 30.0], [110.0, 20.0, 30.0], [10.0, 70.0, 30.0]]);
     assert!(w.iter().all(|m| (m.xx, m.yy, m.zz, m.ww) == (1.0, 1.0, 1.0, 1.0)));
 }
+
+/// A deterministic mutation loop over the whole fixture (counts, pointers, indices, scales):
+/// the reader answers with a document or an error, never a panic.
+#[test]
+fn mutated_skin_objects_never_panic() {
+    let base = common::skin_object();
+    let mut x: u32 = 0x2545_F491;
+    let mut rand = move || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    };
+    for _ in 0..3000 {
+        let mut d = base.clone();
+        for _ in 0..1 + rand() % 4 {
+            let at = rand() as usize % d.len();
+            d[at] = rand() as u8;
+        }
+        let _ = read(d.clone(), None, 1 << 16);
+        if let Ok(doc) = open_files(vec![InputFile::new("object_skintest.zobj", d)]) {
+            for s in 0..doc.skeletons().len() {
+                let _ = doc.pose(s, None, 0.0);
+            }
+        }
+    }
+}
