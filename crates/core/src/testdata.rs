@@ -37,3 +37,17 @@ pub fn shared_data(rel: &str, test: &str) -> Option<PathBuf> {
         }
     }
 }
+
+/// A tiny deterministic generator (xorshift64) for mutation tests: the same sequence on every
+/// machine, no dependency. The seed must not be 0.
+#[derive(Debug, Clone)]
+pub struct XorShift64(pub u64);
+
+impl XorShift64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}

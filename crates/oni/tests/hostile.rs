@@ -91,13 +91,8 @@ fn exercise(set: &Set) -> bool {
 /// byte changes of the corpus still open (a value changes, not the layout).
 #[test]
 fn mutations_mostly_reach_sampling() {
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = boneyard_core::testdata::XorShift64(0x2545_F491_4F6C_DD1D);
+    let mut next = || rng.next_u64();
     let (mut opened, mut tried) = (0, 0);
     for set in corpus() {
         for _ in 0..40 {

@@ -70,13 +70,8 @@ fn exercise(bytes: &[u8]) -> bool {
 #[test]
 fn mutations_mostly_reach_sampling() {
     let files = demo_files().unwrap();
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = boneyard_core::testdata::XorShift64(0x2545_F491_4F6C_DD1D);
+    let mut next = || rng.next_u64();
     for (name, d) in &files {
         let mut opened = 0;
         for _ in 0..100 {
