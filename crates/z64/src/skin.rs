@@ -77,17 +77,7 @@ impl SkinLimbMesh {
 pub fn limb_matrices(s: &SkelDef, jt: Option<&JointTable>) -> Vec<MtxF> {
     let mut w = vec![MtxF::IDENTITY; s.limbs.len()];
     for &l in &s.order {
-        let limb = &s.limbs[l];
-        let (pos, rot) = match jt {
-            None => (limb.pos, limb.rot),
-            Some(jt) => {
-                let pos = match (l, jt.joints.first()) {
-                    (0, Some(p)) => [p[0] as f32, p[1] as f32, p[2] as f32],
-                    _ => limb.pos,
-                };
-                (pos, jt.joints.get(l + 1).copied().unwrap_or(limb.rot))
-            }
-        };
+        let (pos, rot) = crate::document::limb_pos_rot(s, l, jt);
         let local = MtxF::skin_translate_rotate_zyx(rot, pos);
         // func_800A698C: the parent's matrix (the identity for the root and its siblings) times
         // the limb's own.

@@ -1,4 +1,4 @@
-//! Shared by the tests and the `demo_glb` example: the demo character as a document, and the
+//! Shared by the tests: the demo character as a document, and the
 //! world matrices `boneyard pose --all-frames --json` prints for it.
 #![allow(dead_code)]
 
