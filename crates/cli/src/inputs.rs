@@ -44,7 +44,13 @@ pub fn open(paths: &[PathBuf]) -> Result<Opened> {
     }
     let mut docs = Vec::new();
     for (family, files) in groups {
-        docs.push(family.open(files)?);
+        let doc = family.open(files)?;
+        // Never silent: what the reader skipped or guessed is said once, on stderr, whatever
+        // the command (the `--json` outputs carry the same list).
+        for w in doc.warnings() {
+            eprintln!("boneyard: warning: {w}");
+        }
+        docs.push(doc);
     }
     Ok(Opened { docs })
 }

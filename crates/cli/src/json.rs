@@ -1,7 +1,7 @@
 //! The stable JSON shapes of cli.md (`list`, `sample`, `pose`, `info`), shared by the
 //! commands and the viewer's API.
 
-use boneyard_core::{AnimInfo, Document, FileSummary, Sample, SkeletonInfo};
+use boneyard_core::{AnimInfo, Document, FileSummary, Sample, SkeletonInfo, Warning};
 use glam::Mat4;
 use serde_json::{json, Map, Value};
 
@@ -46,6 +46,16 @@ pub fn animation(a: &AnimInfo, doc: &dyn Document) -> Value {
     Value::Object(m)
 }
 
+/// A reader's warning: file, byte offset (null when it concerns the whole file), message.
+pub fn warning(w: &Warning) -> Value {
+    json!({"file": w.file, "offset": w.offset, "message": w.message})
+}
+
+/// Every warning of the documents, in document order.
+pub fn warnings(docs: &[&dyn Document]) -> Value {
+    Value::Array(docs.iter().flat_map(|d| d.warnings().iter().map(warning)).collect())
+}
+
 pub fn list(docs: &[&dyn Document], files: &[String]) -> Value {
     let mut skeletons = Vec::new();
     let mut animations = Vec::new();
@@ -53,7 +63,7 @@ pub fn list(docs: &[&dyn Document], files: &[String]) -> Value {
         skeletons.extend(d.skeletons().iter().map(skeleton));
         animations.extend(d.animations().iter().map(|a| animation(a, *d)));
     }
-    json!({"files": files, "skeletons": skeletons, "animations": animations})
+    json!({"files": files, "skeletons": skeletons, "animations": animations, "warnings": warnings(docs)})
 }
 
 pub fn anim_header(a: &AnimInfo) -> Value {

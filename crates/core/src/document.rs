@@ -24,6 +24,38 @@ pub struct FileSummary {
     pub notes: Vec<String>,
 }
 
+/// Something a family skipped, guessed or left out while reading: never silent. The CLI prints
+/// each on stderr and every `--json` output carries them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// The file it concerns (as given on the command line or the entry's name inside it).
+    pub file: String,
+    /// The byte offset in that file where the skipped or doubtful bytes are, when known.
+    pub offset: Option<u64>,
+    /// What was skipped and why, in a user's words.
+    pub message: String,
+}
+
+impl Warning {
+    /// A warning at a byte offset of a file.
+    pub fn at(file: impl Into<String>, offset: u64, message: impl Into<String>) -> Self {
+        Warning { file: file.into(), offset: Some(offset), message: message.into() }
+    }
+    /// A warning about a whole file (no one offset).
+    pub fn in_file(file: impl Into<String>, message: impl Into<String>) -> Self {
+        Warning { file: file.into(), offset: None, message: message.into() }
+    }
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.offset {
+            Some(o) => write!(f, "{}: at byte offset {o} (0x{o:x}): {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
 /// A skeleton with what is attached to it.
 #[derive(Debug, Clone)]
 pub struct SkeletonInfo {
@@ -110,6 +142,12 @@ pub trait Document: Send + Sync {
     fn skeletons(&self) -> &[SkeletonInfo];
 
     fn animations(&self) -> &[AnimInfo];
+
+    /// What was skipped, guessed or left out while reading (name-table entries that did not
+    /// validate, meshes not drawn, layouts not decoded...), each naming file and offset.
+    fn warnings(&self) -> &[Warning] {
+        &[]
+    }
 
     /// Sample animation `anim` at `frame` with the engine's own numerics.
     fn sample(&self, anim: usize, frame: f64) -> Result<Sample>;

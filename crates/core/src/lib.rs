@@ -21,7 +21,7 @@ pub mod reader;
 pub mod testdata;
 pub mod writer;
 
-pub use document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo};
+pub use document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo, Warning};
 pub use error::{Error, ErrorKind, Result};
 pub use family::{Family, InputFile};
 pub use glam;

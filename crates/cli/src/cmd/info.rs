@@ -6,7 +6,8 @@ pub fn run(files: &[PathBuf], json: bool) -> Result<()> {
     let summaries: Vec<_> = opened.docs.iter().flat_map(|d| d.files()).collect();
     if json {
         let v: Vec<_> = summaries.iter().map(crate::json::file).collect();
-        return super::print_json(&serde_json::json!({ "files": v }));
+        let docs: Vec<&dyn boneyard_core::Document> = opened.docs.iter().map(|d| d.as_ref()).collect();
+        return super::print_json(&serde_json::json!({ "files": v, "warnings": crate::json::warnings(&docs) }));
     }
     for f in &summaries {
         println!(
