@@ -13,6 +13,9 @@ use std::process::ExitCode;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// In a ROM or archive, read only the file of this name (as `info` prints it).
+    #[arg(long = "file", global = true, value_name = "NAME")]
+    pub pick: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -90,6 +93,9 @@ pub enum Command {
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// `{"lines": [...], "hash": "...", "warnings": [...]}`.
+        #[arg(long)]
+        json: bool,
     },
     /// Local web viewer on http://127.0.0.1:P.
     View {

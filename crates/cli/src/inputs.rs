@@ -1,9 +1,22 @@
 //! Reading the FILE arguments and handing each to the family that reads it.
+//!
+//! Files named together form one document per family (an Oni level with its `.oni` files, a
+//! Zelda object with `gameplay_keep`). A folder is walked and every file in it that a family
+//! reads is a document of its own, found with its companions as if named alone. Which files a
+//! run opens is decided first ([`plan`]); each document is then opened on its own
+//! ([`Unit::open`]), so one bad file never stops the others.
 
 use crate::registry::FAMILIES;
 use anyhow::{Context, Result};
-use boneyard_core::{Document, Family, InputFile};
-use std::path::PathBuf;
+use boneyard_core::{Document, Family, InputFile, OpenOptions};
+use std::path::{Path, PathBuf};
+
+/// The largest input file read (a DVD-sized ROM or archive is far below it).
+const MAX_INPUT_BYTES: u64 = 1 << 31;
+/// How many entries a folder walk looks at, all folders together, before it stops with an error.
+const MAX_WALK_ENTRIES: usize = 200_000;
+/// How deep a folder walk goes.
+const MAX_WALK_DEPTH: usize = 32;
 
 /// The documents opened from the command line: one per family involved.
 pub struct Opened {
@@ -16,37 +29,173 @@ impl Opened {
     pub fn single(&self) -> Result<&dyn Document> {
         match self.docs.as_slice() {
             [d] => Ok(d.as_ref()),
-            _ => Err(crate::args::usage("these files belong to different games; give files of one game at a time")),
+            _ => Err(crate::args::usage(format!(
+                "these inputs make {} documents (files of different games, or a folder); give the files of one",
+                self.docs.len()
+            ))),
         }
     }
 }
 
-const MAX_INPUT_BYTES: u64 = 1 << 31;
+/// One document to open.
+pub struct Unit {
+    pub family: &'static dyn Family,
+    /// The files, in the order given (a walked file first, its family finds companions).
+    pub paths: Vec<PathBuf>,
+    /// Files already read while planning (named files); walked files are read when opened.
+    files: Option<Vec<InputFile>>,
+}
 
-pub fn open(paths: &[PathBuf]) -> Result<Opened> {
-    let mut groups: Vec<(&'static dyn Family, Vec<InputFile>)> = Vec::new();
+impl Unit {
+    /// What the unit is called in messages and summaries: its first file.
+    pub fn label(&self) -> String {
+        self.paths.first().map(|p| p.display().to_string()).unwrap_or_default()
+    }
+
+    /// The file stem outputs are named after.
+    pub fn stem(&self) -> String {
+        self.paths.first().and_then(|p| p.file_stem()).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+
+    /// Read (if not yet read) and open the files.
+    pub fn open(self, options: &OpenOptions) -> Result<Box<dyn Document>> {
+        let files = match self.files {
+            Some(f) => f,
+            None => self.paths.iter().map(|p| read(p)).collect::<Result<_>>()?,
+        };
+        Ok(self.family.open_with(files, options)?)
+    }
+}
+
+/// A file a folder walk found and did not open, and why.
+pub struct Skipped {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+/// What a command line asks to open.
+pub struct Plan {
+    pub units: Vec<Unit>,
+    pub skipped: Vec<Skipped>,
+    /// A folder was given or several documents result: commands keep going past a document
+    /// that fails and close with a summary.
+    pub batch: bool,
+}
+
+fn read(path: &Path) -> Result<InputFile> {
+    let meta = std::fs::metadata(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    if !meta.is_file() {
+        anyhow::bail!("{}: not a file", path.display());
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        anyhow::bail!("{}: {} bytes is larger than boneyard reads ({MAX_INPUT_BYTES})", path.display(), meta.len());
+    }
+    Ok(InputFile::read(path)?)
+}
+
+fn family_of(file: &InputFile) -> Option<&'static dyn Family> {
+    FAMILIES.iter().copied().find(|f| f.probe(&file.path, &file.data))
+}
+
+/// Decide which documents the arguments make. Named files are read now (an unreadable or
+/// unrecognised one is an error, as the user asked for it by name); folders are walked, and
+/// a file in them that no family reads, or that is only read beside another, is skipped and
+/// said in the summary.
+pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
+    let mut named: Vec<(&'static dyn Family, Vec<InputFile>)> = Vec::new();
+    let mut walked = Vec::new();
+    let mut skipped = Vec::new();
+    let mut any_dir = false;
     for path in paths {
-        let meta = std::fs::metadata(path).with_context(|| format!("{}: cannot read", path.display()))?;
-        if !meta.is_file() {
-            anyhow::bail!("{}: not a file", path.display());
+        if path.is_dir() {
+            any_dir = true;
+            let mut found = Vec::new();
+            walk(path, 0, &mut found)?;
+            for p in found {
+                match classify(&p) {
+                    Ok(Some(family)) => walked.push(Unit { family, paths: vec![p], files: None }),
+                    Ok(None) => {}
+                    Err(reason) => skipped.push(Skipped { path: p, reason }),
+                }
+            }
+            continue;
         }
-        if meta.len() > MAX_INPUT_BYTES {
-            anyhow::bail!("{}: {} bytes is larger than boneyard reads ({MAX_INPUT_BYTES})", path.display(), meta.len());
-        }
-        let file = InputFile::read(path)?;
-        let family = FAMILIES.iter().copied().find(|f| f.probe(&file.path, &file.data)).ok_or_else(|| {
+        let file = read(path)?;
+        let family = family_of(&file).ok_or_else(|| {
             anyhow::anyhow!("{}: not a file boneyard recognises (Oni, Zelda 64 or Shenmue)", path.display())
         })?;
-        match groups.iter_mut().find(|(f, _)| f.name() == family.name()) {
+        match named.iter_mut().find(|(f, _)| f.name() == family.name()) {
             Some((_, files)) => files.push(file),
-            None => groups.push((family, vec![file])),
+            None => named.push((family, vec![file])),
         }
     }
+    let mut units: Vec<Unit> = named
+        .into_iter()
+        .map(|(family, files)| Unit {
+            family,
+            paths: files.iter().map(|f| f.path.clone()).collect(),
+            files: Some(files),
+        })
+        .collect();
+    units.extend(walked);
+    let batch = any_dir || units.len() > 1;
+    Ok(Plan { units, skipped, batch })
+}
+
+/// A walked file's family: `Ok(None)` for a companion (read with the file it belongs to),
+/// `Err(reason)` for a file no family reads.
+fn classify(path: &Path) -> Result<Option<&'static dyn Family>, String> {
+    let file = read(path).map_err(|e| format!("{e:#}"))?;
+    match family_of(&file) {
+        Some(f) if f.is_companion(&file.path, &file.data) => Ok(None),
+        Some(f) => Ok(Some(f)),
+        None => Err("not a file boneyard recognises".into()),
+    }
+}
+
+/// Every file under `dir`, sorted by name at each level (so runs are reproducible), hidden
+/// files and boneyard's own partial outputs left out, symbolic links to folders not followed.
+fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<()> {
+    if depth > MAX_WALK_DEPTH {
+        anyhow::bail!("{}: folders nested deeper than {MAX_WALK_DEPTH} levels", dir.display());
+    }
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("{}: cannot read the folder", dir.display()))?
+        .filter_map(|e| e.ok())
+        .collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        if out.len() >= MAX_WALK_ENTRIES {
+            anyhow::bail!("{}: more than {MAX_WALK_ENTRIES} files under the folders given", dir.display());
+        }
+        if e.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let path = e.path();
+        let Ok(kind) = e.file_type() else { continue };
+        if kind.is_dir() {
+            walk(&path, depth + 1, out)?;
+        } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Open the files as one run that needs every document (sample, pose, view, the demo):
+/// the first failure is the run's error.
+pub fn open(paths: &[PathBuf]) -> Result<Opened> {
+    open_with(paths, &OpenOptions::default())
+}
+
+/// [`open`] with the caller's options (`--file`).
+pub fn open_with(paths: &[PathBuf], options: &OpenOptions) -> Result<Opened> {
+    let plan = plan(paths)?;
     let mut docs = Vec::new();
-    for (family, files) in groups {
-        let doc = family.open(files)?;
-        // Never silent: what the reader skipped or guessed is said once, on stderr, whatever
-        // the command (the `--json` outputs carry the same list).
+    for unit in plan.units {
+        let doc = unit.open(options)?;
+        // Never silent: what the reader skipped or guessed is said on stderr, whatever the
+        // command (the `--json` outputs carry the same list).
         for w in doc.warnings() {
             eprintln!("boneyard: warning: {w}");
         }

@@ -2,6 +2,7 @@
 //! play them, and hand them to today's tools. The command-line contract is cli.md.
 
 mod args;
+mod batch;
 mod cmd;
 mod inputs;
 mod json;
@@ -60,6 +61,7 @@ fn exit_code(e: &anyhow::Error) -> u8 {
     }
 }
 
+/// An error and its causes on one line.
 fn one_line(e: &anyhow::Error) -> String {
     let mut s = String::new();
     for (i, cause) in e.chain().enumerate() {

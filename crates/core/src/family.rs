@@ -30,6 +30,14 @@ impl InputFile {
     }
 }
 
+/// What the caller asks of `open` beyond the files themselves.
+#[derive(Debug, Clone, Default)]
+pub struct OpenOptions {
+    /// In a container that holds many files (a ROM, an archive), read only the file of this
+    /// name (`--file NAME`); matched case-insensitively against the names `info` prints.
+    pub pick: Option<String>,
+}
+
 pub trait Family: Sync {
     /// Short name ("oni", "z64", "shenmue").
     fn name(&self) -> &'static str;
@@ -40,6 +48,23 @@ pub trait Family: Sync {
     fn probe(&self, path: &Path, head: &[u8]) -> bool;
     /// Read the files (all accepted by `probe`; companion files may be found beside them).
     fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>>;
+    /// [`Family::open`] with the caller's options. The default honours no `pick`: a family
+    /// whose files hold no named files inside says so.
+    fn open_with(&self, files: Vec<InputFile>, options: &OpenOptions) -> Result<Box<dyn Document>> {
+        match &options.pick {
+            Some(name) => Err(crate::Error::not_found(format!(
+                "--file {name:?}: {} files are not containers of named files",
+                self.name()
+            ))),
+            None => self.open(files),
+        }
+    }
+    /// A file that is only ever read beside another one (Oni's `.raw`/`.sep` beside their
+    /// `.dat`): a folder walk does not open it as a document of its own. Cheap, no I/O
+    /// beyond what `probe` may do.
+    fn is_companion(&self, _path: &Path, _head: &[u8]) -> bool {
+        false
+    }
     /// The built-in demo character (`crate::demo`) encoded in this family's own format by the
     /// family's own encoder, as (file name, bytes); `open` reads them back. Empty when the
     /// family has no encoder.

@@ -23,7 +23,7 @@ pub mod writer;
 
 pub use document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo, Warning};
 pub use error::{Error, ErrorKind, Result};
-pub use family::{Family, InputFile};
+pub use family::{Family, InputFile, OpenOptions};
 pub use glam;
 pub use model::{Bone, Mesh, MeshBinding, Skeleton, Transform};
 pub use reader::{Endian, Limits, Reader};

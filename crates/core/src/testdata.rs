@@ -26,11 +26,17 @@ pub fn data_dir() -> Option<PathBuf> {
     None
 }
 
-/// `shared/data/<rel>` if it exists; otherwise prints `SKIPPED (<test>): ...` and returns None.
+/// `shared/data/<rel>` if it exists; otherwise prints `SKIPPED (<test>): ...` and returns None
+/// (or panics when `BONEYARD_REQUIRE_DATA=1`).
 pub fn shared_data(rel: &str, test: &str) -> Option<PathBuf> {
     match data_dir().map(|d| d.join(rel)) {
         Some(p) if p.exists() => Some(p),
         _ => {
+            // CI sets BONEYARD_REQUIRE_DATA when it has the data: then a skip is a failure, so
+            // a misplaced data folder cannot turn every real-data test into a silent pass.
+            if std::env::var_os("BONEYARD_REQUIRE_DATA").is_some_and(|v| v == "1") {
+                panic!("{test}: ../shared/data/{rel} is not present and BONEYARD_REQUIRE_DATA=1");
+            }
             println!("SKIPPED ({test}): ../shared/data/{rel} is not present");
             eprintln!("SKIPPED ({test}): ../shared/data/{rel} is not present");
             None

@@ -134,6 +134,11 @@ impl Family for Oni {
     fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>> {
         Ok(Box::new(open_files(files)?))
     }
+    /// A level's `.raw`/`.sep` is read beside its `.dat`.
+    fn is_companion(&self, path: &Path, head: &[u8]) -> bool {
+        let e = ext_lower(path);
+        (e == "raw" || e == "sep") && !container::looks_like_instance_file(head)
+    }
     /// `boneyard_demo.dat` + `.raw`: the demo character as an Oni level (see [`demo`]).
     fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
         demo::demo_files()

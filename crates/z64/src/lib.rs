@@ -117,6 +117,12 @@ impl Family for Z64 {
         Ok(Box::new(open_files(files)?))
     }
 
+    /// `link_animetion` holds only the frames `gameplay_keep`'s headers point into; it is read
+    /// beside `gameplay_keep` or Link's objects.
+    fn is_companion(&self, path: &Path, head: &[u8]) -> bool {
+        rom::byte_order(head).is_none() && build::is_link_animetion(&stem_of(path).0)
+    }
+
     fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
         demo::demo_files()
     }
@@ -181,11 +187,26 @@ pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit])
     let gk = files.iter().position(|f| build::is_gameplay_keep(&f.stem));
     let la = files.iter().position(|f| build::is_link_animetion(&f.stem));
     let found = build::find_all_with(&files, gk, la, explicit)?;
-    if found.skels.is_empty() && found.anims.is_empty() {
-        let name = inputs.first().map(|i| i.name()).unwrap_or_default();
-        return Err(build::nothing_found(&name));
+    let nothing = found.skels.is_empty() && found.anims.is_empty();
+    if nothing {
+        // A file named as the game names its objects is an object even when it holds only
+        // display lists and textures (most of a ROM's do): an empty document, said in `info`.
+        // A file taken on a structural look that then yields nothing was not one.
+        let named_objects = inputs.iter().all(|i| {
+            let (stem, ext) = stem_of(&i.path);
+            is_object_name(&stem, ext.as_deref())
+        });
+        if !named_objects || !rom_summaries.is_empty() || files.iter().all(|f| f.data.is_empty()) {
+            let name = inputs.first().map(|i| i.name()).unwrap_or_default();
+            return Err(build::nothing_found(&name));
+        }
     }
     let mut doc = Z64Document::new(files, summaries, found)?;
+    if nothing {
+        for s in &mut doc.summaries {
+            s.notes.push("no skeleton or animation in this file (display lists and textures only)".into());
+        }
+    }
     for (i, s) in rom_summaries.into_iter().enumerate() {
         doc.summaries.insert(i, s);
     }

@@ -1,18 +1,39 @@
+use crate::batch::Doc;
 use anyhow::Result;
+use boneyard_core::OpenOptions;
+use serde_json::json;
 use std::path::PathBuf;
 
 /// Each family prints its own line per animation (see the README for the formats); the last
-/// line is `all: hash=XXXXXXXX`, the CRC-32 of every line before it.
-pub fn run(files: &[PathBuf]) -> Result<()> {
-    let opened = crate::inputs::open(files)?;
+/// line is `all: hash=XXXXXXXX`, the CRC-32 of every line before it. In a batch each
+/// document's lines follow a line `document <file>`, and the hash covers them all.
+pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
+    let plan = crate::inputs::plan(files)?;
+    let run = crate::batch::run(plan, options, |d: Doc| Ok((d.doc.check()?, d.doc.animations().len())));
+    let done = run.collect()?;
     let mut lines = Vec::new();
-    for d in &opened.docs {
-        let l = d.check()?;
-        for x in &l {
+    let mut animations = 0;
+    for (label, (l, n)) in &done.ok {
+        if done.batch {
+            lines.push(format!("document {label}"));
+        }
+        lines.extend(l.iter().cloned());
+        animations += n;
+    }
+    let hash = format!("{:08x}", boneyard_core::check::hash_lines(&lines));
+    if json {
+        let warnings: Vec<_> = done.warnings.iter().map(crate::json::warning).collect();
+        let mut v = json!({"lines": lines, "hash": hash, "warnings": warnings});
+        if done.batch {
+            v["errors"] = json!(done.errors);
+            v["skipped"] = done.skipped_json();
+        }
+        super::print_json(&v)?;
+    } else {
+        for x in &lines {
             println!("{x}");
         }
-        lines.extend(l);
+        println!("all: hash={hash}");
     }
-    println!("all: hash={:08x}", boneyard_core::check::hash_lines(&lines));
-    Ok(())
+    done.close("checked", &format!("{animations} animations"))
 }

@@ -5,6 +5,7 @@ use boneyard_core::Document;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
+#[derive(Clone)]
 pub struct Request {
     pub anims: Vec<String>,
     pub skeleton: Option<String>,
@@ -15,14 +16,104 @@ pub struct Request {
     pub size: (u32, u32),
 }
 
-pub fn run(files: &[PathBuf], req: &Request) -> Result<()> {
-    let opened = crate::inputs::open(files)?;
-    let doc: &dyn Document = opened.single()?;
-    let stem = files.first().and_then(|p| p.file_stem()).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    for path in write(doc, &stem, req)? {
-        println!("wrote {}", path.display());
+pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOptions) -> Result<()> {
+    let plan = crate::inputs::plan(files)?;
+    let batch = plan.batch;
+
+    let run = crate::batch::run(plan, options, |d: crate::batch::Doc| {
+        let doc = d.doc;
+        if doc.skeletons().is_empty() && doc.animations().is_empty() {
+            // Named by the user: nothing to export is an error (exit 1). Found by a folder
+            // walk (a baserom/ is mostly files without skeletons): counted in the summary.
+            if batch {
+                return Ok(Vec::new());
+            }
+            let e = boneyard_core::Error::invalid(0, "holds no skeleton or animation").in_file(d.label);
+            return Err(e.into());
+        }
+        write_all(doc, d.stem, req)
+    });
+    let done = run.collect()?;
+    let mut outputs = 0;
+    let mut empty = 0;
+    for (_, paths) in &done.ok {
+        for p in paths {
+            println!("wrote {}", p.display());
+        }
+        outputs += paths.len();
+        empty += usize::from(paths.is_empty());
     }
-    Ok(())
+    let what = if empty > 0 {
+        format!("{outputs} files written; {empty} hold no skeleton or animation")
+    } else {
+        format!("{outputs} files written")
+    };
+    done.close("exported", &what)
+}
+
+/// The skeletons a request writes, each with its animations: `--skeleton S` alone; the
+/// skeletons the `--anim` clips play on; by default every skeleton of the document with the
+/// clips that play on it.
+pub fn targets(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -> Result<Vec<(usize, Vec<usize>)>> {
+    if skeleton.is_some() || doc.skeletons().len() <= 1 {
+        return Ok(vec![selection(doc, anims, skeleton)?]);
+    }
+    if anims.is_empty() {
+        return Ok((0..doc.skeletons().len())
+            .map(|sk| (sk, (0..doc.animations().len()).filter(|&a| doc.skeleton_for(a) == Some(sk)).collect()))
+            .collect());
+    }
+    let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
+    for spec in anims {
+        let a = doc.find_animation(spec)?;
+        let sk = doc.skeleton_for(a).ok_or_else(|| usage("no skeleton found to play this animation on"))?;
+        match out.iter_mut().find(|(s, _)| *s == sk) {
+            Some((_, v)) => v.push(a),
+            None => out.push((sk, vec![a])),
+        }
+    }
+    Ok(out)
+}
+
+/// Write one output set per target skeleton. With several skeletons in the document each
+/// set is named `<file>_<skeleton>`; a skeleton without animations is skipped by the formats
+/// that need one (bvh, gif, apng), said on stderr, and an error only when no skeleton has any.
+pub fn write_all(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBuf>> {
+    let targets = targets(doc, &req.anims, req.skeleton.as_deref())?;
+    let several = doc.skeletons().len() > 1;
+    let needs_anims = matches!(req.format, Format::Bvh | Format::Gif | Format::Apng);
+    let mut written = Vec::new();
+    let mut skipped = Vec::new();
+    for (sk, anims) in &targets {
+        let sk_stem = if several { format!("{stem}_{}", skeleton_label(doc, *sk)) } else { stem.to_string() };
+        if needs_anims && anims.is_empty() {
+            skipped.push(skeleton_label(doc, *sk));
+            continue;
+        }
+        let chosen: Vec<String> =
+            if req.anims.is_empty() { Vec::new() } else { anims.iter().map(|a| format!("#{a}")).collect() };
+        let one = Request { anims: chosen, skeleton: Some(format!("#{sk}")), ..req.clone() };
+        written.extend(write(doc, &sk_stem, &one)?);
+    }
+    if written.is_empty() && !skipped.is_empty() {
+        return Err(usage("no animation plays on any skeleton of these files; name one with --anim"));
+    }
+    for s in skipped {
+        eprintln!("boneyard: note: skeleton {s} has no animation to write as {:?}", req.format);
+    }
+    Ok(written)
+}
+
+/// A skeleton's part of an output name: its name when no other skeleton of the document has
+/// it, else its id.
+fn skeleton_label(doc: &dyn Document, sk: usize) -> String {
+    let s = &doc.skeletons()[sk];
+    let unique = !s.name.is_empty() && doc.skeletons().iter().filter(|o| o.name == s.name).count() == 1;
+    if unique {
+        s.name.clone()
+    } else {
+        s.id.clone()
+    }
 }
 
 /// Resolve the skeleton and animations of a request.
@@ -76,7 +167,11 @@ pub fn write(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBu
             }
             Ok(vec![one(out_path(out, stem, "glb"), exported.bytes)?])
         }
-        Format::Glb => Ok(vec![one(out_path(out, stem, "glb"), boneyard_export::glb(doc, sk, &anims, &opts)?)?]),
+        Format::Glb => {
+            // One clip chosen: named after it, so it never takes the all-clips file's name.
+            let name = if anims.len() == 1 { name_of(anims[0]) } else { stem.to_string() };
+            Ok(vec![one(out_path(out, &name, "glb"), boneyard_export::glb(doc, sk, &anims, &opts)?)?])
+        }
         Format::Obj => {
             let a = if req.anims.is_empty() { None } else { anims.first().copied() };
             let name = a.map(|a| format!("{}_f{frame}", name_of(a))).unwrap_or_else(|| stem.to_string());

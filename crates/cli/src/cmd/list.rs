@@ -1,38 +1,94 @@
+use crate::batch::Doc;
 use anyhow::Result;
-use boneyard_core::Document;
+use boneyard_core::{Document, OpenOptions};
+use serde_json::{json, Value};
 use std::path::PathBuf;
 
-pub fn run(files: &[PathBuf], json: bool) -> Result<()> {
-    let opened = crate::inputs::open(files)?;
-    let docs: Vec<&dyn Document> = opened.docs.iter().map(|d| d.as_ref()).collect();
+/// What `list` prints of one document.
+enum Listed {
+    Json(Value),
+    Text(String),
+}
+
+pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
+    let plan = crate::inputs::plan(files)?;
+    let batch = plan.batch;
+    let named: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let run = crate::batch::run(plan, options, |d: Doc| {
+        let doc = d.doc;
+        let listed = if json {
+            let own = if batch { doc.files().iter().map(|f| f.path.clone()).collect() } else { named.clone() };
+            Listed::Json(crate::json::list(&[doc], &own))
+        } else {
+            Listed::Text(text(doc))
+        };
+        Ok((listed, doc.skeletons().len(), doc.animations().len()))
+    });
+    let done = run.collect()?;
+    let skeletons: usize = done.ok.iter().map(|(_, (_, s, _))| s).sum();
+    let animations: usize = done.ok.iter().map(|(_, (_, _, a))| a).sum();
     if json {
-        let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-        return super::print_json(&crate::json::list(&docs, &names));
-    }
-    for d in docs {
-        println!("skeletons ({}):", d.skeletons().len());
-        for (i, s) in d.skeletons().iter().enumerate() {
-            println!(
-                "  #{i} {} {:?} bones={} meshes={} source={}",
-                s.id,
-                s.name,
-                s.skeleton.len(),
-                s.meshes.len(),
-                s.source
-            );
+        let docs: Vec<Value> = done
+            .ok
+            .iter()
+            .filter_map(|(_, (l, _, _))| if let Listed::Json(v) = l { Some(v.clone()) } else { None })
+            .collect();
+        if done.batch {
+            super::print_json(&json!({
+                "documents": docs,
+                "errors": done.errors,
+                "skipped": done.skipped_json(),
+            }))?;
+        } else {
+            // One document's shape is cli.md's; files of several families named together
+            // are listed as one, as before.
+            let mut merged = json!({"files": named, "skeletons": [], "animations": [], "warnings": []});
+            for d in docs {
+                for k in ["skeletons", "animations", "warnings"] {
+                    if let (Some(Value::Array(to)), Some(Value::Array(from))) = (merged.get_mut(k), d.get(k)) {
+                        to.extend(from.iter().cloned());
+                    }
+                }
+            }
+            super::print_json(&merged)?;
         }
-        println!("animations ({}):", d.animations().len());
-        for a in d.animations() {
-            let sk = a
-                .skeleton
-                .and_then(|s| d.skeletons().get(s))
-                .map(|s| format!(" skeleton={}", s.id))
-                .unwrap_or_default();
-            println!(
-                "  #{} {} frames={} fps={} bones={} format={}{} source={}",
-                a.index, a.name, a.frames, a.fps, a.bones, a.format, sk, a.source
-            );
+    } else {
+        for (label, (l, _, _)) in &done.ok {
+            if let Listed::Text(t) = l {
+                if done.batch {
+                    println!("{label}:");
+                }
+                print!("{t}");
+            }
         }
     }
-    Ok(())
+    done.close("listed", &format!("{skeletons} skeletons, {animations} animations"))
+}
+
+fn text(d: &dyn Document) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    let _ = writeln!(o, "skeletons ({}):", d.skeletons().len());
+    for (i, s) in d.skeletons().iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "  #{i} {} {:?} bones={} meshes={} source={}",
+            s.id,
+            s.name,
+            s.skeleton.len(),
+            s.meshes.len(),
+            s.source
+        );
+    }
+    let _ = writeln!(o, "animations ({}):", d.animations().len());
+    for a in d.animations() {
+        let sk =
+            a.skeleton.and_then(|s| d.skeletons().get(s)).map(|s| format!(" skeleton={}", s.id)).unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "  #{} {} frames={} fps={} bones={} format={}{} source={}",
+            a.index, a.name, a.frames, a.fps, a.bones, a.format, sk, a.source
+        );
+    }
+    o
 }

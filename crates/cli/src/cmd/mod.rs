@@ -12,12 +12,13 @@ use crate::args::{Cli, Command};
 use anyhow::Result;
 
 pub fn run(cli: Cli) -> Result<()> {
+    let options = boneyard_core::OpenOptions { pick: cli.pick };
     match cli.command {
-        Command::Info { files, json } => info::run(&files, json),
-        Command::List { files, json } => list::run(&files, json),
-        Command::Sample { files, anim, frame, json } => sample::run(&files, &anim, frame, json),
+        Command::Info { files, json } => info::run(&files, json, &options),
+        Command::List { files, json } => list::run(&files, json, &options),
+        Command::Sample { files, anim, frame, json } => sample::run(&files, &anim, frame, json, &options),
         Command::Pose { files, anim, frame, all_frames, skeleton, json } => {
-            pose::run(&files, anim.as_deref(), frame, all_frames, skeleton.as_deref(), json)
+            pose::run(&files, anim.as_deref(), frame, all_frames, skeleton.as_deref(), json, &options)
         }
         Command::Export { files, anim, skeleton, format, out, frame, in_place, size } => {
             let req = export::Request {
@@ -29,11 +30,11 @@ pub fn run(cli: Cli) -> Result<()> {
                 in_place,
                 size: crate::args::parse_size(&size)?,
             };
-            export::run(&files, &req)
+            export::run(&files, &req, &options)
         }
-        Command::Check { files } => check::run(&files),
+        Command::Check { files, json } => check::run(&files, json, &options),
         Command::View { files, port } => {
-            let opened = crate::inputs::open(&files)?;
+            let opened = crate::inputs::open_with(&files, &options)?;
             let doc = opened.docs.into_iter().next().ok_or_else(|| anyhow::anyhow!("nothing to view"))?;
             crate::view::serve(doc, port, |url| println!("boneyard viewer on {url} (Ctrl-C to stop)"))
         }

@@ -10,8 +10,9 @@ pub fn run(
     all_frames: bool,
     skeleton: Option<&str>,
     json: bool,
+    options: &boneyard_core::OpenOptions,
 ) -> Result<()> {
-    let opened = crate::inputs::open(files)?;
+    let opened = crate::inputs::open_with(files, options)?;
     let doc: &dyn Document = opened.single()?;
     let a = anim.map(|s| doc.find_animation(s)).transpose()?;
     let sk = match (skeleton, a) {

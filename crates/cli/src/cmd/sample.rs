@@ -2,9 +2,9 @@ use anyhow::Result;
 use boneyard_core::Document;
 use std::path::PathBuf;
 
-pub fn run(files: &[PathBuf], anim: &str, frame: f64, json: bool) -> Result<()> {
+pub fn run(files: &[PathBuf], anim: &str, frame: f64, json: bool, options: &boneyard_core::OpenOptions) -> Result<()> {
     let frame = super::check_frame(frame)?;
-    let opened = crate::inputs::open(files)?;
+    let opened = crate::inputs::open_with(files, options)?;
     let doc: &dyn Document = opened.single()?;
     let a = doc.find_animation(anim)?;
     let info = &doc.animations()[a];

@@ -1,0 +1,188 @@
+//! Running a command over every document of a [`Plan`]: documents are independent, one that
+//! fails is reported (file, offset, reason) and the others complete; the run closes with a
+//! summary line on stderr and exits 1 when any failed. A run of one document named by its
+//! files is not a batch: its error is the command's error, as before.
+
+use crate::inputs::{Plan, Skipped, Unit};
+use anyhow::Result;
+use boneyard_core::{Document, OpenOptions, Warning};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// One document as the work sees it.
+pub struct Doc<'a> {
+    /// Its first file, as given or found.
+    pub label: &'a str,
+    /// What outputs are named after: the first file's stem, made unique within the run.
+    pub stem: &'a str,
+    pub doc: &'a dyn Document,
+}
+
+/// What the work made of one document.
+pub struct Report<T> {
+    pub label: String,
+    pub result: Result<T>,
+    /// The document's warnings (empty when it did not open).
+    pub warnings: Vec<Warning>,
+}
+
+/// The outcome of a whole run.
+pub struct Run<T> {
+    pub reports: Vec<Report<T>>,
+    pub skipped: Vec<Skipped>,
+    pub batch: bool,
+}
+
+/// The run failed for some documents; the message counts them (exit status 1).
+#[derive(Debug)]
+pub struct BatchFailed {
+    pub failed: usize,
+    pub total: usize,
+}
+
+impl std::fmt::Display for BatchFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} of {} documents failed (each is reported above)", self.failed, self.total)
+    }
+}
+impl std::error::Error for BatchFailed {}
+
+/// Output stems: the file stem; `<folder>_<stem>` where two documents share a stem; and
+/// `<folder>_<stem>_<n>` where even that is shared, so two documents never write one name.
+fn stems(units: &[Unit]) -> Vec<String> {
+    fn counts(names: &[String]) -> HashMap<&str, usize> {
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for s in names {
+            *seen.entry(s.as_str()).or_default() += 1;
+        }
+        seen
+    }
+    let plain: Vec<String> = units.iter().map(|u| u.stem()).collect();
+    let seen = counts(&plain);
+    let qualified: Vec<String> = units
+        .iter()
+        .zip(&plain)
+        .map(|(u, s)| {
+            if seen[s.as_str()] < 2 {
+                return s.clone();
+            }
+            let parent = u.paths.first().and_then(|p| p.parent()).and_then(|p| p.file_name());
+            format!("{}_{s}", parent.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
+        })
+        .collect();
+    let seen = counts(&qualified);
+    qualified
+        .iter()
+        .enumerate()
+        .map(|(i, s)| if seen[s.as_str()] < 2 { s.clone() } else { format!("{s}_{i}") })
+        .collect()
+}
+
+/// Open every document and run `work` on it, two at a time on the machine's threads, the
+/// reports in the plan's order.
+pub fn run<T: Send>(plan: Plan, options: &OpenOptions, work: impl Fn(Doc) -> Result<T> + Sync) -> Run<T> {
+    let stems = stems(&plan.units);
+    let reports = plan
+        .units
+        .into_par_iter()
+        .zip(stems)
+        .map(|(unit, stem)| {
+            let label = unit.label();
+            match unit.open(options) {
+                Ok(doc) => {
+                    let result = work(Doc { label: &label, stem: &stem, doc: doc.as_ref() });
+                    Report { label, result, warnings: doc.warnings().to_vec() }
+                }
+                Err(e) => Report { label, result: Err(e), warnings: Vec::new() },
+            }
+        })
+        .collect();
+    Run { reports, skipped: plan.skipped, batch: plan.batch }
+}
+
+/// A run's documents after their warnings and errors were printed.
+pub struct Finished<T> {
+    /// The documents that completed, with what the work made of them, in order.
+    pub ok: Vec<(String, T)>,
+    /// The failures as JSON (`{"file","offset","message"}`), for `--json` outputs.
+    pub errors: Vec<serde_json::Value>,
+    pub skipped: Vec<Skipped>,
+    /// Every document's warnings, in order (already printed on stderr).
+    pub warnings: Vec<Warning>,
+    pub batch: bool,
+    total: usize,
+}
+
+impl<T> Run<T> {
+    /// Print each document's warnings and errors on stderr, in order. Outside a batch the
+    /// one document's error is the run's error (its exit status as before).
+    pub fn collect(self) -> Result<Finished<T>> {
+        let total = self.reports.len();
+        let mut ok = Vec::new();
+        let mut errors = Vec::new();
+        let mut warnings = Vec::new();
+        for r in self.reports {
+            for w in &r.warnings {
+                eprintln!("boneyard: warning: {w}");
+            }
+            warnings.extend(r.warnings);
+            match r.result {
+                Ok(v) => ok.push((r.label, v)),
+                Err(e) if !self.batch => return Err(e),
+                Err(e) => {
+                    eprintln!("boneyard: error: {}", crate::one_line(&e));
+                    errors.push(error_json(&e, &r.label));
+                }
+            }
+        }
+        Ok(Finished { ok, errors, skipped: self.skipped, warnings, batch: self.batch, total })
+    }
+}
+
+impl<T> Finished<T> {
+    /// For a batch, the summary line `boneyard: <verb> N of M documents (<what>); K failed;
+    /// J files not read`, on stderr; the run's result ([`BatchFailed`] when any failed).
+    pub fn close(&self, verb: &str, what: &str) -> Result<()> {
+        if !self.batch {
+            return Ok(());
+        }
+        let failed = self.errors.len();
+        let mut line = format!("boneyard: {verb} {} of {} documents", self.ok.len(), self.total);
+        if !what.is_empty() {
+            line.push_str(&format!(" ({what})"));
+        }
+        if failed > 0 {
+            line.push_str(&format!("; {failed} failed"));
+        }
+        if !self.skipped.is_empty() {
+            line.push_str(&format!("; {} files not read (no family reads them)", self.skipped.len()));
+        }
+        eprintln!("{line}");
+        if failed > 0 {
+            return Err(BatchFailed { failed, total: self.total }.into());
+        }
+        Ok(())
+    }
+
+    /// The files a folder walk did not read, as JSON (`{"file","reason"}`).
+    pub fn skipped_json(&self) -> serde_json::Value {
+        serde_json::Value::Array(
+            self.skipped
+                .iter()
+                .map(|s| serde_json::json!({"file": s.path.display().to_string(), "reason": s.reason}))
+                .collect(),
+        )
+    }
+}
+
+/// The errors of a run's reports as JSON (`{"file","offset","message"}`), for `--json` outputs.
+pub fn error_json(e: &anyhow::Error, label: &str) -> serde_json::Value {
+    match e.downcast_ref::<boneyard_core::Error>() {
+        Some(be) => serde_json::json!({
+            "file": be.file.clone().unwrap_or_else(|| label.to_string()),
+            "offset": be.offset,
+            "message": be.kind.to_string(),
+        }),
+        None => serde_json::json!({"file": label, "offset": null, "message": crate::one_line(e)}),
+    }
+}

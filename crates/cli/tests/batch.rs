@@ -1,0 +1,134 @@
+//! Batches as cli.md has them: a folder is walked, every document is independent, one that
+//! fails is reported with its file and offset while the others complete, the exit status is
+//! 1, and a summary line closes the run. Runs the real binary on real files.
+
+use boneyard_core::testdata::shared_data;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn boneyard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boneyard")).args(args).output().expect("run boneyard")
+}
+
+fn tmpdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("boneyard-batch-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A folder as a user brings it: a good Zelda object, an Oni file OniSplit refuses too (its
+/// last key is not on the last frame, at byte 684), a Shenmue MOTION.BIN, and a text file.
+fn mixed_folder(tag: &str) -> Option<PathBuf> {
+    let z = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "batch")?;
+    let bad = shared_data("oni/TRAMfixture_badlast.oni", "batch")?;
+    let d = tmpdir(tag);
+    std::fs::copy(&z, d.join("object_dekunuts")).unwrap();
+    std::fs::copy(&bad, d.join("TRAMfixture_badlast.oni")).unwrap();
+    std::fs::create_dir(d.join("sub")).unwrap();
+    std::fs::write(d.join("sub").join("notes.txt"), b"not game data").unwrap();
+    Some(d)
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_folder_keeps_going_past_a_bad_file() {
+    let Some(d) = mixed_folder("list") else { return };
+    let o = boneyard(&["list", s(&d)]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    // The good document is listed whole (the decomp names its 10 animations)...
+    assert!(out.contains("gDekuNutsSkel") && out.contains("animations (10):"), "{out}");
+    // ...the bad one is reported with its file and byte offset...
+    assert!(err.contains("TRAMfixture_badlast.oni: at byte offset 684 (0x2ac)"), "{err}");
+    // ...and one summary line closes the run, naming what was skipped.
+    let summary: Vec<&str> = err.lines().filter(|l| l.starts_with("boneyard: listed ")).collect();
+    assert_eq!(
+        summary,
+        ["boneyard: listed 1 of 2 documents (1 skeletons, 10 animations); 1 failed; 1 files not read (no family reads them)"],
+        "{err}"
+    );
+    println!("batch: list of a folder: 1 of 2 documents, the bad one at offset 684, 1 file not read");
+
+    let o = boneyard(&["list", s(&d), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["documents"].as_array().unwrap().len(), 1);
+    assert_eq!(v["documents"][0]["animations"].as_array().unwrap().len(), 10);
+    assert_eq!(v["errors"][0]["offset"], 684);
+    assert!(v["errors"][0]["file"].as_str().unwrap().ends_with("TRAMfixture_badlast.oni"));
+    assert!(v["skipped"][0]["file"].as_str().unwrap().ends_with("notes.txt"));
+}
+
+#[test]
+fn export_of_a_folder_writes_the_good_documents() {
+    let Some(d) = mixed_folder("export") else { return };
+    let out = tmpdir("export-out");
+    let o = boneyard(&["export", s(&d), "--format", "glb", "--out", s(&out)]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let mut names: Vec<String> =
+        std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    // Whole files only: no partial file is left by the document that failed.
+    assert_eq!(names, ["object_dekunuts.glb"]);
+    assert!(err.contains("TRAMfixture_badlast.oni: at byte offset 684"), "{err}");
+    assert!(err.contains("boneyard: exported 1 of 2 documents (1 files written); 1 failed"), "{err}");
+}
+
+#[test]
+fn two_documents_with_one_stem_never_share_an_output_name() {
+    let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "stems") else { return };
+    let d = tmpdir("stems");
+    for sub in ["a", "b"] {
+        std::fs::create_dir(d.join(sub)).unwrap();
+        std::fs::copy(&z, d.join(sub).join("object_dekunuts")).unwrap();
+    }
+    let out = d.join("out");
+    let o = boneyard(&["export", s(&d.join("a")), s(&d.join("b")), "--format", "glb", "--out", s(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let mut names: Vec<String> =
+        std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["a_object_dekunuts.glb", "b_object_dekunuts.glb"]);
+}
+
+#[test]
+fn check_json_has_the_text_lines_and_hash() {
+    let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "check --json") else { return };
+    let t = boneyard(&["check", s(&z)]);
+    assert_eq!(t.status.code(), Some(0));
+    let lines: Vec<String> = text(&t.stdout).lines().map(String::from).collect();
+    let o = boneyard(&["check", s(&z), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let json_lines: Vec<String> =
+        v["lines"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect();
+    assert_eq!(json_lines, lines[..lines.len() - 1]);
+    // The decomp's 10 animations of the Deku Scrub, and the hash recorded when they were
+    // first checked against the decomp XML.
+    assert_eq!(json_lines.len(), 10);
+    assert_eq!(v["hash"], "0efb6fb4");
+    assert_eq!(lines.last().unwrap(), "all: hash=0efb6fb4");
+    assert!(v["warnings"].is_array());
+}
+
+#[test]
+fn an_object_without_skeletons_lists_empty_and_exports_nothing() {
+    let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_bdoor", "empty object") else { return };
+    let o = boneyard(&["list", s(&z)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("skeletons (0):"));
+    let out = tmpdir("empty");
+    let o = boneyard(&["export", s(&z), "--format", "glb", "--out", s(&out)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("holds no skeleton or animation"), "{}", text(&o.stderr));
+}
