@@ -16,6 +16,12 @@ pub struct Cli {
     /// In a ROM or archive, read only the file of this name (as `info` prints it).
     #[arg(long = "file", global = true, value_name = "NAME")]
     pub pick: Option<String>,
+    /// No progress bar and no summary: warnings and errors only.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Name each output file as it is written.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Subcommand)]

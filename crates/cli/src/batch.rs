@@ -80,21 +80,35 @@ fn stems(units: &[Unit]) -> Vec<String> {
 
 /// Open every document and run `work` on it, two at a time on the machine's threads, the
 /// reports in the plan's order.
-pub fn run<T: Send>(plan: Plan, options: &OpenOptions, work: impl Fn(Doc) -> Result<T> + Sync) -> Run<T> {
+/// `count_documents`: the progress bar counts documents (commands whose outputs are not
+/// files); export counts the files it writes instead.
+pub fn run<T: Send>(
+    plan: Plan,
+    options: &OpenOptions,
+    count_documents: bool,
+    work: impl Fn(Doc) -> Result<T> + Sync,
+) -> Run<T> {
     let stems = stems(&plan.units);
+    if count_documents {
+        crate::progress::add(plan.units.len() as u64, "documents");
+    }
     let reports = plan
         .units
         .into_par_iter()
         .zip(stems)
         .map(|(unit, stem)| {
             let label = unit.label();
-            match unit.open(options) {
+            let report = match unit.open(options) {
                 Ok(doc) => {
                     let result = work(Doc { label: &label, stem: &stem, doc: doc.as_ref() });
                     Report { label, result, warnings: doc.warnings().to_vec() }
                 }
                 Err(e) => Report { label, result: Err(e), warnings: Vec::new() },
+            };
+            if count_documents {
+                crate::progress::step(1);
             }
+            report
         })
         .collect();
     Run { reports, skipped: plan.skipped, batch: plan.batch }
@@ -123,14 +137,14 @@ impl<T> Run<T> {
         let mut warnings = Vec::new();
         for r in self.reports {
             for w in &r.warnings {
-                eprintln!("boneyard: warning: {w}");
+                crate::progress::eprint(&format!("boneyard: warning: {w}"));
             }
             warnings.extend(r.warnings);
             match r.result {
                 Ok(v) => ok.push((r.label, v)),
                 Err(e) if !self.batch => return Err(e),
                 Err(e) => {
-                    eprintln!("boneyard: error: {}", crate::one_line(&e));
+                    crate::progress::eprint(&format!("boneyard: error: {}", crate::one_line(&e)));
                     errors.push(error_json(&e, &r.label));
                 }
             }
@@ -157,7 +171,7 @@ impl<T> Finished<T> {
         if !self.skipped.is_empty() {
             line.push_str(&format!("; {} files not read (no family reads them)", self.skipped.len()));
         }
-        eprintln!("{line}");
+        crate::progress::summary(&line);
         if failed > 0 {
             return Err(BatchFailed { failed, total: self.total }.into());
         }

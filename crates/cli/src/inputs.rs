@@ -197,7 +197,7 @@ pub fn open_with(paths: &[PathBuf], options: &OpenOptions) -> Result<Opened> {
         // Never silent: what the reader skipped or guessed is said on stderr, whatever the
         // command (the `--json` outputs carry the same list).
         for w in doc.warnings() {
-            eprintln!("boneyard: warning: {w}");
+            crate::progress::eprint(&format!("boneyard: warning: {w}"));
         }
         docs.push(doc);
     }

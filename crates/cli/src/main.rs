@@ -7,6 +7,7 @@ mod cmd;
 mod inputs;
 mod json;
 mod output;
+mod progress;
 mod registry;
 mod view;
 
@@ -18,6 +19,8 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
+    progress::init(cli.quiet, cli.verbose);
+    output::remove_partial_files_on_interrupt();
     // A panic is a bug in boneyard, never the user's fault: report it in one line (exit 1)
     // rather than with a backtrace.
     std::panic::set_hook(Box::new(|_| {}));
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
             .unwrap_or_else(|| "unknown".into());
         Err(anyhow::anyhow!("internal error (a bug in boneyard; please report it with the input file): {what}"))
     });
+    progress::finish();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

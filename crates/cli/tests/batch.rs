@@ -132,3 +132,97 @@ fn an_object_without_skeletons_lists_empty_and_exports_nothing() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("holds no skeleton or animation"), "{}", text(&o.stderr));
 }
+
+fn link_files() -> Option<Vec<String>> {
+    let z = shared_data("z64/oot-gc-eu-mq-dbg", "Link's clips")?;
+    Some(["object_link_boy", "gameplay_keep", "link_animetion"].iter().map(|f| s(&z.join(f)).to_string()).collect())
+}
+
+fn part_files(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".part"))
+        .collect()
+}
+
+/// Under a pseudo-terminal (util-linux `script`) the export of Link's 573 clips draws a bar
+/// with the count and an ETA on stderr; with stderr not a terminal, or with --quiet, none.
+#[test]
+fn progress_bar_only_on_a_terminal() {
+    let Some(files) = link_files() else { return };
+    if Command::new("script").arg("--version").output().is_err() {
+        println!("SKIPPED (progress bar): util-linux `script` is not installed");
+        return;
+    }
+    let out = tmpdir("progress");
+    let cmd = format!(
+        "{} export {} --anim '#0' --anim '#1' --anim '#2' --format gif --size 32x32 --out {}",
+        env!("CARGO_BIN_EXE_boneyard"),
+        files.join(" "),
+        s(&out)
+    );
+    let o = Command::new("script").args(["-qfec", &cmd, "/dev/null"]).output().unwrap();
+    let tty = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{tty}");
+    assert!(tty.contains("/3 files") && tty.contains("ETA"), "no bar on the terminal: {tty}");
+    // Not a terminal: no bar.
+    let plain = boneyard(&[
+        "export",
+        &files[0],
+        &files[1],
+        &files[2],
+        "--anim",
+        "#0",
+        "--format",
+        "gif",
+        "--size",
+        "32x32",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(plain.status.code(), Some(0));
+    assert!(!text(&plain.stderr).contains("ETA"), "{}", text(&plain.stderr));
+    // --quiet on a terminal: no bar either.
+    let o = Command::new("script").args(["-qfec", &format!("{cmd} --quiet"), "/dev/null"]).output().unwrap();
+    assert!(!text(&o.stdout).contains("ETA"), "{}", text(&o.stdout));
+}
+
+/// Ctrl-C in the middle of an export: the temporary file being written is removed, whole
+/// outputs stay, exit status 130. A temporary file of a run that no longer exists is removed
+/// by the next run into the same folder; one of a live process is left alone.
+#[test]
+fn an_interrupted_export_leaves_no_partial_files() {
+    let Some(files) = link_files() else { return };
+    let out = tmpdir("interrupt");
+    let stale = out.join(".old.glb.part4294967294");
+    let live = out.join(format!(".other.glb.part{}", std::process::id()));
+    std::fs::write(&stale, b"half").unwrap();
+    std::fs::write(&live, b"being written").unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_boneyard"))
+        .args(["export", &files[0], &files[1], &files[2], "--format", "gif", "--size", "64x64", "--out", s(&out)])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait (bounded) until the export is writing its own temporary file.
+    let own = |n: &String| n.ends_with(&format!(".part{}", child.id()));
+    let mut seen = false;
+    for _ in 0..600 {
+        if part_files(&out).iter().any(own) {
+            seen = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(seen, "the export never started writing");
+    // SAFETY: sending SIGINT to our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("interrupted"), "{}", text(&o.stderr));
+    let left = part_files(&out);
+    assert_eq!(left, vec![live.file_name().unwrap().to_string_lossy().into_owned()], "stale removed, live kept");
+    assert!(!stale.exists());
+}

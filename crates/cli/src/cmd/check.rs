@@ -9,7 +9,7 @@ use std::path::PathBuf;
 /// document's lines follow a line `document <file>`, and the hash covers them all.
 pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     let plan = crate::inputs::plan(files)?;
-    let run = crate::batch::run(plan, options, |d: Doc| Ok((d.doc.check()?, d.doc.animations().len())));
+    let run = crate::batch::run(plan, options, true, |d: Doc| Ok((d.doc.check()?, d.doc.animations().len())));
     let done = run.collect()?;
     let mut lines = Vec::new();
     let mut animations = 0;

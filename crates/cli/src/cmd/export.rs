@@ -20,7 +20,7 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
     let plan = crate::inputs::plan(files)?;
     let batch = plan.batch;
 
-    let run = crate::batch::run(plan, options, |d: crate::batch::Doc| {
+    let run = crate::batch::run(plan, options, false, |d: crate::batch::Doc| {
         let doc = d.doc;
         if doc.skeletons().is_empty() && doc.animations().is_empty() {
             // Named by the user: nothing to export is an error (exit 1). Found by a folder
@@ -37,8 +37,11 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
     let mut outputs = 0;
     let mut empty = 0;
     for (_, paths) in &done.ok {
-        for p in paths {
-            println!("wrote {}", p.display());
+        // Named as they were written with --verbose; listed here otherwise.
+        if !crate::progress::verbose() && !crate::progress::quiet() {
+            for p in paths {
+                println!("wrote {}", p.display());
+            }
         }
         outputs += paths.len();
         empty += usize::from(paths.is_empty());
@@ -99,7 +102,7 @@ pub fn write_all(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<Pa
         return Err(usage("no animation plays on any skeleton of these files; name one with --anim"));
     }
     for s in skipped {
-        eprintln!("boneyard: note: skeleton {s} has no animation to write as {:?}", req.format);
+        crate::progress::eprint(&format!("boneyard: note: skeleton {s} has no animation to write as {:?}", req.format));
     }
     Ok(written)
 }
@@ -152,8 +155,16 @@ pub fn write(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBu
             Ok(())
         }
     };
+    let outputs = match req.format {
+        Format::Glb | Format::Obj => 1,
+        Format::Png if req.anims.is_empty() => 1,
+        _ => anims.len(),
+    };
+    crate::progress::add(outputs as u64, "files");
     let one = |path: PathBuf, bytes: Vec<u8>| -> Result<PathBuf> {
         write_atomic(&path, &bytes)?;
+        crate::progress::wrote(&path);
+        crate::progress::step(1);
         Ok(path)
     };
     let out: &Path = &req.out;
@@ -163,7 +174,10 @@ pub fn write(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBu
             // does not decode) is left out and reported rather than failing the whole file.
             let exported = boneyard_export::glb_skipping(doc, sk, &anims, &opts)?;
             for (a, e) in &exported.skipped {
-                eprintln!("boneyard: warning: animation #{a} {} left out: {e}", doc.animations()[*a].name);
+                crate::progress::eprint(&format!(
+                    "boneyard: warning: animation #{a} {} left out: {e}",
+                    doc.animations()[*a].name
+                ));
             }
             Ok(vec![one(out_path(out, stem, "glb"), exported.bytes)?])
         }

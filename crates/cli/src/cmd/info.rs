@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     let plan = crate::inputs::plan(files)?;
-    let run = crate::batch::run(plan, options, |d: Doc| Ok(d.doc.files()));
+    let run = crate::batch::run(plan, options, true, |d: Doc| Ok(d.doc.files()));
     let done = run.collect()?;
     let summaries: Vec<_> = done.ok.iter().flat_map(|(_, f)| f.iter()).collect();
     if json {

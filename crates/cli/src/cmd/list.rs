@@ -14,7 +14,7 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     let plan = crate::inputs::plan(files)?;
     let batch = plan.batch;
     let named: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-    let run = crate::batch::run(plan, options, |d: Doc| {
+    let run = crate::batch::run(plan, options, true, |d: Doc| {
         let doc = d.doc;
         let listed = if json {
             let own = if batch { doc.files().iter().map(|f| f.path.clone()).collect() } else { named.clone() };

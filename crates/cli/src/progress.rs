@@ -1,0 +1,94 @@
+//! What a run tells the person watching it, on stderr: a progress bar (documents and outputs,
+//! with an ETA) when stderr is a terminal, none when it is not or with `--quiet`; with
+//! `--verbose` each output is named as it is written. Warnings, errors and the batch summary
+//! go through here so they print above the bar instead of through it.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::OnceLock;
+
+struct Progress {
+    bar: ProgressBar,
+    quiet: bool,
+    verbose: bool,
+}
+
+static PROGRESS: OnceLock<Progress> = OnceLock::new();
+
+/// Set up once, from the global flags.
+pub fn init(quiet: bool, verbose: bool) {
+    let bar = if quiet || !std::io::stderr().is_terminal() {
+        ProgressBar::hidden()
+    } else {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} (ETA {eta})")
+        {
+            bar.set_style(style);
+        }
+        bar
+    };
+    let _ = PROGRESS.set(Progress { bar, quiet, verbose });
+}
+
+fn get() -> Option<&'static Progress> {
+    PROGRESS.get()
+}
+
+/// More work is known: `n` more steps of what `what` names ("documents", "outputs").
+pub fn add(n: u64, what: &str) {
+    if let Some(p) = get() {
+        p.bar.inc_length(n);
+        p.bar.set_message(what.to_string());
+    }
+}
+
+/// `n` steps done.
+pub fn step(n: u64) {
+    if let Some(p) = get() {
+        p.bar.inc(n);
+    }
+}
+
+/// A warning or an error: always printed (above the bar).
+pub fn eprint(line: &str) {
+    match get() {
+        Some(p) => p.bar.suspend(|| eprintln!("{line}")),
+        None => eprintln!("{line}"),
+    }
+}
+
+/// A closing summary: printed unless `--quiet`.
+pub fn summary(line: &str) {
+    if !get().is_some_and(|p| p.quiet) {
+        eprint(line);
+    }
+}
+
+/// True when `--verbose` names outputs as they are written (then they are not listed again
+/// at the end).
+pub fn verbose() -> bool {
+    get().is_some_and(|p| p.verbose)
+}
+
+/// True with `--quiet`.
+pub fn quiet() -> bool {
+    get().is_some_and(|p| p.quiet)
+}
+
+/// An output file was written.
+pub fn wrote(path: &Path) {
+    if let Some(p) = get() {
+        if p.verbose {
+            p.bar.suspend(|| println!("wrote {}", path.display()));
+        }
+    }
+}
+
+/// The run is over: the bar goes away.
+pub fn finish() {
+    if let Some(p) = get() {
+        p.bar.finish_and_clear();
+    }
+}
