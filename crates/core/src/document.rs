@@ -192,7 +192,13 @@ impl dyn Document + '_ {
             .iter()
             .position(|a| a.name == spec)
             .or_else(|| anims.iter().position(|a| a.name.eq_ignore_ascii_case(spec)))
-            .ok_or_else(|| Error::not_found(format!("no animation named {spec:?} (see `boneyard list`)")))
+            .ok_or_else(|| {
+                let names = anims.iter().map(|a| a.name.as_str());
+                Error::not_found(format!(
+                    "no animation named {spec:?}{} (see `boneyard list`)",
+                    did_you_mean(spec, names)
+                ))
+            })
     }
 
     /// Resolve `--skeleton S`: an id, a name, `#N`, or a plain index.
@@ -206,7 +212,8 @@ impl dyn Document + '_ {
                 return Ok(i);
             }
         }
-        Err(Error::not_found(format!("no skeleton {spec:?} (see `boneyard list`)")))
+        let names = sk.iter().flat_map(|s| [s.id.as_str(), s.name.as_str()]);
+        Err(Error::not_found(format!("no skeleton {spec:?}{} (see `boneyard list`)", did_you_mean(spec, names))))
     }
 
     /// The skeleton an animation plays on: its own, else the first one.
@@ -217,4 +224,22 @@ impl dyn Document + '_ {
             Some(0)
         })
     }
+}
+
+/// `; did you mean "A", "B"?` for the (at most three) names closest to `spec`, case aside
+/// (Jaro-Winkler similarity of at least 0.8, best first); empty when none is close.
+pub fn did_you_mean<'a>(spec: &str, names: impl Iterator<Item = &'a str>) -> String {
+    let want = spec.to_ascii_lowercase();
+    let mut close: Vec<(f64, &str)> = names
+        .filter(|n| !n.is_empty())
+        .map(|n| (strsim::jaro_winkler(&want, &n.to_ascii_lowercase()), n))
+        .filter(|(score, _)| *score >= 0.8)
+        .collect();
+    close.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    close.dedup_by(|a, b| a.1 == b.1);
+    if close.is_empty() {
+        return String::new();
+    }
+    let shown: Vec<String> = close.iter().take(3).map(|(_, n)| format!("{n:?}")).collect();
+    format!("; did you mean {}?", shown.join(", "))
 }

@@ -67,8 +67,7 @@ pub fn targets(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -> 
             .collect());
     }
     let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
-    for spec in anims {
-        let a = doc.find_animation(spec)?;
+    for a in resolve_anims(doc, anims)? {
         let sk = doc.skeleton_for(a).ok_or_else(|| usage("no skeleton found to play this animation on"))?;
         match out.iter_mut().find(|(s, _)| *s == sk) {
             Some((_, v)) => v.push(a),
@@ -121,9 +120,15 @@ fn skeleton_label(doc: &dyn Document, sk: usize) -> String {
 
 /// Resolve the skeleton and animations of a request.
 pub fn selection(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -> Result<(usize, Vec<usize>)> {
-    let chosen: Vec<usize> = anims.iter().map(|a| doc.find_animation(a)).collect::<Result<_, _>>()?;
+    let chosen = resolve_anims(doc, anims)?;
     let sk = match (skeleton, chosen.first()) {
-        (Some(s), _) => doc.find_skeleton(s)?,
+        (Some(s), _) => {
+            let sk = doc.find_skeleton(s)?;
+            for &a in &chosen {
+                check_plays_on(doc, a, sk)?;
+            }
+            sk
+        }
         (None, Some(&a)) => doc.skeleton_for(a).ok_or_else(|| usage("no skeleton found to play this animation on"))?,
         (None, None) => {
             if doc.skeletons().is_empty() {
@@ -138,6 +143,45 @@ pub fn selection(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -
         chosen
     };
     Ok((sk, anims))
+}
+
+/// The `--anim` choices as animation indices; two choices naming one animation conflict
+/// (usage error, exit 2), since the output would hold it twice or under two names.
+pub fn resolve_anims(doc: &dyn Document, specs: &[String]) -> Result<Vec<usize>> {
+    let mut out: Vec<usize> = Vec::with_capacity(specs.len());
+    for (i, spec) in specs.iter().enumerate() {
+        let a = doc.find_animation(spec)?;
+        if let Some(j) = out.iter().position(|&b| b == a) {
+            return Err(usage(format!(
+                "--anim {:?} and --anim {spec:?} both name animation #{a} {}",
+                specs[j],
+                doc.animations()[a].name
+            )));
+        }
+        debug_assert_eq!(out.len(), i);
+        out.push(a);
+    }
+    Ok(out)
+}
+
+/// An animation asked to play on a skeleton it does not fit (its own skeleton is another one
+/// with a different number of bones) is a usage error.
+pub fn check_plays_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Result<()> {
+    let a = &doc.animations()[anim];
+    let sk = &doc.skeletons()[skeleton];
+    match a.skeleton {
+        Some(own) if own != skeleton && doc.skeletons()[own].skeleton.len() != sk.skeleton.len() => {
+            Err(usage(format!(
+                "animation #{anim} {} plays on skeleton {} ({} bones), not on {} ({} bones)",
+                a.name,
+                doc.skeletons()[own].id,
+                doc.skeletons()[own].skeleton.len(),
+                sk.id,
+                sk.skeleton.len()
+            )))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Write the requested outputs into `req.out`; returns the files written.

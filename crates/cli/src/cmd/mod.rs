@@ -2,7 +2,7 @@
 
 mod check;
 mod demo;
-mod export;
+pub(crate) mod export;
 mod info;
 mod list;
 mod pose;

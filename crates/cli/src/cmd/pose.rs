@@ -16,7 +16,13 @@ pub fn run(
     let doc: &dyn Document = opened.single()?;
     let a = anim.map(|s| doc.find_animation(s)).transpose()?;
     let sk = match (skeleton, a) {
-        (Some(s), _) => doc.find_skeleton(s)?,
+        (Some(s), a) => {
+            let sk = doc.find_skeleton(s)?;
+            if let Some(a) = a {
+                super::export::check_plays_on(doc, a, sk)?;
+            }
+            sk
+        }
         (None, Some(a)) => {
             doc.skeleton_for(a).ok_or_else(|| crate::args::usage("no skeleton to pose this animation on"))?
         }

@@ -1,0 +1,57 @@
+//! Usage errors a user makes with real files: a misspelt name gets the closest names offered,
+//! choices that conflict are refused (exit 2), nothing is written.
+
+use boneyard_core::testdata::shared_data;
+use std::process::{Command, Output};
+
+fn boneyard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boneyard")).args(args).output().expect("run boneyard")
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn misspelt_names_get_did_you_mean() {
+    let Some(m) = shared_data("shenmue/motion.bin", "did you mean") else { return };
+    let o = boneyard(&["sample", m.to_str().unwrap(), "--anim", "a_walk_l_2", "--frame", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains(r#"no animation named "a_walk_l_2"; did you mean "A_WALK_L_02""#), "{}", err(&o));
+    let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "did you mean") else { return };
+    let o = boneyard(&["pose", z.to_str().unwrap(), "--skeleton", "gDekuNutSkel"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains(r#"did you mean "gDekuNutsSkel"?"#), "{}", err(&o));
+    // Nothing close: no suggestion.
+    let o = boneyard(&["pose", z.to_str().unwrap(), "--anim", "zzzz"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!err(&o).contains("did you mean"), "{}", err(&o));
+}
+
+#[test]
+fn conflicting_anim_choices_are_usage_errors() {
+    let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "conflicts") else { return };
+    let out = std::env::temp_dir().join(format!("boneyard-usage-{}", std::process::id()));
+    let z = z.to_str().unwrap();
+    // #1 is gDekuNutsDamageAnim: named twice.
+    let o = boneyard(&[
+        "export",
+        z,
+        "--anim",
+        "#1",
+        "--anim",
+        "gDekuNutsDamageAnim",
+        "--format",
+        "bvh",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("both name animation #1 gDekuNutsDamageAnim"), "{}", err(&o));
+    assert!(!out.exists(), "nothing written");
+    // A curve animation of the chest (14 limbs) asked to play on its 4-limb standard skeleton.
+    let Some(b) = shared_data("z64/oot-gc-eu-mq-dbg/object_box", "conflicts") else { return };
+    let o = boneyard(&["pose", b.to_str().unwrap(), "--anim", "#3", "--skeleton", "0x47D8", "--frame", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("plays on skeleton 0x5EB8 (14 bones), not on 0x47D8 (4 bones)"), "{}", err(&o));
+}
