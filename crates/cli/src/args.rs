@@ -94,6 +94,10 @@ pub enum Command {
         /// Image size for png/gif/apng, WIDTHxHEIGHT.
         #[arg(long, default_value = "480x480")]
         size: String,
+        /// Multiply every length by F (glb, bvh, obj): e.g. 0.001 for a Zelda object in metres
+        /// (`info` prints each model's height in engine units).
+        #[arg(long, default_value_t = 1.0, value_name = "F")]
+        scale: f32,
     },
     /// Walk every animation; print a line each and a hash.
     Check {

@@ -70,6 +70,27 @@ pub struct SkeletonInfo {
     pub extra: Map<String, Value>,
 }
 
+impl SkeletonInfo {
+    /// The box (min, max corners) around the rest pose: every joint and every mesh vertex
+    /// (rigid meshes moved by their bone, skinned ones as they are at rest), in engine units.
+    /// `None` for an empty skeleton.
+    pub fn rest_bounds(&self) -> Option<(Vec3, Vec3)> {
+        let world = self.skeleton.rest_world();
+        let joints = world.iter().map(|m| m.w_axis.truncate());
+        let verts = self.meshes.iter().flat_map(|m| {
+            let to_world = match m.binding {
+                crate::model::MeshBinding::Rigid { bone } => world.get(bone).copied().unwrap_or(Mat4::IDENTITY),
+                crate::model::MeshBinding::Skinned { .. } => Mat4::IDENTITY,
+            };
+            m.positions.iter().map(move |p| to_world.transform_point3(*p))
+        });
+        joints.chain(verts).filter(|p| p.is_finite()).fold(None, |acc, p| match acc {
+            None => Some((p, p)),
+            Some((lo, hi)) => Some((lo.min(p), hi.max(p))),
+        })
+    }
+}
+
 /// How an exported clip should be interpolated between the engine's frames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Interpolation {

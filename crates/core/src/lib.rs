@@ -8,6 +8,7 @@
 //!   the family's own engine numerics, engine-exact poses, check lines.
 //! * [`family`]: the registry interface: probe a file, open it.
 //! * [`memory`]: an in-memory document of baked poses (built-in sample data, tests).
+//! * [`scaled`]: a document seen at another scale (`export --scale`).
 
 pub mod check;
 pub mod demo;
@@ -18,6 +19,7 @@ pub mod fk;
 pub mod memory;
 pub mod model;
 pub mod reader;
+pub mod scaled;
 pub mod testdata;
 pub mod writer;
 

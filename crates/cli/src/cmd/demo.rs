@@ -47,6 +47,7 @@ pub fn run(out: &Path) -> Result<()> {
             frame: 0.0,
             in_place: false,
             size: (480, 480),
+            scale: 1.0,
         };
         written.extend(write(doc.as_ref(), &stem, &req)?);
         let walk = doc.animations().first().map(|a| format!("#{}", a.index));

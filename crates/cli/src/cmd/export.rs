@@ -14,6 +14,8 @@ pub struct Request {
     pub frame: f64,
     pub in_place: bool,
     pub size: (u32, u32),
+    /// Every length multiplied by this (1 = engine units).
+    pub scale: f32,
 }
 
 pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOptions) -> Result<()> {
@@ -31,7 +33,11 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
             let e = boneyard_core::Error::invalid(0, "holds no skeleton or animation").in_file(d.label);
             return Err(e.into());
         }
-        write_all(doc, d.stem, req)
+        if req.scale == 1.0 {
+            write_all(doc, d.stem, req)
+        } else {
+            write_all(&boneyard_core::scaled::Scaled::new(doc, req.scale)?, d.stem, req)
+        }
     });
     let done = run.collect()?;
     let mut outputs = 0;

@@ -5,13 +5,18 @@ use std::path::PathBuf;
 
 pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     let plan = crate::inputs::plan(files)?;
-    let run = crate::batch::run(plan, options, true, |d: Doc| Ok(d.doc.files()));
+    let run = crate::batch::run(plan, options, true, |d: Doc| Ok((d.doc.files(), sizes(d.doc))));
     let done = run.collect()?;
-    let summaries: Vec<_> = done.ok.iter().flat_map(|(_, f)| f.iter()).collect();
+    let summaries: Vec<_> = done.ok.iter().flat_map(|(_, (f, _))| f.iter()).collect();
+    let models: Vec<&Size> = done.ok.iter().flat_map(|(_, (_, s))| s.iter()).collect();
     if json {
         let v: Vec<_> = summaries.iter().map(|f| crate::json::file(f)).collect();
         let warnings: Vec<_> = done.warnings.iter().map(crate::json::warning).collect();
-        let mut out = serde_json::json!({ "files": v, "warnings": warnings });
+        let skeletons: Vec<_> = models
+            .iter()
+            .map(|m| serde_json::json!({"id": m.id, "name": m.name, "height": m.height, "size": m.size}))
+            .collect();
+        let mut out = serde_json::json!({ "files": v, "skeletons": skeletons, "warnings": warnings });
         if done.batch {
             out["errors"] = serde_json::json!(done.errors);
             out["skipped"] = done.skipped_json();
@@ -33,6 +38,34 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
                 println!("  {n}");
             }
         }
+        for m in &models {
+            println!(
+                "skeleton {} {:?}: {} engine units tall at rest (box {} x {} x {}; export --scale F to resize)",
+                m.id, m.name, m.height, m.size[0], m.size[1], m.size[2]
+            );
+        }
     }
     done.close("read", &format!("{} files", summaries.len()))
+}
+
+/// A skeleton's size at rest, for choosing `export --scale`.
+struct Size {
+    id: String,
+    name: String,
+    /// The extent along Y (up in every family's export), in engine units.
+    height: f32,
+    size: [f32; 3],
+}
+
+fn sizes(doc: &dyn boneyard_core::Document) -> Vec<Size> {
+    doc.skeletons()
+        .iter()
+        .filter_map(|s| {
+            let (lo, hi) = s.rest_bounds()?;
+            let d = hi - lo;
+            // Rounded to 4 significant digits: a size for people, not a checksum.
+            let r = |v: f32| if v == 0.0 { 0.0 } else { format!("{:.4e}", v).parse().unwrap_or(v) };
+            Some(Size { id: s.id.clone(), name: s.name.clone(), height: r(d.y), size: [r(d.x), r(d.y), r(d.z)] })
+        })
+        .collect()
 }

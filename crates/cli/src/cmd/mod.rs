@@ -20,7 +20,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Pose { files, anim, frame, all_frames, skeleton, json } => {
             pose::run(&files, anim.as_deref(), frame, all_frames, skeleton.as_deref(), json, &options)
         }
-        Command::Export { files, anim, skeleton, format, out, frame, in_place, size } => {
+        Command::Export { files, anim, skeleton, format, out, frame, in_place, size, scale } => {
             let req = export::Request {
                 anims: anim,
                 skeleton,
@@ -29,6 +29,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 frame,
                 in_place,
                 size: crate::args::parse_size(&size)?,
+                scale,
             };
             export::run(&files, &req, &options)
         }

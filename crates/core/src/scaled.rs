@@ -1,0 +1,121 @@
+//! A document seen at another scale (`export --scale F`): every length multiplied by one
+//! factor, so a model in engine units arrives in Blender or a game engine at the size the
+//! user wants. Rotations, frame times and engine-native channel values are untouched.
+//!
+//! Scaling every translation by `f` (bone rests, sampled locals, root motion, mesh positions)
+//! is the conjugation `S M S^-1` of every world matrix `M` with `S = diag(f, f, f, 1)`: the
+//! upper 3x3 of `M` stays as the engine computed it and its translation is multiplied by
+//! `f`, which is what [`Scaled::pose`] returns. So the scaled export still equals the scaled
+//! engine pose at every frame.
+
+use crate::document::{AnimInfo, Document, FileSummary, Sample, SkeletonInfo, Warning};
+use crate::error::{Error, Result};
+use glam::Mat4;
+
+/// `inner` with every length multiplied by `factor`.
+pub struct Scaled<'a> {
+    inner: &'a dyn Document,
+    factor: f32,
+    skeletons: Vec<SkeletonInfo>,
+}
+
+impl<'a> Scaled<'a> {
+    /// `factor` must be finite and greater than zero.
+    pub fn new(inner: &'a dyn Document, factor: f32) -> Result<Self> {
+        if !(factor.is_finite() && factor > 0.0) {
+            return Err(Error::not_found(format!("--scale {factor}: the factor must be a finite number above 0")));
+        }
+        let skeletons = inner
+            .skeletons()
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                for b in &mut s.skeleton.bones {
+                    b.rest.translation *= factor;
+                }
+                for m in &mut s.meshes {
+                    for p in &mut m.positions {
+                        *p *= factor;
+                    }
+                }
+                s
+            })
+            .collect();
+        Ok(Scaled { inner, factor, skeletons })
+    }
+}
+
+impl Document for Scaled<'_> {
+    fn family(&self) -> &'static str {
+        self.inner.family()
+    }
+    fn files(&self) -> Vec<FileSummary> {
+        self.inner.files()
+    }
+    fn skeletons(&self) -> &[SkeletonInfo] {
+        &self.skeletons
+    }
+    fn animations(&self) -> &[AnimInfo] {
+        self.inner.animations()
+    }
+    fn warnings(&self) -> &[Warning] {
+        self.inner.warnings()
+    }
+    fn sample(&self, anim: usize, frame: f64) -> Result<Sample> {
+        let mut s = self.inner.sample(anim, frame)?;
+        for t in &mut s.locals {
+            t.translation *= self.factor;
+        }
+        if let Some(r) = s.root_motion.as_mut() {
+            *r *= self.factor;
+        }
+        Ok(s)
+    }
+    fn pose(&self, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<Vec<Mat4>> {
+        let mut world = self.inner.pose(skeleton, anim, frame)?;
+        for m in &mut world {
+            m.w_axis.x *= self.factor;
+            m.w_axis.y *= self.factor;
+            m.w_axis.z *= self.factor;
+        }
+        Ok(world)
+    }
+    fn check(&self) -> Result<Vec<String>> {
+        self.inner.check()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The demo character at scale 0.01: every rest translation, sampled translation and posed
+    /// world translation is a hundredth of the original; rotations are bit-identical.
+    #[test]
+    fn lengths_scale_rotations_do_not() {
+        let doc = crate::demo::baked_document(30.0);
+        let d: &dyn Document = &doc;
+        let s = Scaled::new(d, 0.01).unwrap();
+        let (a, b) = (&d.skeletons()[0].skeleton, &s.skeletons()[0].skeleton);
+        for (x, y) in a.bones.iter().zip(&b.bones) {
+            assert_eq!(y.rest.translation, x.rest.translation * 0.01);
+            assert_eq!(y.rest.rotation, x.rest.rotation);
+        }
+        let (sa, sb) = (d.sample(0, 7.0).unwrap(), s.sample(0, 7.0).unwrap());
+        for (x, y) in sa.locals.iter().zip(&sb.locals) {
+            assert_eq!(y.translation, x.translation * 0.01);
+            assert_eq!(y.rotation, x.rotation);
+        }
+        let (pa, pb) = (d.pose(0, Some(0), 7.0).unwrap(), s.pose(0, Some(0), 7.0).unwrap());
+        for (x, y) in pa.iter().zip(&pb) {
+            assert_eq!(y.x_axis, x.x_axis);
+            assert_eq!(y.w_axis.truncate(), x.w_axis.truncate() * 0.01);
+        }
+        // The scaled pose is the forward kinematics of the scaled locals (what export bakes).
+        let fk = crate::fk::world_matrices(b, &sb.locals);
+        for (x, y) in fk.iter().zip(&pb) {
+            assert!((x.w_axis - y.w_axis).abs().max_element() < 1e-6);
+        }
+        assert!(Scaled::new(d, 0.0).is_err() && Scaled::new(d, f32::NAN).is_err());
+    }
+}
