@@ -67,3 +67,15 @@ pub fn bvh(doc: &dyn Document, skeleton: usize, anim: usize, opts: &ExportOption
 pub fn obj(doc: &dyn Document, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<String> {
     obj::write(doc, skeleton, anim, frame)
 }
+
+/// [`obj()`] with its material library `<stem>.mtl` and the textures as PNG files (see the
+/// [`obj` module](mod@obj)).
+pub fn obj_with_materials(
+    doc: &dyn Document,
+    skeleton: usize,
+    anim: Option<usize>,
+    frame: f64,
+    stem: &str,
+) -> Result<obj::ObjFiles> {
+    obj::write_with_materials(doc, skeleton, anim, frame, stem)
+}

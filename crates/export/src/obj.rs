@@ -2,8 +2,12 @@
 //!
 //! Positions are in world space: rigid meshes are moved by their bone's world matrix from
 //! `Document::pose` (so the engine's own matrices are used); skinned meshes by
-//! `Σ weight · pose[joint] · rest_world[joint]⁻¹`. One `o` (and `g`) per mesh, `v`, `vn` when
-//! the mesh has normals, `f` with 1-based indices (`v//vn` with normals). No materials.
+//! `Σ weight · pose[joint] · rest_world[joint]⁻¹`. One `o` (and `g`) per mesh, `v`, `vt` when
+//! the mesh has texture coordinates (OBJ's v runs up the image, so `vt u 1-v`), `vn` when it
+//! has normals, `f` with 1-based indices (`v/vt/vn`, `v//vn`, `v/vt` or `v`).
+//! With materials ([`write_with_materials`]) the OBJ names `<stem>.mtl`, which has one
+//! material per mesh (`Kd` and `d` from its colour, `map_Kd <stem>_<n>.png` for its texture),
+//! and the textures come as PNG files to write beside it.
 //! A skeleton without meshes is written as a stick figure of boxes (`o skeleton`).
 
 use std::fmt::Write;
@@ -12,7 +16,18 @@ use boneyard_core::error::ErrorKind;
 use boneyard_core::{Document, Error, Mesh, MeshBinding, Result};
 use glam::{Mat3, Mat4, Vec3};
 
-use crate::glb::{affine_inverse, clean_influences};
+use crate::glb::{affine_inverse, clean_influences, texture_png};
+
+/// An OBJ with its material library and the textures the library names.
+#[derive(Debug, Clone)]
+pub struct ObjFiles {
+    /// `<stem>.obj`.
+    pub obj: String,
+    /// `<stem>.mtl`.
+    pub mtl: String,
+    /// (file name, PNG bytes), to write beside the `.mtl`.
+    pub textures: Vec<(String, Vec<u8>)>,
+}
 
 fn invalid(msg: String) -> Error {
     Error::new(ErrorKind::Invalid(msg))
@@ -44,36 +59,79 @@ fn vertex_matrices(mesh: &Mesh, pose: &[Mat4], rest_inverse: &[Mat4]) -> Result<
     }
 }
 
-/// Write `name`'s vertices and faces; `base` is the number of vertices written before.
-fn write_object(
-    out: &mut String,
-    name: &str,
-    positions: &[Vec3],
-    normals: Option<&[Vec3]>,
-    indices: &[u32],
-    base: usize,
-) {
-    let name: String = name.chars().map(|c| if c.is_whitespace() { '_' } else { c }).collect();
+/// One mesh's attributes, posed.
+struct Object<'a> {
+    name: &'a str,
+    positions: &'a [Vec3],
+    uvs: Option<&'a [glam::Vec2]>,
+    normals: Option<&'a [Vec3]>,
+    indices: &'a [u32],
+    material: Option<&'a str>,
+}
+
+fn obj_name(name: &str) -> String {
+    name.chars().map(|c| if c.is_whitespace() { '_' } else { c }).collect()
+}
+
+/// Write an object's vertices and faces; `base` is the number of vertices written before
+/// (OBJ indices are global and 1-based; every attribute has one entry per vertex here).
+fn write_object(out: &mut String, o: &Object, base: usize) {
+    let name = obj_name(o.name);
     let _ = writeln!(out, "o {name}\ng {name}");
-    for p in positions {
+    if let Some(m) = o.material {
+        let _ = writeln!(out, "usemtl {}", obj_name(m));
+    }
+    for p in o.positions {
         let _ = writeln!(out, "v {} {} {}", p.x, p.y, p.z);
     }
-    if let Some(ns) = normals {
+    if let Some(uvs) = o.uvs {
+        for t in uvs {
+            let (u, v) = if t.is_finite() { (t.x, 1.0 - t.y) } else { (0.0, 0.0) };
+            let _ = writeln!(out, "vt {u} {v}");
+        }
+    }
+    if let Some(ns) = o.normals {
         for n in ns {
             let _ = writeln!(out, "vn {} {} {}", n.x, n.y, n.z);
         }
     }
-    for t in indices.chunks_exact(3) {
-        let [a, b, c] = [t[0], t[1], t[2]].map(|i| base + i as usize + 1);
-        if normals.is_some() {
-            let _ = writeln!(out, "f {a}//{a} {b}//{b} {c}//{c}");
-        } else {
-            let _ = writeln!(out, "f {a} {b} {c}");
-        }
+    for t in o.indices.chunks_exact(3) {
+        let corner = |i: u32| {
+            let k = base + i as usize + 1;
+            match (o.uvs.is_some(), o.normals.is_some()) {
+                (true, true) => format!("{k}/{k}/{k}"),
+                (false, true) => format!("{k}//{k}"),
+                (true, false) => format!("{k}/{k}"),
+                (false, false) => k.to_string(),
+            }
+        };
+        let _ = writeln!(out, "f {} {} {}", corner(t[0]), corner(t[1]), corner(t[2]));
     }
 }
 
 pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<String> {
+    Ok(write_files(doc, skeleton, anim, frame, None)?.obj)
+}
+
+/// The OBJ with its `.mtl` and textures; `stem` names the files (`<stem>.mtl`,
+/// `<stem>_<n>.png`).
+pub fn write_with_materials(
+    doc: &dyn Document,
+    skeleton: usize,
+    anim: Option<usize>,
+    frame: f64,
+    stem: &str,
+) -> Result<ObjFiles> {
+    write_files(doc, skeleton, anim, frame, Some(stem))
+}
+
+fn write_files(
+    doc: &dyn Document,
+    skeleton: usize,
+    anim: Option<usize>,
+    frame: f64,
+    stem: Option<&str>,
+) -> Result<ObjFiles> {
     let info = crate::bake::skeleton(doc, skeleton)?;
     let skel = &info.skeleton;
     let pose = doc.pose(skeleton, anim, frame)?;
@@ -86,13 +144,20 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: Option<usize>, fr
         None => "rest pose".to_string(),
     };
     let _ = writeln!(out, "# boneyard {}: skeleton {}, {what}", env!("CARGO_PKG_VERSION"), info.name);
+    let mut files = ObjFiles { obj: String::new(), mtl: String::new(), textures: Vec::new() };
+    if let Some(stem) = stem {
+        let _ = writeln!(out, "mtllib {stem}.mtl");
+        let _ = writeln!(files.mtl, "# boneyard {}: materials of {stem}.obj", env!("CARGO_PKG_VERSION"));
+    }
 
     let meshes: Vec<&Mesh> = info.meshes.iter().filter(|m| !m.indices.is_empty()).collect();
     if meshes.is_empty() {
         let parents: Vec<Option<usize>> = skel.bones.iter().map(|b| b.parent).collect();
         let (p, i, _) = crate::stick::boxes(&parents, &pose);
-        write_object(&mut out, "skeleton", &p, None, &i, 0);
-        return Ok(out);
+        let o = Object { name: "skeleton", positions: &p, uvs: None, normals: None, indices: &i, material: None };
+        write_object(&mut out, &o, 0);
+        files.obj = out;
+        return Ok(files);
     }
     let rest_inverse: Vec<Mat4> = skel
         .rest_world()
@@ -101,7 +166,7 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: Option<usize>, fr
         .map(|(i, m)| affine_inverse(m).ok_or_else(|| invalid(format!("bone {i}: rest matrix cannot be inverted"))))
         .collect::<Result<_>>()?;
     let mut base = 0;
-    for mesh in meshes {
+    for (k, mesh) in meshes.into_iter().enumerate() {
         mesh.validate(skel.len()).map_err(|e| invalid(format!("cannot export: {}", e.kind)))?;
         let ms = vertex_matrices(mesh, &pose, &rest_inverse)?;
         let p: Vec<Vec3> = mesh.positions.iter().zip(&ms).map(|(p, m)| m.transform_point3(*p)).collect();
@@ -111,8 +176,35 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: Option<usize>, fr
                 .map(|(n, m)| (Mat3::from_mat4(*m).inverse().transpose() * *n).normalize_or_zero())
                 .collect()
         });
-        write_object(&mut out, &mesh.name, &p, n.as_deref(), &mesh.indices, base);
+        let material = match stem {
+            Some(stem) => Some(add_material(&mut files, stem, mesh, k)?),
+            None => None,
+        };
+        let uvs = mesh.uvs.as_deref().filter(|u| u.len() == p.len());
+        let o = Object {
+            name: &mesh.name,
+            positions: &p,
+            uvs,
+            normals: n.as_deref(),
+            indices: &mesh.indices,
+            material: material.as_deref(),
+        };
+        write_object(&mut out, &o, base);
         base += p.len();
     }
-    Ok(out)
+    files.obj = out;
+    Ok(files)
+}
+
+/// Mesh `k`'s material in the `.mtl` (and its texture as `<stem>_<k>.png`); its name.
+fn add_material(files: &mut ObjFiles, stem: &str, mesh: &Mesh, k: usize) -> Result<String> {
+    let name = format!("{}_{k}", obj_name(&mesh.name));
+    let c = mesh.base_color.map(|x| if x.is_finite() { x.clamp(0.0, 1.0) } else { 1.0 });
+    let _ = writeln!(files.mtl, "newmtl {name}\nKd {} {} {}\nd {}\nillum 1", c[0], c[1], c[2], c[3]);
+    if let Some(png) = texture_png(mesh)? {
+        let file = format!("{stem}_{k}.png");
+        let _ = writeln!(files.mtl, "map_Kd {file}");
+        files.textures.push((file, png));
+    }
+    Ok(name)
 }

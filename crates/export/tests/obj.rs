@@ -80,3 +80,57 @@ fn unknown_skeleton_is_not_found() {
     let doc = common::two_bones(["a", "b"]);
     assert!(obj(&doc, 3, None, 0.0).unwrap_err().is_not_found());
 }
+
+/// Adult Link as OBJ with materials: every `usemtl` names a material of the `.mtl`, every
+/// `map_Kd` a PNG of the set whose pixels are the texture the Zelda reader decoded for that
+/// mesh, and the `vt` lines are the reader's uvs with v flipped (OBJ's v runs up the image).
+#[test]
+fn link_with_materials_and_textures() {
+    let Some(z) = boneyard_core::testdata::shared_data("z64/oot-gc-eu-mq-dbg", "obj materials") else { return };
+    let files: Vec<_> = ["object_link_boy", "gameplay_keep", "link_animetion"]
+        .iter()
+        .map(|f| boneyard_core::InputFile::read(&z.join(f)).unwrap())
+        .collect();
+    let doc = boneyard_z64::open_files(files).unwrap();
+    let doc: &dyn boneyard_core::Document = &doc;
+    let sk = doc.find_skeleton("gLinkAdultSkel").unwrap();
+    let out = boneyard_export::obj_with_materials(doc, sk, None, 0.0, "link").unwrap();
+    assert!(out.obj.contains("mtllib link.mtl\n"));
+    let materials: Vec<&str> = out.mtl.lines().filter_map(|l| l.strip_prefix("newmtl ")).collect();
+    let used: Vec<&str> = out.obj.lines().filter_map(|l| l.strip_prefix("usemtl ")).collect();
+    let meshes: Vec<_> = doc.skeletons()[sk].meshes.iter().filter(|m| !m.indices.is_empty()).collect();
+    assert_eq!(used.len(), meshes.len());
+    assert!(used.iter().all(|u| materials.contains(u)));
+    let maps: Vec<&str> = out.mtl.lines().filter_map(|l| l.strip_prefix("map_Kd ")).collect();
+    let textured: Vec<_> = meshes.iter().filter(|m| m.texture.is_some() && m.uvs.is_some()).collect();
+    assert_eq!(maps.len(), textured.len());
+    assert!(!textured.is_empty(), "Link's meshes are textured");
+    for (map, mesh) in maps.iter().zip(&textured) {
+        let (_, png) = out.textures.iter().find(|(f, _)| f == map).expect("the map's PNG is in the set");
+        let mut dec = png::Decoder::new(std::io::Cursor::new(png.as_slice())).read_info().unwrap();
+        let mut buf = vec![0; dec.output_buffer_size().unwrap()];
+        let info = dec.next_frame(&mut buf).unwrap();
+        let tex = mesh.texture.as_ref().unwrap();
+        assert_eq!((info.width, info.height), (tex.width, tex.height));
+        assert_eq!(&buf[..info.buffer_size()], tex.rgba.as_slice(), "{map}");
+    }
+    let vts: Vec<(f32, f32)> = out
+        .obj
+        .lines()
+        .filter_map(|l| l.strip_prefix("vt "))
+        .map(|l| {
+            let v: Vec<f32> = l.split(' ').map(|x| x.parse().unwrap()).collect();
+            (v[0], v[1])
+        })
+        .collect();
+    let want: Vec<(f32, f32)> =
+        meshes.iter().filter_map(|m| m.uvs.as_ref()).flatten().map(|t| (t.x, 1.0 - t.y)).collect();
+    assert_eq!(vts, want);
+    println!(
+        "obj: adult Link {} meshes, {} materials, {} textures equal to the decoded ones, {} uvs",
+        meshes.len(),
+        materials.len(),
+        maps.len(),
+        vts.len()
+    );
+}

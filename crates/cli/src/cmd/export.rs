@@ -239,7 +239,17 @@ pub fn write(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBu
         Format::Obj => {
             let a = if req.anims.is_empty() { None } else { anims.first().copied() };
             let name = a.map(|a| format!("{}_f{frame}", name_of(a))).unwrap_or_else(|| stem.to_string());
-            Ok(vec![one(out_path(out, &name, "obj"), boneyard_export::obj(doc, sk, a, frame)?.into_bytes())?])
+            let name = crate::output::safe_name(&name);
+            // The .obj names its .mtl, which names the textures: all beside each other.
+            let files = boneyard_export::obj_with_materials(doc, sk, a, frame, &name)?;
+            let mut written = Vec::new();
+            for (file, png) in files.textures {
+                write_atomic(&out.join(file.as_str()), &png)?;
+                written.push(out.join(file));
+            }
+            written.push(one(out_path(out, &name, "mtl"), files.mtl.into_bytes())?);
+            written.push(one(out_path(out, &name, "obj"), files.obj.into_bytes())?);
+            Ok(written)
         }
         Format::Png if req.anims.is_empty() => {
             Ok(vec![one(out_path(out, stem, "png"), boneyard_preview::png(doc, sk, None, frame, &render)?)?])

@@ -66,8 +66,9 @@ fn unit_normals(normals: &[Vec3], m: impl Fn(usize) -> Mat3) -> Option<Vec<f32>>
     Some(out)
 }
 
-/// The mesh's texture as an embedded PNG, when it has one and uvs to map it.
-fn texture(b: &mut Builder, mesh: &Mesh) -> Result<Option<json::Index<json::Texture>>> {
+/// The mesh's texture encoded as PNG, when it has one and uvs to map it (shared by the glb
+/// and the OBJ's material files).
+pub(crate) fn texture_png(mesh: &Mesh) -> Result<Option<Vec<u8>>> {
     let Some(tex) = &mesh.texture else { return Ok(None) };
     let ok_size = (tex.width as u64) * (tex.height as u64) * 4 == tex.rgba.len() as u64;
     if mesh.uvs.is_none() || tex.width == 0 || tex.height == 0 || !ok_size {
@@ -82,6 +83,12 @@ fn texture(b: &mut Builder, mesh: &Mesh) -> Result<Option<json::Index<json::Text
         let mut w = enc.write_header().map_err(fail)?;
         w.write_image_data(&tex.rgba).map_err(fail)?;
     }
+    Ok(Some(png_bytes))
+}
+
+/// The mesh's texture as an embedded PNG, when it has one and uvs to map it.
+fn texture(b: &mut Builder, mesh: &Mesh) -> Result<Option<json::Index<json::Texture>>> {
+    let Some(png_bytes) = texture_png(mesh)? else { return Ok(None) };
     let view = b.view(&png_bytes, None)?;
     let image = b.root.push(json::Image {
         buffer_view: Some(view),

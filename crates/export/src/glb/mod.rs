@@ -33,7 +33,7 @@ use crate::ExportOptions;
 use buffer::{f32_bytes, Builder};
 use rayon::prelude::*;
 
-pub(crate) use mesh::clean_influences;
+pub(crate) use mesh::{clean_influences, texture_png};
 
 /// JOINTS_0 holds u16 indices.
 const MAX_JOINTS: usize = 65536;
