@@ -182,13 +182,17 @@ pub fn read_geometry_full(
             );
         }
     }
-    if raw_link(g::BASE_MAP)? != 0 {
+    // Textures: one warning per file (a retail level has thousands of textured geometries).
+    const TEXTURE: &str = "links a texture (TXMP), which boneyard does not decode";
+    if raw_link(g::BASE_MAP)? != 0 && !warnings.iter().any(|w| w.file == fname && w.message.contains(TEXTURE)) {
         push_warning(
             warnings,
             Warning::at(
                 &fname,
                 s.base() + g::BASE_MAP as u64,
-                format!("M3GM {name}: its texture (TXMP) is not decoded; the mesh is drawn untextured"),
+                format!(
+                    "M3GM {name} {TEXTURE} (the first such geometry of this file; there may be more): drawn untextured"
+                ),
             ),
         );
     }

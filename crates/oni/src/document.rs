@@ -47,17 +47,37 @@ impl OniDocument {
         let mut budget = 0usize;
         let mut trams = Vec::new();
         let mut tram_index: HashMap<Ref, usize> = HashMap::new();
+        let mut warnings = Vec::new();
         for (fi, f) in files.files.iter().enumerate() {
             for i in f.with_tag(TRAM) {
+                // Direct-animation links that do not name an instance of the files given.
+                let unnamed = std::cell::RefCell::new(Vec::new());
                 let link_name = |l: u32, at: u64| -> Option<String> {
-                    files
+                    let n = files
                         .resolve(fi, l, at)
                         .ok()
                         .flatten()
                         .and_then(|r| files.name(r))
-                        .map(|n| n.get(4..).unwrap_or(n).to_string())
+                        .map(|n| n.get(4..).unwrap_or(n).to_string());
+                    if l != 0 && n.is_none() {
+                        unnamed.borrow_mut().push(at);
+                    }
+                    n
                 };
                 let t = Tram::read(f, i, &link_name)?;
+                for at in unnamed.into_inner() {
+                    push_warning(
+                        &mut warnings,
+                        Warning::at(
+                            &f.name,
+                            at,
+                            format!(
+                                "TRAM {}: a direct-animation link does not name an animation of the files given; left out",
+                                t.name
+                            ),
+                        ),
+                    );
+                }
                 // Keys are charged per part (as decoded quaternions): parts may share one
                 // stream, so the bytes alone do not bound the walking and sampling.
                 let keys: usize = t.streams.iter().map(|s| s.keys).sum();
@@ -80,7 +100,6 @@ impl OniDocument {
         let mut used_trcm = std::collections::HashSet::new();
         let mut held = 0usize;
         let mut trac_walked = 0usize;
-        let mut warnings = Vec::new();
         for (fi, f) in files.files.iter().enumerate() {
             for i in f.with_tag(ONCC) {
                 let r = Ref { file: fi, index: i };

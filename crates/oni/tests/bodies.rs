@@ -221,3 +221,34 @@ fn skipped_geometry_is_a_warning() {
     // Still opens and draws the rest.
     assert_eq!(doc.skeletons()[0].meshes.len(), 18);
 }
+
+/// A texture link (not decoded) is reported once per file, not once per geometry; a TRAM's
+/// direct-animation link that names nothing of the files given is reported at its offset.
+#[test]
+fn texture_and_direct_animation_links_are_warnings() {
+    let body = boneyard_oni::demo::demo_body();
+    let mut inst = encode::body_instances("w", &body, &body.meshes).unwrap();
+    let m3gm: Vec<usize> = inst.iter().enumerate().filter(|(_, i)| i.tag == M3GM).map(|(k, _)| k).collect();
+    for &k in &m3gm[..2] {
+        inst[k].links.push((g::BASE_MAP, 0)); // any instance: the reader does not follow it
+    }
+    let mut tr = encode::new_tram("t", 16, 2, 2);
+    let q = [0.0, 0.0, 0.0, 1.0];
+    let (r, s) = encode::rotation_block(16, 2, &[vec![(0, q), (1, q)], vec![(0, q), (1, q)]]).unwrap();
+    tr.rotations = r;
+    tr.streams = s;
+    let mut t = encode::tram_instance(&tr).unwrap();
+    let direct = layout::tram::DIRECT_ANIMATIONS + 4;
+    t.data[direct..direct + 4].copy_from_slice(&layout::make_link(9999).to_le_bytes());
+    let tram = inst.len();
+    inst.push(t);
+    let bytes = write_oni(&inst).unwrap();
+    let f = InstanceFile::parse("t.oni", bytes.clone(), None, None).unwrap();
+    let doc = boneyard_oni::open_files(vec![InputFile::new("t.oni", bytes)]).unwrap();
+    let w = doc.warnings();
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w[0].message.contains("TRAM t: a direct-animation link"), "{:?}", w[0]);
+    assert_eq!(w[0].offset, Some(f.struct_offset(tram).unwrap() + direct as u64));
+    assert!(w[1].message.contains("links a texture"), "{:?}", w[1]);
+    assert_eq!(w[1].offset, Some(f.struct_offset(m3gm[0]).unwrap() + g::BASE_MAP as u64));
+}
