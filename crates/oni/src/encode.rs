@@ -11,6 +11,14 @@
 //! descriptors by tag, the pre-data holds `(index << 8) | 1` and the level's file id
 //! `(level << 25) | 1`, the file ends with the name block, and the `.raw` starts with 32 zero
 //! bytes.
+//!
+//! Bodies are laid out as OniSplit writes them: the TRBS, then per distinct TRCM the TRCM,
+//! TRGA, TRTA, TRIA and per part the M3GM followed by its PNTA, VCRA (vertex normals), VCRA
+//! (triangle normals), TXCA, IDXA (strips), IDXA (triangle normal indices). OniSplit's
+//! `GeometryDatReader` reads all six M3GM links without checking, so none is ever 0: a mesh
+//! without normals gets OniSplit's generated ones, a mesh without texture coordinates zeros
+//! (see [`geometry_instances`]). `TRBSfixture_body19.oni`, `TRBSfixture_lod5.oni` and
+//! `M3GMfixture_box.oni` re-encode byte for byte (`tests/bodies.rs`).
 
 use crate::body::{links_from_parents, Body};
 use crate::layout::{self, array as arr, header as h, m3gm as g, tram as t, trcm};

@@ -252,3 +252,42 @@ fn texture_and_direct_animation_links_are_warnings() {
     assert!(w[1].message.contains("links a texture"), "{:?}", w[1]);
     assert_eq!(w[1].offset, Some(f.struct_offset(m3gm[0]).unwrap() + g::BASE_MAP as u64));
 }
+
+/// OniSplit's level (`-import` of the fixtures, arrays de-duplicated, instances packed): each
+/// body set boneyard reads from it, re-encoded, gives the level's instances byte for byte,
+/// followed link by link from the TRBS (struct bytes with the links blanked; every link of
+/// ours where the level has one, to an instance of the same bytes).
+#[test]
+fn level_bodies_re_encode_byte_for_byte() {
+    let test = "level_bodies_re_encode_byte_for_byte";
+    let Some(dat) = fixture("level1_Final.dat", test) else { return };
+    let doc = open_paths(&[dat.as_path()]).unwrap();
+    assert!(doc.warnings().is_empty(), "{:?}", doc.warnings());
+    let theirs = &doc.instance_files()[0];
+    let sets: Vec<usize> = theirs.with_tag(TRBS).collect();
+    assert_eq!(sets.len(), 2);
+    let mut compared = 0;
+    for set in sets {
+        let (bodies, slots) = doc.body_set_lods(0, set).unwrap();
+        let name = theirs.descriptors[set].name.clone().unwrap();
+        let ours = encode::body_set_instances(&name[4..], &bodies, slots).unwrap();
+        // Walk both graphs from the TRBS.
+        let mut stack = vec![(0usize, set)];
+        while let Some((a, b)) = stack.pop() {
+            let mine = &ours[a];
+            let d = theirs.instance(b).unwrap().data().to_vec();
+            assert_eq!(mine.tag, theirs.descriptors[b].tag);
+            let mut blank = d.clone();
+            for &(at, target) in &mine.links {
+                let l = u32::from_le_bytes(d[at..at + 4].try_into().unwrap());
+                stack.push((target, layout::link_index(l).expect("a link where ours has one")));
+                blank[at..at + 4].fill(0);
+            }
+            assert_eq!(mine.data, blank, "{} #{b}", layout::tag_name(mine.tag));
+            compared += 1;
+        }
+    }
+    // Visits (one per link followed): the TRBS, then per slot a TRCM, TRGA, TRTA, TRIA and 19
+    // geometries of 7 instances; body19's five slots link one TRCM, visited five times.
+    assert_eq!(compared, 2 * (1 + 5 * (4 + 19 * 7)));
+}
