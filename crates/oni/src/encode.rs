@@ -641,15 +641,17 @@ fn strips_describe(strips: &[u32], mesh: &Mesh) -> bool {
 /// Vertex normals as OniSplit generates them for a mesh that has none (its DAE/OBJ import
 /// without normals): vertices at the same position share one normal, the sum over the
 /// triangles touching it of the triangle's unit normal times the triangle's angle at its
-/// first corner, normalized (f32 throughout).
+/// first corner, normalized (f32, the angle by a double atan2 rounded to f32). Not checked
+/// against an OniSplit file (every fixture has normals): it follows what OniSplit is known to do.
 pub fn generated_normals(positions: &[Vec3], indices: &[u32]) -> Vec<Vec3> {
-    // One slot per distinct position (bit-exact equality), as OniSplit de-duplicates them.
+    // One slot per distinct position, as OniSplit de-duplicates them (f32 equality: -0 is 0).
     let mut slot_of: std::collections::HashMap<[u32; 3], usize> = std::collections::HashMap::new();
     let slots: Vec<usize> = positions
         .iter()
         .map(|p| {
             let n = slot_of.len();
-            *slot_of.entry(p.to_array().map(f32::to_bits)).or_insert(n)
+            let key = p.to_array().map(|c| if c == 0.0 { 0 } else { c.to_bits() });
+            *slot_of.entry(key).or_insert(n)
         })
         .collect();
     let mut sum = vec![Vec3::ZERO; slot_of.len()];

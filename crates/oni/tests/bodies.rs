@@ -291,3 +291,22 @@ fn level_bodies_re_encode_byte_for_byte() {
     // geometries of 7 instances; body19's five slots link one TRCM, visited five times.
     assert_eq!(compared, 2 * (1 + 5 * (4 + 19 * 7)));
 }
+
+/// Generated normals: a flat quad gets its plane's normal at every corner (to the last bit of
+/// the reciprocal); vertices at the
+/// same position (0 and -0 alike) share one normal.
+#[test]
+fn generated_normals_of_a_quad() {
+    use glam::Vec3;
+    let p =
+        vec![Vec3::new(0.0, 0.0, 0.0), Vec3::new(2.0, 0.0, 0.0), Vec3::new(2.0, 3.0, 0.0), Vec3::new(0.0, 3.0, 0.0)];
+    let n = encode::generated_normals(&p, &[0, 1, 2, 0, 2, 3]);
+    // (times the reciprocal of the length, as OniSplit: 0.99999994 for some lengths, as its
+    // own triangle normals in the fixtures)
+    assert!(n.iter().all(|v| v.x == 0.0 && v.y == 0.0 && (v.z - 1.0).abs() <= f32::EPSILON), "{n:?}");
+    // Two copies of corner 0 (one at -0), each in one triangle: both get the sum.
+    let p2 = vec![p[0], p[1], p[2], Vec3::new(-0.0, 0.0, 0.0), p[3]];
+    let n2 = encode::generated_normals(&p2, &[0, 1, 2, 3, 2, 4]);
+    assert_eq!(n2[0], n2[3]);
+    assert!(n2.iter().all(|v| (v.z - 1.0).abs() < 1e-6), "{n2:?}");
+}
