@@ -184,7 +184,9 @@ pub fn read_geometry_full(
     }
     // Textures: one warning per file (a retail level has thousands of textured geometries).
     const TEXTURE: &str = "links a texture (TXMP), which boneyard does not decode";
-    if raw_link(g::BASE_MAP)? != 0 && !warnings.iter().any(|w| w.file == fname && w.message.contains(TEXTURE)) {
+    // (A struct too short to hold the texture link was read as before, up to the strips.)
+    let textured = raw_link(g::BASE_MAP).is_ok_and(|l| l != 0);
+    if textured && !warnings.iter().any(|w| w.file == fname && w.message.contains(TEXTURE)) {
         push_warning(
             warnings,
             Warning::at(
