@@ -4,7 +4,7 @@
 use crate::layout::{array as arr, m3gm as g, trcm, IDXA, M3GM, PNTA, TRCM, TRGA, TRIA, TRTA, TXCA, VCRA};
 use crate::math::{EQuat, Matrix43};
 use crate::resolve::{Files, Ref};
-use boneyard_core::{Error, Mesh, MeshBinding, Reader, Result};
+use boneyard_core::{Error, Mesh, MeshBinding, Reader, Result, Warning};
 use glam::{Vec2, Vec3};
 
 /// Oni's body-part names, in part order (OniSplit's table; the engine has no names).
@@ -48,10 +48,29 @@ pub struct Body {
     /// Parents as the child/sibling links give them (what the engine follows).
     pub parents: Vec<Option<usize>>,
     pub meshes: Vec<Mesh>,
+    /// The triangle strips (M3GM's first IDXA) as stored, one entry per mesh of `meshes`
+    /// (empty for a mesh not read from a file). The encoder writes them back when they still
+    /// describe the mesh's triangles, so a body read and written again keeps OniSplit's strips.
+    pub strips: Vec<Vec<u32>>,
     pub polygon_count: i32,
     pub debug_name: String,
     /// Not from a file: boneyard's generic skeleton for bodiless animations.
     pub generic: bool,
+}
+
+/// Most warnings a document lists; past it one last warning says that more were left out.
+pub const MAX_WARNINGS: usize = 1000;
+
+/// Add `w` to `warnings`, up to [`MAX_WARNINGS`] (hostile files could make millions).
+pub fn push_warning(warnings: &mut Vec<Warning>, w: Warning) {
+    match warnings.len().cmp(&MAX_WARNINGS) {
+        std::cmp::Ordering::Less => warnings.push(w),
+        std::cmp::Ordering::Equal => warnings.push(Warning::in_file(
+            w.file,
+            format!("more warnings were left out (the first {MAX_WARNINGS} are listed)"),
+        )),
+        std::cmp::Ordering::Greater => {}
+    }
 }
 
 /// Most elements of a geometry array.
@@ -105,15 +124,82 @@ fn vec3s(mut r: Reader<'_>, n: usize, file: &str) -> Result<Vec<Vec3>> {
         .collect()
 }
 
-/// Read an M3GM into a rigid mesh of part `bone`.
+/// Read an M3GM into a rigid mesh of part `bone` (what it skips is not reported; see
+/// [`read_geometry_full`]).
 pub fn read_geometry(files: &Files, gref: Ref, bone: usize, name: String) -> Result<Mesh> {
+    Ok(read_geometry_full(files, gref, bone, name, &mut Vec::new())?.0)
+}
+
+/// The M3GM links by slot, with the tag OniSplit's `GeometryDatReader` expects there (it
+/// reads all six without checking).
+pub const M3GM_SLOTS: [(usize, u32, &str); 6] = [
+    (g::POINTS, PNTA, "points"),
+    (g::VERTEX_NORMALS, VCRA, "vertex normals"),
+    (g::TRIANGLE_NORMALS, VCRA, "triangle normals"),
+    (g::TEXCOORDS, TXCA, "texture coordinates"),
+    (g::STRIPS, IDXA, "triangle strips"),
+    (g::TRIANGLE_NORMAL_INDICES, IDXA, "triangle normal indices"),
+];
+
+/// Read an M3GM into a rigid mesh of part `bone` and its triangle strips as stored; what is
+/// left out (a missing or unresolved array, normals or texture coordinates of the wrong
+/// count, a texture not decoded) goes to `warnings`.
+pub fn read_geometry_full(
+    files: &Files,
+    gref: Ref,
+    bone: usize,
+    name: String,
+    warnings: &mut Vec<Warning>,
+) -> Result<(Mesh, Vec<u32>)> {
     let f = files.file(gref.file)?;
     let fname = f.name.clone();
     let s = files.instance_of(gref, M3GM)?;
-    let link_at = |off: usize| -> Result<Option<Ref>> {
+    let raw_link = |off: usize| -> Result<u32> {
         let mut r = s.clone();
         r.seek(off)?;
-        let l = r.u32()?;
+        r.u32()
+    };
+    for (off, _, what) in M3GM_SLOTS.iter().skip(1) {
+        let at = s.base() + *off as u64;
+        let l = raw_link(*off)?;
+        if l == 0 {
+            push_warning(
+                warnings,
+                Warning::at(
+                    &fname,
+                    at,
+                    format!("M3GM {name}: no {what} (link 0); OniSplit's reader cannot read such a geometry"),
+                ),
+            );
+        } else if files.resolve(gref.file, l, at)?.is_none() {
+            push_warning(
+                warnings,
+                Warning::at(
+                    &fname,
+                    at,
+                    format!("M3GM {name}: the {what} link is a placeholder not defined in the files given; left out"),
+                ),
+            );
+        }
+    }
+    // Textures: one warning per file (a retail level has thousands of textured geometries).
+    const TEXTURE: &str = "links a texture (TXMP), which boneyard does not decode";
+    // (A struct too short to hold the texture link was read as before, up to the strips.)
+    let textured = raw_link(g::BASE_MAP).is_ok_and(|l| l != 0);
+    if textured && !warnings.iter().any(|w| w.file == fname && w.message.contains(TEXTURE)) {
+        push_warning(
+            warnings,
+            Warning::at(
+                &fname,
+                s.base() + g::BASE_MAP as u64,
+                format!(
+                    "M3GM {name} {TEXTURE} (the first such geometry of this file; there may be more): drawn untextured"
+                ),
+            ),
+        );
+    }
+    let link_at = |off: usize| -> Result<Option<Ref>> {
+        let l = raw_link(off)?;
         files.resolve(gref.file, l, s.base() + off as u64)
     };
     let pnta = link_at(g::POINTS)?
@@ -126,6 +212,14 @@ pub fn read_geometry(files: &Files, gref: Ref, bone: usize, name: String) -> Res
             if k == n {
                 Some(vec3s(r, k, &fname)?)
             } else {
+                push_warning(
+                    warnings,
+                    Warning::at(
+                        &fname,
+                        s.base() + g::VERTEX_NORMALS as u64,
+                        format!("M3GM {name}: {k} vertex normals for {n} points; the normals are left out"),
+                    ),
+                );
                 None
             }
         }
@@ -141,6 +235,14 @@ pub fn read_geometry(files: &Files, gref: Ref, bone: usize, name: String) -> Res
                 }
                 Some(out)
             } else {
+                push_warning(
+                    warnings,
+                    Warning::at(
+                        &fname,
+                        s.base() + g::TEXCOORDS as u64,
+                        format!("M3GM {name}: {k} texture coordinates for {n} points; they are left out"),
+                    ),
+                );
                 None
             }
         }
@@ -185,7 +287,7 @@ pub fn read_geometry(files: &Files, gref: Ref, bone: usize, name: String) -> Res
             tri.swap(1, 2);
         }
     }
-    Ok(Mesh {
+    let mesh = Mesh {
         name,
         positions,
         normals,
@@ -195,7 +297,8 @@ pub fn read_geometry(files: &Files, gref: Ref, bone: usize, name: String) -> Res
         binding: MeshBinding::Rigid { bone },
         base_color: [0.75, 0.72, 0.68, 1.0],
         texture: None,
-    })
+    };
+    Ok((mesh, strips))
 }
 
 /// The engine's strip walk: for each of `tris` triangles, take the next index; one with the
@@ -291,8 +394,14 @@ pub fn links_from_parents(parents: &[Option<usize>]) -> Vec<[u8; 4]> {
 }
 
 impl Body {
-    /// Read TRCM `r`.
+    /// Read TRCM `r` (what it skips is not reported; see [`Body::read_full`]).
     pub fn read(files: &Files, r: Ref) -> Result<Body> {
+        Body::read_full(files, r, &mut Vec::new())
+    }
+
+    /// Read TRCM `r`; parts whose geometry is missing or not found, and what the geometries
+    /// leave out, go to `warnings`.
+    pub fn read_full(files: &Files, r: Ref, warnings: &mut Vec<Warning>) -> Result<Body> {
         let f = files.file(r.file)?;
         let fname = f.name.clone();
         let desc_name = f.descriptors.get(r.index).and_then(|d| d.short_name()).map(str::to_string);
@@ -347,24 +456,33 @@ impl Body {
         })?;
         let (mut gr, _) = small_array(files, link(trcm::GEOMETRIES, TRGA)?, TRGA, 4, parts)?;
         let mut meshes = Vec::new();
+        let mut strips = Vec::new();
         // Parts may all link the same geometry: bound the copies as they are read, not after.
         let max = boneyard_core::Limits::default().max_count;
         let mut held = 0usize;
         for p in 0..parts {
             let at = gr.offset();
             let l = gr.u32()?;
-            if let Some(gref) = files.resolve(r.file, l, at)? {
-                let mesh = read_geometry(files, gref, p, part_name(p, parts))?;
-                held += mesh.positions.len() + mesh.indices.len();
-                if held > max {
-                    return Err(Error::limit(
-                        at,
-                        format!("TRCM: the geometries up to part {p} hold over {max} vertices and indices"),
-                    )
-                    .in_file(&fname));
-                }
-                meshes.push(mesh);
+            let Some(gref) = files.resolve(r.file, l, at)? else {
+                let why =
+                    if l == 0 { "has no geometry (link 0)" } else { "links a geometry not found in the files given" };
+                push_warning(
+                    warnings,
+                    Warning::at(&fname, at, format!("TRCM part {p} ({}) {why}: not drawn", part_name(p, parts))),
+                );
+                continue;
+            };
+            let (mesh, st) = read_geometry_full(files, gref, p, part_name(p, parts), warnings)?;
+            held += mesh.positions.len() + mesh.indices.len();
+            if held > max {
+                return Err(Error::limit(
+                    at,
+                    format!("TRCM: the geometries up to part {p} hold over {max} vertices and indices"),
+                )
+                .in_file(&fname));
             }
+            meshes.push(mesh);
+            strips.push(st);
         }
         let name = desc_name.unwrap_or_else(|| format!("TRCM#{}", r.index));
         Ok(Body {
@@ -374,6 +492,7 @@ impl Body {
             index_blocks,
             parents,
             meshes,
+            strips,
             polygon_count,
             debug_name,
             generic: false,
@@ -409,6 +528,7 @@ impl Body {
             index_blocks: links_from_parents(&parents),
             translations,
             parents,
+            strips: vec![Vec::new(); meshes.len()],
             meshes,
             polygon_count: 0,
             debug_name: String::new(),

@@ -35,8 +35,9 @@ pub fn demo_body() -> Body {
         translations,
         parents,
         meshes: demo::meshes(&skel),
+        strips: vec![Vec::new(); demo::BONES.len()],
         polygon_count: 0,
-        debug_name: String::new(),
+        debug_name: "demo_humanoid".into(),
         generic: false,
     }
 }

@@ -1,7 +1,7 @@
 //! The Oni document: every TRAM of the files given, every body (ONCC → TRBS → TRCM, or a
 //! TRBS or TRCM alone), sampling and posing as the engine does.
 
-use crate::body::{part_name, Body};
+use crate::body::{part_name, push_warning, Body};
 use crate::container::{checksum_name, InstanceFile, Version};
 use crate::layout::{self, array as arr, oncc, trbs, ONCC, TRAC, TRAM, TRBS, TRCM};
 use crate::math::{to_glam, EQuat, Matrix43};
@@ -9,7 +9,7 @@ use crate::resolve::{Files, Ref};
 use crate::tram::Tram;
 use boneyard_core::{
     AnimInfo, Bone, Channel, Document, Error, FileSummary, Interpolation, Result, Sample, Skeleton, SkeletonInfo,
-    Transform,
+    Transform, Warning,
 };
 use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
@@ -21,6 +21,7 @@ pub struct OniDocument {
     anims: Vec<AnimInfo>,
     pub(crate) bodies: Vec<Body>,
     skeletons: Vec<SkeletonInfo>,
+    warnings: Vec<Warning>,
 }
 
 /// How deep TRAC parent links are followed.
@@ -46,17 +47,37 @@ impl OniDocument {
         let mut budget = 0usize;
         let mut trams = Vec::new();
         let mut tram_index: HashMap<Ref, usize> = HashMap::new();
+        let mut warnings = Vec::new();
         for (fi, f) in files.files.iter().enumerate() {
             for i in f.with_tag(TRAM) {
+                // Direct-animation links that do not name an instance of the files given.
+                let unnamed = std::cell::RefCell::new(Vec::new());
                 let link_name = |l: u32, at: u64| -> Option<String> {
-                    files
+                    let n = files
                         .resolve(fi, l, at)
                         .ok()
                         .flatten()
                         .and_then(|r| files.name(r))
-                        .map(|n| n.get(4..).unwrap_or(n).to_string())
+                        .map(|n| n.get(4..).unwrap_or(n).to_string());
+                    if l != 0 && n.is_none() {
+                        unnamed.borrow_mut().push(at);
+                    }
+                    n
                 };
                 let t = Tram::read(f, i, &link_name)?;
+                for at in unnamed.into_inner() {
+                    push_warning(
+                        &mut warnings,
+                        Warning::at(
+                            &f.name,
+                            at,
+                            format!(
+                                "TRAM {}: a direct-animation link does not name an animation of the files given; left out",
+                                t.name
+                            ),
+                        ),
+                    );
+                }
                 // Keys are charged per part (as decoded quaternions): parts may share one
                 // stream, so the bytes alone do not bound the walking and sampling.
                 let keys: usize = t.streams.iter().map(|s| s.keys).sum();
@@ -89,13 +110,25 @@ impl OniDocument {
                     let l = x.u32().map_err(|e| e.in_file(&f.name))?;
                     files.resolve(fi, l, s.base() + off as u64)
                 };
-                let Some(set) = link(oncc::BODY_SET)? else { continue };
+                let Some(set) = link(oncc::BODY_SET)? else {
+                    push_warning(
+                        &mut warnings,
+                        Warning::at(
+                        &f.name,
+                        s.base() + oncc::BODY_SET as u64,
+                        format!(
+                            "character class {}: its body set (TRBS) is missing or not found in the files given; the class is left out",
+                            files.name(r).unwrap_or("(unnamed)")
+                        ),
+                    ),);
+                    continue;
+                };
                 used_trbs.insert(set);
-                let (body, mut extra) = read_set(&files, set, &mut used_trcm)?;
+                let (body, mut extra) = read_set(&files, set, &mut used_trcm, &mut warnings)?;
                 let sk = bodies.len();
                 if let Some(trac) = link(oncc::ANIMATIONS)? {
                     let mut names = Vec::new();
-                    for tr in trac_animations(&files, trac, &mut trac_walked)? {
+                    for tr in trac_animations(&files, trac, &mut trac_walked, &mut warnings)? {
                         if let Some(&a) = tram_index.get(&tr) {
                             anim_skeleton.entry(a).or_insert(sk);
                             names.push(trams[a].name.clone());
@@ -116,7 +149,7 @@ impl OniDocument {
                 if used_trbs.contains(&r) {
                     continue;
                 }
-                let (body, extra) = read_set(&files, r, &mut used_trcm)?;
+                let (body, extra) = read_set(&files, r, &mut used_trcm, &mut warnings)?;
                 ids.push(files.name(r).map(str::to_string).unwrap_or_else(|| format!("TRBS#{i}")));
                 account(&mut held, &bodies, &body, &limits)?;
                 bodies.push(body);
@@ -129,7 +162,7 @@ impl OniDocument {
                 if used_trcm.contains(&r) {
                     continue;
                 }
-                let body = Body::read(&files, r)?;
+                let body = Body::read_full(&files, r, &mut warnings)?;
                 let mut extra = Map::new();
                 extra.insert("trcm".into(), json!(body.source));
                 ids.push(files.name(r).map(str::to_string).unwrap_or_else(|| format!("TRCM#{i}")));
@@ -145,7 +178,7 @@ impl OniDocument {
                 let r = Ref { file: fi, index: i };
                 let Some(full) = files.name(r).map(str::to_string) else { continue };
                 let short = full.get(4..).unwrap_or(&full).to_string();
-                let mesh = crate::body::read_geometry(&files, r, 0, short.clone())?;
+                let (mesh, strips) = crate::body::read_geometry_full(&files, r, 0, short.clone(), &mut warnings)?;
                 let mut extra = Map::new();
                 extra.insert("geometry".into(), json!(true));
                 ids.push(full);
@@ -156,6 +189,7 @@ impl OniDocument {
                     index_blocks: vec![[0; 4]],
                     parents: vec![None],
                     meshes: vec![mesh],
+                    strips: vec![strips],
                     polygon_count: 0,
                     debug_name: String::new(),
                     generic: false,
@@ -215,7 +249,40 @@ impl OniDocument {
                 extra: t.info_json(),
             })
             .collect();
-        Ok(OniDocument { files, trams, anims, bodies, skeletons })
+        // A body read twice (a set used by two classes) reports the same things twice.
+        let mut seen = std::collections::HashSet::new();
+        warnings.retain(|w| seen.insert((w.file.clone(), w.offset, w.message.clone())));
+        Ok(OniDocument { files, trams, anims, bodies, skeletons, warnings })
+    }
+
+    /// The five TRCM bodies of body set (TRBS) `index` of file `file`, lowest detail first:
+    /// the distinct bodies in slot order, and for each slot the index of its body (None for
+    /// a slot whose link is 0 or not found). A TRBS whose slots all link one TRCM (as
+    /// OniSplit's `-create:trbs` writes) gives one body.
+    pub fn body_set_lods(&self, file: usize, index: usize) -> Result<(Vec<Body>, [Option<usize>; trbs::LODS])> {
+        let set = Ref { file, index };
+        let f = self.files.file(file)?;
+        let s = self.files.instance_of(set, TRBS)?;
+        let mut r = s.clone();
+        let mut refs: Vec<Ref> = Vec::new();
+        let mut bodies = Vec::new();
+        let mut slots = [None; trbs::LODS];
+        for slot in &mut slots {
+            let at = r.offset();
+            let l = r.u32().map_err(|e| e.in_file(&f.name))?;
+            if let Some(t) = self.files.resolve(file, l, at)? {
+                let k = match refs.iter().position(|&x| x == t) {
+                    Some(k) => k,
+                    None => {
+                        refs.push(t);
+                        bodies.push(Body::read(&self.files, t)?);
+                        refs.len() - 1
+                    }
+                };
+                *slot = Some(k);
+            }
+        }
+        Ok((bodies, slots))
     }
 
     fn tram(&self, anim: usize) -> Result<&Tram> {
@@ -296,15 +363,28 @@ fn read_set(
     files: &Files,
     set: Ref,
     used_trcm: &mut std::collections::HashSet<Ref>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<(Body, Map<String, Value>)> {
     let f = files.file(set.file)?;
     let s = files.instance_of(set, TRBS)?;
     let mut r = s.clone();
     let mut lods = Vec::with_capacity(trbs::LODS);
-    for _ in 0..trbs::LODS {
+    for k in 0..trbs::LODS {
         let at = r.offset();
         let l = r.u32().map_err(|e| e.in_file(&f.name))?;
-        lods.push(files.resolve(set.file, l, at)?);
+        let t = files.resolve(set.file, l, at)?;
+        if t.is_none() {
+            let why = if l == 0 { "is empty (link 0)" } else { "links a TRCM not found in the files given" };
+            push_warning(
+                warnings,
+                Warning::at(
+                    &f.name,
+                    at,
+                    format!("body set {}: detail slot {k} {why}", files.name(set).unwrap_or("(unnamed)")),
+                ),
+            );
+        }
+        lods.push(t);
     }
     for l in lods.iter().flatten() {
         used_trcm.insert(*l);
@@ -316,7 +396,7 @@ fn read_set(
         .next()
         .copied()
         .ok_or_else(|| Error::invalid(s.base(), "TRBS without any TRCM found").in_file(&f.name))?;
-    let mut body = Body::read(files, high)?;
+    let mut body = Body::read_full(files, high, warnings)?;
     if let Some(n) = files.name(set) {
         body.name = n.get(4..).unwrap_or(n).to_string();
     }
@@ -333,7 +413,7 @@ fn read_set(
 /// The TRAMs of a TRAC and its parents (a parent chain that comes back to a TRAC already
 /// walked ends there). `walked` counts the entries walked by every call, against
 /// [`MAX_TRAC_ENTRIES`].
-fn trac_animations(files: &Files, trac: Ref, walked: &mut usize) -> Result<Vec<Ref>> {
+fn trac_animations(files: &Files, trac: Ref, walked: &mut usize, warnings: &mut Vec<Warning>) -> Result<Vec<Ref>> {
     let mut out = Vec::new();
     let mut cur = Some(trac);
     let mut depth = 0;
@@ -361,13 +441,31 @@ fn trac_animations(files: &Files, trac: Ref, walked: &mut usize) -> Result<Vec<R
             )
             .in_file(&f.name));
         }
+        let (mut missing, mut first_missing) = (0usize, 0u64);
         for _ in 0..n {
             let entry = r.bytes(arr::TRAC_ENTRY_SIZE).map_err(e)?;
             let at = r.offset() - 4;
             let l = u32::from_le_bytes([entry[8], entry[9], entry[10], entry[11]]);
             if let Some(t) = files.resolve(c.file, l, at)? {
                 out.push(t);
+            } else {
+                if missing == 0 {
+                    first_missing = at;
+                }
+                missing += 1;
             }
+        }
+        if missing > 0 {
+            push_warning(
+                warnings,
+                Warning::at(
+                &f.name,
+                first_missing,
+                format!(
+                    "animation collection {}: {missing} of {n} entries link a TRAM that is missing or not found in the files given (give level0_Final too); they are left out",
+                    files.name(c).unwrap_or("(unnamed)")
+                ),
+            ),);
         }
         cur = files.resolve(c.file, parent, s.base() + arr::TRAC_PARENT as u64)?;
     }
@@ -466,6 +564,10 @@ impl Document for OniDocument {
 
     fn animations(&self) -> &[AnimInfo] {
         &self.anims
+    }
+
+    fn warnings(&self) -> &[Warning] {
+        &self.warnings
     }
 
     /// Whole frames only (the engine's animation time is a frame number): the frame is

@@ -11,6 +11,14 @@
 //! descriptors by tag, the pre-data holds `(index << 8) | 1` and the level's file id
 //! `(level << 25) | 1`, the file ends with the name block, and the `.raw` starts with 32 zero
 //! bytes.
+//!
+//! Bodies are laid out as OniSplit writes them: the TRBS, then per distinct TRCM the TRCM,
+//! TRGA, TRTA, TRIA and per part the M3GM followed by its PNTA, VCRA (vertex normals), VCRA
+//! (triangle normals), TXCA, IDXA (strips), IDXA (triangle normal indices). OniSplit's
+//! `GeometryDatReader` reads all six M3GM links without checking, so none is ever 0: a mesh
+//! without normals gets OniSplit's generated ones, a mesh without texture coordinates zeros
+//! (see [`geometry_instances`]). `TRBSfixture_body19.oni`, `TRBSfixture_lod5.oni` and
+//! `M3GMfixture_box.oni` re-encode byte for byte (`tests/bodies.rs`).
 
 use crate::body::{links_from_parents, Body};
 use crate::layout::{self, array as arr, header as h, m3gm as g, tram as t, trcm};
@@ -570,88 +578,223 @@ fn vec3_bytes(v: &[Vec3]) -> Vec<u8> {
     w.into_bytes()
 }
 
-/// An M3GM and its arrays for `mesh` (positions in the part's space), appended to `out`;
-/// returns the M3GM's index. Every triangle is written as its own strip.
-pub fn geometry_instances(mesh: &Mesh, out: &mut Vec<Instance>) -> usize {
+/// Zero bytes OniSplit appends after every TXCA's coordinates (60 unused coordinates; the
+/// count field holds the real count).
+pub const TXCA_PADDING: usize = 480;
+
+/// `v` scaled to unit length as OniSplit's `Vector3.Normalize` does it (f32, times the
+/// reciprocal of the length); a zero vector stays zero (OniSplit would write NaNs).
+fn normalize_f32(v: Vec3) -> Vec3 {
+    let len = ((v.x * v.x + v.y * v.y) + v.z * v.z).sqrt();
+    if len > 0.0 {
+        v * (1.0 / len)
+    } else {
+        Vec3::ZERO
+    }
+}
+
+/// The triangles of strips as OniSplit lists them (`Stripify.ToTriangleList`): every other
+/// triangle of a strip with its first two corners swapped, so all keep the first one's
+/// winding. None when the strips are malformed.
+pub fn strip_triangles(strips: &[u32]) -> Option<Vec<[u32; 3]>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut win = [0u32; 3];
+    let mut k = 0usize;
+    while i < strips.len() {
+        let v = strips[i];
+        if v & g::STRIP_START != 0 {
+            win = [v & !g::STRIP_START, *strips.get(i + 1)?, *strips.get(i + 2)?];
+            i += 3;
+            k = 0;
+        } else {
+            if out.is_empty() {
+                return None;
+            }
+            win = [win[1], win[2], v];
+            i += 1;
+            k += 1;
+        }
+        out.push(if !k.is_multiple_of(2) { [win[1], win[0], win[2]] } else { win });
+    }
+    Some(out)
+}
+
+/// Whether `strips` still describe `mesh`: walked as the engine walks them (no winding flip)
+/// they give the mesh's triangles in order, each as stored or with its last two corners
+/// swapped (the reader orients triangles that way), all within the points.
+fn strips_describe(strips: &[u32], mesh: &Mesh) -> bool {
+    let tris = mesh.indices.len() / 3;
+    if strips.is_empty() || !mesh.indices.len().is_multiple_of(3) {
+        return false;
+    }
+    let Ok(walked) = crate::body::walk_strips(strips, Some(tris), mesh.positions.len()) else { return false };
+    // The walk must use every index (nothing left after the last triangle).
+    let Some(listed) = strip_triangles(strips) else { return false };
+    listed.len() == tris
+        && walked
+            .chunks_exact(3)
+            .zip(mesh.indices.chunks_exact(3))
+            .all(|(w, m)| w[0] == m[0] && ((w[1] == m[1] && w[2] == m[2]) || (w[1] == m[2] && w[2] == m[1])))
+}
+
+/// Vertex normals as OniSplit generates them for a mesh that has none (its DAE/OBJ import
+/// without normals): vertices at the same position share one normal, the sum over the
+/// triangles touching it of the triangle's unit normal times the triangle's angle at its
+/// first corner, normalized (f32, the angle by a double atan2 rounded to f32). Not checked
+/// against an OniSplit file (every fixture has normals): it follows what OniSplit is known to do.
+pub fn generated_normals(positions: &[Vec3], indices: &[u32]) -> Vec<Vec3> {
+    // One slot per distinct position, as OniSplit de-duplicates them (f32 equality: -0 is 0).
+    let mut slot_of: std::collections::HashMap<[u32; 3], usize> = std::collections::HashMap::new();
+    let slots: Vec<usize> = positions
+        .iter()
+        .map(|p| {
+            let n = slot_of.len();
+            let key = p.to_array().map(|c| if c == 0.0 { 0 } else { c.to_bits() });
+            *slot_of.entry(key).or_insert(n)
+        })
+        .collect();
+    let mut sum = vec![Vec3::ZERO; slot_of.len()];
+    for t in indices.chunks_exact(3) {
+        let Some([a, b, c]) = t
+            .iter()
+            .map(|&i| positions.get(i as usize).copied())
+            .collect::<Option<Vec<_>>>()
+            .map(|v| [v[0], v[1], v[2]])
+        else {
+            continue;
+        };
+        let (e1, e2) = (b - a, c - a);
+        let n = e1.cross(e2);
+        let len = ((n.x * n.x + n.y * n.y) + n.z * n.z).sqrt();
+        let dot = (e1.x * e2.x + e1.y * e2.y) + e1.z * e2.z;
+        let angle = (len as f64).atan2(dot as f64) as f32;
+        let w = normalize_f32(n) * angle;
+        for &i in t {
+            sum[slots[i as usize]] += w;
+        }
+    }
+    slots.iter().map(|&s| normalize_f32(sum[s])).collect()
+}
+
+/// The M3GM of `mesh` (positions in the part's space) and its six arrays, laid out as
+/// OniSplit's `GeometryDatWriter` writes them: M3GM first, then PNTA, VCRA (vertex normals),
+/// VCRA (triangle normals), TXCA, IDXA (strips), IDXA (triangle normal indices), every link
+/// present. Appended to `out`; returns the M3GM's index. `name` (with or without the "M3GM"
+/// prefix) names it, as `-create:m3gm` does; body geometries are unnamed.
+///
+/// * PNTA: bounding box = per-axis min/max; bounding sphere = the mean of the points (f32 sum
+///   times the reciprocal of the count) and the largest distance to it (OniSplit's).
+/// * Vertex normals: the mesh's; without them (or of the wrong count), OniSplit's generated
+///   ones ([`generated_normals`]).
+/// * Texture coordinates: the mesh's; without them zero for every point (what OniSplit
+///   writes for a source without coordinates), then [`TXCA_PADDING`] zero bytes.
+/// * Strips: `strips` when they still describe the mesh (a geometry read from a file, so
+///   OniSplit's own strips come back); otherwise every triangle is its own strip (OniSplit's
+///   stripifier is not reproduced; its reader and the engine read both the same way).
+/// * Triangle normals: one per triangle of the strips as OniSplit lists them
+///   ([`strip_triangles`]), normalize(cross(b − a, c − a)) in f32; their indices 0, 1, 2, ….
+pub fn geometry_instances(mesh: &Mesh, strips: Option<&[u32]>, name: Option<&str>, out: &mut Vec<Instance>) -> usize {
     let pts = &mesh.positions;
+    let n = pts.len();
+    let m3gm = out.len();
+    let name = name.map(|s| if s.starts_with("M3GM") { s.to_string() } else { format!("M3GM{s}") });
+    out.push(Instance { tag: layout::M3GM, name, data: vec![0u8; g::SIZE], ..Default::default() });
+    // PNTA
     let (lo, hi) = pts.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), &p| (a.min(p), b.max(p)));
     let (lo, hi) = if pts.is_empty() { (Vec3::ZERO, Vec3::ZERO) } else { (lo, hi) };
-    let centre = (lo + hi) * 0.5;
-    let radius = pts.iter().map(|p| (*p - centre).length()).fold(0.0, f32::max);
+    let centre =
+        if pts.is_empty() { Vec3::ZERO } else { pts.iter().fold(Vec3::ZERO, |s, &p| s + p) * (1.0 / n as f32) };
+    let radius = pts
+        .iter()
+        .map(|&p| {
+            let d = centre - p;
+            (d.x * d.x + d.y * d.y) + d.z * d.z
+        })
+        .fold(0.0f32, |m, d| if d > m { d } else { m })
+        .sqrt();
     let mut pnta = vec![0u8; g::PNTA_ELEMENTS];
     let mut w = Writer::new(Endian::Little);
     for v in [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z, centre.x, centre.y, centre.z, radius] {
         w.f32(v);
     }
     pnta[g::PNTA_BBOX..g::PNTA_BBOX + 40].copy_from_slice(&w.into_bytes());
-    pnta[g::PNTA_COUNT..g::PNTA_COUNT + 4].copy_from_slice(&(pts.len() as u32).to_le_bytes());
+    pnta[g::PNTA_COUNT..g::PNTA_COUNT + 4].copy_from_slice(&(n as u32).to_le_bytes());
     pnta.extend_from_slice(&vec3_bytes(pts));
-    let base = out.len();
-    out.push(Instance { tag: layout::PNTA, name: None, data: pnta, ..Default::default() });
-    let tris: Vec<[u32; 3]> = mesh.indices.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+    let mut links = vec![(g::POINTS, out.len())];
+    out.push(Instance { tag: layout::PNTA, data: pnta, ..Default::default() });
+    // Vertex normals.
+    let normals = match &mesh.normals {
+        Some(v) if v.len() == n => v.clone(),
+        _ => generated_normals(pts, &mesh.indices),
+    };
+    links.push((g::VERTEX_NORMALS, out.len()));
+    out.push(list_instance(layout::VCRA, g::LIST_COUNT, g::LIST_ELEMENTS, n, vec3_bytes(&normals)));
+    // Strips, and the triangles OniSplit derives its triangle normals from.
+    let strips: Vec<u32> = match strips {
+        Some(s) if strips_describe(s, mesh) => s.to_vec(),
+        _ => mesh.indices.chunks_exact(3).flat_map(|t| [t[0] | g::STRIP_START, t[1], t[2]]).collect(),
+    };
+    let tris = strip_triangles(&strips).unwrap_or_default();
     let tri_normals: Vec<Vec3> = tris
         .iter()
         .map(|t| {
             let [a, b, c] = t.map(|i| pts.get(i as usize).copied().unwrap_or(Vec3::ZERO));
-            (b - a).cross(c - a).normalize_or_zero()
+            normalize_f32((b - a).cross(c - a))
         })
         .collect();
-    let mut links = vec![(g::POINTS, base)];
-    if let Some(n) = &mesh.normals {
-        links.push((g::VERTEX_NORMALS, out.len()));
-        out.push(list_instance(layout::VCRA, g::LIST_COUNT, g::LIST_ELEMENTS, n.len(), vec3_bytes(n)));
-    }
     links.push((g::TRIANGLE_NORMALS, out.len()));
     out.push(list_instance(layout::VCRA, g::LIST_COUNT, g::LIST_ELEMENTS, tri_normals.len(), vec3_bytes(&tri_normals)));
-    if let Some(uv) = &mesh.uvs {
-        let mut w = Writer::new(Endian::Little);
-        uv.iter().for_each(|t| ignore(w.f32(t.x).f32(t.y)));
-        links.push((g::TEXCOORDS, out.len()));
-        out.push(list_instance(layout::TXCA, g::LIST_COUNT, g::LIST_ELEMENTS, uv.len(), w.into_bytes()));
+    // Texture coordinates.
+    let mut w = Writer::new(Endian::Little);
+    match &mesh.uvs {
+        Some(uv) if uv.len() == n => uv.iter().for_each(|t| ignore(w.f32(t.x).f32(t.y))),
+        _ => ignore(w.zeros(8 * n)),
     }
-    let mut strips = Writer::new(Endian::Little);
-    let mut tni = Writer::new(Endian::Little);
-    for (k, t) in tris.iter().enumerate() {
-        strips.u32(t[0] | g::STRIP_START).u32(t[1]).u32(t[2]);
-        tni.u32(k as u32);
-    }
+    w.zeros(TXCA_PADDING);
+    links.push((g::TEXCOORDS, out.len()));
+    out.push(list_instance(layout::TXCA, g::LIST_COUNT, g::LIST_ELEMENTS, n, w.into_bytes()));
+    // Strips and triangle normal indices.
+    let mut w = Writer::new(Endian::Little);
+    strips.iter().for_each(|&i| ignore(w.u32(i)));
     links.push((g::STRIPS, out.len()));
-    out.push(list_instance(layout::IDXA, g::LIST_COUNT, g::LIST_ELEMENTS, tris.len() * 3, strips.into_bytes()));
+    out.push(list_instance(layout::IDXA, g::LIST_COUNT, g::LIST_ELEMENTS, strips.len(), w.into_bytes()));
+    let mut w = Writer::new(Endian::Little);
+    (0..tris.len() as u32).for_each(|k| ignore(w.u32(k)));
     links.push((g::TRIANGLE_NORMAL_INDICES, out.len()));
-    out.push(list_instance(layout::IDXA, g::LIST_COUNT, g::LIST_ELEMENTS, tris.len(), tni.into_bytes()));
-    let m3gm = out.len();
-    out.push(Instance { tag: layout::M3GM, name: None, data: vec![0u8; g::SIZE], links, ..Default::default() });
+    out.push(list_instance(layout::IDXA, g::LIST_COUNT, g::LIST_ELEMENTS, tris.len(), w.into_bytes()));
+    out[m3gm].links = links;
     m3gm
 }
 
-/// A TRBS named `name` (without prefix) whose five slots hold one TRCM of `body` (as
-/// OniSplit's `-create:trbs` does), with one M3GM per part from `meshes` (rigid meshes bound
-/// to their part; parts without a mesh get none). Returns the instances, the TRBS first.
-pub fn body_instances(name: &str, body: &Body, meshes: &[Mesh]) -> Result<Vec<Instance>> {
+/// The TRCM of `body` and what it links, appended to `out` in OniSplit's order: TRCM, TRGA,
+/// TRTA, TRIA, then each part's geometry ([`geometry_instances`]) in part order. `meshes`
+/// are rigid meshes bound to their part (the first per part is used; parts without one get a
+/// zero TRGA entry, which the engine skips); `meshes[k]` is offered `body.strips[k]`, used
+/// only if those strips still describe it (see [`geometry_instances`]). The TRCM's polygon
+/// count and debug name are the body's (OniSplit leaves both 0). Returns the TRCM's index.
+pub fn trcm_instances(body: &Body, meshes: &[Mesh], out: &mut Vec<Instance>) -> Result<usize> {
     let parts = body.parts();
     if parts == 0 || parts > t::MAX_PARTS || body.parents.len() != parts {
         return Err(Error::invalid(0, format!("a body needs 1 to 32 parts with parents ({parts})")));
     }
-    let mut out = vec![Instance::default(), Instance::default()];
-    let mut geoms = vec![None; parts];
-    for m in meshes {
-        if let boneyard_core::MeshBinding::Rigid { bone } = m.binding {
-            if bone < parts && geoms[bone].is_none() {
-                geoms[bone] = Some(geometry_instances(m, &mut out));
-            }
-        }
-    }
-    let trga = out.len();
-    let mut links = Vec::new();
-    for (p, gi) in geoms.iter().enumerate() {
-        if let Some(gi) = gi {
-            links.push((arr::ELEMENTS + 4 * p, *gi));
-        }
-    }
+    let trcm_at = out.len();
+    let (trga, trta, tria) = (trcm_at + 1, trcm_at + 2, trcm_at + 3);
+    let mut data = vec![0u8; trcm::SIZE];
+    data[trcm::POLYGON_COUNT..trcm::POLYGON_COUNT + 4].copy_from_slice(&body.polygon_count.to_le_bytes());
+    data[trcm::NUM_PARTS..trcm::NUM_PARTS + 2].copy_from_slice(&(parts as u16).to_le_bytes());
+    let dn = body.debug_name.as_bytes();
+    let k = dn.len().min(trcm::DEBUG_NAME_LEN - 1);
+    data[trcm::DEBUG_NAME..trcm::DEBUG_NAME + k].copy_from_slice(&dn[..k]);
+    out.push(Instance {
+        tag: layout::TRCM,
+        data,
+        links: vec![(trcm::GEOMETRIES, trga), (trcm::TRANSLATIONS, trta), (trcm::INDEX_BLOCKS, tria)],
+        ..Default::default()
+    });
     let mut data = vec![0u8; arr::ELEMENTS + 4 * parts];
     data[arr::COUNT..arr::COUNT + 2].copy_from_slice(&(parts as u16).to_le_bytes());
-    out.push(Instance { tag: layout::TRGA, name: None, data, links, ..Default::default() });
-    let trta = out.len();
+    out.push(Instance { tag: layout::TRGA, data, ..Default::default() });
     let mut data = vec![0u8; arr::ELEMENTS];
     data[arr::COUNT..arr::COUNT + 2].copy_from_slice(&(parts as u16).to_le_bytes());
     for tr in &body.translations {
@@ -659,36 +802,70 @@ pub fn body_instances(name: &str, body: &Body, meshes: &[Mesh]) -> Result<Vec<In
             data.extend_from_slice(&c.to_le_bytes());
         }
     }
-    out.push(Instance { tag: layout::TRTA, name: None, data, ..Default::default() });
-    let tria = out.len();
+    out.push(Instance { tag: layout::TRTA, data, ..Default::default() });
     let mut data = vec![0u8; arr::ELEMENTS];
     data[arr::COUNT..arr::COUNT + 2].copy_from_slice(&(parts as u16).to_le_bytes());
     for b in links_from_parents(&body.parents) {
         data.extend_from_slice(&b);
     }
-    out.push(Instance { tag: layout::TRIA, name: None, data, ..Default::default() });
-    let mut data = vec![0u8; trcm::SIZE];
-    data[trcm::NUM_PARTS..trcm::NUM_PARTS + 2].copy_from_slice(&(parts as u16).to_le_bytes());
-    let dn = name.as_bytes();
-    let k = dn.len().min(trcm::DEBUG_NAME_LEN - 1);
-    data[trcm::DEBUG_NAME..trcm::DEBUG_NAME + k].copy_from_slice(&dn[..k]);
-    out[1] = Instance {
-        tag: layout::TRCM,
-        name: None,
-        data,
-        raw: vec![],
-        links: vec![(trcm::GEOMETRIES, trga), (trcm::TRANSLATIONS, trta), (trcm::INDEX_BLOCKS, tria)],
-        placeholder: false,
-    };
-    out[0] = Instance {
+    out.push(Instance { tag: layout::TRIA, data, ..Default::default() });
+    let mut geoms: Vec<Option<(usize, &Mesh)>> = vec![None; parts];
+    for (k, m) in meshes.iter().enumerate() {
+        if let boneyard_core::MeshBinding::Rigid { bone } = m.binding {
+            if bone < parts && geoms[bone].is_none() {
+                geoms[bone] = Some((k, m));
+            }
+        }
+    }
+    let mut links = Vec::new();
+    for (p, gm) in geoms.iter().enumerate() {
+        if let Some((k, m)) = gm {
+            let strips = body.strips.get(*k).map(Vec::as_slice);
+            links.push((arr::ELEMENTS + 4 * p, geometry_instances(m, strips, None, out)));
+        }
+    }
+    out[trga].links = links;
+    Ok(trcm_at)
+}
+
+/// A TRBS named `name` (without prefix) whose five slots hold one TRCM of `body` (as
+/// OniSplit's `-create:trbs` does), with one M3GM per part from `meshes` (see
+/// [`trcm_instances`]). Returns the instances, the TRBS first, in OniSplit's order.
+pub fn body_instances(name: &str, body: &Body, meshes: &[Mesh]) -> Result<Vec<Instance>> {
+    let mut out = vec![Instance::default()];
+    let trcm_at = trcm_instances(body, meshes, &mut out)?;
+    out[0] = trbs_instance(name, [Some(trcm_at); layout::trbs::LODS]);
+    Ok(out)
+}
+
+/// A TRBS whose five slots (lowest detail first) use `bodies[slots[k]]` (each with its own
+/// meshes and strips), laid out as OniSplit writes a body set: the TRBS, then every body's
+/// TRCM block ([`trcm_instances`]) in the order of `bodies`. A slot of None is a zero link.
+pub fn body_set_instances(
+    name: &str,
+    bodies: &[Body],
+    slots: [Option<usize>; layout::trbs::LODS],
+) -> Result<Vec<Instance>> {
+    if slots.iter().flatten().any(|&k| k >= bodies.len()) {
+        return Err(Error::invalid(0, "a body set slot names a body not given"));
+    }
+    let mut out = vec![Instance::default()];
+    let mut at = Vec::with_capacity(bodies.len());
+    for b in bodies {
+        at.push(trcm_instances(b, &b.meshes, &mut out)?);
+    }
+    out[0] = trbs_instance(name, slots.map(|s| s.map(|k| at[k])));
+    Ok(out)
+}
+
+fn trbs_instance(name: &str, slots: [Option<usize>; layout::trbs::LODS]) -> Instance {
+    Instance {
         tag: layout::TRBS,
         name: Some(format!("TRBS{name}")),
         data: vec![0u8; layout::trbs::SIZE],
-        raw: vec![],
-        links: (0..layout::trbs::LODS).map(|k| (4 * k, 1)).collect(),
-        placeholder: false,
-    };
-    Ok(out)
+        links: slots.iter().enumerate().filter_map(|(k, s)| s.map(|t| (4 * k, t))).collect(),
+        ..Default::default()
+    }
 }
 
 /// A character class (ONCC) linking body set `trbs` and animation collection `trac`

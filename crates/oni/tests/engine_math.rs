@@ -160,6 +160,7 @@ fn posing_by_hand() {
         index_blocks: vec![[0, 1, 0, 0], [0, 0, 0, 0]],
         parents: vec![None, Some(0)],
         meshes: vec![],
+        strips: vec![],
         polygon_count: 0,
         debug_name: String::new(),
         generic: false,
