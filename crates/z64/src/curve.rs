@@ -25,7 +25,6 @@ use crate::segment::{be16, be32, Ctx};
 use crate::skeleton::{Limb, LimbType, SkelDef, SkelType};
 use boneyard_core::model::Transform;
 use boneyard_core::Result;
-use glam::{Mat3, Quat, Vec3};
 
 /// One `CurveInterpKnot`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -298,43 +297,28 @@ pub fn apply_limb(m: &mut MtxF, l: usize, jt: Option<&JointTable>) {
     m.scale(sx, sy, sz);
 }
 
-/// Curve limb `l`'s local transform for joint table `jt` (None: identity), taken from the
-/// engine's three numbers rather than decomposed from the scaled matrix: a limb the animation
-/// hides keys its scale to 0, and no rotation can be read back from a matrix with a zero column.
-/// * translation: the position entries, as `Matrix_TranslateRotateZYX` puts them;
-/// * rotation: the game's rotation matrix (`Matrix_TranslateRotateZYX` of the binary angles,
-///   the game's sine table) with its columns normalised;
-/// * scale: `s / 1024.0f` times the length of that column (the table's sin² + cos² is 1 only
-///   within its truncation), so T·R·S gives back the game's `MtxF` columns; a zero scale
-///   stays exactly 0 and the rotation stays a unit quaternion.
+/// Curve limb `l`'s local transform for joint table `jt` (None: identity), from the engine's
+/// position, binary angles and `s / 1024.0f` ([`crate::mtx::scaled_limb_transform`]): a limb
+/// the animation hides keys its scale to 0, which stays exactly 0 with a valid rotation.
 pub fn limb_transform(l: usize, jt: Option<&JointTable>) -> Transform {
     let Some(jt) = jt else { return Transform::IDENTITY };
     let (s, r, p) = limb_entries(l, jt);
-    let mut m = MtxF::IDENTITY;
-    m.translate_rotate_zyx([0.0; 3], r);
-    let m = m.to_mat4();
-    let cols = [m.x_axis.truncate(), m.y_axis.truncate(), m.z_axis.truncate()];
-    // Rotation matrices of the sine table have columns of length 1 within ~1e-4: never 0.
-    let len = cols.map(|c| c.length());
-    let unit = |k: usize| if len[k] > 0.0 { cols[k] / len[k] } else { Vec3::AXES[k] };
-    let q = Quat::from_mat3(&Mat3::from_cols(unit(0), unit(1), unit(2))).normalize();
-    let rotation = if q.is_finite() { q } else { Quat::IDENTITY };
-    let sc = scale_of(s);
-    Transform {
-        translation: Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32),
-        rotation,
-        scale: Vec3::new(sc[0] * len[0], sc[1] * len[1], sc[2] * len[2]),
-    }
+    crate::mtx::scaled_limb_transform([p[0] as f32, p[1] as f32, p[2] as f32], r, scale_of(s))
 }
 
 /// The rest (bind) pose of a curve skeleton from the joint table of its first animation's
 /// frame 0: a scale the frame keys to 0 (a limb hidden at the start) rests at 1024 (1.0), so
 /// that the rest matrices can be inverted to bind meshes; the animation keys the 0 itself.
-pub fn bind_table(mut jt: JointTable) -> JointTable {
+pub fn bind_table(jt: JointTable) -> JointTable {
+    unhide_scales(jt, 1024)
+}
+
+/// A joint table of 3 entries a limb (scale first) with every zero scale set to `one`.
+pub(crate) fn unhide_scales(mut jt: JointTable, one: i16) -> JointTable {
     for (i, v) in jt.joints.iter_mut().enumerate() {
         if i % 3 == 0 {
             for c in v.iter_mut().filter(|c| **c == 0) {
-                *c = 1024;
+                *c = one;
             }
         }
     }

@@ -175,10 +175,8 @@ impl Z64Document {
                 }
                 None => local_matrix(limb.pos, limb.rot),
             };
-            let rest = match s.ty {
-                SkelType::Curve => crate::curve::limb_transform(l, rest_jt.as_ref()),
-                _ => Transform::from_matrix(&local.to_mat4()),
-            };
+            let rest =
+                scaled_transform(s, l, rest_jt.as_ref()).unwrap_or_else(|| Transform::from_matrix(&local.to_mat4()));
             bones.push(Bone { name, parent: s.parent[l].map(|p| s.bone_of_limb[p]), rest });
         }
         let skeleton = Skeleton::new(s.name.clone(), bones).map_err(|e| e.in_file(home.name.clone()))?;
@@ -313,7 +311,7 @@ impl Z64Document {
 
     /// The rest pose of skeletons whose limbs carry no position (flex keyframe and curve
     /// skeletons: everything is animated): frame 0 of the first animation that plays on it
-    /// (curve skeletons: with a zero scale resting at 1, [`crate::curve::bind_table`]).
+    /// (a zero scale rests at 1, [`crate::curve::bind_table`], so that meshes can bind).
     fn rest_table(&self, skel: usize) -> Option<JointTable> {
         let s = self.found.skels.get(skel)?;
         if !matches!(s.ty, SkelType::KeyFrame { flex: true, .. } | SkelType::Curve) {
@@ -321,7 +319,10 @@ impl Z64Document {
         }
         let a = self.first_anim.get(skel).copied().flatten()?;
         let jt = self.table_at(a, 0.0).ok()?.1;
-        Some(if s.ty == SkelType::Curve { crate::curve::bind_table(jt) } else { jt })
+        Some(match s.ty {
+            SkelType::Curve => crate::curve::bind_table(jt),
+            _ => crate::curve::unhide_scales(jt, 100),
+        })
     }
 
     /// The game's world matrices (`MtxF`) of skeleton `skel` posed by `anim` at `frame`, by limb
@@ -366,6 +367,17 @@ pub(crate) fn limb_pos_rot(s: &SkelDef, l: usize, jt: Option<&JointTable>) -> ([
             };
             (pos, jt.joints.get(l + 1).copied().unwrap_or(limb.rot))
         }
+    }
+}
+
+/// The local transform of limb `l` of a skeleton whose limbs are scaled (curve, flex keyframe),
+/// from the joint table's numbers (a zero scale keeps a valid rotation); None for the others,
+/// whose matrices are rotations and translations only.
+fn scaled_transform(s: &SkelDef, l: usize, jt: Option<&JointTable>) -> Option<Transform> {
+    match s.ty {
+        SkelType::Curve => Some(crate::curve::limb_transform(l, jt)),
+        SkelType::KeyFrame { flex: true, .. } => Some(crate::keyframe::flex_limb_transform(l, jt)),
+        _ => None,
     }
 }
 
@@ -433,13 +445,11 @@ impl Document for Z64Document {
             let s = &self.found.skels[si];
             locals = vec![Transform::IDENTITY; s.limbs.len()];
             for l in 0..s.limbs.len() {
-                locals[s.bone_of_limb[l]] = if s.ty == SkelType::Curve {
-                    crate::curve::limb_transform(l, Some(&jt))
-                } else {
+                locals[s.bone_of_limb[l]] = scaled_transform(s, l, Some(&jt)).unwrap_or_else(|| {
                     let mut m = MtxF::IDENTITY;
                     apply_limb(&mut m, s, l, Some(&jt));
                     Transform::from_matrix(&m.to_mat4())
-                };
+                });
             }
             let j0 = self.table_at(anim, 0.0)?.1;
             // The root's translation: joint 0, or limb 0's translation (entry 2) for flex

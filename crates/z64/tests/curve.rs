@@ -250,3 +250,25 @@ fn object_box_curve_skeleton() {
     let want = glam::Vec3::new(cs, sn, 0.0).normalize();
     assert!(x.abs_diff_eq(want, 1e-6), "{x} vs {want}");
 }
+
+/// MM flex keyframe limbs scale the same way (`value * 0.01f`): the flex fixture of
+/// tests/common with limb 1's fixed scale x (the 8th fixed value, at 0x56 + 14) set to 0.
+/// Frame 2 = curTime 3: limb 1 rz is 900 * h01(0.5) = 450 (0.1 degree units).
+#[test]
+fn flex_keyframe_limb_hidden_by_a_zero_scale() {
+    let mut d = common::kf_flex_object();
+    assert_eq!(i16::from_be_bytes([d[0x64], d[0x65]]), 100);
+    d[0x64..0x66].copy_from_slice(&0i16.to_be_bytes());
+    let doc = open("object_kfflex.zobj", d);
+    assert_eq!(doc.table_at(0, 2.0).unwrap().1.joints[3], [0, 100, 100]);
+    assert_eq!(assert_finite_everywhere(&doc, 0), 5);
+    let t = doc.sample(0, 2.0).unwrap().locals[1];
+    assert_eq!(t.scale.x, 0.0);
+    assert!(t.rotation.z.abs() > 0.01, "{t:?}");
+    // The rest pose binds limb 1 at scale 1, and pose(None) agrees with it.
+    let s = &doc.skeletons()[0];
+    assert!((s.skeleton.bones[1].rest.scale.x - 1.0).abs() < 1e-6);
+    for (a, b) in s.skeleton.rest_world().iter().zip(&doc.pose(0, None, 0.0).unwrap()) {
+        assert!(a.abs_diff_eq(*b, 1e-4), "{a} vs {b}");
+    }
+}
