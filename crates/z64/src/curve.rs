@@ -15,8 +15,9 @@
 //!   sampled unrounded; our frame `f` is `curFrame = f`.
 //! * Drawing: `Matrix_TranslateRotateZYX(pos, rot)` then always `Matrix_Scale(s / 1024.0f)`;
 //!   a scale of 0 hides the limb (exported as a zero scale with a valid rotation, see
-//!   [`limb_transform`]). Every OoT caller (`Demo_Tre_Lgt`, `Magic_Wind`) passes lod 1, which
-//!   draws `dList[0]` (opaque) and then `dList[1]` (translucent); lod 0 draws `dList[0]` only.
+//!   [`limb_transform`]). The callers read in the decomps (OoT's `Demo_Tre_Lgt`,
+//!   `Demo_Effect`'s time warp and `Magic_Wind`; MM's `Demo_Effect`) pass lod 1, which draws `dList[0]` (opaque) and then `dList[1]`
+//!   (translucent); lod 0 would draw `dList[0]` only.
 
 use crate::anim::JointTable;
 use crate::layout::*;
