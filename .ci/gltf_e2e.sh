@@ -56,6 +56,9 @@ if [ -d "$data" ]; then
   check z64_dekunuts "" "$z/object_dekunuts"
   check z64_link_boy "#2 #3 #100 #574" "$z/object_link_boy" "$z/gameplay_keep" "$z/link_animetion"
   check z64_human "" "$z/object_human"
+  # The treasure chest's curve skeleton (SkelCurve, 0x5EB8): meshes in dList[1], limbs hidden
+  # by a zero scale.
+  check z64_box_curve "#3 #4" "$z/object_box"
   check z64_fan_aria "" "$data/z64/fan/Aria_Hiro_Girl_OOTO.zobj"
   check shenmue_motion "A_WALK_L_02 #0 #1000" "$data/shenmue/motion.bin"
 else

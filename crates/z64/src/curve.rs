@@ -13,13 +13,18 @@
 //!   position `* 100`; constants are stored as they are.
 //! * Time: `curFrame += playSpeed * R_UPDATE_RATE * 0.5f` (1.5 a game update: 30 a second),
 //!   sampled unrounded; our frame `f` is `curFrame = f`.
-//! * Drawing: `Matrix_TranslateRotateZYX(pos, rot)` then always `Matrix_Scale(s / 1024.0f)`.
+//! * Drawing: `Matrix_TranslateRotateZYX(pos, rot)` then always `Matrix_Scale(s / 1024.0f)`;
+//!   a scale of 0 hides the limb (exported as a zero scale with a valid rotation, see
+//!   [`limb_transform`]). The callers read in the decomps (OoT's `Demo_Tre_Lgt`,
+//!   `Demo_Effect`'s time warp and `Magic_Wind`; MM's `Demo_Effect`) pass lod 1, which draws `dList[0]` (opaque) and then `dList[1]`
+//!   (translucent); lod 0 would draw `dList[0]` only.
 
 use crate::anim::JointTable;
 use crate::layout::*;
 use crate::mtx::MtxF;
 use crate::segment::{be16, be32, Ctx};
 use crate::skeleton::{Limb, LimbType, SkelDef, SkelType};
+use boneyard_core::model::Transform;
 use boneyard_core::Result;
 
 /// One `CurveInterpKnot`.
@@ -273,13 +278,52 @@ pub fn read_skeleton(ctx: &Ctx, addr: u32, ctx_index: usize, name: String) -> Re
     })
 }
 
+/// Limb `l`'s entries of joint table `jt`: scale (x1024), rotation (binary angles), position.
+fn limb_entries(l: usize, jt: &JointTable) -> ([i16; 3], [i16; 3], [i16; 3]) {
+    let get = |k: usize| jt.joints.get(3 * l + k).copied().unwrap_or([0; 3]);
+    (get(0), get(1), get(2))
+}
+
+/// `jointData[i] / SKELCURVE_SCALE_SCALE` (an s16 over 1024.0f, f32 division).
+fn scale_of(s: [i16; 3]) -> [f32; 3] {
+    s.map(|v| v as f32 / 1024.0f32)
+}
+
 /// Apply curve limb `l`'s transform for joint table `jt` to `m` (`SkelCurve_DrawLimb`).
 pub fn apply_limb(m: &mut MtxF, l: usize, jt: Option<&JointTable>) {
     let Some(jt) = jt else { return };
-    let get = |k: usize| jt.joints.get(3 * l + k).copied().unwrap_or([0; 3]);
-    let (s, r, p) = (get(0), get(1), get(2));
+    let (s, r, p) = limb_entries(l, jt);
     m.translate_rotate_zyx([p[0] as f32, p[1] as f32, p[2] as f32], r);
-    m.scale(s[0] as f32 / 1024.0f32, s[1] as f32 / 1024.0f32, s[2] as f32 / 1024.0f32);
+    let [sx, sy, sz] = scale_of(s);
+    m.scale(sx, sy, sz);
+}
+
+/// Curve limb `l`'s local transform for joint table `jt` (None: identity), from the engine's
+/// position, binary angles and `s / 1024.0f` ([`crate::mtx::scaled_limb_transform`]): a limb
+/// the animation hides keys its scale to 0, which stays exactly 0 with a valid rotation.
+pub fn limb_transform(l: usize, jt: Option<&JointTable>) -> Transform {
+    let Some(jt) = jt else { return Transform::IDENTITY };
+    let (s, r, p) = limb_entries(l, jt);
+    crate::mtx::scaled_limb_transform([p[0] as f32, p[1] as f32, p[2] as f32], r, scale_of(s))
+}
+
+/// The rest (bind) pose of a curve skeleton from the joint table of its first animation's
+/// frame 0: a scale the frame keys to 0 (a limb hidden at the start) rests at 1024 (1.0), so
+/// that the rest matrices can be inverted to bind meshes; the animation keys the 0 itself.
+pub fn bind_table(jt: JointTable) -> JointTable {
+    unhide_scales(jt, 1024)
+}
+
+/// A joint table of 3 entries a limb (scale first) with every zero scale set to `one`.
+pub(crate) fn unhide_scales(mut jt: JointTable, one: i16) -> JointTable {
+    for (i, v) in jt.joints.iter_mut().enumerate() {
+        if i % 3 == 0 {
+            for c in v.iter_mut().filter(|c| **c == 0) {
+                *c = one;
+            }
+        }
+    }
+    jt
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use crate::segment::{be32, Ctx};
 use crate::skeleton::SkelDef;
 use crate::texture;
 use boneyard_core::model::{Mesh, MeshBinding};
+use boneyard_core::Warning;
 use glam::{Mat4, Vec3};
 use std::collections::HashMap;
 
@@ -56,14 +57,18 @@ const VTX_CACHE: usize = 32;
 /// the rest-pose world matrices by limb, used to put skinned vertices in model space.
 /// Animated Skin limbs (segmentType 4) become skinned meshes ([`crate::skin`]).
 /// Returns the meshes and notes about what could not be decoded; errors in skin limb data are
-/// errors when `strict` (a file the asset table names), notes otherwise.
+/// errors when `strict` (a file the asset table names), notes otherwise. Curve limbs draw both
+/// their display lists (`SkelCurve_DrawLimb` at lod 1); one that cannot be drawn is also a
+/// [`Warning`] at its `dList` slot in `warnings`.
 pub fn skeleton_meshes(
     ctx: &Ctx,
     s: &SkelDef,
     rest_world: &[Mat4],
     budget: &mut Budget,
     strict: bool,
+    warnings: &mut Vec<Warning>,
 ) -> boneyard_core::Result<(Vec<Mesh>, Vec<String>)> {
+    let curve = s.ty == crate::skeleton::SkelType::Curve;
     let mut meshes = Vec::new();
     let mut notes = Vec::new();
     // Flex matrix slots: limbs with a display list, in draw order.
@@ -74,7 +79,7 @@ pub fn skeleton_meshes(
         .iter()
         .any(|l| matches!(l.skin, Some((SKIN_LIMB_TYPE_ANIMATED, seg)) if seg != 0))
         .then(|| crate::skin::limb_matrices(s, None));
-    for &l in &s.order {
+    'limbs: for &l in &s.order {
         let skin = match (s.limbs[l].skin, &skin_mats) {
             (Some((SKIN_LIMB_TYPE_ANIMATED, seg)), Some(mats)) if seg != 0 => {
                 match crate::skin::read_animated_limb(ctx, s, l, seg, mats, &mut budget.skin_entries) {
@@ -88,40 +93,80 @@ pub fn skeleton_meshes(
             }
             _ => None,
         };
-        let dl = match &skin {
-            Some(m) => m.dlist,
-            None => s.limbs[l].dlists[0],
+        // Curve limbs: `SkelCurve_DrawLimb` at lod 1 (what the game's callers pass) draws
+        // dList[0] then dList[1]; other limbs draw their (near) display list.
+        let lists: Vec<(usize, u32)> = match &skin {
+            Some(m) => vec![(0, m.dlist)],
+            None if curve => s.limbs[l].dlists.iter().copied().enumerate().collect(),
+            None => vec![(0, s.limbs[l].dlists[0])],
         };
-        if dl == 0 {
-            continue;
-        }
-        if budget.commands == 0 {
-            notes.push(format!(
-                "limb {l} and after: not decoded, the document's budget of {MAX_DOCUMENT_COMMANDS} display list commands is used up"
-            ));
-            break;
-        }
-        let vtx_buf = skin.as_ref().map(|m| m.vtx_bytes());
-        let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands);
-        d.skin_vertices = vtx_buf.as_deref();
-        if let Err(msg) = d.run(dl) {
-            notes.push(format!("limb {l}: display list {dl:#010x}: {msg}"));
-        }
-        let base = crate::names::name_at(&ctx.home_file().stem, dl & 0xFF_FFFF, 'D')
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF));
-        let groups: Vec<Group> = d.groups.into_iter().filter(|g| !g.indices.is_empty()).collect();
-        let many = groups.len() > 1;
-        for (gi, g) in groups.into_iter().enumerate() {
-            let name = if many { format!("{base}_{gi}") } else { base.clone() };
-            let mesh = match &skin {
-                Some(m) => g.into_skin_mesh(ctx, name, s, m, &mut budget.texels, &mut notes),
-                None => g.into_mesh(ctx, name, l, s, rest_world, &mut budget.texels),
-            };
-            meshes.push(mesh);
+        for (slot, dl) in lists {
+            if dl == 0 {
+                continue;
+            }
+            if budget.commands == 0 {
+                let msg = format!(
+                    "limb {l} and after: not decoded, the document's budget of {MAX_DOCUMENT_COMMANDS} display list commands is used up"
+                );
+                if curve {
+                    warnings.push(curve_warning(ctx, s, l, slot, &msg));
+                }
+                notes.push(msg);
+                break 'limbs;
+            }
+            let vtx_buf = skin.as_ref().map(|m| m.vtx_bytes());
+            let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands);
+            d.skin_vertices = vtx_buf.as_deref();
+            if let Err(msg) = d.run(dl) {
+                if curve {
+                    let what = format!("display list {dl:#010x} not drawn past this point: {msg}");
+                    warnings.push(curve_warning(ctx, s, l, slot, &what));
+                }
+                notes.push(format!("limb {l}: display list {dl:#010x}: {msg}"));
+            }
+            push_groups(ctx, s, l, dl, d.groups, skin.as_ref(), rest_world, budget, &mut meshes, &mut notes);
         }
     }
     Ok((meshes, notes))
+}
+
+/// A warning about curve limb `l`'s `dList[slot]`, at the slot's bytes in their file.
+fn curve_warning(ctx: &Ctx, s: &SkelDef, l: usize, slot: usize, what: &str) -> Warning {
+    let field = s.limbs[l].addr.wrapping_add(4 + 4 * slot as u32);
+    let message = format!("curve skeleton {}: limb {l} dList[{slot}]: {what}", s.name);
+    match ctx.resolve(field, 4, 0) {
+        Ok((fi, off)) => Warning::at(ctx.files[fi].name.clone(), off as u64, message),
+        Err(_) => Warning::in_file(ctx.home_file().name.clone(), message),
+    }
+}
+
+/// Meshes of one display list's triangle groups (one a texture).
+#[allow(clippy::too_many_arguments)]
+fn push_groups(
+    ctx: &Ctx,
+    s: &SkelDef,
+    l: usize,
+    dl: u32,
+    groups: Vec<Group>,
+    skin: Option<&crate::skin::SkinLimbMesh>,
+    rest_world: &[Mat4],
+    budget: &mut Budget,
+    meshes: &mut Vec<Mesh>,
+    notes: &mut Vec<String>,
+) {
+    let base = crate::names::name_at(&ctx.home_file().stem, dl & 0xFF_FFFF, 'D')
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF));
+    let groups: Vec<Group> = groups.into_iter().filter(|g| !g.indices.is_empty()).collect();
+    let many = groups.len() > 1;
+    for (gi, g) in groups.into_iter().enumerate() {
+        let name = if many { format!("{base}_{gi}") } else { base.clone() };
+        let mesh = match skin {
+            Some(m) => g.into_skin_mesh(ctx, name, s, m, &mut budget.texels, notes),
+            None => g.into_mesh(ctx, name, l, s, rest_world, &mut budget.texels),
+        };
+        meshes.push(mesh);
+    }
 }
 
 /// Texture state at a triangle: (image address, format, size, width, height, palette address).

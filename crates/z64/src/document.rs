@@ -12,7 +12,7 @@ use crate::dlist;
 use crate::mtx::MtxF;
 use crate::segment::{Ctx, SegFile};
 use crate::skeleton::{SkelDef, SkelType};
-use boneyard_core::document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo};
+use boneyard_core::document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo, Warning};
 use boneyard_core::model::{Bone, Skeleton, Transform};
 use boneyard_core::{Error, Result};
 use glam::{Mat4, Vec3};
@@ -31,6 +31,8 @@ pub struct Z64Document {
     /// Each skeleton's first animation (its rest pose, for flex keyframe and curve skeletons),
     /// found once rather than by a search of every animation for every skeleton.
     first_anim: Vec<Option<usize>>,
+    /// What was skipped while reading (curve limbs' display lists not drawn, ...).
+    warnings: Vec<Warning>,
 }
 
 fn hex(v: u32) -> String {
@@ -52,14 +54,17 @@ impl Z64Document {
             skel_infos: Vec::new(),
             anim_infos: Vec::new(),
             first_anim,
+            warnings: Vec::new(),
         };
         let multi = doc.found.skels.iter().map(|s| doc.found.ctxs[s.ctx].1).collect::<std::collections::BTreeSet<_>>();
         let multi = multi.len() > 1;
         let mut budget = dlist::Budget::default();
+        let mut warnings = Vec::new();
         for si in 0..doc.found.skels.len() {
-            let info = doc.skeleton_info(si, multi, &mut budget)?;
+            let info = doc.skeleton_info(si, multi, &mut budget, &mut warnings)?;
             doc.skel_infos.push(info);
         }
+        doc.warnings = warnings;
         for (i, a) in doc.found.anims.iter().enumerate() {
             let home = doc.found.ctxs[a.ctx].1;
             let mut extra = Map::new();
@@ -145,7 +150,13 @@ impl Z64Document {
         Ctx::new(&self.files, map, home)
     }
 
-    fn skeleton_info(&self, si: usize, multi: bool, budget: &mut dlist::Budget) -> Result<SkeletonInfo> {
+    fn skeleton_info(
+        &self,
+        si: usize,
+        multi: bool,
+        budget: &mut dlist::Budget,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<SkeletonInfo> {
         let s = &self.found.skels[si];
         let ctx = self.ctx(s.ctx);
         let home = ctx.home_file();
@@ -164,24 +175,27 @@ impl Z64Document {
                 }
                 None => local_matrix(limb.pos, limb.rot),
             };
-            bones.push(Bone {
-                name,
-                parent: s.parent[l].map(|p| s.bone_of_limb[p]),
-                rest: Transform::from_matrix(&local.to_mat4()),
-            });
+            let rest =
+                scaled_transform(s, l, rest_jt.as_ref()).unwrap_or_else(|| Transform::from_matrix(&local.to_mat4()));
+            bones.push(Bone { name, parent: s.parent[l].map(|p| s.bone_of_limb[p]), rest });
         }
         let skeleton = Skeleton::new(s.name.clone(), bones).map_err(|e| e.in_file(home.name.clone()))?;
         let rest_world: Vec<Mat4> = world_matrices(s, rest_jt.as_ref()).iter().map(|m| m.to_mat4()).collect();
         // Skin data of a file the asset table names must read; elsewhere (scanned skeletons,
         // ROM files of another version) a failure is a note.
         let strict = crate::names::file_assets(&home.stem).is_some() && !home.lenient;
-        let (meshes, notes) =
-            dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict).map_err(|e| e.in_file(home.name.clone()))?;
+        let (meshes, notes) = dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, warnings)
+            .map_err(|e| e.in_file(home.name.clone()))?;
         let mut extra = Map::new();
         extra.insert("type".into(), json!(s.ty.name()));
         extra.insert("limb_type".into(), json!(s.limb_type.name()));
         extra.insert("limbs".into(), json!(s.limbs.len()));
-        extra.insert("display_lists".into(), json!(s.dlist_limbs()));
+        let with_dl = match s.ty {
+            // Curve limbs draw dList[0] and dList[1].
+            SkelType::Curve => s.limbs.iter().filter(|l| l.dlists.iter().any(|&d| d != 0)).count(),
+            _ => s.dlist_limbs(),
+        };
+        extra.insert("display_lists".into(), json!(with_dl));
         if let SkelType::Flex { dlist_count } = s.ty {
             extra.insert("dlist_count".into(), json!(dlist_count));
         }
@@ -296,14 +310,19 @@ impl Z64Document {
     }
 
     /// The rest pose of skeletons whose limbs carry no position (flex keyframe and curve
-    /// skeletons: everything is animated): frame 0 of the first animation that plays on it.
+    /// skeletons: everything is animated): frame 0 of the first animation that plays on it
+    /// (a zero scale rests at 1, [`crate::curve::bind_table`], so that meshes can bind).
     fn rest_table(&self, skel: usize) -> Option<JointTable> {
         let s = self.found.skels.get(skel)?;
         if !matches!(s.ty, SkelType::KeyFrame { flex: true, .. } | SkelType::Curve) {
             return None;
         }
         let a = self.first_anim.get(skel).copied().flatten()?;
-        self.table_at(a, 0.0).ok().map(|t| t.1)
+        let jt = self.table_at(a, 0.0).ok()?.1;
+        Some(match s.ty {
+            SkelType::Curve => crate::curve::bind_table(jt),
+            _ => crate::curve::unhide_scales(jt, 100),
+        })
     }
 
     /// The game's world matrices (`MtxF`) of skeleton `skel` posed by `anim` at `frame`, by limb
@@ -348,6 +367,17 @@ pub(crate) fn limb_pos_rot(s: &SkelDef, l: usize, jt: Option<&JointTable>) -> ([
             };
             (pos, jt.joints.get(l + 1).copied().unwrap_or(limb.rot))
         }
+    }
+}
+
+/// The local transform of limb `l` of a skeleton whose limbs are scaled (curve, flex keyframe),
+/// from the joint table's numbers (a zero scale keeps a valid rotation); None for the others,
+/// whose matrices are rotations and translations only.
+fn scaled_transform(s: &SkelDef, l: usize, jt: Option<&JointTable>) -> Option<Transform> {
+    match s.ty {
+        SkelType::Curve => Some(crate::curve::limb_transform(l, jt)),
+        SkelType::KeyFrame { flex: true, .. } => Some(crate::keyframe::flex_limb_transform(l, jt)),
+        _ => None,
     }
 }
 
@@ -396,6 +426,10 @@ impl Document for Z64Document {
         &self.anim_infos
     }
 
+    fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
     fn sample(&self, anim: usize, frame: f64) -> Result<Sample> {
         let a = self.anim(anim)?;
         let (f, jt) = self.table_at(anim, frame)?;
@@ -411,9 +445,11 @@ impl Document for Z64Document {
             let s = &self.found.skels[si];
             locals = vec![Transform::IDENTITY; s.limbs.len()];
             for l in 0..s.limbs.len() {
-                let mut m = MtxF::IDENTITY;
-                apply_limb(&mut m, s, l, Some(&jt));
-                locals[s.bone_of_limb[l]] = Transform::from_matrix(&m.to_mat4());
+                locals[s.bone_of_limb[l]] = scaled_transform(s, l, Some(&jt)).unwrap_or_else(|| {
+                    let mut m = MtxF::IDENTITY;
+                    apply_limb(&mut m, s, l, Some(&jt));
+                    Transform::from_matrix(&m.to_mat4())
+                });
             }
             let j0 = self.table_at(anim, 0.0)?.1;
             // The root's translation: joint 0, or limb 0's translation (entry 2) for flex

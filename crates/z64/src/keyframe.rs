@@ -375,13 +375,32 @@ fn read_limbs(
 /// translate/rotate, then scale by `value * 0.01f` unless all three scales are 1.
 pub fn apply_flex_limb(m: &mut MtxF, l: usize, jt: Option<&JointTable>) {
     let Some(jt) = jt else { return };
-    let get = |k: usize| jt.joints.get(3 * l + k).copied().unwrap_or([0; 3]);
-    let (s, r, t) = (get(0), get(1), get(2));
+    let (s, r, t) = flex_entries(l, jt);
     m.translate_rotate_zyx([t[0] as f32, t[1] as f32, t[2] as f32], r);
-    let scale = [s[0] as f32 * 0.01f32, s[1] as f32 * 0.01f32, s[2] as f32 * 0.01f32];
+    let scale = flex_scale(s);
     if scale != [1.0; 3] {
         m.scale(scale[0], scale[1], scale[2]);
     }
+}
+
+/// Limb `l`'s entries of a flex joint table: scale (x100), rotation, translation.
+fn flex_entries(l: usize, jt: &JointTable) -> ([i16; 3], [i16; 3], [i16; 3]) {
+    let get = |k: usize| jt.joints.get(3 * l + k).copied().unwrap_or([0; 3]);
+    (get(0), get(1), get(2))
+}
+
+/// `value * 0.01f`.
+fn flex_scale(s: [i16; 3]) -> [f32; 3] {
+    s.map(|v| v as f32 * 0.01f32)
+}
+
+/// Flex limb `l`'s local transform for joint table `jt` (None: identity), from the engine's
+/// numbers ([`crate::mtx::scaled_limb_transform`]): a scale keyed to 0 stays exactly 0 with a
+/// valid rotation.
+pub fn flex_limb_transform(l: usize, jt: Option<&JointTable>) -> boneyard_core::model::Transform {
+    let Some(jt) = jt else { return boneyard_core::model::Transform::IDENTITY };
+    let (s, r, t) = flex_entries(l, jt);
+    crate::mtx::scaled_limb_transform([t[0] as f32, t[1] as f32, t[2] as f32], r, flex_scale(s))
 }
 
 #[cfg(test)]

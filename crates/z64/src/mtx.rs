@@ -5,7 +5,34 @@
 //! input column (`xw` is the x translation). Memory order is column-major, as glam's.
 
 use crate::sins::{math_cos_s, math_sin_s};
-use glam::Mat4;
+use boneyard_core::model::Transform;
+use glam::{Mat3, Mat4, Quat, Vec3};
+
+/// The local transform of `Matrix_TranslateRotateZYX(pos, rot)` followed by
+/// `Matrix_Scale(scale)` (curve and flex keyframe limbs), taken from the engine's numbers
+/// rather than decomposed from the scaled matrix: a limb the animation hides keys a scale to
+/// 0, and no rotation can be read back from a matrix with a zero column.
+/// * translation: `pos`, as `Matrix_TranslateRotateZYX` puts it;
+/// * rotation: the game's rotation matrix of `rot` (its sine table) with its columns
+///   normalised;
+/// * scale: `scale` times the length of that column (the table's sin² + cos² is 1 only within
+///   its truncation), so T·R·S gives back the game's `MtxF` columns; a zero scale stays
+///   exactly 0 and the rotation stays a unit quaternion.
+pub fn scaled_limb_transform(pos: [f32; 3], rot: [i16; 3], scale: [f32; 3]) -> Transform {
+    let mut m = MtxF::IDENTITY;
+    m.translate_rotate_zyx([0.0; 3], rot);
+    let m = m.to_mat4();
+    let cols = [m.x_axis.truncate(), m.y_axis.truncate(), m.z_axis.truncate()];
+    // Columns of the sine table's rotations have length 1 within ~1e-4: never 0.
+    let len = cols.map(|c| c.length());
+    let unit = |k: usize| if len[k] > 0.0 { cols[k] / len[k] } else { Vec3::AXES[k] };
+    let q = Quat::from_mat3(&Mat3::from_cols(unit(0), unit(1), unit(2))).normalize();
+    Transform {
+        translation: Vec3::from_array(pos),
+        rotation: if q.is_finite() { q } else { Quat::IDENTITY },
+        scale: Vec3::new(scale[0] * len[0], scale[1] * len[1], scale[2] * len[2]),
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MtxF {
