@@ -43,6 +43,9 @@ fn exercise(bytes: &[u8]) -> bool {
     let ok = opened.is_ok();
     if let Ok(doc) = opened {
         let _ = doc.files();
+        for w in doc.warnings() {
+            let _ = w.to_string();
+        }
         for a in doc.animations().iter().take(8) {
             let last = f64::from(a.frames);
             for f in [0.0, 0.5, 3.0, last - 1.0, last, 1e12, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -1.0] {
@@ -136,8 +139,8 @@ proptest! {
     #[test]
     fn mutated_real_sequences_never_panic(muts in prop::collection::vec((any::<u16>(), any::<u8>()), 1..12), cut in any::<u16>()) {
         // The walk, a battle move (family 13), a legacy frame32, a sequence with step keys,
-        // an undocumented 0x800D/0xFFFF layout.
-        if let Some((mut file, _)) = real_slices(&[242, 614, 729, 15, 759]) {
+        // the undocumented 0xFFFF (node arrays) and 0x800D (frame records) layouts.
+        if let Some((mut file, _)) = real_slices(&[242, 614, 729, 15, 759, 1051]) {
             let n = file.len();
             for (o, v) in &muts {
                 let i = usize::from(*o) % n;
