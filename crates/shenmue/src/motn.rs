@@ -21,7 +21,10 @@
 //!   and hinges, which the rig otherwise solves from target positions; how the engine plays
 //!   such records (FK through an IK chain) is not published, so they are not decoded. The
 //!   one cross-check the data allows: `AKI_AKI_YS*_R_NEW_ST` (decoded curves) end, at their
-//!   last frame, on the legacy records' frame 0 for controls 31 and 36.
+//!   last frame, on the legacy records' frame 0 for controls 31 (exactly, as the peer's
+//!   runtime also gives it) and 36 (within 61 units). Read as plain FK on the human rig's
+//!   lengths, with components 3-5 as the root rotation, the standby records put the feet
+//!   0.5-1 m above the ground, so what the values mean beyond their count is not established.
 //! * **Node arrays** (flagHigh 0xFFFF, the 17 `TMN_*`; no controller family): header +8 =
 //!   node count, node records of 32 bytes from +0x0C (a zero word, three half scales = 1.0,
 //!   then three (array offset, first value) pairs), then three arrays of `frames + 1` int16

@@ -364,6 +364,20 @@ fn listed_sequences_are_what_their_bytes_show() {
             boneyard_shenmue::curve::turns_to_raw(c.sample(29.0))
         };
         let rec = frame_record(&d, &f.blocks[entry(old).block], 0).unwrap();
+        // The peer's runtime agrees: `node ny_pose.mjs MOTION.BIN <new> <index>` at frame 29,
+        // control 31's matrix in control 20's frame and 36's in 35's, as X·Y·Z Euler raw turns.
+        let peer = |n: &str| -> ([i16; 3], [i16; 3]) {
+            match n {
+                "AKI_AKI_YS00_R_NEW_ST" => ([134, 502, 289], [-11264, 0, -2694]),
+                "AKI_AKI_YS45_R_NEW_ST" => ([1437, 1462, 625], [-9136, -1258, -969]),
+                _ => ([236, 1810, 912], [-10696, 1001, -2294]),
+            }
+        };
+        let (p31, p36) = peer(new);
+        assert_eq!(p31, [rec[6], rec[7], rec[8]], "{new} (peer)");
+        for (a, b) in p36.iter().zip(&rec[13..16]) {
+            assert!((i32::from(*a) - i32::from(*b)).abs() <= 61, "{new} (peer): {p36:?} vs {:?}", &rec[13..16]);
+        }
         assert_eq!([raw(31, Axis::RotX), raw(31, Axis::RotY), raw(31, Axis::RotZ)], [rec[6], rec[7], rec[8]], "{new}");
         let hand = [raw(36, Axis::RotX), raw(36, Axis::RotY), raw(36, Axis::RotZ)];
         for (a, b) in hand.iter().zip(&rec[13..16]) {
