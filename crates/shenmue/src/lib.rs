@@ -86,7 +86,8 @@ pub fn left_out_summary(m: &MotnFile) -> Option<String> {
         ));
     }
     let (lo, hi) = m.meta_region;
-    let no_meta = m.entries.iter().filter(|e| !(lo..hi).contains(&(e.meta_offset as usize))).count();
+    let no_meta =
+        m.entries.iter().filter(|e| e.meta_offset != 0 && !(lo..hi).contains(&(e.meta_offset as usize))).count();
     if no_meta > 0 {
         parts.push(format!("{no_meta} entries whose action metadata offset lies outside the metadata region"));
     }
@@ -147,7 +148,8 @@ struct Found {
 }
 
 /// Identify `data` (a MOTN, an MT5 or a container) and collect what it holds.
-fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) -> Result<()> {
+/// Returns whether `data` was something this reader reads (a MOTN, an MT5, a container).
+fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) -> Result<bool> {
     use container::Kind;
     if depth > MAX_NESTING {
         return Err(Error::limit(0, format!("containers nested deeper than {MAX_NESTING}")).in_file(name));
@@ -184,7 +186,7 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
         });
         found.warnings.extend(m.skipped.iter().map(|(at, msg)| Warning::at(name, *at, msg.clone())));
         found.models.push((short_name(name), m));
-        return Ok(());
+        return Ok(true);
     }
     if is_motn {
         let m = MotnFile::parse(data).in_file(name)?;
@@ -199,15 +201,16 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
         found.summaries.push(summary_of_motn(name, &m));
         found.warnings.extend(motn_warnings(name, &m));
         found.motns.push((short_name(name), m));
-        return Ok(());
+        return Ok(true);
     }
-    let entries: Vec<(String, std::borrow::Cow<[u8]>)> = match container::kind_of(data) {
+    // (entry name, its bytes, its offset in this file)
+    let entries: Vec<(String, std::borrow::Cow<[u8]>, usize)> = match container::kind_of(data) {
         Some(Kind::Gz) => {
             // What is left of the total: a GZ inside a GZ is inflated while the outer one is held.
             let left = container::MAX_INFLATED.saturating_sub(found.inflated);
             let d = container::gunzip_max(data, left).in_file(name)?;
             found.inflated += d.len() as u64;
-            vec![(format!("{name}!gunzip"), std::borrow::Cow::Owned(d))]
+            vec![(format!("{name}!gunzip"), std::borrow::Cow::Owned(d), 0)]
         }
         Some(k) => {
             let list = match k {
@@ -235,16 +238,36 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
             // PKF chunks carry an 8-byte header before their payload.
             let skip = if k == Kind::Pkf { layout::container::CHUNK_HEADER } else { 0 };
             list.into_iter()
-                .map(|e| (format!("{name}/{}", e.name), std::borrow::Cow::Borrowed(&e.data[skip.min(e.data.len())..])))
+                .map(|e| {
+                    let at = e.offset + skip.min(e.data.len());
+                    (format!("{name}/{}", e.name), std::borrow::Cow::Borrowed(&e.data[skip.min(e.data.len())..]), at)
+                })
                 .collect()
         }
         None if top => return Err(Error::unsupported("not a Shenmue MOTN, MT5 or container").in_file(name)),
-        None => return Ok(()), // textures, scripts... inside containers: not ours
+        None => return Ok(false), // textures, scripts... inside containers: not ours (warned below)
     };
-    for (n, d) in entries {
-        collect(&n, &d, depth + 1, found, false)?;
+    // Never silent: the entries that are none of ours are named, in one warning per container.
+    let (total, mut unread) = (entries.len(), Vec::new());
+    for (n, d, at) in entries {
+        if !collect(&n, &d, depth + 1, found, false)? {
+            unread.push((n, at));
+        }
     }
-    Ok(())
+    if let Some(&(_, first)) = unread.first() {
+        let shown: Vec<String> = unread.iter().take(8).map(|(n, at)| format!("{n} (at {at:#x})")).collect();
+        let more = if unread.len() > 8 { format!(" and {} more", unread.len() - 8) } else { String::new() };
+        found.warnings.push(Warning::at(
+            name,
+            first as u64,
+            format!(
+                "{} of {total} entries are not MOTN, MT5 or containers and were not read: {}{more}",
+                unread.len(),
+                shown.join(", ")
+            ),
+        ));
+    }
+    Ok(true)
 }
 
 /// Open in-memory files (what `Family::open` does, without touching the disk): MOTN files,

@@ -49,6 +49,8 @@ const STAMP_TAIL: usize = 64;
 /// all name one block that runs to the name table; decoding megabytes of cues for each of
 /// 4095 entries would hold billions of them. The block's `len` stays its whole length.
 pub const MAX_ACTION_BYTES: usize = 4096;
+/// The action metadata header before its records.
+const ACTION_HEADER: usize = 12;
 
 #[derive(Debug, Clone)]
 pub struct MotnFile {
@@ -86,7 +88,8 @@ impl MotnFile {
     /// Everything this reader lists but does not decode or skips, as (byte offset, message):
     /// one per listed sequence (its data offset, every name pointing at it, what its bytes
     /// show), one per gap of unreferenced bytes, one per table entry whose action metadata
-    /// offset lies outside the metadata region (the field's own offset).
+    /// offset lies outside the metadata region (the field's own offset), one per action
+    /// metadata block longer than [`MAX_ACTION_BYTES`] (where decoding stopped).
     pub fn warnings(&self) -> Vec<(u64, String)> {
         let mut out = Vec::new();
         for (k, b) in self.blocks.iter().enumerate() {
@@ -119,9 +122,22 @@ impl MotnFile {
             out.push((g.offset as u64, format!("{} bytes no table entry references (skipped){what}", g.len)));
         }
         let (lo, hi) = self.meta_region;
+        let mut long_meta = std::collections::BTreeSet::new();
         for (i, e) in self.entries.iter().enumerate() {
+            if let Some(a) = e.action.as_ref().filter(|a| a.len > ACTION_HEADER + MAX_ACTION_BYTES) {
+                if long_meta.insert(a.offset) {
+                    out.push((
+                        (a.offset + ACTION_HEADER + MAX_ACTION_BYTES) as u64,
+                        format!(
+                            "entry #{i} {}: action metadata of {} bytes; records past the first {MAX_ACTION_BYTES} are not decoded",
+                            e.name, a.len
+                        ),
+                    ));
+                }
+            }
             let m = e.meta_offset as usize;
-            if !(lo..hi).contains(&m) {
+            // 0 = no metadata (what this crate's encoder writes).
+            if m != 0 && !(lo..hi).contains(&m) {
                 let field = u64::from(self.table_offset) + (i * L::TABLE_ENTRY) as u64 + 4;
                 out.push((
                     field,
@@ -169,7 +185,7 @@ pub struct ActionMeta {
 
 fn parse_action(data: &[u8], offset: usize, end: usize) -> Option<ActionMeta> {
     let block = data.get(offset..end)?;
-    let rec = block.get(12..)?;
+    let rec = block.get(ACTION_HEADER..)?;
     let rec = &rec[..rec.len().min(MAX_ACTION_BYTES)];
     let u16_at = |b: &[u8], i: usize| b.get(i..i + 2).map(|x| u16::from_le_bytes([x[0], x[1]]));
     let mut m = ActionMeta { offset, len: block.len(), ..Default::default() };
@@ -640,6 +656,39 @@ mod tests {
         assert_eq!(m.len, d.len());
         assert_eq!(m.sound_cues.len(), MAX_ACTION_BYTES / 8);
         assert_eq!(m.sound_cues[3], (3, 7, 9));
+    }
+
+    #[test]
+    fn long_and_misplaced_action_metadata_are_warned() {
+        let action = ActionMeta { offset: 0x100, len: 12 + MAX_ACTION_BYTES + 1, ..Default::default() };
+        let entry = |name: &str, meta_offset: u32, action: Option<ActionMeta>| Entry {
+            name: name.into(),
+            data_offset: 0,
+            meta_offset,
+            block: 0,
+            action,
+        };
+        let f = MotnFile {
+            table_offset: 0x20,
+            name_table_offset: 0x2000,
+            data_base: 0,
+            attributes: 4,
+            file_size: 0,
+            entries: vec![entry("LONG", 0x100, Some(action)), entry("ELSEWHERE", 0x30, None)],
+            blocks: Vec::new(),
+            timestamp: None,
+            gaps: vec![Gap { offset: 0x3000, len: 6, orphan: None }],
+            meta_region: (0x40, 0x2000),
+        };
+        let w = f.warnings();
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert_eq!(w[0].0, 0x3000);
+        assert!(w[0].1.starts_with("6 bytes no table entry references"), "{w:?}");
+        assert_eq!(w[1].0, (0x100 + 12 + MAX_ACTION_BYTES) as u64);
+        assert!(w[1].1.contains("LONG") && w[1].1.contains("not decoded"), "{w:?}");
+        // The second entry's metadata field: table + 8 × 1 + 4.
+        assert_eq!(w[2].0, 0x20 + 8 + 4);
+        assert!(w[2].1.contains("ELSEWHERE") && w[2].1.contains("outside the metadata region"), "{w:?}");
     }
 
     #[test]

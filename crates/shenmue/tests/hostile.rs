@@ -200,6 +200,15 @@ fn containers_holding_the_demo_open() {
     let afs = container::write_afs(&[("motion.bin", &files[0].1), ("body.mt5", &files[1].1)]);
     let doc = open_bytes(&[("DEMO.AFS".into(), &afs)]).unwrap();
     assert_eq!(doc.animations().len(), 4);
+    assert!(doc.warnings().is_empty(), "{:?}", doc.warnings());
+    // An entry that is none of ours is named, with its offset, in one warning.
+    let afs = container::write_afs(&[("motion.bin", &files[0].1), ("readme.txt", b"not a model")]);
+    let at = container::read_afs(&afs).unwrap()[1].offset as u64;
+    let doc = open_bytes(&[("DEMO.AFS".into(), &afs)]).unwrap();
+    let w = doc.warnings();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!((w[0].file.as_str(), w[0].offset), ("DEMO.AFS", Some(at)));
+    assert!(w[0].message.contains("1 of 2 entries") && w[0].message.contains("DEMO.AFS/readme.txt"), "{w:?}");
     // A lying size inside: the error names the container and the offset.
     let mut bad = pks.clone();
     let dict = 0x10 + u32::from_le_bytes(bad[0x14..0x18].try_into().unwrap()) as usize;
