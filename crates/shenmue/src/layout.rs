@@ -34,7 +34,7 @@ pub mod motn {
     pub const RECORD_STRIDE: usize = 0x04;
     pub const RECORD_MASK: usize = 0x06;
     /// Components of every record before the masked controls': root position (3 halves) and
-    /// root rotation (3 × i16 turns).
+    /// 3 more root words (0 in the legacy records; perhaps the root rotation).
     pub const RECORD_ROOT_COMPONENTS: usize = 6;
     /// flagHigh of the node-array layout (`TMN_*` sequences; no controller family).
     pub const FLAG_NODE_ARRAYS: u16 = 0xFFFF;

@@ -14,8 +14,8 @@
 //!   its size in bytes at header +4 (32 and 98), the u16 at +6, +8, +0xA a 48-bit mask of
 //!   the controls a record drives: {31, 32, 34, 36} (an arm) and the 17 controls
 //!   {1, 5, 7, 9, 12, 14, 16, 18, 21, 25, 26, 28, 30, 31, 32, 34, 36} (the whole body). A
-//!   record is the root position (3 halves: 0x3C9A = 1.1504, the rig's root height) and
-//!   rotation, then 3 int16 rotations (turns × 65536) a control, 1 for the human rig's
+//!   record is the root position (3 halves: 0x3C9A = 1.1504, the rig's root height) and 3
+//!   more root words, then 3 int16 rotations (turns × 65536) a control, 1 for the human rig's
 //!   class-3 hinges (7, 14, 28, 34): 6 + 3 + 3 + 1 + 3 = 16 and 6 + 13·3 + 4 = 49 int16,
 //!   exactly the record sizes. The values are FK rotations of the IK roots (5, 12, 26, 32)
 //!   and hinges, which the rig otherwise solves from target positions; how the engine plays
@@ -228,8 +228,9 @@ pub struct Block {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Shape {
     /// One record of `stride` bytes per frame from +0x0E, driving `controls` (the 48-bit
-    /// mask at +6): root position (3 halves) and rotation (3 × i16), then 3 × i16 rotations
-    /// a control, 1 for each of `hinges` (the human rig's class-3 controls among them).
+    /// mask at +6): root position (3 halves) and 3 more root words (0 in the legacy records,
+    /// so perhaps the root rotation), then 3 × i16 rotations a control, 1 for each of
+    /// `hinges` (the human rig's class-3 controls among them).
     FrameRecords { stride: usize, controls: Vec<u16>, hinges: Vec<u16> },
     /// `nodes` records of 32 bytes from +0x0C, then 3 arrays of `frames + 1` i16 a node.
     NodeArrays { nodes: usize },
@@ -240,7 +241,7 @@ impl Shape {
     pub fn describe(&self, frames: u16) -> String {
         match self {
             Shape::FrameRecords { stride, controls, hinges } => format!(
-                "{frames} frame records of {stride} bytes from +0x0E driving controls {controls:?} (root position as 3 halves, root rotation, 3 int16 turns a control, 1 for the hinges {hinges:?}): FK values for limbs the rig solves by IK; the engine's playback of such records is not published"
+                "{frames} frame records of {stride} bytes from +0x0E driving controls {controls:?} (root position as 3 halves and 3 more root words, then 3 int16 turns a control, 1 for the hinges {hinges:?}): FK values for limbs the rig solves by IK; the engine's playback of such records is not published"
             ),
             Shape::NodeArrays { nodes } => format!(
                 "{nodes} node records of 32 bytes from +0x0C, then 3 arrays of {} int16 a node: an object's node motion (no controller family); its node tree is not published",
