@@ -78,6 +78,7 @@ pub struct MotnFile {
 pub struct Gap {
     /// Absolute offset of the first unreferenced byte.
     pub offset: usize,
+    /// Number of unreferenced bytes (up to the next sequence).
     pub len: usize,
     /// When the bytes read as a sequence of their own (an orphan no name points at):
     /// its frames, controller family, layout kind and channel count.
