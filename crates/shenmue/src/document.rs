@@ -1,12 +1,12 @@
 //! The Shenmue document: MOTN sequences on the runtime rig (IK baked to FK), MT5 models.
 
-use crate::motn::{Layout, MotnFile};
+use crate::motn::{Layout, MotnFile, Shape};
 use crate::rig::{self, HUMAN_RIG};
 use crate::sample::{bind, clamp_frame, sample_curves};
 use boneyard_core::fk::locals_from_world;
 use boneyard_core::{
     AnimInfo, Bone, Channel, Document, Error, FileSummary, Interpolation, Mesh, Result, Sample, Skeleton, SkeletonInfo,
-    Transform,
+    Transform, Warning,
 };
 use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
@@ -28,8 +28,13 @@ struct AnimRef {
     entry: usize,
 }
 
+/// The Shenmue document: every MOTN sequence of the inputs as an animation on the skeleton of
+/// its controller family (the human rig for family 0, a flat control skeleton or a declaring
+/// MT5 model for the others), MT5 models as skeletons with meshes, and what the readers left out
+/// as [`Warning`]s.
 pub struct ShenmueDoc {
     files: Vec<FileSummary>,
+    warnings: Vec<Warning>,
     skeletons: Vec<SkeletonInfo>,
     anims: Vec<AnimInfo>,
     refs: Vec<AnimRef>,
@@ -111,13 +116,15 @@ fn flat_family_skeleton(family: u16, controls: usize) -> Skeleton {
 }
 
 impl ShenmueDoc {
-    /// Build a document from parsed MOTN files (with their display names) and model
-    /// skeletons/meshes. `extra_skeletons` come after the rig and the family skeletons.
+    /// Build a document from parsed MOTN files (with their display names), model
+    /// skeletons/meshes (they come after the rig and the family skeletons) and the readers'
+    /// warnings.
     pub fn new(
         files: Vec<FileSummary>,
         motns: Vec<(String, MotnFile)>,
         rig_meshes: Vec<Mesh>,
         models: Vec<ModelSkeleton>,
+        warnings: Vec<Warning>,
     ) -> Result<Self> {
         let mut skeletons = vec![SkeletonInfo {
             id: "human_rig".into(),
@@ -226,6 +233,22 @@ impl ShenmueDoc {
                         ("MOTN undecodable layout".to_string(), None, 0)
                     }
                 };
+                // What the bytes of a listed layout show (the warnings say it in words).
+                match &b.shape {
+                    Some(Shape::FrameRecords { stride, controls, hinges }) => {
+                        extra.insert(
+                            "shape".into(),
+                            json!({"kind": "frame-records", "record_bytes": stride, "controls": controls, "hinges": hinges, "description": b.shape.as_ref().map(|s| s.describe(b.frames))}),
+                        );
+                    }
+                    Some(Shape::NodeArrays { nodes }) => {
+                        extra.insert(
+                            "shape".into(),
+                            json!({"kind": "node-arrays", "nodes": nodes, "description": b.shape.as_ref().map(|s| s.describe(b.frames))}),
+                        );
+                    }
+                    None => {}
+                }
                 let name = if multi { format!("{fname}:{}", e.name) } else { e.name.clone() };
                 anims.push(AnimInfo {
                     index: anims.len(),
@@ -243,7 +266,7 @@ impl ShenmueDoc {
             }
             stored.push(m);
         }
-        Ok(ShenmueDoc { files, skeletons, anims, refs, motns: stored, family_skeleton, routes, fk_nodes })
+        Ok(ShenmueDoc { files, warnings, skeletons, anims, refs, motns: stored, family_skeleton, routes, fk_nodes })
     }
 
     fn block_of(&self, anim: usize) -> Result<&crate::motn::Block> {
@@ -423,6 +446,13 @@ impl Document for ShenmueDoc {
     }
     fn animations(&self) -> &[AnimInfo] {
         &self.anims
+    }
+    /// Per MOTN file: one summary line (no offset) naming everything left out, then one warning
+    /// per listed sequence (its data offset), per gap of unreferenced bytes and per entry
+    /// whose action metadata lies outside the metadata region; per MT5: what was read but not
+    /// carried (vertex colours, PVR images) or skipped (other TEXD nodes).
+    fn warnings(&self) -> &[Warning] {
+        &self.warnings
     }
 
     fn sample(&self, anim: usize, frame: f64) -> Result<Sample> {

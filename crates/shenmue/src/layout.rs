@@ -29,6 +29,21 @@ pub mod motn {
     /// The legacy frame32 payload: 16 × i16 per frame from sequence +0x0E.
     pub const LEGACY_PAYLOAD: usize = 0x0E;
     pub const LEGACY_FRAME_BYTES: usize = 32;
+    /// Frame-record layouts (`flagHigh & 0x8000` with a family): header +4 = record size in
+    /// bytes, the three u16 at +6, +8, +0xA = a 48-bit mask of the controls each record drives.
+    pub const RECORD_STRIDE: usize = 0x04;
+    pub const RECORD_MASK: usize = 0x06;
+    /// Components of every record before the masked controls': root position (3 halves) and
+    /// 3 more root words (0 in the legacy records; perhaps the root rotation).
+    pub const RECORD_ROOT_COMPONENTS: usize = 6;
+    /// flagHigh of the node-array layout (`TMN_*` sequences; no controller family).
+    pub const FLAG_NODE_ARRAYS: u16 = 0xFFFF;
+    /// Node-array layout: header +8 = node count, node records of 32 bytes from +0x0C.
+    pub const NODE_COUNT: usize = 0x08;
+    pub const NODE_RECORDS: usize = 0x0C;
+    pub const NODE_RECORD: usize = 32;
+    /// Arrays per node (each `frames + 1` i16).
+    pub const NODE_ARRAYS: usize = 3;
 
     /// Block 1 descriptor: `id = v >> 9`; channel bits in expansion order
     /// (position x, y, z, rotation x, y, z).

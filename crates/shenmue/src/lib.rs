@@ -24,7 +24,7 @@ pub mod rig;
 pub mod sample;
 
 use boneyard_core::error::ResultExt;
-use boneyard_core::{Document, Error, Family, FileSummary, InputFile, Result};
+use boneyard_core::{Document, Error, Family, FileSummary, InputFile, Result, Warning};
 use std::path::Path;
 
 pub use demo::demo_files;
@@ -52,6 +52,48 @@ const MAX_ANIMATIONS: usize = 1 << 17;
 /// The Shenmue family.
 pub struct Shenmue;
 
+/// One line naming everything the reader left out of `m` (listed sequences with their
+/// names, unreferenced gaps, entries without readable action metadata); `None` when nothing.
+pub fn left_out_summary(m: &MotnFile) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut by_kind: std::collections::BTreeMap<String, (usize, Vec<&str>)> = Default::default();
+    for (k, b) in m.blocks.iter().enumerate() {
+        if b.motion().is_some() {
+            continue;
+        }
+        let e = by_kind.entry(format!("{} {:#06x}", b.layout.kind(), b.flag_high)).or_default();
+        e.0 += 1;
+        e.1.extend(m.entries.iter().filter(|e| e.block == k).map(|e| e.name.as_str()));
+    }
+    let seqs: usize = by_kind.values().map(|v| v.0).sum();
+    let names: usize = by_kind.values().map(|v| v.1.len()).sum();
+    if seqs > 0 {
+        let kinds: Vec<String> =
+            by_kind.iter().map(|(k, (n, names))| format!("{n} {k} ({})", names.join(", "))).collect();
+        parts.push(format!(
+            "{seqs} of {} sequences ({names} of {} names) listed, not decoded: {}",
+            m.blocks.len(),
+            m.entries.len(),
+            kinds.join("; ")
+        ));
+    }
+    if !m.gaps.is_empty() {
+        let orphans = m.gaps.iter().filter(|g| g.orphan.is_some()).count();
+        let bytes: usize = m.gaps.iter().map(|g| g.len).sum();
+        parts.push(format!(
+            "{} gaps of unreferenced bytes ({bytes} bytes; {orphans} hold a sequence no name points at)",
+            m.gaps.len()
+        ));
+    }
+    let (lo, hi) = m.meta_region;
+    let no_meta =
+        m.entries.iter().filter(|e| e.meta_offset != 0 && !(lo..hi).contains(&(e.meta_offset as usize))).count();
+    if no_meta > 0 {
+        parts.push(format!("{no_meta} entries whose action metadata offset lies outside the metadata region"));
+    }
+    (!parts.is_empty()).then(|| format!("left out: {} (one warning each, with its offset)", parts.join("; ")))
+}
+
 fn summary_of_motn(path: &str, m: &MotnFile) -> FileSummary {
     let mut kinds = std::collections::BTreeMap::new();
     for b in &m.blocks {
@@ -61,18 +103,7 @@ fn summary_of_motn(path: &str, m: &MotnFile) -> FileSummary {
     if let Some(t) = &m.timestamp {
         notes.push(format!("built {t}"));
     }
-    for b in &m.blocks {
-        match &b.layout {
-            motn::Layout::Undecodable(why) => notes.push(format!("sequence at {:#x}: {why}", b.offset)),
-            motn::Layout::LegacyFrame32 { .. } => {
-                notes.push(format!("sequence at {:#x}: legacy frame32 layout (listed, not decoded)", b.offset))
-            }
-            motn::Layout::Curves(mo) if mo.trailing > 0 && mo.trailing != b.region_end - b.offset => {
-                notes.push(format!("{} unreferenced bytes after the sequence at {:#x}", mo.trailing, b.offset))
-            }
-            _ => {}
-        }
-    }
+    notes.extend(left_out_summary(m));
     FileSummary {
         path: path.to_string(),
         format: "Shenmue MOTN".into(),
@@ -86,6 +117,13 @@ fn summary_of_motn(path: &str, m: &MotnFile) -> FileSummary {
         ],
         notes,
     }
+}
+
+/// The warnings of one MOTN file: the summary line (no offset), then one per left-out item.
+fn motn_warnings(path: &str, m: &MotnFile) -> Vec<Warning> {
+    let mut out: Vec<Warning> = left_out_summary(m).map(|s| Warning::in_file(path, s)).into_iter().collect();
+    out.extend(m.warnings().into_iter().map(|(at, msg)| Warning::at(path, at, msg)));
+    out
 }
 
 /// What was found inside the inputs.
@@ -103,12 +141,15 @@ struct Found {
     /// MOTN table entries so far.
     animations: usize,
     summaries: Vec<FileSummary>,
+    /// What the readers left out, each naming its file (as given, or the entry inside one).
+    warnings: Vec<Warning>,
     motns: Vec<(String, MotnFile)>,
     models: Vec<(String, Mt5)>,
 }
 
 /// Identify `data` (a MOTN, an MT5 or a container) and collect what it holds.
-fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) -> Result<()> {
+/// Returns whether `data` was something this reader reads (a MOTN, an MT5, a container).
+fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) -> Result<bool> {
     use container::Kind;
     if depth > MAX_NESTING {
         return Err(Error::limit(0, format!("containers nested deeper than {MAX_NESTING}")).in_file(name));
@@ -143,8 +184,9 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
             ],
             notes: Vec::new(),
         });
+        found.warnings.extend(m.skipped.iter().map(|(at, msg)| Warning::at(name, *at, msg.clone())));
         found.models.push((short_name(name), m));
-        return Ok(());
+        return Ok(true);
     }
     if is_motn {
         let m = MotnFile::parse(data).in_file(name)?;
@@ -157,16 +199,18 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
             .in_file(name));
         }
         found.summaries.push(summary_of_motn(name, &m));
+        found.warnings.extend(motn_warnings(name, &m));
         found.motns.push((short_name(name), m));
-        return Ok(());
+        return Ok(true);
     }
-    let entries: Vec<(String, std::borrow::Cow<[u8]>)> = match container::kind_of(data) {
+    // (entry name, its bytes, its offset in this file)
+    let entries: Vec<(String, std::borrow::Cow<[u8]>, usize)> = match container::kind_of(data) {
         Some(Kind::Gz) => {
             // What is left of the total: a GZ inside a GZ is inflated while the outer one is held.
             let left = container::MAX_INFLATED.saturating_sub(found.inflated);
             let d = container::gunzip_max(data, left).in_file(name)?;
             found.inflated += d.len() as u64;
-            vec![(format!("{name}!gunzip"), std::borrow::Cow::Owned(d))]
+            vec![(format!("{name}!gunzip"), std::borrow::Cow::Owned(d), 0)]
         }
         Some(k) => {
             let list = match k {
@@ -194,16 +238,36 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
             // PKF chunks carry an 8-byte header before their payload.
             let skip = if k == Kind::Pkf { layout::container::CHUNK_HEADER } else { 0 };
             list.into_iter()
-                .map(|e| (format!("{name}/{}", e.name), std::borrow::Cow::Borrowed(&e.data[skip.min(e.data.len())..])))
+                .map(|e| {
+                    let at = e.offset + skip.min(e.data.len());
+                    (format!("{name}/{}", e.name), std::borrow::Cow::Borrowed(&e.data[skip.min(e.data.len())..]), at)
+                })
                 .collect()
         }
         None if top => return Err(Error::unsupported("not a Shenmue MOTN, MT5 or container").in_file(name)),
-        None => return Ok(()), // textures, scripts... inside containers: not ours
+        None => return Ok(false), // textures, scripts... inside containers: not ours (warned below)
     };
-    for (n, d) in entries {
-        collect(&n, &d, depth + 1, found, false)?;
+    // Never silent: the entries that are none of ours are named, in one warning per container.
+    let (total, mut unread) = (entries.len(), Vec::new());
+    for (n, d, at) in entries {
+        if !collect(&n, &d, depth + 1, found, false)? {
+            unread.push((n, at));
+        }
     }
-    Ok(())
+    if let Some(&(_, first)) = unread.first() {
+        let shown: Vec<String> = unread.iter().take(8).map(|(n, at)| format!("{n} (at {at:#x})")).collect();
+        let more = if unread.len() > 8 { format!(" and {} more", unread.len() - 8) } else { String::new() };
+        found.warnings.push(Warning::at(
+            name,
+            first as u64,
+            format!(
+                "{} of {total} entries are not MOTN, MT5 or containers and were not read: {}{more}",
+                unread.len(),
+                shown.join(", ")
+            ),
+        ));
+    }
+    Ok(true)
 }
 
 /// Open in-memory files (what `Family::open` does, without touching the disk): MOTN files,
@@ -238,7 +302,7 @@ pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDoc> {
                 .collect(),
         });
     }
-    ShenmueDoc::new(found.summaries, found.motns, rig_meshes, skeletons)
+    ShenmueDoc::new(found.summaries, found.motns, rig_meshes, skeletons, found.warnings)
 }
 
 fn short_name(path: &str) -> String {

@@ -5,7 +5,31 @@
 //! that disagree, ids not ascending, key frames out of order, NaN/Inf halves, a block that
 //! overruns) is an error naming its byte offset. Layouts that are known but not curves
 //! (the legacy frame32 layout) and flag families whose layout is undocumented (0x800D,
-//! 0xFFFF) are *listed* as such and never read as curves.
+//! 0xFFFF) are *listed* as such and never read as curves; what their bytes do show is
+//! recorded as a [`Shape`], and [`MotnFile::warnings`] names each of them with its offset.
+//!
+//! What the listed sequences of `MOTION.BIN` are, from their bytes (no source documents them):
+//! * **Frame records** (flagHigh 0x8000 = the six `AKI_AKI_YS*` "legacy frame32" ones, and
+//!   0x800D = three `EXB_YKI_AKI_STANDBY*` of family 13): one record per frame from +0x0E,
+//!   its size in bytes at header +4 (32 and 98), the u16 at +6, +8, +0xA a 48-bit mask of
+//!   the controls a record drives: {31, 32, 34, 36} (an arm) and the 17 controls
+//!   {1, 5, 7, 9, 12, 14, 16, 18, 21, 25, 26, 28, 30, 31, 32, 34, 36} (the whole body). A
+//!   record is the root position (3 halves: 0x3C9A = 1.1504, the rig's root height) and 3
+//!   more root words, then 3 int16 rotations (turns × 65536) a control, 1 for the human rig's
+//!   class-3 hinges (7, 14, 28, 34): 6 + 3 + 3 + 1 + 3 = 16 and 6 + 13·3 + 4 = 49 int16,
+//!   exactly the record sizes. The values are FK rotations of the IK roots (5, 12, 26, 32)
+//!   and hinges, which the rig otherwise solves from target positions; how the engine plays
+//!   such records (FK through an IK chain) is not published, so they are not decoded. The
+//!   one cross-check the data allows: `AKI_AKI_YS*_R_NEW_ST` (decoded curves) end, at their
+//!   last frame, on the legacy records' frame 0 for controls 31 (exactly, as the peer's
+//!   runtime also gives it) and 36 (within 61 units). Read as plain FK on the human rig's
+//!   lengths, with components 3-5 as the root rotation, the standby records put the feet
+//!   0.5-1 m above the ground, so what the values mean beyond their count is not established.
+//! * **Node arrays** (flagHigh 0xFFFF, the 17 `TMN_*`; no controller family): header +8 =
+//!   node count, node records of 32 bytes from +0x0C (a zero word, three half scales = 1.0,
+//!   then three (array offset, first value) pairs), then three arrays of `frames + 1` int16
+//!   a node, ending exactly at the next sequence (16 of the 17; `TMN_MJAS_OTOSU_2` differs).
+//!   An object's node motion: no node tree is published for it, so not decoded.
 
 use crate::curve::{Axis, Curve, Key};
 use crate::layout::motn as L;
@@ -19,10 +43,14 @@ pub const MAX_SEQUENCES: usize = 0x4000;
 pub const MAX_TOTAL_FRAMES: u64 = 1 << 21;
 /// Longest name read.
 const MAX_NAME: usize = 64;
+/// The file's closing bytes that may hold the build stamp and its padding (64 are searched).
+const STAMP_TAIL: usize = 64;
 /// Bytes of an action metadata block decoded (MOTION.BIN's longest is 200). Entries may
 /// all name one block that runs to the name table; decoding megabytes of cues for each of
 /// 4095 entries would hold billions of them. The block's `len` stays its whole length.
 pub const MAX_ACTION_BYTES: usize = 4096;
+/// The action metadata header before its records.
+const ACTION_HEADER: usize = 12;
 
 #[derive(Debug, Clone)]
 pub struct MotnFile {
@@ -37,6 +65,92 @@ pub struct MotnFile {
     pub blocks: Vec<Block>,
     /// The ASCII build stamp at the end of the file, when present.
     pub timestamp: Option<String>,
+    /// Bytes after a decoded sequence that no table entry references (the build stamp at
+    /// the end of the file excepted), in file order.
+    pub gaps: Vec<Gap>,
+    /// Where action metadata may lie: from after the table's terminating slot to the name
+    /// table (absolute offsets).
+    pub meta_region: (usize, usize),
+}
+
+/// Unreferenced bytes between two sequences.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gap {
+    /// Absolute offset of the first unreferenced byte.
+    pub offset: usize,
+    /// Number of unreferenced bytes (up to the next sequence).
+    pub len: usize,
+    /// When the bytes read as a sequence of their own (an orphan no name points at):
+    /// its frames, controller family, layout kind and channel count.
+    pub orphan: Option<(u16, u16, &'static str, usize)>,
+}
+
+impl MotnFile {
+    /// Everything this reader lists but does not decode or skips, as (byte offset, message):
+    /// one per listed sequence (its data offset, every name pointing at it, what its bytes
+    /// show), one per gap of unreferenced bytes, one per table entry whose action metadata
+    /// offset lies outside the metadata region (the field's own offset), one per action
+    /// metadata block longer than [`MAX_ACTION_BYTES`] (where decoding stopped).
+    pub fn warnings(&self) -> Vec<(u64, String)> {
+        let mut out = Vec::new();
+        for (k, b) in self.blocks.iter().enumerate() {
+            if b.motion().is_some() {
+                continue;
+            }
+            let names: Vec<&str> = self.entries.iter().filter(|e| e.block == k).map(|e| e.name.as_str()).collect();
+            let what = match (&b.layout, &b.shape) {
+                (_, Some(shape)) => shape.describe(b.frames),
+                (Layout::Undecodable(why), None) => why.clone(),
+                _ => String::new(),
+            };
+            out.push((
+                b.offset as u64,
+                format!(
+                    "sequence {} (flagHigh {:#06x}, {} layout) listed, not decoded: {what}",
+                    names.join(", "),
+                    b.flag_high,
+                    b.layout.kind()
+                ),
+            ));
+        }
+        for g in &self.gaps {
+            let what = match g.orphan {
+                Some((frames, family, kind, channels)) => format!(
+                    "; they hold a sequence of their own ({kind}, {frames} frames, family {family}, {channels} channels) that no name points at, so it is not listed"
+                ),
+                None => String::new(),
+            };
+            out.push((g.offset as u64, format!("{} bytes no table entry references (skipped){what}", g.len)));
+        }
+        let (lo, hi) = self.meta_region;
+        let mut long_meta = std::collections::BTreeSet::new();
+        for (i, e) in self.entries.iter().enumerate() {
+            if let Some(a) = e.action.as_ref().filter(|a| a.len > ACTION_HEADER + MAX_ACTION_BYTES) {
+                if long_meta.insert(a.offset) {
+                    out.push((
+                        (a.offset + ACTION_HEADER + MAX_ACTION_BYTES) as u64,
+                        format!(
+                            "entry #{i} {}: action metadata of {} bytes; records past the first {MAX_ACTION_BYTES} are not decoded",
+                            e.name, a.len
+                        ),
+                    ));
+                }
+            }
+            let m = e.meta_offset as usize;
+            // 0 = no metadata (what this crate's encoder writes).
+            if m != 0 && !(lo..hi).contains(&m) {
+                let field = u64::from(self.table_offset) + (i * L::TABLE_ENTRY) as u64 + 4;
+                out.push((
+                    field,
+                    format!(
+                        "entry #{i} {}: action metadata offset {m:#x} lies outside the metadata region {lo:#x}..{hi:#x}; no action metadata read",
+                        e.name
+                    ),
+                ));
+            }
+        }
+        out
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -72,7 +186,7 @@ pub struct ActionMeta {
 
 fn parse_action(data: &[u8], offset: usize, end: usize) -> Option<ActionMeta> {
     let block = data.get(offset..end)?;
-    let rec = block.get(12..)?;
+    let rec = block.get(ACTION_HEADER..)?;
     let rec = &rec[..rec.len().min(MAX_ACTION_BYTES)];
     let u16_at = |b: &[u8], i: usize| b.get(i..i + 2).map(|x| u16::from_le_bytes([x[0], x[1]]));
     let mut m = ActionMeta { offset, len: block.len(), ..Default::default() };
@@ -106,6 +220,75 @@ pub struct Block {
     /// The raw header: `(frames, flagHigh, block2, block3, block4, block5)`.
     pub header: [u16; 6],
     pub layout: Layout,
+    /// For a listed (not decoded) layout, what its bytes show, when they show it.
+    pub shape: Option<Shape>,
+}
+
+/// The structure the bytes of a listed sequence show (see the module docs). Only a shape
+/// whose sizes add up exactly to the sequence's bytes is reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shape {
+    /// One record of `stride` bytes per frame from +0x0E, driving `controls` (the 48-bit
+    /// mask at +6): root position (3 halves) and 3 more root words (0 in the legacy records,
+    /// so perhaps the root rotation), then 3 × i16 rotations a control, 1 for each of
+    /// `hinges` (the human rig's class-3 controls among them).
+    FrameRecords { stride: usize, controls: Vec<u16>, hinges: Vec<u16> },
+    /// `nodes` records of 32 bytes from +0x0C, then 3 arrays of `frames + 1` i16 a node.
+    NodeArrays { nodes: usize },
+}
+
+impl Shape {
+    /// The shape in a user's words.
+    pub fn describe(&self, frames: u16) -> String {
+        match self {
+            Shape::FrameRecords { stride, controls, hinges } => format!(
+                "{frames} frame records of {stride} bytes from +0x0E driving controls {controls:?} (root position as 3 halves and 3 more root words, then 3 int16 turns a control, 1 for the hinges {hinges:?}): FK values for limbs the rig solves by IK; the engine's playback of such records is not published"
+            ),
+            Shape::NodeArrays { nodes } => format!(
+                "{nodes} node records of 32 bytes from +0x0C, then 3 arrays of {} int16 a node: an object's node motion (no controller family); its node tree is not published",
+                u32::from(frames) + 1
+            ),
+        }
+    }
+}
+
+/// The shape of a listed sequence's bytes (`region` starts at its header), if its sizes add up.
+fn shape_of(region: &[u8], header: [u16; 6]) -> Option<Shape> {
+    let [frames, flag, ..] = header;
+    let frames = usize::from(frames);
+    let u16_at = |i: usize| region.get(i..i + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
+    if flag == L::FLAG_NODE_ARRAYS {
+        let nodes = usize::from(u16_at(L::NODE_COUNT)?);
+        let arrays = nodes.checked_mul(L::NODE_ARRAYS * 2 * (frames + 1))?;
+        let total = L::NODE_RECORDS.checked_add(nodes * L::NODE_RECORD)?.checked_add(arrays)?;
+        return (nodes > 0 && total == region.len()).then_some(Shape::NodeArrays { nodes });
+    }
+    if flag & L::FLAG_LEGACY == 0 {
+        return None;
+    }
+    let stride = usize::from(u16_at(L::RECORD_STRIDE)?);
+    let mask = (0..3).try_fold(0u64, |m, k| Some(m | u64::from(u16_at(L::RECORD_MASK + 2 * k)?) << (16 * k)))?;
+    let controls: Vec<u16> = (0..48u16).filter(|&b| mask >> b & 1 != 0).collect();
+    let rig = &crate::rig::HUMAN_RIG;
+    if controls.iter().any(|&c| usize::from(c) >= rig.len()) {
+        return None;
+    }
+    let hinges: Vec<u16> = controls.iter().copied().filter(|&c| rig[usize::from(c)].class == 3).collect();
+    let components = L::RECORD_ROOT_COMPONENTS + 3 * (controls.len() - hinges.len()) + hinges.len();
+    let fits = stride == 2 * components && L::LEGACY_PAYLOAD.checked_add(frames.checked_mul(stride)?)? == region.len();
+    (frames > 0 && fits).then_some(Shape::FrameRecords { stride, controls, hinges })
+}
+
+/// Record `frame` of a frame-record sequence as int16 (the root position's halves as their
+/// bits), read from the file's bytes; `None` when the block has no such shape or frame.
+pub fn frame_record(data: &[u8], block: &Block, frame: u16) -> Option<Vec<i16>> {
+    let Some(Shape::FrameRecords { stride, .. }) = &block.shape else { return None };
+    if frame >= block.frames {
+        return None;
+    }
+    let at = block.offset.checked_add(L::LEGACY_PAYLOAD + usize::from(frame) * stride)?;
+    let rec = data.get(at..at.checked_add(*stride)?)?;
+    Some(rec.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect())
 }
 
 impl Block {
@@ -248,6 +431,20 @@ impl MotnFile {
         let mut metas: Vec<usize> = raw.iter().map(|r| r.2 as usize).filter(|&m| m >= meta_lo && m < meta_hi).collect();
         metas.sort_unstable();
         metas.dedup();
+        // Unreferenced bytes after decoded sequences (the file's closing build stamp aside),
+        // and whether they read as a sequence of their own.
+        let mut gaps = Vec::new();
+        for b in &blocks {
+            let Some(mo) = b.motion().filter(|m| m.trailing > 0) else { continue };
+            let offset = b.region_end - mo.trailing;
+            if b.region_end == data_end && timestamp.is_some() && mo.trailing <= STAMP_TAIL {
+                continue;
+            }
+            let orphan = parse_block(data, offset, b.region_end)
+                .ok()
+                .map(|o| (o.frames, o.family(), o.layout.kind(), o.motion().map_or(0, |m| m.curves.len())));
+            gaps.push(Gap { offset, len: mo.trailing, orphan });
+        }
         let entries = raw
             .into_iter()
             .map(|(name, d, m, abs)| {
@@ -259,7 +456,18 @@ impl MotnFile {
                 Entry { name, data_offset: d, meta_offset: m, block, action }
             })
             .collect();
-        Ok(MotnFile { table_offset, name_table_offset, data_base, attributes, file_size, entries, blocks, timestamp })
+        Ok(MotnFile {
+            table_offset,
+            name_table_offset,
+            data_base,
+            attributes,
+            file_size,
+            entries,
+            blocks,
+            timestamp,
+            gaps,
+            meta_region: (meta_lo, meta_hi),
+        })
     }
 }
 
@@ -293,7 +501,11 @@ pub fn parse_block(data: &[u8], start: usize, end: usize) -> Result<Block> {
     } else {
         Layout::Curves(parse_curves(&region, frames, [b2, b3, b4, b5])?)
     };
-    Ok(Block { offset: start, region_end: end, frames, flag_high, header, layout })
+    let shape = match &layout {
+        Layout::Curves(_) => None,
+        _ => data.get(start..end).and_then(|b| shape_of(b, header)),
+    };
+    Ok(Block { offset: start, region_end: end, frames, flag_high, header, layout, shape })
 }
 
 /// Blocks 1-5 of a standard sequence. `region` starts at the sequence header.
@@ -446,6 +658,39 @@ mod tests {
         assert_eq!(m.len, d.len());
         assert_eq!(m.sound_cues.len(), MAX_ACTION_BYTES / 8);
         assert_eq!(m.sound_cues[3], (3, 7, 9));
+    }
+
+    #[test]
+    fn long_and_misplaced_action_metadata_are_warned() {
+        let action = ActionMeta { offset: 0x100, len: 12 + MAX_ACTION_BYTES + 1, ..Default::default() };
+        let entry = |name: &str, meta_offset: u32, action: Option<ActionMeta>| Entry {
+            name: name.into(),
+            data_offset: 0,
+            meta_offset,
+            block: 0,
+            action,
+        };
+        let f = MotnFile {
+            table_offset: 0x20,
+            name_table_offset: 0x2000,
+            data_base: 0,
+            attributes: 4,
+            file_size: 0,
+            entries: vec![entry("LONG", 0x100, Some(action)), entry("ELSEWHERE", 0x30, None)],
+            blocks: Vec::new(),
+            timestamp: None,
+            gaps: vec![Gap { offset: 0x3000, len: 6, orphan: None }],
+            meta_region: (0x40, 0x2000),
+        };
+        let w = f.warnings();
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert_eq!(w[0].0, 0x3000);
+        assert!(w[0].1.starts_with("6 bytes no table entry references"), "{w:?}");
+        assert_eq!(w[1].0, (0x100 + 12 + MAX_ACTION_BYTES) as u64);
+        assert!(w[1].1.contains("LONG") && w[1].1.contains("not decoded"), "{w:?}");
+        // The second entry's metadata field: table + 8 × 1 + 4.
+        assert_eq!(w[2].0, 0x20 + 8 + 4);
+        assert!(w[2].1.contains("ELSEWHERE") && w[2].1.contains("outside the metadata region"), "{w:?}");
     }
 
     #[test]

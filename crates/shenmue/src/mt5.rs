@@ -31,6 +31,9 @@ pub struct Mt5 {
     /// Texture ids listed in TEXD (TEXN and NAME nodes), as 8-byte ids; PVR images are not
     /// decoded.
     pub textures: Vec<[u8; 8]>,
+    /// What was read but is not carried further, or skipped, as (byte offset, message): TEXD
+    /// nodes of other kinds, per-vertex colours of strips, the PVR images of TEXN nodes.
+    pub skipped: Vec<(u64, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -172,11 +175,21 @@ impl Mt5 {
                 stack.push((c, Some(index)));
             }
         }
+        let mut skipped = Vec::new();
+        for (i, n) in nodes.iter().enumerate() {
+            let coloured = n.mesh.as_ref().map_or(0, |m| m.strips.iter().filter(|s| s.colors.is_some()).count());
+            if coloured > 0 {
+                skipped.push((
+                    u64::from(n.offset),
+                    format!("node {i}: per-vertex colours of {coloured} strip(s) are read but not carried to the mesh"),
+                ));
+            }
+        }
         let textures = match opt_ofs(texture_offset) {
-            Some(t) => parse_texd(data, t)?,
+            Some(t) => parse_texd(data, t, &mut skipped)?,
             None => Vec::new(),
         };
-        Ok(Mt5 { texture_offset, nodes, textures })
+        Ok(Mt5 { texture_offset, nodes, textures, skipped })
     }
 
     /// World matrices of the rest pose.
@@ -201,7 +214,7 @@ fn finite3(r: &mut Reader) -> Result<[f32; 3]> {
 /// `{fourcc, u32 size incl. 8}`: TEXN = an 8-byte texture id and an embedded PVRT (listed,
 /// not decoded), NAME = `(size - 8) / 8` ids of textures kept in a PKF. Other nodes are skipped
 /// by their size.
-fn parse_texd(data: &[u8], at: usize) -> Result<Vec<[u8; 8]>> {
+fn parse_texd(data: &[u8], at: usize, skipped: &mut Vec<(u64, String)>) -> Result<Vec<[u8; 8]>> {
     let mut r = Reader::at(data, at, Endian::Little)?;
     let magic = r.array::<4>()?;
     if &magic != b"TEXD" {
@@ -217,6 +230,8 @@ fn parse_texd(data: &[u8], at: usize) -> Result<Vec<[u8; 8]>> {
         "TEXD nodes",
     )?;
     let mut ids = Vec::new();
+    let (mut texn, mut others) = (0usize, 0usize);
+    let mut other_nodes: Option<(usize, String)> = None;
     for _ in 0..count {
         let mut n = Reader::at(data, pos, Endian::Little)?;
         let tag = n.array::<4>()?;
@@ -226,15 +241,30 @@ fn parse_texd(data: &[u8], at: usize) -> Result<Vec<[u8; 8]>> {
             return Err(Error::invalid(size_at, format!("TEXD node size {size} does not fit")));
         }
         match &tag {
-            b"TEXN" => ids.push(n.array::<8>()?),
+            b"TEXN" => {
+                ids.push(n.array::<8>()?);
+                texn += 1;
+            }
             b"NAME" => {
                 for _ in 0..(size - 8) / 8 {
                     ids.push(n.array::<8>()?);
                 }
             }
-            _ => {}
+            other => {
+                other_nodes.get_or_insert_with(|| (pos, String::from_utf8_lossy(other).into_owned()));
+                others += 1;
+            }
         }
         pos += size;
+    }
+    if texn > 0 {
+        skipped.push((at as u64, format!("TEXD: the PVR images of {texn} TEXN node(s) are listed by id, not decoded")));
+    }
+    if let Some((first, tag)) = other_nodes {
+        skipped.push((
+            first as u64,
+            format!("TEXD: {others} node(s) neither TEXN nor NAME skipped by their size (the first, here, is {tag:?})"),
+        ));
     }
     Ok(ids)
 }
@@ -580,11 +610,22 @@ mod tests {
         d.extend_from_slice(b"NAME");
         d.extend_from_slice(&24u32.to_le_bytes());
         d.extend_from_slice(b"ID000002ID000003");
-        let ids = parse_texd(&d, 0).unwrap();
+        // A node of another kind, skipped by its size (and said so).
+        d[8] = 3;
+        d.extend_from_slice(b"PVRT");
+        d.extend_from_slice(&12u32.to_le_bytes());
+        d.extend_from_slice(&[0; 4]);
+        let mut skipped = Vec::new();
+        let ids = parse_texd(&d, 0, &mut skipped).unwrap();
         assert_eq!(ids, vec![*b"ID000001", *b"ID000002", *b"ID000003"]);
+        assert_eq!(skipped.len(), 2, "{skipped:?}");
+        assert_eq!(skipped[0].0, 0);
+        assert!(skipped[0].1.contains("1 TEXN node(s)"), "{skipped:?}");
+        assert_eq!(skipped[1].0, 0x10 + 24 + 24);
+        assert!(skipped[1].1.contains("1 node(s) neither TEXN nor NAME") && skipped[1].1.contains("PVRT"));
         // A node size that runs past the end is an error at that size field.
         d[0x10 + 24 + 4 + 1] = 0xFF;
-        assert_eq!(parse_texd(&d, 0).unwrap_err().offset, Some(0x10 + 24 + 4));
+        assert_eq!(parse_texd(&d, 0, &mut skipped).unwrap_err().offset, Some(0x10 + 24 + 4));
     }
 
     #[test]

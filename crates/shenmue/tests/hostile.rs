@@ -43,6 +43,9 @@ fn exercise(bytes: &[u8]) -> bool {
     let ok = opened.is_ok();
     if let Ok(doc) = opened {
         let _ = doc.files();
+        for w in doc.warnings() {
+            let _ = w.to_string();
+        }
         for a in doc.animations().iter().take(8) {
             let last = f64::from(a.frames);
             for f in [0.0, 0.5, 3.0, last - 1.0, last, 1e12, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -1.0] {
@@ -136,8 +139,8 @@ proptest! {
     #[test]
     fn mutated_real_sequences_never_panic(muts in prop::collection::vec((any::<u16>(), any::<u8>()), 1..12), cut in any::<u16>()) {
         // The walk, a battle move (family 13), a legacy frame32, a sequence with step keys,
-        // an undocumented 0x800D/0xFFFF layout.
-        if let Some((mut file, _)) = real_slices(&[242, 614, 729, 15, 759]) {
+        // the undocumented 0xFFFF (node arrays) and 0x800D (frame records) layouts.
+        if let Some((mut file, _)) = real_slices(&[242, 614, 729, 15, 759, 1051]) {
             let n = file.len();
             for (o, v) in &muts {
                 let i = usize::from(*o) % n;
@@ -197,6 +200,15 @@ fn containers_holding_the_demo_open() {
     let afs = container::write_afs(&[("motion.bin", &files[0].1), ("body.mt5", &files[1].1)]);
     let doc = open_bytes(&[("DEMO.AFS".into(), &afs)]).unwrap();
     assert_eq!(doc.animations().len(), 4);
+    assert!(doc.warnings().is_empty(), "{:?}", doc.warnings());
+    // An entry that is none of ours is named, with its offset, in one warning.
+    let afs = container::write_afs(&[("motion.bin", &files[0].1), ("readme.txt", b"not a model")]);
+    let at = container::read_afs(&afs).unwrap()[1].offset as u64;
+    let doc = open_bytes(&[("DEMO.AFS".into(), &afs)]).unwrap();
+    let w = doc.warnings();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!((w[0].file.as_str(), w[0].offset), ("DEMO.AFS", Some(at)));
+    assert!(w[0].message.contains("1 of 2 entries") && w[0].message.contains("DEMO.AFS/readme.txt"), "{w:?}");
     // A lying size inside: the error names the container and the offset.
     let mut bad = pks.clone();
     let dict = 0x10 + u32::from_le_bytes(bad[0x14..0x18].try_into().unwrap()) as usize;

@@ -259,3 +259,162 @@ fn truncated_motion_bin_names_the_size_field() {
     assert_eq!(err.offset, Some(0x10), "{err}");
     assert!(err.to_string().contains("1826800"), "{err}");
 }
+
+/// Every decoded sequence plays on the skeleton of its controller family (the human rig for
+/// family 0, a flat control skeleton for each other family with clips), so an export per
+/// skeleton carries all of them; `sample` and `pose` work on every one, and the listed ones
+/// are refused by name.
+#[test]
+fn every_decoded_sequence_reaches_a_skeleton() {
+    let Some(d) = load("every_decoded_sequence_reaches_a_skeleton") else { return };
+    let doc = boneyard_shenmue::open_bytes(&[("motion.bin".into(), &d)]).unwrap();
+    let skeletons = doc.skeletons();
+    let mut by_skeleton: std::collections::BTreeMap<usize, usize> = Default::default();
+    let (mut decoded, mut assigned) = (0usize, 0usize);
+    for a in doc.animations() {
+        let family = a.extra["controller_family"].as_u64().unwrap();
+        if !a.extra["decoded"].as_bool().unwrap() {
+            assert_eq!(a.skeleton, None, "{}", a.name);
+            assert!(doc.sample(a.index, 0.0).is_err());
+            continue;
+        }
+        decoded += 1;
+        let Some(s) = a.skeleton else { continue };
+        assigned += 1;
+        *by_skeleton.entry(s).or_default() += 1;
+        // Family 0 plays on the human rig (skeleton 0); each other family on its own skeleton.
+        match family {
+            0 => assert_eq!(s, 0, "{}", a.name),
+            f => assert_eq!(skeletons[s].extra["controller_family"].as_u64(), Some(f), "{}", a.name),
+        }
+        assert_eq!(a.bones, skeletons[s].skeleton.len());
+        for frame in [0.0, f64::from(a.frames - 1)] {
+            let smp = doc.sample(a.index, frame).unwrap();
+            assert_eq!(smp.locals.len(), skeletons[s].skeleton.len(), "{}", a.name);
+            let pose = doc.pose(s, Some(a.index), frame).unwrap();
+            assert_eq!(pose.len(), skeletons[s].skeleton.len());
+            assert!(pose.iter().all(|m| m.is_finite()), "{} frame {frame}", a.name);
+        }
+    }
+    let parts: Vec<String> = by_skeleton
+        .iter()
+        .map(|(&s, n)| match s {
+            0 => format!("human: {n}"),
+            s => format!("family {}: {n}", skeletons[s].extra["controller_family"]),
+        })
+        .collect();
+    println!("{assigned}/{decoded} decoded sequences assigned to a skeleton ({})", parts.join(", "));
+    assert_eq!((assigned, decoded), (1531, 1531));
+    assert_eq!(by_skeleton[&0], 1292);
+    // One skeleton per family with clips: the human rig and 16 other families.
+    assert_eq!(by_skeleton.len(), 17);
+    assert_eq!(skeletons.len(), 17);
+}
+
+/// What the 26 listed sequences (28 names) are, from their bytes: the shapes the reader
+/// reports, checked against values worked out by hand from a hex dump of `MOTION.BIN`, and
+/// against the decoded `AKI_AKI_YS*_R_NEW_ST` curves, which end on the legacy records'
+/// frame 0 for controls 31 and 36.
+#[test]
+fn listed_sequences_are_what_their_bytes_show() {
+    use boneyard_shenmue::motn::{frame_record, Shape};
+    let Some(d) = load("listed_sequences_are_what_their_bytes_show") else { return };
+    let f = MotnFile::parse(&d).unwrap();
+    let listed: Vec<_> = f.blocks.iter().filter(|b| b.motion().is_none()).collect();
+    let names = f.entries.iter().filter(|e| f.blocks[e.block].motion().is_none()).count();
+    assert_eq!((listed.len(), names), (26, 28));
+    let arm = Shape::FrameRecords { stride: 32, controls: vec![31, 32, 34, 36], hinges: vec![34] };
+    let body = Shape::FrameRecords {
+        stride: 98,
+        controls: vec![1, 5, 7, 9, 12, 14, 16, 18, 21, 25, 26, 28, 30, 31, 32, 34, 36],
+        hinges: vec![7, 14, 28, 34],
+    };
+    let count = |want: &Shape| listed.iter().filter(|b| b.shape.as_ref() == Some(want)).count();
+    assert_eq!(count(&arm), 6);
+    assert_eq!(count(&body), 3);
+    let node_arrays = listed.iter().filter(|b| matches!(b.shape, Some(Shape::NodeArrays { .. }))).count();
+    assert_eq!(node_arrays, 16);
+    // The one 0xFFFF sequence whose sizes do not add up: TMN_MJAS_OTOSU_2 at 0x1620b0.
+    let odd: Vec<usize> = listed.iter().filter(|b| b.shape.is_none()).map(|b| b.offset).collect();
+    assert_eq!(odd, vec![0x1620b0]);
+    // TMN_A_MEMO at 0x15d6ec: 8 nodes, 29 frames: 12 + 8·32 + 8·3·30·2 = 1708 bytes.
+    let memo = listed.iter().find(|b| b.offset == 0x15d6ec).unwrap();
+    assert_eq!((memo.shape.clone(), memo.region_end - memo.offset), (Some(Shape::NodeArrays { nodes: 8 }), 1708));
+
+    // AKI_AKI_YS00_R_ST at 0xf11a0, by hand from the bytes at 0xf11ae:
+    // 0000 9a3c 0000 | 0000 0000 0000 | 8600 f601 2101 | f8f4 68fd 50b8 3514 | fcd3 3d00 7af5
+    let entry = |name: &str| f.entries.iter().find(|e| e.name == name).unwrap();
+    let legacy = &f.blocks[entry("AKI_AKI_YS00_R_ST").block];
+    assert_eq!((legacy.offset, legacy.header), (0xf11a0, [60, 0x8000, 32, 0, 0x8000, 0x15]));
+    let r0 = frame_record(&d, legacy, 0).unwrap();
+    assert_eq!(r0, vec![0, 0x3c9a, 0, 0, 0, 0, 134, 502, 289, -2824, -664, -18352, 5173, -11268, 61, -2694]);
+    // The root height is a half: 0x3C9A = 1 + 154/1024 = 1.150390625 (the rig's root is 1.1504).
+    assert_eq!(half::f16::from_bits(r0[1] as u16).to_f32(), 1.150_390_6);
+    assert!(frame_record(&d, legacy, 60).is_none());
+    // The decoded NEW_ST clips end (frame 29, truncated to int16 as the engine stores it) on
+    // the legacy records' frame 0: control 31 exactly, control 36 within a few units.
+    for (new, old) in [
+        ("AKI_AKI_YS00_R_NEW_ST", "AKI_AKI_YS00_R_ST"),
+        ("AKI_AKI_YS45_R_NEW_ST", "AKI_AKI_YS45_R_ST"),
+        ("AKI_AKI_YS90_R_NEW_ST", "AKI_AKI_YS90_R_ST"),
+    ] {
+        let m = f.blocks[entry(new).block].motion().unwrap();
+        let raw = |id: u16, ax: Axis| {
+            let c = m.curves.iter().find(|c| c.control == id && c.axis == ax).unwrap();
+            boneyard_shenmue::curve::turns_to_raw(c.sample(29.0))
+        };
+        let rec = frame_record(&d, &f.blocks[entry(old).block], 0).unwrap();
+        // The peer's runtime agrees: `node ny_pose.mjs MOTION.BIN <new> <index>` at frame 29,
+        // control 31's matrix in control 20's frame and 36's in 35's, as X·Y·Z Euler raw turns.
+        let peer = |n: &str| -> ([i16; 3], [i16; 3]) {
+            match n {
+                "AKI_AKI_YS00_R_NEW_ST" => ([134, 502, 289], [-11264, 0, -2694]),
+                "AKI_AKI_YS45_R_NEW_ST" => ([1437, 1462, 625], [-9136, -1258, -969]),
+                _ => ([236, 1810, 912], [-10696, 1001, -2294]),
+            }
+        };
+        let (p31, p36) = peer(new);
+        assert_eq!(p31, [rec[6], rec[7], rec[8]], "{new} (peer)");
+        for (a, b) in p36.iter().zip(&rec[13..16]) {
+            assert!((i32::from(*a) - i32::from(*b)).abs() <= 61, "{new} (peer): {p36:?} vs {:?}", &rec[13..16]);
+        }
+        assert_eq!([raw(31, Axis::RotX), raw(31, Axis::RotY), raw(31, Axis::RotZ)], [rec[6], rec[7], rec[8]], "{new}");
+        let hand = [raw(36, Axis::RotX), raw(36, Axis::RotY), raw(36, Axis::RotZ)];
+        for (a, b) in hand.iter().zip(&rec[13..16]) {
+            assert!((i32::from(*a) - i32::from(*b)).abs() <= 61, "{new}: {hand:?} vs {:?}", &rec[13..16]);
+        }
+    }
+}
+
+/// Never silent: one summary warning, then one per listed sequence (at its data offset), per
+/// gap of unreferenced bytes (each holding an orphaned standard sequence) and per entry whose
+/// action metadata lies outside the metadata region.
+#[test]
+fn warnings_name_everything_left_out() {
+    let Some(d) = load("warnings_name_everything_left_out") else { return };
+    let doc = boneyard_shenmue::open_bytes(&[("motion.bin".into(), &d)]).unwrap();
+    let w = doc.warnings();
+    assert_eq!(w[0].offset, None);
+    println!("{}", w[0]);
+    assert!(w[0].message.contains("26 of 1319 sequences (28 of 1559 names) listed, not decoded"), "{}", w[0]);
+    assert!(w[0].message.contains("AKI_AKI_YS00_RH_ST") && w[0].message.contains("TMN_BENM4"));
+    let listed: Vec<u64> =
+        w.iter().filter(|w| w.message.contains("listed, not decoded:")).filter_map(|w| w.offset).collect();
+    assert_eq!(listed.len(), 26);
+    assert!(listed.contains(&0xf11a0) && listed.contains(&0x12150c) && listed.contains(&0x16b384));
+    let gaps: Vec<(u64, &str)> = w
+        .iter()
+        .filter(|w| w.message.contains("no table entry references"))
+        .map(|w| (w.offset.unwrap(), w.message.as_str()))
+        .collect();
+    assert_eq!(gaps.iter().map(|g| g.0).collect::<Vec<_>>(), vec![0x32af0, 0x33fb2, 0xb0426, 0xc2a7c, 0xe46d4]);
+    assert!(gaps.iter().all(|g| g.1.contains("that no name points at")), "{gaps:?}");
+    let meta: Vec<u64> =
+        w.iter().filter(|w| w.message.contains("action metadata offset")).filter_map(|w| w.offset).collect();
+    assert_eq!(meta.len(), 2);
+    assert_eq!(w.len(), 1 + 26 + 5 + 2);
+    // info's notes carry the same summary as one line.
+    let notes = &doc.files()[0].notes;
+    assert_eq!(notes.iter().filter(|n| n.starts_with("left out:")).count(), 1);
+    assert_eq!(notes.len(), 2, "{notes:?}");
+}
