@@ -136,9 +136,7 @@ impl<T> Run<T> {
         let mut errors = Vec::new();
         let mut warnings = Vec::new();
         for r in self.reports {
-            for w in &r.warnings {
-                crate::progress::eprint(&format!("boneyard: warning: {w}"));
-            }
+            crate::progress::warnings(&r.warnings);
             warnings.extend(r.warnings);
             match r.result {
                 Ok(v) => ok.push((r.label, v)),

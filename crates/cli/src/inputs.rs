@@ -196,9 +196,7 @@ pub fn open_with(paths: &[PathBuf], options: &OpenOptions) -> Result<Opened> {
         let doc = unit.open(options)?;
         // Never silent: what the reader skipped or guessed is said on stderr, whatever the
         // command (the `--json` outputs carry the same list).
-        for w in doc.warnings() {
-            crate::progress::eprint(&format!("boneyard: warning: {w}"));
-        }
+        crate::progress::warnings(doc.warnings());
         docs.push(doc);
     }
     Ok(Opened { docs })

@@ -59,6 +59,24 @@ pub fn eprint(line: &str) {
     }
 }
 
+/// How many of one document's warnings are printed before the rest are counted (all of them
+/// with `--verbose`; every one is in the `--json` outputs either way).
+const WARNINGS_SHOWN: usize = 8;
+
+/// A document's warnings on stderr: the first few, then how many more there are.
+pub fn warnings(ws: &[boneyard_core::Warning]) {
+    let shown = if verbose() { ws.len() } else { ws.len().min(WARNINGS_SHOWN) };
+    for w in &ws[..shown] {
+        eprint(&format!("boneyard: warning: {w}"));
+    }
+    if ws.len() > shown {
+        eprint(&format!(
+            "boneyard: warning: ... and {} more warnings (--verbose prints them all; --json outputs carry every one)",
+            ws.len() - shown
+        ));
+    }
+}
+
 /// A closing summary: printed unless `--quiet`.
 pub fn summary(line: &str) {
     if !get().is_some_and(|p| p.quiet) {

@@ -112,11 +112,12 @@ pub fn write_all(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<Pa
     Ok(written)
 }
 
-/// A skeleton's part of an output name: its name when no other skeleton of the document has
-/// it, else its id.
+/// A skeleton's part of an output name: its name when that is a plain identifier no other
+/// skeleton of the document has (`gTreasureChestCurveSkel`), else its id (`family_13`).
 fn skeleton_label(doc: &dyn Document, sk: usize) -> String {
     let s = &doc.skeletons()[sk];
-    let unique = !s.name.is_empty() && doc.skeletons().iter().filter(|o| o.name == s.name).count() == 1;
+    let plain = !s.name.is_empty() && s.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let unique = plain && doc.skeletons().iter().filter(|o| o.name == s.name).count() == 1;
     if unique {
         s.name.clone()
     } else {
@@ -223,13 +224,21 @@ pub fn write(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBu
             // Every animation by default: one clip that cannot be baked (a layout boneyard
             // does not decode) is left out and reported rather than failing the whole file.
             let exported = boneyard_export::glb_skipping(doc, sk, &anims, &opts)?;
-            for (a, e) in &exported.skipped {
+            let path = one(out_path(out, stem, "glb"), exported.bytes)?;
+            if !exported.skipped.is_empty() {
+                // One line per file: the reasons are the reader's warnings, already printed.
+                let names: Vec<String> =
+                    exported.skipped.iter().map(|(a, _)| format!("#{a} {}", doc.animations()[*a].name)).collect();
+                let first = &exported.skipped[0].1;
                 crate::progress::eprint(&format!(
-                    "boneyard: warning: animation #{a} {} left out: {e}",
-                    doc.animations()[*a].name
+                    "boneyard: warning: {}: {} of {} animations left out ({}; e.g. {first})",
+                    path.display(),
+                    names.len(),
+                    anims.len(),
+                    names.join(", ")
                 ));
             }
-            Ok(vec![one(out_path(out, stem, "glb"), exported.bytes)?])
+            Ok(vec![path])
         }
         Format::Glb => {
             // One clip chosen: named after it, so it never takes the all-clips file's name.
