@@ -65,7 +65,9 @@ pub fn run(out: &Path) -> Result<()> {
     for p in &written {
         println!("  {}", p.display());
     }
-    println!("open the .glb in Blender (File > Import > glTF 2.0) or any glTF viewer, the .png/.gif in any image viewer;");
+    println!(
+        "open the .glb in Blender (File > Import > glTF 2.0) or any glTF viewer, the .png/.gif in any image viewer;"
+    );
     println!("or browse the files with `boneyard view <file>`.");
     Ok(())
 }
