@@ -97,6 +97,14 @@ fn family_of(file: &InputFile) -> Option<&'static dyn Family> {
     FAMILIES.iter().copied().find(|f| f.probe(&file.path, &file.data))
 }
 
+/// "Not a file boneyard recognises", at offset 0 with the first bytes it saw.
+fn not_recognised(file: &InputFile) -> boneyard_core::Error {
+    let head: Vec<String> = file.data.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    let magic = if head.is_empty() { "an empty file".to_string() } else { format!("it starts {}", head.join(" ")) };
+    boneyard_core::Error::invalid(0, format!("not a file boneyard recognises (Oni, Zelda 64 or Shenmue): {magic}"))
+        .in_file(file.name())
+}
+
 /// Decide which documents the arguments make. Named files are read now (an unreadable or
 /// unrecognised one is an error, as the user asked for it by name); folders are walked, and
 /// a file in them that no family reads, or that is only read beside another, is skipped and
@@ -121,9 +129,7 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
             continue;
         }
         let file = read(path)?;
-        let family = family_of(&file).ok_or_else(|| {
-            anyhow::anyhow!("{}: not a file boneyard recognises (Oni, Zelda 64 or Shenmue)", path.display())
-        })?;
+        let family = family_of(&file).ok_or_else(|| not_recognised(&file))?;
         match named.iter_mut().find(|(f, _)| f.name() == family.name()) {
             Some((_, files)) => files.push(file),
             None => named.push((family, vec![file])),

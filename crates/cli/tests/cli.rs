@@ -53,6 +53,9 @@ fn unreadable_and_unknown_inputs_exit_one_with_one_line() {
         assert!(e.starts_with("boneyard: error: ") && e.contains(f.file_name().unwrap().to_str().unwrap()), "{e}");
         assert!(!e.contains("panicked"));
     }
+    // What was not recognised is said at offset 0 with the bytes seen there.
+    let o = boneyard(&["info", d.join("junk.bin").to_str().unwrap()]);
+    assert!(stderr(&o).contains("at byte offset 0 (0x0): not a file boneyard recognises (Oni, Zelda 64 or Shenmue): it starts 74 68 69 73 20 69 73 20"), "{}", stderr(&o));
 }
 
 /// The demo writes every family's files and exports; every file it names exists and is whole.
