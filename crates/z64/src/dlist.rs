@@ -107,7 +107,8 @@ pub fn skeleton_meshes(
         if let Err(msg) = d.run(dl) {
             notes.push(format!("limb {l}: display list {dl:#010x}: {msg}"));
         }
-        let base = crate::names::name_at(&ctx.home_file().stem, dl & 0xFF_FFFF, 'D')
+        let base = (ctx.home_file().names)
+            .and_then(|v| v.name_at(dl & 0xFF_FFFF, 'D'))
             .map(str::to_string)
             .unwrap_or_else(|| format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF));
         let groups: Vec<Group> = d.groups.into_iter().filter(|g| !g.indices.is_empty()).collect();

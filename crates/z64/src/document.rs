@@ -14,7 +14,7 @@ use crate::segment::{Ctx, SegFile};
 use crate::skeleton::{SkelDef, SkelType};
 use boneyard_core::document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo};
 use boneyard_core::model::{Bone, Skeleton, Transform};
-use boneyard_core::{Error, Result};
+use boneyard_core::{Error, Result, Warning};
 use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
 
@@ -31,6 +31,8 @@ pub struct Z64Document {
     /// Each skeleton's first animation (its rest pose, for flex keyframe and curve skeletons),
     /// found once rather than by a search of every animation for every skeleton.
     first_anim: Vec<Option<usize>>,
+    /// What was skipped or doubted while reading (the builder's, then the meshes').
+    warnings: Vec<Warning>,
 }
 
 fn hex(v: u32) -> String {
@@ -52,7 +54,9 @@ impl Z64Document {
             skel_infos: Vec::new(),
             anim_infos: Vec::new(),
             first_anim,
+            warnings: Vec::new(),
         };
+        doc.warnings = std::mem::take(&mut doc.found.warnings);
         let multi = doc.found.skels.iter().map(|s| doc.found.ctxs[s.ctx].1).collect::<std::collections::BTreeSet<_>>();
         let multi = multi.len() > 1;
         let mut budget = dlist::Budget::default();
@@ -133,6 +137,11 @@ impl Z64Document {
             if let Some((sk, an, notes)) = doc.found.per_file.get(i) {
                 s.counts.push(("skeletons".into(), *sk as u64));
                 s.counts.push(("animations".into(), *an as u64));
+                let (nsk, nan) = doc.found.per_file_named.get(i).copied().unwrap_or((0, 0));
+                s.counts.push(("skeletons named by the asset table".into(), nsk as u64));
+                s.counts.push(("skeletons from the structural scan".into(), sk.saturating_sub(nsk) as u64));
+                s.counts.push(("animations named by the asset table".into(), nan as u64));
+                s.counts.push(("animations from the structural scan".into(), an.saturating_sub(nan) as u64));
                 s.notes.extend(notes.iter().cloned());
             }
         }
@@ -174,7 +183,7 @@ impl Z64Document {
         let rest_world: Vec<Mat4> = world_matrices(s, rest_jt.as_ref()).iter().map(|m| m.to_mat4()).collect();
         // Skin data of a file the asset table names must read; elsewhere (scanned skeletons,
         // ROM files of another version) a failure is a note.
-        let strict = crate::names::file_assets(&home.stem).is_some() && !home.lenient;
+        let strict = home.names.is_some() && !home.lenient;
         let (meshes, notes) =
             dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict).map_err(|e| e.in_file(home.name.clone()))?;
         let mut extra = Map::new();
@@ -324,7 +333,7 @@ fn limb_name(files: &[SegFile], ctx: &Ctx, addr: u32, limb: usize) -> Option<Str
     if files[fi].stem == crate::demo::DEMO_FILE.trim_end_matches(".zobj") {
         return boneyard_core::demo::BONES.get(limb).map(|b| b.0.to_string());
     }
-    crate::names::name_at(&files[fi].stem, off as u32, 'L').map(str::to_string)
+    files[fi].names?.name_at(off as u32, 'L').map(str::to_string)
 }
 
 /// A limb's local matrix: `Matrix_TranslateRotateZYX` applied to the identity.
@@ -394,6 +403,10 @@ impl Document for Z64Document {
 
     fn animations(&self) -> &[AnimInfo] {
         &self.anim_infos
+    }
+
+    fn warnings(&self) -> &[Warning] {
+        &self.warnings
     }
 
     fn sample(&self, anim: usize, frame: f64) -> Result<Sample> {

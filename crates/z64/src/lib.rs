@@ -161,7 +161,8 @@ pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit])
             if info.named {
                 sum.notes.push("file names from the ROM's name table".into());
             }
-            let (kept, notes) = pick_rom_files(&name, rfiles);
+            let version = info.version.and_then(rom::decomp_version);
+            let (kept, notes) = pick_rom_files(&name, version, rfiles);
             sum.notes.extend(notes);
             for (f, s) in kept {
                 files.push(f);
@@ -181,6 +182,9 @@ pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit])
     let gk = files.iter().position(|f| build::is_gameplay_keep(&f.stem));
     let la = files.iter().position(|f| build::is_link_animetion(&f.stem));
     let found = build::find_all_with(&files, gk, la, explicit)?;
+    for (file, v) in files.iter_mut().zip(&found.names) {
+        file.names = *v;
+    }
     if found.skels.is_empty() && found.anims.is_empty() {
         let name = inputs.first().map(|i| i.name()).unwrap_or_default();
         return Err(build::nothing_found(&name));
@@ -209,12 +213,12 @@ fn push_object(
     } else {
         (layout::SEG_OBJECT, "Zelda 64 object (segment 6)")
     };
-    let known = names::file_assets(&stem).is_some();
+    let known = !names::variants(&stem).is_empty();
     let mut sum = FileSummary {
         path: name.clone(),
         format: format.into(),
         variant: if known {
-            "OoT (names from the decomp asset table)".into()
+            "OoT (names from the decomp asset table, verified; plus the structural scan)".into()
         } else {
             "unnamed (structural scan)".into()
         },
@@ -227,12 +231,16 @@ fn push_object(
     if segment == layout::SEG_LINK_ANIMETION {
         sum.notes.push(format!("{} frames of 134 bytes", data.len() / layout::LINK_FRAME_SIZE));
     }
-    files.push(SegFile { name, stem, segment, data, lenient: false });
+    files.push(SegFile { name, stem, segment, data, lenient: false, version: None, names: None });
     sums.push(sum);
 }
 
 /// From a ROM's files keep link_animetion, gameplay_keep and those with skeletons/animations.
-fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, FileSummary)>, Vec<String>) {
+fn pick_rom_files(
+    rom_name: &str,
+    version: Option<&'static str>,
+    rfiles: Vec<rom::RomFile>,
+) -> (Vec<(SegFile, FileSummary)>, Vec<String>) {
     let mut notes = Vec::new();
     // link_animetion: an uncompressed file early in the table (OoT: entry 6, after the audio
     // files, which are uncompressed and large too). gameplay_keep: the file with Link animation
@@ -279,7 +287,7 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
         } else {
             let stem = named.unwrap_or_else(|| format!("file_{:04}", f.index));
             let seg = if stem.starts_with("gameplay_") { 5 } else { layout::SEG_OBJECT };
-            let known = names::file_assets(&stem).is_some_and(|a| a.iter().any(|x| "SAGT".contains(x.kind)));
+            let known = names::is_known(&stem);
             if !known
                 && scan::skeleton_candidates(&f.data, seg).is_empty()
                 && scan::animation_candidates(&f.data, seg).is_empty()
@@ -299,7 +307,16 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
         if f.compressed {
             sum.notes.push("compressed".into());
         }
-        kept.push((SegFile { name: format!("{rom_name}#{stem}"), stem, segment, data: f.data, lenient: true }, sum));
+        let file = SegFile {
+            name: format!("{rom_name}#{stem}"),
+            stem,
+            segment,
+            data: f.data,
+            lenient: true,
+            version,
+            names: None,
+        };
+        kept.push((file, sum));
     }
     notes.push(format!("{} files with skeletons or animations kept", kept.len()));
     if gk.is_none() {
@@ -317,8 +334,15 @@ fn has_keyframe_or_curve(data: &[u8], seg: u8, work: &mut usize) -> bool {
     if cands.is_empty() {
         return false;
     }
-    let files =
-        [SegFile { name: String::new(), stem: String::new(), segment: seg, data: data.to_vec(), lenient: true }];
+    let files = [SegFile {
+        name: String::new(),
+        stem: String::new(),
+        segment: seg,
+        data: data.to_vec(),
+        lenient: true,
+        version: None,
+        names: None,
+    }];
     let mut map = [None; 16];
     map[seg as usize & 0xF] = Some(0);
     let ctx = segment::Ctx::new(&files, map, 0);
