@@ -52,6 +52,18 @@ impl Default for Budget {
 }
 const VTX_CACHE: usize = 32;
 
+/// Something the mesh decoder left out or could not follow: where (a byte offset in `file`,
+/// when known) and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MeshNote {
+    /// The file holding the bytes (None: the skeleton's own file).
+    pub file: Option<String>,
+    /// Byte offset of the display list, limb or data concerned.
+    pub offset: Option<u64>,
+    /// What was left out, and why.
+    pub message: String,
+}
+
 /// Decode the meshes of every limb with a display list (LOD: the near one). `rest_world` are
 /// the rest-pose world matrices by limb, used to put skinned vertices in model space.
 /// Animated Skin limbs (segmentType 4) become skinned meshes ([`crate::skin`]).
@@ -63,9 +75,10 @@ pub fn skeleton_meshes(
     rest_world: &[Mat4],
     budget: &mut Budget,
     strict: bool,
-) -> boneyard_core::Result<(Vec<Mesh>, Vec<String>)> {
+) -> boneyard_core::Result<(Vec<Mesh>, Vec<MeshNote>)> {
     let mut meshes = Vec::new();
     let mut notes = Vec::new();
+    let limb_at = |l: usize| Some(ctx.home_offset(s.limbs[l].addr));
     // Flex matrix slots: limbs with a display list, in draw order.
     let slots: Vec<usize> = s.order.iter().copied().filter(|&l| s.limbs[l].dlists[0] != 0).collect();
     let flex = s.ty.binds_matrix_segment();
@@ -81,7 +94,11 @@ pub fn skeleton_meshes(
                     Ok(m) => Some(m),
                     Err(e) if strict => return Err(e),
                     Err(e) => {
-                        notes.push(format!("limb {l}: skin data not read: {e}"));
+                        notes.push(MeshNote {
+                            file: e.file.clone(),
+                            offset: e.offset.or_else(|| limb_at(l)),
+                            message: format!("limb {l}: skin data not read, its mesh is left out: {}", e.kind),
+                        });
                         continue;
                     }
                 }
@@ -96,16 +113,28 @@ pub fn skeleton_meshes(
             continue;
         }
         if budget.commands == 0 {
-            notes.push(format!(
-                "limb {l} and after: not decoded, the document's budget of {MAX_DOCUMENT_COMMANDS} display list commands is used up"
-            ));
+            notes.push(MeshNote {
+                file: None,
+                offset: limb_at(l),
+                message: format!(
+                    "limb {l} and after: meshes not decoded, the document's budget of {MAX_DOCUMENT_COMMANDS} display list commands is used up"
+                ),
+            });
             break;
         }
         let vtx_buf = skin.as_ref().map(|m| m.vtx_bytes());
         let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands);
         d.skin_vertices = vtx_buf.as_deref();
         if let Err(msg) = d.run(dl) {
-            notes.push(format!("limb {l}: display list {dl:#010x}: {msg}"));
+            // The display list's own offset, in the file its segment is bound to (none when
+            // the segment is bound to no file).
+            let (seg, off) = split_segmented(dl);
+            let fi = ctx.map.get(seg as usize).copied().flatten();
+            notes.push(MeshNote {
+                file: fi.filter(|&fi| fi != ctx.home).map(|fi| ctx.files[fi].name.clone()),
+                offset: fi.map(|_| off as u64),
+                message: format!("limb {l}: display list {dl:#010x} not drawn past: {msg}"),
+            });
         }
         let base = (ctx.home_file().names)
             .and_then(|v| v.name_at(dl & 0xFF_FFFF, 'D'))
@@ -116,7 +145,12 @@ pub fn skeleton_meshes(
         for (gi, g) in groups.into_iter().enumerate() {
             let name = if many { format!("{base}_{gi}") } else { base.clone() };
             let mesh = match &skin {
-                Some(m) => g.into_skin_mesh(ctx, name, s, m, &mut budget.texels, &mut notes),
+                Some(m) => {
+                    let mut said = Vec::new();
+                    let mesh = g.into_skin_mesh(ctx, name, s, m, &mut budget.texels, &mut said);
+                    notes.extend(said.into_iter().map(|message| MeshNote { file: None, offset: limb_at(l), message }));
+                    mesh
+                }
                 None => g.into_mesh(ctx, name, l, s, rest_world, &mut budget.texels),
             };
             meshes.push(mesh);

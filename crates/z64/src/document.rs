@@ -31,8 +31,8 @@ pub struct Z64Document {
     /// Each skeleton's first animation (its rest pose, for flex keyframe and curve skeletons),
     /// found once rather than by a search of every animation for every skeleton.
     first_anim: Vec<Option<usize>>,
-    /// What was skipped or doubted while reading (the builder's, then the meshes').
-    warnings: Vec<Warning>,
+    /// What was skipped or doubted while reading (companions, the builder's, the meshes').
+    pub(crate) warnings: Vec<Warning>,
 }
 
 fn hex(v: u32) -> String {
@@ -60,10 +60,12 @@ impl Z64Document {
         let multi = doc.found.skels.iter().map(|s| doc.found.ctxs[s.ctx].1).collect::<std::collections::BTreeSet<_>>();
         let multi = multi.len() > 1;
         let mut budget = dlist::Budget::default();
+        let mut warnings = Vec::new();
         for si in 0..doc.found.skels.len() {
-            let info = doc.skeleton_info(si, multi, &mut budget)?;
+            let info = doc.skeleton_info(si, multi, &mut budget, &mut warnings)?;
             doc.skel_infos.push(info);
         }
+        doc.warnings.extend(warnings);
         for (i, a) in doc.found.anims.iter().enumerate() {
             let home = doc.found.ctxs[a.ctx].1;
             let mut extra = Map::new();
@@ -154,7 +156,14 @@ impl Z64Document {
         Ctx::new(&self.files, map, home)
     }
 
-    fn skeleton_info(&self, si: usize, multi: bool, budget: &mut dlist::Budget) -> Result<SkeletonInfo> {
+    /// Also adds to `warnings` what the meshes left out.
+    fn skeleton_info(
+        &self,
+        si: usize,
+        multi: bool,
+        budget: &mut dlist::Budget,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<SkeletonInfo> {
         let s = &self.found.skels[si];
         let ctx = self.ctx(s.ctx);
         let home = ctx.home_file();
@@ -201,7 +210,13 @@ impl Z64Document {
             extra.insert("skin_segment_types".into(), Value::Array(skin));
         }
         if !notes.is_empty() {
-            extra.insert("mesh_notes".into(), json!(notes));
+            let texts: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
+            extra.insert("mesh_notes".into(), json!(texts));
+        }
+        for n in notes {
+            let file = n.file.unwrap_or_else(|| home.name.clone());
+            let message = format!("skeleton {}: {}", s.name, n.message);
+            warnings.push(Warning { file, offset: n.offset, message });
         }
         Ok(SkeletonInfo {
             id,

@@ -55,7 +55,7 @@ pub use document::Z64Document;
 
 use boneyard_core::document::{Document, FileSummary};
 use boneyard_core::family::{Family, InputFile};
-use boneyard_core::{Error, Result};
+use boneyard_core::{Error, Result, Warning};
 use segment::SegFile;
 use std::path::Path;
 
@@ -132,7 +132,7 @@ pub fn open_files(inputs: Vec<InputFile>) -> Result<Z64Document> {
 /// [`open_files`], plus skeletons and animations given by their offsets ([`build::Explicit`]:
 /// MM keyframe and curve data in files the asset table does not name).
 pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit]) -> Result<Z64Document> {
-    add_companions(&mut inputs);
+    let companion_warnings = add_companions(&mut inputs);
     let mut files: Vec<SegFile> = Vec::new();
     let mut summaries: Vec<FileSummary> = Vec::new();
     let mut rom_summaries = Vec::new();
@@ -190,6 +190,7 @@ pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit])
         return Err(build::nothing_found(&name));
     }
     let mut doc = Z64Document::new(files, summaries, found)?;
+    doc.warnings.splice(0..0, companion_warnings);
     for (i, s) in rom_summaries.into_iter().enumerate() {
         doc.summaries.insert(i, s);
     }
@@ -354,7 +355,9 @@ fn has_keyframe_or_curve(data: &[u8], seg: u8, work: &mut usize) -> bool {
     })
 }
 
-fn add_companions(inputs: &mut Vec<InputFile>) {
+/// Companions read from beside the inputs; one found but not readable is a warning.
+fn add_companions(inputs: &mut Vec<InputFile>) -> Vec<Warning> {
+    let mut warnings = Vec::new();
     let has = |inputs: &Vec<InputFile>, s: &str| inputs.iter().any(|i| stem_of(&i.path).0 == s);
     let mut extra = Vec::new();
     for i in inputs.iter() {
@@ -368,14 +371,19 @@ fn add_companions(inputs: &mut Vec<InputFile>) {
             if !has(inputs, c) && !extra.iter().any(|e: &InputFile| stem_of(&e.path).0 == c) {
                 let p = dir.join(c);
                 if p.is_file() {
-                    if let Ok(f) = InputFile::read(&p) {
-                        extra.push(f);
+                    match InputFile::read(&p) {
+                        Ok(f) => extra.push(f),
+                        Err(e) => warnings.push(Warning::in_file(
+                            p.display().to_string(),
+                            format!("companion {c} of {} not read ({e}): its contents are not listed", i.name()),
+                        )),
                     }
                 }
             }
         }
     }
     inputs.extend(extra);
+    warnings
 }
 
 /// For callers holding bytes: open one object file by name.

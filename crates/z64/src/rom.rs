@@ -78,8 +78,9 @@ pub const BUILDS: &[(&str, &str, &str)] = &[
 ];
 
 /// The decompilation's name of a known build (its `baseroms/<version>`), which chooses the
-/// asset table's reading of the build's files ([`crate::names::variant_for`]). MM builds and
-/// unknown ones have none.
+/// asset table's reading of the build's files ([`crate::names::variant_for`]). MM builds get
+/// `mm-` and the MM decomp's name (`mm-unknown` when the build is not known): the OoT table
+/// describes none of them. Unknown OoT builds have none (every reading is tried).
 pub fn decomp_version(build: &str) -> Option<&'static str> {
     Some(match build {
         "OoT NTSC 1.0" => "ntsc-1.0",
@@ -96,6 +97,8 @@ pub fn decomp_version(build: &str) -> Option<&'static str> {
         "OoT GC EU" => "gc-eu",
         "OoT GC EU MQ" => "gc-eu-mq",
         "OoT GC JP CE" => "gc-jp-ce",
+        "MM N64 US" => "mm-n64-us",
+        "MM (unknown build)" => "mm-unknown",
         _ => return None,
     })
 }
@@ -405,8 +408,9 @@ mod tests {
     fn every_oot_build_has_its_decomp_version() {
         for (_, _, label) in BUILDS {
             match decomp_version(label) {
+                Some(v) if label.starts_with("MM") => assert!(v.starts_with("mm-"), "{label}: {v}"),
                 Some(v) => assert!(crate::names::VERSIONS.contains(&v), "{label}: {v}"),
-                None => assert!(label.starts_with("MM"), "{label}"),
+                None => panic!("{label}"),
             }
         }
     }

@@ -234,6 +234,8 @@ fn corpus_matches_the_decomp_xml() {
     let mut unplaced_total = 0;
     let mut warnings = Vec::new();
     let mut from_pal = BTreeSet::new();
+    // By XML tag: (right, total).
+    let mut by_tag: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for path in &paths {
         let stem = path.file_name().unwrap().to_string_lossy().to_string();
         let data = std::fs::read(path).unwrap();
@@ -292,12 +294,14 @@ fn corpus_matches_the_decomp_xml() {
             let is_skel = matches!(x.tag.as_str(), "Skeleton" | "LimbTable");
             placed.insert((x.offset, is_skel));
             let (kind, limbs, frames) = expected(x, &data);
+            by_tag.entry(x.tag.clone()).or_default().1 += 1;
             match listed.get(&(x.offset, is_skel)) {
                 None => misses.push(format!("{stem}@0x{:X} {} {}: not listed", x.offset, x.tag, x.name)),
                 Some((k, l, f, name)) => {
                     let ok = *k == kind && (limbs.is_none() || *l == limbs) && (frames.is_none() || *f == frames);
                     if ok {
                         right += 1;
+                        by_tag.entry(x.tag.clone()).or_default().0 += 1;
                     } else {
                         misses.push(format!(
                             "{stem}@0x{:X} {} {}: listed as {k} limbs {l:?} frames {f:?}, want {kind} limbs {limbs:?} frames {frames:?}",
@@ -328,6 +332,8 @@ fn corpus_matches_the_decomp_xml() {
         "z64 corpus: {right}/{total} XML skeletons+animations found with the right kind, limbs and frames over {} files",
         paths.len()
     );
+    let tags: Vec<String> = by_tag.iter().map(|(t, (r, n))| format!("{t} {r}/{n}")).collect();
+    println!("z64 corpus: by kind: {}", tags.join(", "));
     println!(
         "z64 corpus: {named_right}/{named_total} of those the XML names (not placeholders) listed under that name"
     );

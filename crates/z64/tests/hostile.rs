@@ -199,6 +199,10 @@ fn self_branching_display_lists_stay_bounded() {
     assert!(notes.contains("commands"), "{notes}");
     let last = doc.skeletons()[23].extra["mesh_notes"].to_string();
     assert!(last.contains("budget"), "{last}");
+    // Every note is a warning too, with the file and an offset.
+    let w = doc.warnings();
+    assert!(w.iter().any(|w| w.message.contains("budget")), "{w:?}");
+    assert!(w.iter().all(|w| w.file == "object_loops" && w.offset.is_some()), "{w:?}");
     assert!(start.elapsed().as_secs() < 20, "open took {:?}", start.elapsed());
 }
 
