@@ -152,7 +152,9 @@ pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, ex
             if la.is_some() {
                 link_animations(&ctx, ci, f.names[i], &mut f);
             } else {
-                f.per_file[i].2.push("link_animetion not given: Link's animations are not listed".into());
+                let msg = "link_animetion not given: Link's animations are not listed";
+                f.per_file[i].2.push(msg.into());
+                f.warnings.push(Warning::in_file(file.name.clone(), msg));
             }
         }
         let (s1, a1) = (f.skels.len(), f.anims.len());
@@ -176,7 +178,9 @@ pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, ex
             }
         }
         if f.scan_work_left == 0 || f.legacy_reads_left == 0 {
-            f.per_file[i].2.push("the structural scan's work budget is used up: some candidates were not tried".into());
+            let msg = "the structural scan's work budget is used up: some candidates were not tried";
+            f.per_file[i].2.push(msg.into());
+            f.warnings.push(Warning::in_file(file.name.clone(), msg));
         }
         if f.skels.len() > MAX_SKELETONS || f.anims.len() > MAX_ANIMATIONS {
             return Err(Error::limit(
@@ -370,8 +374,14 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         f.per_file[ctx.home].2.push(note);
         if !same {
             let name = format!("{}_skel_{:06X}", file.stem, p & 0xFF_FFFF);
-            if let Ok(s) = skeleton::read_skeleton(ctx, p, ci, name, None, None) {
-                f.skels.push(s);
+            match skeleton::read_skeleton(ctx, p, ci, name, None, None) {
+                Ok(s) => f.skels.push(s),
+                // The header claims a skeleton there: that it does not read is worth a word.
+                Err(e) => f.warnings.push(Warning::at(
+                    file.name.clone(),
+                    e.offset.unwrap_or(0x500C),
+                    format!("the MODLOADER64 header's skeleton pointer {p:#010x} does not read: {}", e.kind),
+                )),
             }
         }
     }

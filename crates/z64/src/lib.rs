@@ -17,11 +17,14 @@
 //! Skin limbs' animated meshes ([`skin`], z_skin.c): vertex buffers computed as the game
 //! does for the rest pose, bound as skinned meshes (weights `scale * 0.01f`, normalised).
 //!
-//! Finding things: the decomp's asset names ([`names`], a table generated from the CC0 XML)
-//! for known files, else a structural scan ([`scan`]) for skeleton headers, animation headers,
+//! Finding things: the decomp's asset names ([`names`], a table generated from the CC0 XML,
+//! with its PAL and version-specific readings), each entry verified against the bytes (one
+//! that does not hold is a warning with file and offset, [`Document::warnings`]), always
+//! united with a structural scan ([`scan`]) for skeleton headers, animation headers,
 //! beta-format animations/limb tables, MM keyframe skeletons and animations, curve animations
 //! (and the headers that read as curve skeletons they fit) and, in gameplay_keep, Link's
-//! animation headers.
+//! animation headers. The reading of the table is the build's (a ROM's build string) or, for a
+//! bare file, the first whose entries all verify.
 //!
 //! Entry points: [`Z64`] (the [`Family`]: `probe`, `open`, `demo_files`), [`open_files`],
 //! [`open_files_with`] (plus keyframe/curve data given by offset),
