@@ -15,6 +15,7 @@ use crate::segment::{Ctx, SegFile};
 use crate::skeleton::{self, LimbType, SkelDef, SkelType};
 use boneyard_core::{Error, Result, Warning};
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// What the builder found, before the common model is made.
 pub struct Found {
@@ -27,7 +28,7 @@ pub struct Found {
     /// come from the structural scan).
     pub per_file_named: Vec<(usize, usize)>,
     /// Per file: the asset table's reading chosen for it.
-    pub names: Vec<Option<&'static Variant>>,
+    pub names: Vec<Option<Arc<Variant>>>,
     /// What was skipped or doubted while reading, with file and offset.
     pub warnings: Vec<Warning>,
     /// Skeletons and animations (context, address) the asset table names.
@@ -124,7 +125,7 @@ pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, ex
         let ctx = Ctx::new(files, map, i);
         let (s0, a0) = (f.skels.len(), f.anims.len());
         let variant = choose_variant(&ctx, ci, &mut f);
-        f.names[i] = variant.as_ref().map(|(v, _, _)| *v);
+        f.names[i] = variant.as_ref().map(|(v, _, _)| v.clone());
         let readings = variant.as_ref().map_or(0, |(_, _, n)| *n);
         // What the scan finds is kept beside the named entries, except where a named entry
         // already is (the name wins).
@@ -150,7 +151,8 @@ pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, ex
         }
         if Some(i) == gk {
             if la.is_some() {
-                link_animations(&ctx, ci, f.names[i], &mut f);
+                let names = f.names[i].clone();
+                link_animations(&ctx, ci, names.as_deref(), &mut f);
             } else {
                 let msg = "link_animetion not given: Link's animations are not listed";
                 f.per_file[i].2.push(msg.into());
@@ -165,10 +167,10 @@ pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, ex
             f.skels[s0..].iter().filter(|s| f.named.contains(&(ci, s.addr))).count(),
             f.anims[a0..].iter().filter(|a| f.named.contains(&(ci, a.addr))).count(),
         );
-        if let Some(v) = f.names[i] {
+        if let Some(v) = &f.names[i] {
             // Every skeleton and animation entry, verified (read, fitted, indices checked).
-            let kinds = if Some(i) == gk && la.is_some() { "SAGTCP" } else { "SAGTC" };
-            let entries = v.assets.iter().filter(|a| kinds.contains(a.kind)).count();
+            let link = Some(i) == gk && la.is_some();
+            let entries = v.assets.iter().filter(|a| is_header_entry(a) || (link && a.kind == 'P')).count();
             let kept = f.per_file_named[i].0 + f.per_file_named[i].1;
             if readings > 1 || kept < entries {
                 f.per_file[i].2.push(format!(
@@ -240,9 +242,13 @@ struct NamedRead {
 
 /// The asset table's reading for the file of context `ci`, verified (None: the table does not
 /// know the file, or names no skeleton or animation in it). The warnings of the entries that
-/// failed go to `f`.
-/// Also returns how many readings were candidates.
-fn choose_variant(ctx: &Ctx, ci: usize, f: &mut Found) -> Option<(&'static Variant, NamedRead, usize)> {
+/// failed go to `f`. Also returns how many readings were candidates.
+///
+/// A known build has one reading. A bare file is tried against every reading: one whose
+/// entries all verify is taken; when several do, the bytes cannot tell them apart, and only
+/// what they all say (the same entry at the same offset) is taken; when none does, the one
+/// with the fewest failures (the first of those).
+fn choose_variant(ctx: &Ctx, ci: usize, f: &mut Found) -> Option<(Arc<Variant>, NamedRead, usize)> {
     let file = ctx.home_file();
     let candidates: Vec<&'static Variant> = match file.version {
         Some(v) => names::variant_for(&file.stem, v).into_iter().collect(),
@@ -250,20 +256,41 @@ fn choose_variant(ctx: &Ctx, ci: usize, f: &mut Found) -> Option<(&'static Varia
     };
     let candidates: Vec<&'static Variant> =
         candidates.into_iter().filter(|v| v.names_skeletons_or_animations()).collect();
+    let reads: Vec<(&'static Variant, NamedRead)> = candidates.iter().map(|&v| (v, read_named(ctx, ci, v))).collect();
+    let clean: Vec<&'static Variant> = reads.iter().filter(|(_, r)| r.failures.is_empty()).map(|(v, _)| *v).collect();
+    let n = candidates.len();
+    if clean.len() > 1 {
+        let common = Variant {
+            label: format!(
+                "what the readings that fit agree on ({})",
+                clean.iter().map(|v| v.label.as_str()).collect::<Vec<_>>().join("; ")
+            ),
+            versions: clean.iter().flat_map(|v| v.versions.iter().copied()).collect(),
+            assets: clean[0]
+                .assets
+                .iter()
+                .filter(|a| clean[1..].iter().all(|v| v.assets.contains(a)))
+                .cloned()
+                .collect(),
+        };
+        let read = read_named(ctx, ci, &common);
+        return Some((Arc::new(common), read, n));
+    }
     let mut best: Option<(&'static Variant, NamedRead)> = None;
-    for &v in &candidates {
-        let read = read_named(ctx, ci, v);
-        let clean = read.failures.is_empty();
+    for (v, read) in reads {
         if best.as_ref().is_none_or(|(_, b)| read.failures.len() < b.failures.len()) {
             best = Some((v, read));
-        }
-        if clean {
-            break;
         }
     }
     let (v, mut read) = best?;
     f.warnings.append(&mut read.failures);
-    Some((v, read, candidates.len()))
+    Some((Arc::new(v.clone()), read, n))
+}
+
+/// Entries that name a skeleton or an animation header in the file itself (what
+/// [`read_asset`] reads; player animations are read with link_animetion).
+fn is_header_entry(a: &Asset) -> bool {
+    matches!(a.kind, 'S' | 'A' | 'G' | 'C') || (a.kind == 'T' && a.attrs.starts_with("Legacy"))
 }
 
 /// Read every skeleton and animation entry of `v` in the file of context `ci`.

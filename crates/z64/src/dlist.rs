@@ -136,7 +136,7 @@ pub fn skeleton_meshes(
                 message: format!("limb {l}: display list {dl:#010x} not drawn past: {msg}"),
             });
         }
-        let base = (ctx.home_file().names)
+        let base = (ctx.home_file().names.as_ref())
             .and_then(|v| v.name_at(dl & 0xFF_FFFF, 'D'))
             .map(str::to_string)
             .unwrap_or_else(|| format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF));

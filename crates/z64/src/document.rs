@@ -348,7 +348,7 @@ fn limb_name(files: &[SegFile], ctx: &Ctx, addr: u32, limb: usize) -> Option<Str
     if files[fi].stem == crate::demo::DEMO_FILE.trim_end_matches(".zobj") {
         return boneyard_core::demo::BONES.get(limb).map(|b| b.0.to_string());
     }
-    files[fi].names?.name_at(off as u32, 'L').map(str::to_string)
+    files[fi].names.as_ref()?.name_at(off as u32, 'L').map(str::to_string)
 }
 
 /// A limb's local matrix: `Matrix_TranslateRotateZYX` applied to the identity.

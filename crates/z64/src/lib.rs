@@ -186,7 +186,7 @@ pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit])
     let la = files.iter().position(|f| build::is_link_animetion(&f.stem));
     let found = build::find_all_with(&files, gk, la, explicit)?;
     for (file, v) in files.iter_mut().zip(&found.names) {
-        file.names = *v;
+        file.names = v.clone();
     }
     if found.skels.is_empty() && found.anims.is_empty() {
         let name = inputs.first().map(|i| i.name()).unwrap_or_default();

@@ -22,7 +22,7 @@ pub struct SegFile {
     pub version: Option<&'static str>,
     /// The asset table's reading of this file that the builder verified and chose (names of
     /// limbs and display lists come from it).
-    pub names: Option<&'static crate::names::Variant>,
+    pub names: Option<std::sync::Arc<crate::names::Variant>>,
 }
 
 /// A segment table: which file each segment points at.

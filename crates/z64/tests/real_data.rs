@@ -464,3 +464,23 @@ fn ganon_reading_chosen_by_the_bytes_or_the_build() {
     assert!(w.message.contains("gGanondorfEndingFloatAnim") && w.message.contains("0 frames"), "{w}");
     assert_eq!(float(&doc).unwrap().name, "object_ganon_anim_011348");
 }
+
+/// gameplay_keep: the NTSC and the PAL readings differ only in a display list the NTSC builds
+/// have at 0xC8B0 (a `<Version>` block); both verify on these bytes, so only what they agree on
+/// is taken, and Link's 573 animations keep their names.
+#[test]
+fn gameplay_keep_readings_that_both_fit_give_what_they_agree_on() {
+    let Some(p) = dbg_file("gameplay_keep", "gameplay_keep_readings_that_both_fit_give_what_they_agree_on") else {
+        return;
+    };
+    let doc = open(&[p]);
+    assert!(doc.warnings().is_empty(), "{:?}", doc.warnings());
+    let notes = &doc.files()[0].notes;
+    assert!(notes.iter().any(|n| n.contains("what the readings that fit agree on")), "{notes:?}");
+    let link = doc.animations().iter().filter(|a| a.extra["kind"] == "link").count();
+    assert_eq!(link, 573);
+    assert_eq!(
+        doc.animations().iter().find(|a| a.extra["header"] == "0x2310").unwrap().name,
+        "gPlayerAnim_clink_demo_DDbox_open"
+    );
+}
