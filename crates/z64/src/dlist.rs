@@ -64,6 +64,61 @@ pub struct MeshNote {
     pub message: String,
 }
 
+/// A note before notes saying the same thing about the same bytes are merged: `subject` is
+/// the limb or mesh it was met in.
+struct RawNote {
+    file: Option<String>,
+    offset: Option<u64>,
+    message: String,
+    subject: String,
+}
+
+/// Notes one skeleton's meshes give at most (after merging), and limbs or meshes one note
+/// names at most: a hostile skeleton of 255 broken limbs says so in a bounded text.
+pub const MAX_NOTES_PER_SKELETON: usize = 32;
+const MAX_SUBJECTS_PER_NOTE: usize = 16;
+
+/// One note per (file, message), in first-met order, naming every limb or mesh it concerns
+/// (the offset is the first one's): a texture missing from ten meshes is one note.
+fn merge_notes(raw: Vec<RawNote>) -> Vec<MeshNote> {
+    let mut out: Vec<(MeshNote, Vec<String>, usize)> = Vec::new();
+    let mut index: HashMap<(Option<String>, String), usize> = HashMap::new();
+    for r in raw {
+        match index.get(&(r.file.clone(), r.message.clone())) {
+            Some(&i) => {
+                let (_, subjects, n) = &mut out[i];
+                *n += 1;
+                if subjects.len() < MAX_SUBJECTS_PER_NOTE {
+                    subjects.push(r.subject);
+                }
+            }
+            None => {
+                index.insert((r.file.clone(), r.message.clone()), out.len());
+                out.push((MeshNote { file: r.file, offset: r.offset, message: r.message }, vec![r.subject], 1));
+            }
+        }
+    }
+    let total = out.len();
+    let mut notes: Vec<MeshNote> = out
+        .into_iter()
+        .take(MAX_NOTES_PER_SKELETON)
+        .map(|(mut note, subjects, n)| {
+            let more = if n > subjects.len() { format!(" and {} more", n - subjects.len()) } else { String::new() };
+            note.message = format!("{} ({}{more})", note.message, subjects.join(", "));
+            note
+        })
+        .collect();
+    if total > MAX_NOTES_PER_SKELETON {
+        let first = notes.first().map(|n| (n.file.clone(), n.offset)).unwrap_or((None, None));
+        notes.push(MeshNote {
+            file: first.0,
+            offset: first.1,
+            message: format!("{} more notes about these meshes not listed", total - MAX_NOTES_PER_SKELETON),
+        });
+    }
+    notes
+}
+
 /// Decode the meshes of every limb with a display list (LOD: the near one). `rest_world` are
 /// the rest-pose world matrices by limb, used to put skinned vertices in model space.
 /// Animated Skin limbs (segmentType 4) become skinned meshes ([`crate::skin`]).
@@ -94,10 +149,11 @@ pub fn skeleton_meshes(
                     Ok(m) => Some(m),
                     Err(e) if strict => return Err(e),
                     Err(e) => {
-                        notes.push(MeshNote {
+                        notes.push(RawNote {
                             file: e.file.clone(),
                             offset: e.offset.or_else(|| limb_at(l)),
-                            message: format!("limb {l}: skin data not read, its mesh is left out: {}", e.kind),
+                            message: format!("skin data not read, the mesh is left out: {}", e.kind),
+                            subject: format!("limb {l}"),
                         });
                         continue;
                     }
@@ -113,27 +169,41 @@ pub fn skeleton_meshes(
             continue;
         }
         if budget.commands == 0 {
-            notes.push(MeshNote {
+            notes.push(RawNote {
                 file: None,
                 offset: limb_at(l),
                 message: format!(
-                    "limb {l} and after: meshes not decoded, the document's budget of {MAX_DOCUMENT_COMMANDS} display list commands is used up"
+                    "meshes not decoded, the document's budget of {MAX_DOCUMENT_COMMANDS} display list commands is used up"
                 ),
+                subject: format!("limb {l} and after"),
             });
             break;
         }
         let vtx_buf = skin.as_ref().map(|m| m.vtx_bytes());
         let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands);
         d.skin_vertices = vtx_buf.as_deref();
-        if let Err(msg) = d.run(dl) {
+        let run = d.run(dl);
+        for (message, subject) in d.skipped.describe(l) {
+            // At the limb's display list (the calls are in it or in what it calls).
+            let (seg, off) = split_segmented(dl);
+            let fi = ctx.map.get(seg as usize).copied().flatten();
+            notes.push(RawNote {
+                file: fi.filter(|&fi| fi != ctx.home).map(|fi| ctx.files[fi].name.clone()),
+                offset: fi.map(|_| off as u64).or_else(|| limb_at(l)),
+                message,
+                subject: format!("{subject}, display list {dl:#010x}"),
+            });
+        }
+        if let Err(msg) = run {
             // The display list's own offset, in the file its segment is bound to (none when
             // the segment is bound to no file).
             let (seg, off) = split_segmented(dl);
             let fi = ctx.map.get(seg as usize).copied().flatten();
-            notes.push(MeshNote {
+            notes.push(RawNote {
                 file: fi.filter(|&fi| fi != ctx.home).map(|fi| ctx.files[fi].name.clone()),
                 offset: fi.map(|_| off as u64),
-                message: format!("limb {l}: display list {dl:#010x} not drawn past: {msg}"),
+                message: format!("display list {dl:#010x} not drawn past: {msg}"),
+                subject: format!("limb {l}"),
             });
         }
         let base = (ctx.home_file().names.as_ref())
@@ -145,18 +215,13 @@ pub fn skeleton_meshes(
         for (gi, g) in groups.into_iter().enumerate() {
             let name = if many { format!("{base}_{gi}") } else { base.clone() };
             let mesh = match &skin {
-                Some(m) => {
-                    let mut said = Vec::new();
-                    let mesh = g.into_skin_mesh(ctx, name, s, m, &mut budget.texels, &mut said);
-                    notes.extend(said.into_iter().map(|message| MeshNote { file: None, offset: limb_at(l), message }));
-                    mesh
-                }
-                None => g.into_mesh(ctx, name, l, s, rest_world, &mut budget.texels),
+                Some(m) => g.into_skin_mesh(ctx, name, (s, l), m, &mut budget.texels, &mut notes),
+                None => g.into_mesh(ctx, name, (s, l), rest_world, &mut budget.texels, &mut notes),
             };
             meshes.push(mesh);
         }
     }
-    Ok((meshes, notes))
+    Ok((meshes, merge_notes(notes)))
 }
 
 /// Texture state at a triangle: (image address, format, size, width, height, palette address).
@@ -176,6 +241,8 @@ struct Vtx {
 /// Triangles sharing one texture.
 struct Group {
     tex: Option<TexKey>,
+    /// The G_SETTIMG command that named the texture.
+    tex_cmd: u32,
     scale: [f32; 2],
     origin: [f32; 2],
     positions: Vec<Vec3>,
@@ -191,10 +258,10 @@ impl Group {
         mut self,
         ctx: &Ctx,
         name: String,
-        limb: usize,
-        s: &SkelDef,
+        (s, limb): (&SkelDef, usize),
         rest_world: &[Mat4],
         texels: &mut usize,
+        notes: &mut Vec<RawNote>,
     ) -> Mesh {
         let rigid = self.bones.iter().all(|&b| b == limb);
         let mesh = if rigid {
@@ -217,21 +284,49 @@ impl Group {
             m.binding = MeshBinding::Skinned { joints, weights };
             m
         };
-        self.finish(ctx, mesh, texels)
+        self.finish(ctx, mesh, texels, notes)
     }
 
-    /// Colours and the texture (within the document's texel budget).
-    fn finish(self, ctx: &Ctx, mut mesh: Mesh, texels: &mut usize) -> Mesh {
+    /// Colours and the texture (within the document's texel budget); a texture not decoded is
+    /// a note.
+    fn finish(self, ctx: &Ctx, mut mesh: Mesh, texels: &mut usize, notes: &mut Vec<RawNote>) -> Mesh {
         mesh.colors = Some(self.colors);
         mesh.base_color = [1.0, 1.0, 1.0, 1.0];
-        if let Some((addr, fmt, siz, w, h, tlut)) =
-            self.tex.filter(|t| t.3.saturating_mul(t.4) <= texture::MAX_TEXELS.min(*texels))
-        {
+        let Some((addr, fmt, siz, w, h, tlut)) = self.tex else { return mesh };
+        // Where the texture is, for the note when it is not decoded; in a segment bound to no
+        // file, the command that names it.
+        let (seg, off) = split_segmented(addr);
+        let fi = ctx.map.get(seg as usize).copied().flatten();
+        let (cmd_seg, cmd_off) = split_segmented(self.tex_cmd);
+        let cmd_fi = ctx.map.get(cmd_seg as usize).copied().flatten();
+        let (fi_at, off_at) = match fi {
+            Some(_) => (fi, off),
+            None => (cmd_fi, cmd_off),
+        };
+        let mut note = |why: String| {
+            notes.push(RawNote {
+                file: fi_at.filter(|&fi| fi != ctx.home).map(|fi| ctx.files[fi].name.clone()),
+                offset: fi_at.map(|_| off_at as u64),
+                message: format!("texture {addr:#010x} ({w}x{h}, format {fmt}, size {siz}) not decoded: {why}"),
+                subject: mesh.name.clone(),
+            })
+        };
+        if w.saturating_mul(h) > texture::MAX_TEXELS.min(*texels) {
+            note(format!("more texels than the document's budget left ({})", texture::MAX_TEXELS.min(*texels)));
+        } else {
             *texels -= w * h;
             let bytes = (w * h * texture::bits(siz)).div_ceil(8);
             let data = ctx.bytes(addr, bytes, 0).ok();
             let pal = tlut.and_then(|t| ctx.tail(t, 0).ok());
-            if let Some(t) = data.and_then(|d| texture::decode(fmt, siz, w, h, d, pal)) {
+            let decoded = data.and_then(|d| texture::decode(fmt, siz, w, h, d, pal));
+            if decoded.is_none() {
+                note(match (data, fi) {
+                    (_, None) => format!("segment {seg:#X} is bound to no file (the actor binds it at run time)"),
+                    (None, _) => format!("its {bytes} bytes are not in the file"),
+                    _ => "the format or its palette is not readable".to_string(),
+                });
+            }
+            if let Some(t) = decoded {
                 let (sx, sy) = (self.scale[0] / (32.0 * w as f32), self.scale[1] / (32.0 * h as f32));
                 let (ox, oy) = (self.origin[0] / w as f32, self.origin[1] / h as f32);
                 mesh.uvs = Some(
@@ -250,10 +345,10 @@ impl Group {
         mut self,
         ctx: &Ctx,
         name: String,
-        s: &SkelDef,
+        (s, limb): (&SkelDef, usize),
         skin: &crate::skin::SkinLimbMesh,
         texels: &mut usize,
-        notes: &mut Vec<String>,
+        notes: &mut Vec<RawNote>,
     ) -> Mesh {
         let mut addrs = vec![0u32; self.positions.len()];
         for (&(addr, _), &i) in &self.seen {
@@ -288,12 +383,17 @@ impl Group {
             }
         }
         if outside > 0 {
-            notes.push(format!("{name}: {outside} vertices not from the skin buffer follow the root"));
+            notes.push(RawNote {
+                file: None,
+                offset: Some(ctx.home_offset(s.limbs[limb].addr)),
+                message: format!("{outside} vertices not from the skin buffer follow the root"),
+                subject: name.clone(),
+            });
         }
         let mut mesh = Mesh::rigid(name, 0, std::mem::take(&mut self.positions), std::mem::take(&mut self.indices));
         mesh.binding = MeshBinding::Skinned { joints, weights };
         mesh.normals = Some(normals);
-        self.finish(ctx, mesh, texels)
+        self.finish(ctx, mesh, texels, notes)
     }
 }
 
@@ -318,6 +418,8 @@ struct Decoder<'a, 'b> {
     groups: Vec<Group>,
     /// G_SETTIMG: (address, format, size).
     timg: (u32, u8, u8),
+    /// Where the last G_SETTIMG command is (for notes about its texture).
+    timg_cmd: u32,
     /// The image last loaded into TMEM and the last palette.
     loaded: Option<u32>,
     tlut: Option<u32>,
@@ -327,6 +429,60 @@ struct Decoder<'a, 'b> {
     lighting: bool,
     /// An animated Skin limb's Vtx buffer, which the game binds to segment 8.
     skin_vertices: Option<&'b [u8]>,
+    /// What was not followed or drawn, told once per limb after the run.
+    skipped: Skipped,
+}
+
+/// What one limb's display list run left out.
+#[derive(Default)]
+struct Skipped {
+    /// Display lists in segments no file is bound to (bound at run time by the actor: eyes,
+    /// materials), by segment: how many calls.
+    unbound: std::collections::BTreeMap<u8, usize>,
+    /// G_VTX loads whose bytes are not there, and the first one's address.
+    vertex_loads: usize,
+    first_vertex_load: Option<u32>,
+    /// Triangles using a vertex not loaded.
+    triangles_without_vertices: usize,
+    /// Triangles past the limb's [`MAX_GROUPS`] textures.
+    triangles_past_groups: usize,
+}
+
+impl Skipped {
+    /// What was skipped, as (message, subject) pairs for limb `l`.
+    fn describe(&self, l: usize) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = self
+            .unbound
+            .iter()
+            .map(|(seg, n)| {
+                let message = format!(
+                    "display lists in segment {seg:#X}, which no file is bound to (the actor binds it at run time), not followed"
+                );
+                (message, format!("limb {l}: {n} calls"))
+            })
+            .collect();
+        let mut parts = Vec::new();
+        if self.vertex_loads > 0 {
+            parts.push(format!(
+                "{} vertex loads not readable (the first from {:#010x})",
+                self.vertex_loads,
+                self.first_vertex_load.unwrap_or(0)
+            ));
+        }
+        if self.triangles_without_vertices > 0 {
+            parts.push(format!("{} triangles using vertices not loaded left out", self.triangles_without_vertices));
+        }
+        if self.triangles_past_groups > 0 {
+            parts.push(format!(
+                "{} triangles past the limb's {MAX_GROUPS} textures left out",
+                self.triangles_past_groups
+            ));
+        }
+        if !parts.is_empty() {
+            out.push((parts.join("; "), format!("limb {l}")));
+        }
+        out
+    }
 }
 
 const G_TEXTURE: u8 = 0xD7;
@@ -354,6 +510,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             cache: [None; VTX_CACHE],
             groups: Vec::new(),
             timg: (0, 0, 0),
+            timg_cmd: 0,
             loaded: None,
             tlut: None,
             tiles: [Tile::default(); 8],
@@ -361,6 +518,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             tex_scale: [1.0; 2],
             lighting: true,
             skin_vertices: None,
+            skipped: Skipped::default(),
         }
     }
 
@@ -386,6 +544,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
         }
         self.groups.push(Group {
             tex: key,
+            tex_cmd: self.timg_cmd,
             scale: self.tex_scale,
             origin: [t.size[0] as f32 / 4.0, t.size[1] as f32 / 4.0],
             positions: Vec::new(),
@@ -410,6 +569,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             let Ok(cmd) = self.ctx.bytes(pc, 8, 0) else {
                 // A display list in a segment nobody provides: skip it, as if it were empty.
                 if stack.is_empty() && pc == start && !self.ctx.is_valid(pc) {
+                    *self.skipped.unbound.entry(split_segmented(pc).0).or_default() += 1;
                     return Ok(());
                 }
                 return Err(format!("command at {pc:#010x} is outside its segment"));
@@ -444,7 +604,10 @@ impl<'a, 'b> Decoder<'a, 'b> {
                     let mode = if self.lighting { G_LIGHTING } else { 0 };
                     self.lighting = ((mode & w0) | w1) & G_LIGHTING != 0;
                 }
-                G_SETTIMG => self.timg = (w1, ((w0 >> 21) & 7) as u8, ((w0 >> 19) & 3) as u8),
+                G_SETTIMG => {
+                    self.timg = (w1, ((w0 >> 21) & 7) as u8, ((w0 >> 19) & 3) as u8);
+                    self.timg_cmd = pc.wrapping_sub(8);
+                }
                 G_LOADBLOCK | G_LOADTILE => self.loaded = Some(self.timg.0),
                 G_LOADTLUT => self.tlut = Some(self.timg.0),
                 G_SETTILE => {
@@ -465,7 +628,9 @@ impl<'a, 'b> Decoder<'a, 'b> {
                 G_DL => {
                     let call = (w0 >> 16) & 0xFF == 0;
                     if !self.ctx.is_valid(w1) {
-                        continue; // unbound segment (run-time textures, eyes): skipped
+                        // Unbound segment (run-time textures, eyes): skipped, and told.
+                        *self.skipped.unbound.entry(split_segmented(w1).0).or_default() += 1;
+                        continue;
                     }
                     if call {
                         if stack.len() >= MAX_DEPTH {
@@ -498,6 +663,10 @@ impl<'a, 'b> Decoder<'a, 'b> {
             }
             _ => self.ctx.bytes(addr, n * VTX_SIZE, 0).ok(),
         };
+        if data.is_none() {
+            self.skipped.vertex_loads += 1;
+            self.skipped.first_vertex_load.get_or_insert(addr);
+        }
         for i in 0..n {
             self.cache[v0 + i] = data.map(|d| {
                 let b = &d[i * VTX_SIZE..(i + 1) * VTX_SIZE];
@@ -518,12 +687,17 @@ impl<'a, 'b> Decoder<'a, 'b> {
     fn tri(&mut self, w: u32) {
         let idx = [(w >> 16) & 0xFF, (w >> 8) & 0xFF, w & 0xFF].map(|v| (v / 2) as usize);
         let Some(vs) = idx.iter().map(|&i| self.cache.get(i).copied().flatten()).collect::<Option<Vec<Vtx>>>() else {
+            self.skipped.triangles_without_vertices += 1;
             return;
         };
+        // A degenerate triangle draws nothing: nothing is left out.
         if idx[0] == idx[1] || idx[1] == idx[2] || idx[0] == idx[2] {
             return;
         }
-        let Some(gi) = self.group() else { return };
+        let Some(gi) = self.group() else {
+            self.skipped.triangles_past_groups += 1;
+            return;
+        };
         let g = &mut self.groups[gi];
         for v in vs {
             let next = g.positions.len() as u32;

@@ -22,6 +22,10 @@ use serde_json::{json, Map, Value};
 /// OoT or MM ROM needs a few million.
 pub const MAX_CHECK_JOINTS: usize = 1 << 25;
 
+/// Warnings one document keeps (a hostile file of thousands of broken skeletons would
+/// otherwise say so in millions); past it, one more says how many were not kept.
+pub const MAX_WARNINGS: usize = 10_000;
+
 pub struct Z64Document {
     pub(crate) files: Vec<SegFile>,
     pub(crate) summaries: Vec<FileSummary>,
@@ -66,6 +70,12 @@ impl Z64Document {
             doc.skel_infos.push(info);
         }
         doc.warnings.extend(warnings);
+        if doc.warnings.len() > MAX_WARNINGS {
+            let dropped = doc.warnings.len() - MAX_WARNINGS;
+            doc.warnings.truncate(MAX_WARNINGS);
+            let file = doc.files.first().map(|f| f.name.clone()).unwrap_or_default();
+            doc.warnings.push(Warning::in_file(file, format!("{dropped} more warnings not kept")));
+        }
         for (i, a) in doc.found.anims.iter().enumerate() {
             let home = doc.found.ctxs[a.ctx].1;
             let mut extra = Map::new();

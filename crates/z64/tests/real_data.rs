@@ -446,7 +446,9 @@ fn link_face_word_with_mm_hands() {
 fn ganon_reading_chosen_by_the_bytes_or_the_build() {
     let Some(p) = dbg_file("object_ganon", "ganon_reading_chosen_by_the_bytes_or_the_build") else { return };
     let doc = open(std::slice::from_ref(&p));
-    assert!(doc.warnings().is_empty(), "{:?}", doc.warnings());
+    let table_warnings =
+        |doc: &Z64Document| doc.warnings().iter().filter(|w| w.message.contains("asset table")).count();
+    assert_eq!(table_warnings(&doc), 0, "{:?}", doc.warnings());
     let float = |doc: &Z64Document| doc.animations().iter().find(|a| a.extra["header"] == "0x11348").cloned();
     assert_eq!(float(&doc).unwrap().name, "gGanondorfEndingFloatAnim");
     assert!(doc.files()[0].notes.iter().any(|n| n.contains("pal xml for pal-1.0")), "{:?}", doc.files()[0].notes);
@@ -454,7 +456,7 @@ fn ganon_reading_chosen_by_the_bytes_or_the_build() {
     // BUILDS[10]: the GC EU MQ debug build (PAL): the PAL reading, nothing to warn about.
     let rom = boneyard_z64::rom::build_test_rom_named(&[(&data, false)], Some(&["object_ganon"]), 10);
     let doc = open_files(vec![InputFile::new("dbg.z64", rom)]).unwrap();
-    assert!(doc.warnings().is_empty(), "{:?}", doc.warnings());
+    assert_eq!(table_warnings(&doc), 0, "{:?}", doc.warnings());
     assert_eq!(float(&doc).unwrap().name, "gGanondorfEndingFloatAnim");
     // BUILDS[0]: NTSC 1.0: the NTSC reading's 0xFF48 is a warning; the scan lists 0x11348.
     let rom = boneyard_z64::rom::build_test_rom_named(&[(&data, false)], Some(&["object_ganon"]), 0);
@@ -474,7 +476,8 @@ fn gameplay_keep_readings_that_both_fit_give_what_they_agree_on() {
         return;
     };
     let doc = open(&[p]);
-    assert!(doc.warnings().is_empty(), "{:?}", doc.warnings());
+    // (Its scanned skeletons call display lists the actor binds at run time: those warnings.)
+    assert!(!doc.warnings().iter().any(|w| w.message.contains("asset table")), "{:?}", doc.warnings());
     let notes = &doc.files()[0].notes;
     assert!(notes.iter().any(|n| n.contains("what the readings that fit agree on")), "{notes:?}");
     let link = doc.animations().iter().filter(|a| a.extra["kind"] == "link").count();
