@@ -116,9 +116,12 @@ fn seeds() -> Vec<(String, Vec<u8>)> {
     if let Some(d) = dekunuts("hostile_mutations") {
         v.push(("object_dekunuts".into(), d));
     }
-    for (rel, name) in
-        [("oot-gc-eu-mq-dbg/object_human", "object_human"), ("fan/Aria_Hiro_Child_OOTO.zobj", "fan.zobj")]
-    {
+    // object_ganon: two readings of the asset table (NTSC, PAL) to choose between.
+    for (rel, name) in [
+        ("oot-gc-eu-mq-dbg/object_human", "object_human"),
+        ("fan/Aria_Hiro_Child_OOTO.zobj", "fan.zobj"),
+        ("oot-gc-eu-mq-dbg/object_ganon", "object_ganon"),
+    ] {
         if let Some(p) = shared_data(&format!("z64/{rel}"), "hostile_mutations") {
             v.push((name.into(), std::fs::read(p).unwrap()));
         }
