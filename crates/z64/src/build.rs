@@ -93,6 +93,19 @@ pub fn find_all(files: &[SegFile], gk: Option<usize>, la: Option<usize>) -> Resu
 
 /// [`find_all`], plus things given explicitly (errors in them are errors, with their offset).
 pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, explicit: &[Explicit]) -> Result<Found> {
+    find_all_for_builds(files, &[], gk, la, explicit)
+}
+
+/// [`find_all_with`], knowing by file (same order as `files`; missing: not known) the decomp's
+/// name of the build it comes from ([`crate::rom::decomp_version`]), which chooses the asset
+/// table's reading of it.
+pub fn find_all_for_builds(
+    files: &[SegFile],
+    builds: &[Option<&'static str>],
+    gk: Option<usize>,
+    la: Option<usize>,
+    explicit: &[Explicit],
+) -> Result<Found> {
     let mut f = Found {
         ctxs: Vec::new(),
         skels: Vec::new(),
@@ -124,7 +137,7 @@ pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, ex
         f.ctxs.push((map, i));
         let ctx = Ctx::new(files, map, i);
         let (s0, a0) = (f.skels.len(), f.anims.len());
-        let variant = choose_variant(&ctx, ci, &mut f);
+        let variant = choose_variant(&ctx, ci, builds.get(i).copied().flatten(), &mut f);
         f.names[i] = variant.as_ref().map(|(v, _, _)| v.clone());
         let readings = variant.as_ref().map_or(0, |(_, _, n)| *n);
         // What the scan finds is kept beside the named entries, except where a named entry
@@ -248,9 +261,14 @@ struct NamedRead {
 /// entries all verify is taken; when several do, the bytes cannot tell them apart, and only
 /// what they all say (the same entry at the same offset) is taken; when none does, the one
 /// with the fewest failures (the first of those).
-fn choose_variant(ctx: &Ctx, ci: usize, f: &mut Found) -> Option<(Arc<Variant>, NamedRead, usize)> {
+fn choose_variant(
+    ctx: &Ctx,
+    ci: usize,
+    build: Option<&str>,
+    f: &mut Found,
+) -> Option<(Arc<Variant>, NamedRead, usize)> {
     let file = ctx.home_file();
-    let candidates: Vec<&'static Variant> = match file.version {
+    let candidates: Vec<&'static Variant> = match build {
         Some(v) => names::variant_for(&file.stem, v).into_iter().collect(),
         None => names::variants(&file.stem).iter().collect(),
     };

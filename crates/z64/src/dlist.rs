@@ -123,13 +123,15 @@ fn merge_notes(raw: Vec<RawNote>) -> Vec<MeshNote> {
 /// the rest-pose world matrices by limb, used to put skinned vertices in model space.
 /// Animated Skin limbs (segmentType 4) become skinned meshes ([`crate::skin`]).
 /// Returns the meshes and notes about what could not be decoded; errors in skin limb data are
-/// errors when `strict` (a file the asset table names), notes otherwise.
+/// errors when `strict` (a file the asset table names), notes otherwise. Meshes are named
+/// after the display lists `names` (the asset table's reading chosen for the file) names.
 pub fn skeleton_meshes(
     ctx: &Ctx,
     s: &SkelDef,
     rest_world: &[Mat4],
     budget: &mut Budget,
     strict: bool,
+    names: Option<&crate::names::Variant>,
 ) -> boneyard_core::Result<(Vec<Mesh>, Vec<MeshNote>)> {
     let mut meshes = Vec::new();
     let mut notes = Vec::new();
@@ -206,7 +208,7 @@ pub fn skeleton_meshes(
                 subject: format!("limb {l}"),
             });
         }
-        let base = (ctx.home_file().names.as_ref())
+        let base = names
             .and_then(|v| v.name_at(dl & 0xFF_FFFF, 'D'))
             .map(str::to_string)
             .unwrap_or_else(|| format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF));

@@ -10,6 +10,7 @@ use crate::anim::{AnimDef, AnimKind, JointTable};
 use crate::build::Found;
 use crate::dlist;
 use crate::mtx::MtxF;
+use crate::names::Variant;
 use crate::segment::{Ctx, SegFile};
 use crate::skeleton::{SkelDef, SkelType};
 use boneyard_core::document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo};
@@ -17,6 +18,7 @@ use boneyard_core::model::{Bone, Skeleton, Transform};
 use boneyard_core::{Error, Result, Warning};
 use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
+use std::sync::Arc;
 
 /// Joint values (frames x joints, summed over the animations) `check` samples at most; a whole
 /// OoT or MM ROM needs a few million.
@@ -183,7 +185,8 @@ impl Z64Document {
         let rest_jt = self.rest_table(si);
         for &l in &s.order {
             let limb = &s.limbs[l];
-            let name = limb_name(&self.files, &ctx, limb.addr, l).unwrap_or_else(|| format!("limb_{l:02}"));
+            let name =
+                limb_name(&self.files, &self.found.names, &ctx, limb.addr, l).unwrap_or_else(|| format!("limb_{l:02}"));
             let local = match &rest_jt {
                 Some(jt) => {
                     let mut m = MtxF::IDENTITY;
@@ -202,9 +205,10 @@ impl Z64Document {
         let rest_world: Vec<Mat4> = world_matrices(s, rest_jt.as_ref()).iter().map(|m| m.to_mat4()).collect();
         // Skin data of a file the asset table names must read; elsewhere (scanned skeletons,
         // ROM files of another version) a failure is a note.
-        let strict = home.names.is_some() && !home.lenient;
-        let (meshes, notes) =
-            dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict).map_err(|e| e.in_file(home.name.clone()))?;
+        let names = self.found.names.get(ctx.home).and_then(|v| v.as_deref());
+        let strict = names.is_some() && !home.lenient;
+        let (meshes, notes) = dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, names)
+            .map_err(|e| e.in_file(home.name.clone()))?;
         let mut extra = Map::new();
         extra.insert("type".into(), json!(s.ty.name()));
         extra.insert("limb_type".into(), json!(s.limb_type.name()));
@@ -352,13 +356,14 @@ impl Z64Document {
     }
 }
 
-/// The name the asset table gives the limb at `addr`, when it lives in a known file.
-fn limb_name(files: &[SegFile], ctx: &Ctx, addr: u32, limb: usize) -> Option<String> {
+/// The name the asset table (the reading chosen for each file, `names`) gives the limb at
+/// `addr`, when it lives in a known file.
+fn limb_name(files: &[SegFile], names: &[Option<Arc<Variant>>], ctx: &Ctx, addr: u32, limb: usize) -> Option<String> {
     let (fi, off) = ctx.resolve(addr, 0, 0).ok()?;
     if files[fi].stem == crate::demo::DEMO_FILE.trim_end_matches(".zobj") {
         return boneyard_core::demo::BONES.get(limb).map(|b| b.0.to_string());
     }
-    files[fi].names.as_ref()?.name_at(off as u32, 'L').map(str::to_string)
+    names.get(fi)?.as_ref()?.name_at(off as u32, 'L').map(str::to_string)
 }
 
 /// A limb's local matrix: `Matrix_TranslateRotateZYX` applied to the identity.

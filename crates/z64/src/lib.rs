@@ -139,6 +139,8 @@ pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit])
     let mut files: Vec<SegFile> = Vec::new();
     let mut summaries: Vec<FileSummary> = Vec::new();
     let mut rom_summaries = Vec::new();
+    // By file: the decomp's name of the build it comes from, when a ROM says (bare files: None).
+    let mut builds: Vec<Option<&'static str>> = Vec::new();
     for input in &inputs {
         let name = input.name();
         let (stem, _) = stem_of(&input.path);
@@ -165,11 +167,12 @@ pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit])
                 sum.notes.push("file names from the ROM's name table".into());
             }
             let version = info.version.and_then(rom::decomp_version);
-            let (kept, notes) = pick_rom_files(&name, version, rfiles);
+            let (kept, notes) = pick_rom_files(&name, rfiles);
             sum.notes.extend(notes);
             for (f, s) in kept {
                 files.push(f);
                 summaries.push(s);
+                builds.push(version);
             }
             rom_summaries.push(sum);
             continue;
@@ -181,13 +184,11 @@ pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit])
         } else {
             push_object(&mut files, &mut summaries, name, stem, input.data.clone(), "");
         }
+        builds.push(None);
     }
     let gk = files.iter().position(|f| build::is_gameplay_keep(&f.stem));
     let la = files.iter().position(|f| build::is_link_animetion(&f.stem));
-    let found = build::find_all_with(&files, gk, la, explicit)?;
-    for (file, v) in files.iter_mut().zip(&found.names) {
-        file.names = v.clone();
-    }
+    let found = build::find_all_for_builds(&files, &builds, gk, la, explicit)?;
     if found.skels.is_empty() && found.anims.is_empty() {
         let name = inputs.first().map(|i| i.name()).unwrap_or_default();
         return Err(build::nothing_found(&name));
@@ -235,16 +236,12 @@ fn push_object(
     if segment == layout::SEG_LINK_ANIMETION {
         sum.notes.push(format!("{} frames of 134 bytes", data.len() / layout::LINK_FRAME_SIZE));
     }
-    files.push(SegFile { name, stem, segment, data, lenient: false, version: None, names: None });
+    files.push(SegFile { name, stem, segment, data, lenient: false });
     sums.push(sum);
 }
 
 /// From a ROM's files keep link_animetion, gameplay_keep and those with skeletons/animations.
-fn pick_rom_files(
-    rom_name: &str,
-    version: Option<&'static str>,
-    rfiles: Vec<rom::RomFile>,
-) -> (Vec<(SegFile, FileSummary)>, Vec<String>) {
+fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, FileSummary)>, Vec<String>) {
     let mut notes = Vec::new();
     // link_animetion: an uncompressed file early in the table (OoT: entry 6, after the audio
     // files, which are uncompressed and large too). gameplay_keep: the file with Link animation
@@ -311,15 +308,7 @@ fn pick_rom_files(
         if f.compressed {
             sum.notes.push("compressed".into());
         }
-        let file = SegFile {
-            name: format!("{rom_name}#{stem}"),
-            stem,
-            segment,
-            data: f.data,
-            lenient: true,
-            version,
-            names: None,
-        };
+        let file = SegFile { name: format!("{rom_name}#{stem}"), stem, segment, data: f.data, lenient: true };
         kept.push((file, sum));
     }
     notes.push(format!("{} files with skeletons or animations kept", kept.len()));
@@ -338,15 +327,8 @@ fn has_keyframe_or_curve(data: &[u8], seg: u8, work: &mut usize) -> bool {
     if cands.is_empty() {
         return false;
     }
-    let files = [SegFile {
-        name: String::new(),
-        stem: String::new(),
-        segment: seg,
-        data: data.to_vec(),
-        lenient: true,
-        version: None,
-        names: None,
-    }];
+    let files =
+        [SegFile { name: String::new(), stem: String::new(), segment: seg, data: data.to_vec(), lenient: true }];
     let mut map = [None; 16];
     map[seg as usize & 0xF] = Some(0);
     let ctx = segment::Ctx::new(&files, map, 0);

@@ -17,12 +17,6 @@ pub struct SegFile {
     /// Files taken from a ROM: when the asset table's names do not fit the data (another
     /// version's layout), fall back to the structural scan with a note instead of failing.
     pub lenient: bool,
-    /// The decomp's name of the build the file comes from (a ROM's build string), when known:
-    /// it chooses the asset table's reading of the file.
-    pub version: Option<&'static str>,
-    /// The asset table's reading of this file that the builder verified and chose (names of
-    /// limbs and display lists come from it).
-    pub names: Option<std::sync::Arc<crate::names::Variant>>,
 }
 
 /// A segment table: which file each segment points at.

@@ -20,15 +20,7 @@ use boneyard_z64::{open_files, skeleton, skin};
 use glam::Vec3;
 
 fn seg_files(data: Vec<u8>) -> [SegFile; 1] {
-    [SegFile {
-        name: "object_skintest".into(),
-        stem: "object_skintest".into(),
-        segment: 6,
-        data,
-        lenient: false,
-        version: None,
-        names: None,
-    }]
+    [SegFile { name: "object_skintest".into(), stem: "object_skintest".into(), segment: 6, data, lenient: false }]
 }
 
 fn ctx(files: &[SegFile]) -> Ctx<'_> {
