@@ -1,14 +1,21 @@
-//! Turning a set of files (bound to segments) into skeletons and animations: by the asset
-//! table when the file is known, else by the structural scan; then matching animations to
-//! skeletons and checking every animation's indices.
+//! Turning a set of files (bound to segments) into skeletons and animations: the asset table's
+//! entries for the file, each verified against the bytes (a failing entry is a [`Warning`]),
+//! united with what the structural scan finds; then matching animations to skeletons and
+//! checking every animation's indices.
+//!
+//! Which reading of the table ([`names::Variant`]) a file gets: the one for its build when the
+//! build is known (a ROM's build string), else the first whose entries all read (fewest
+//! failures if none does), in the decomp's version order.
 
 use crate::anim::{self, AnimDef, AnimKind};
 use crate::layout::*;
-use crate::names::{self, Asset};
+use crate::names::{self, Asset, Variant};
 use crate::scan;
 use crate::segment::{Ctx, SegFile};
 use crate::skeleton::{self, LimbType, SkelDef, SkelType};
-use boneyard_core::{Error, Result};
+use boneyard_core::{Error, Result, Warning};
+use std::collections::HashSet;
+use std::sync::Arc;
 
 /// What the builder found, before the common model is made.
 pub struct Found {
@@ -17,6 +24,15 @@ pub struct Found {
     pub anims: Vec<AnimDef>,
     /// Per file: (skeletons, animations, notes).
     pub per_file: Vec<(usize, usize, Vec<String>)>,
+    /// Per file: how many of its skeletons and animations the asset table names (the rest
+    /// come from the structural scan).
+    pub per_file_named: Vec<(usize, usize)>,
+    /// Per file: the asset table's reading chosen for it.
+    pub names: Vec<Option<Arc<Variant>>>,
+    /// What was skipped or doubted while reading, with file and offset.
+    pub warnings: Vec<Warning>,
+    /// Skeletons and animations (context, address) the asset table names.
+    pub named: HashSet<(usize, u32)>,
     pub gameplay_keep: Option<usize>,
     pub link_animetion: Option<usize>,
     /// Animations given explicitly (context, address): failing to pair or validate is an error.
@@ -77,11 +93,28 @@ pub fn find_all(files: &[SegFile], gk: Option<usize>, la: Option<usize>) -> Resu
 
 /// [`find_all`], plus things given explicitly (errors in them are errors, with their offset).
 pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, explicit: &[Explicit]) -> Result<Found> {
+    find_all_for_builds(files, &[], gk, la, explicit)
+}
+
+/// [`find_all_with`], knowing by file (same order as `files`; missing: not known) the decomp's
+/// name of the build it comes from ([`crate::rom::decomp_version`]), which chooses the asset
+/// table's reading of it.
+pub fn find_all_for_builds(
+    files: &[SegFile],
+    builds: &[Option<&'static str>],
+    gk: Option<usize>,
+    la: Option<usize>,
+    explicit: &[Explicit],
+) -> Result<Found> {
     let mut f = Found {
         ctxs: Vec::new(),
         skels: Vec::new(),
         anims: Vec::new(),
         per_file: vec![(0, 0, Vec::new()); files.len()],
+        per_file_named: vec![(0, 0); files.len()],
+        names: vec![None; files.len()],
+        warnings: Vec::new(),
+        named: HashSet::new(),
         gameplay_keep: gk,
         link_animetion: la,
         required: Vec::new(),
@@ -104,45 +137,65 @@ pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, ex
         f.ctxs.push((map, i));
         let ctx = Ctx::new(files, map, i);
         let (s0, a0) = (f.skels.len(), f.anims.len());
-        let known = names::file_assets(&file.stem).filter(|a| a.iter().any(|x| "SAGTP".contains(x.kind)));
-        match known {
-            Some(assets) => {
-                if let Err(e) = from_assets(&ctx, ci, assets, &mut f) {
-                    if !file.lenient {
-                        return Err(e);
-                    }
-                    // A ROM of another version: the table's offsets do not fit; scan instead.
-                    f.skels.truncate(s0);
-                    f.anims.truncate(a0);
-                    f.per_file[i].2.push(format!("the asset table does not fit this file ({e}); scanned instead"));
-                    from_scan(&ctx, ci, &mut f);
-                }
+        let variant = choose_variant(&ctx, ci, builds.get(i).copied().flatten(), &mut f);
+        f.names[i] = variant.as_ref().map(|(v, _, _)| v.clone());
+        let readings = variant.as_ref().map_or(0, |(_, _, n)| *n);
+        // What the scan finds is kept beside the named entries, except where a named entry
+        // already is (the name wins).
+        from_scan(&ctx, ci, &mut f);
+        let scanned_skels: Vec<SkelDef> = f.skels.drain(s0..).collect();
+        let scanned_anims: Vec<AnimDef> = f.anims.drain(a0..).collect();
+        if let Some((_, read, _)) = variant {
+            for s in read.skels {
+                f.named.insert((ci, s.addr));
+                f.skels.push(s);
             }
-            None => from_scan(&ctx, ci, &mut f),
+            for a in read.anims {
+                f.named.insert((ci, a.addr));
+                f.anims.push(a);
+            }
         }
+        let taken: HashSet<u32> = f.skels[s0..].iter().map(|s| s.addr).collect();
+        f.skels.extend(scanned_skels.into_iter().filter(|s| !taken.contains(&s.addr)));
+        let taken: HashSet<u32> = f.anims[a0..].iter().map(|a| a.addr).collect();
+        f.anims.extend(scanned_anims.into_iter().filter(|a| !taken.contains(&a.addr)));
         for x in explicit.iter().filter(|x| x.file == file.stem) {
             add_explicit(&ctx, ci, x, &mut f).map_err(|e| e.in_file(file.name.clone()))?;
         }
         if Some(i) == gk {
             if la.is_some() {
-                let before = f.anims.len();
-                if let Err(e) = link_animations(&ctx, ci, known.is_some(), &mut f) {
-                    if !file.lenient {
-                        return Err(e);
-                    }
-                    f.anims.truncate(before);
-                    f.per_file[i].2.push(format!("Link animations not read: {e}"));
-                }
+                let names = f.names[i].clone();
+                link_animations(&ctx, ci, names.as_deref(), &mut f);
             } else {
-                f.per_file[i].2.push("link_animetion not given: Link's animations are not listed".into());
+                let msg = "link_animetion not given: Link's animations are not listed";
+                f.per_file[i].2.push(msg.into());
+                f.warnings.push(Warning::in_file(file.name.clone(), msg));
             }
         }
         let (s1, a1) = (f.skels.len(), f.anims.len());
         f.per_file[i].0 = s1 - s0;
         f.per_file[i].1 = a1 - a0;
         match_and_check(files, &mut f, ci, s0, a0)?;
+        f.per_file_named[i] = (
+            f.skels[s0..].iter().filter(|s| f.named.contains(&(ci, s.addr))).count(),
+            f.anims[a0..].iter().filter(|a| f.named.contains(&(ci, a.addr))).count(),
+        );
+        if let Some(v) = &f.names[i] {
+            // Every skeleton and animation entry, verified (read, fitted, indices checked).
+            let link = Some(i) == gk && la.is_some();
+            let entries = v.assets.iter().filter(|a| is_header_entry(a) || (link && a.kind == 'P')).count();
+            let kept = f.per_file_named[i].0 + f.per_file_named[i].1;
+            if readings > 1 || kept < entries {
+                f.per_file[i].2.push(format!(
+                    "asset table: {} ({kept} of {entries} skeleton/animation entries verified; {readings} readings of this file)",
+                    v.label
+                ));
+            }
+        }
         if f.scan_work_left == 0 || f.legacy_reads_left == 0 {
-            f.per_file[i].2.push("the structural scan's work budget is used up: some candidates were not tried".into());
+            let msg = "the structural scan's work budget is used up: some candidates were not tried";
+            f.per_file[i].2.push(msg.into());
+            f.warnings.push(Warning::in_file(file.name.clone(), msg));
         }
         if f.skels.len() > MAX_SKELETONS || f.anims.len() > MAX_ANIMATIONS {
             return Err(Error::limit(
@@ -192,59 +245,152 @@ fn limb_type_of(attrs: &str) -> (Option<bool>, Option<LimbType>) {
     (Some(ty == "Flex"), lt)
 }
 
-fn from_assets(ctx: &Ctx, ci: usize, assets: &[Asset], f: &mut Found) -> Result<()> {
-    let seg = (ctx.home_file().segment as u32) << 24;
-    let home = ctx.home_file().name.clone();
-    for a in assets {
-        let addr = seg | a.offset;
-        match a.kind {
-            'S' => {
-                let (flex, lt) = limb_type_of(&a.attrs);
-                if a.attrs.starts_with("Curve") {
-                    let s = crate::curve::read_skeleton(ctx, addr, ci, a.name.clone())
-                        .map_err(|e| e.in_file(home.clone()))?;
-                    f.skels.push(s);
-                    continue;
-                }
-                if lt.is_none() {
-                    continue;
-                }
-                let s = skeleton::read_skeleton(ctx, addr, ci, a.name.clone(), lt, flex)
-                    .map_err(|e| e.in_file(home.clone()))?;
-                f.skels.push(s);
-            }
-            'T' if a.attrs.starts_with("Legacy") => {
-                let count = a.attrs.split('/').nth(1).and_then(|c| c.parse().ok());
-                let s = skeleton::read_legacy_skeleton(ctx, addr, count, ci, a.name.clone())
-                    .map_err(|e| e.in_file(home.clone()))?;
-                f.skels.push(s);
-            }
-            'A' => {
-                let (frames, kind) = anim::read_normal_header(ctx, addr).map_err(|e| e.in_file(home.clone()))?;
-                f.anims.push(AnimDef { addr, ctx: ci, name: a.name.clone(), frames, joints: 0, kind, skeleton: None });
-            }
-            'C' => {
-                let header = crate::curve::read_header(ctx, addr).map_err(|e| e.in_file(home.clone()))?;
-                let kind = AnimKind::Curve { header };
-                f.anims.push(AnimDef {
-                    addr,
-                    ctx: ci,
-                    name: a.name.clone(),
-                    frames: header.frames,
-                    joints: 0,
-                    kind,
-                    skeleton: None,
-                });
-            }
-            'G' => {
-                let (frames, joints, kind) =
-                    anim::read_legacy_header(ctx, addr).map_err(|e| e.in_file(home.clone()))?;
-                f.anims.push(AnimDef { addr, ctx: ci, name: a.name.clone(), frames, joints, kind, skeleton: None });
-            }
-            _ => {}
+/// A reading of the asset table verified against one file: what read, and a warning for each
+/// entry that did not.
+struct NamedRead {
+    skels: Vec<SkelDef>,
+    anims: Vec<AnimDef>,
+    failures: Vec<Warning>,
+}
+
+/// The asset table's reading for the file of context `ci`, verified (None: the table does not
+/// know the file, or names no skeleton or animation in it). The warnings of the entries that
+/// failed go to `f`. Also returns how many readings were candidates.
+///
+/// A known build has one reading. A bare file is tried against every reading: one whose
+/// entries all verify is taken; when several do, the bytes cannot tell them apart, and only
+/// what they all say (the same entry at the same offset) is taken; when none does, the one
+/// with the fewest failures (the first of those).
+fn choose_variant(
+    ctx: &Ctx,
+    ci: usize,
+    build: Option<&str>,
+    f: &mut Found,
+) -> Option<(Arc<Variant>, NamedRead, usize)> {
+    let file = ctx.home_file();
+    let candidates: Vec<&'static Variant> = match build {
+        Some(v) => names::variant_for(&file.stem, v).into_iter().collect(),
+        None => names::variants(&file.stem).iter().collect(),
+    };
+    let candidates: Vec<&'static Variant> =
+        candidates.into_iter().filter(|v| v.names_skeletons_or_animations()).collect();
+    let reads: Vec<(&'static Variant, NamedRead)> = candidates.iter().map(|&v| (v, read_named(ctx, ci, v))).collect();
+    let clean: Vec<&'static Variant> = reads.iter().filter(|(_, r)| r.failures.is_empty()).map(|(v, _)| *v).collect();
+    let n = candidates.len();
+    if clean.len() > 1 {
+        let common = Variant {
+            label: format!(
+                "what the readings that fit agree on ({})",
+                clean.iter().map(|v| v.label.as_str()).collect::<Vec<_>>().join("; ")
+            ),
+            versions: clean.iter().flat_map(|v| v.versions.iter().copied()).collect(),
+            assets: clean[0]
+                .assets
+                .iter()
+                .filter(|a| clean[1..].iter().all(|v| v.assets.contains(a)))
+                .cloned()
+                .collect(),
+        };
+        let read = read_named(ctx, ci, &common);
+        return Some((Arc::new(common), read, n));
+    }
+    let mut best: Option<(&'static Variant, NamedRead)> = None;
+    for (v, read) in reads {
+        if best.as_ref().is_none_or(|(_, b)| read.failures.len() < b.failures.len()) {
+            best = Some((v, read));
         }
     }
-    Ok(())
+    let (v, mut read) = best?;
+    f.warnings.append(&mut read.failures);
+    Some((Arc::new(v.clone()), read, n))
+}
+
+/// Entries that name a skeleton or an animation header in the file itself (what
+/// [`read_asset`] reads; player animations are read with link_animetion).
+fn is_header_entry(a: &Asset) -> bool {
+    matches!(a.kind, 'S' | 'A' | 'G' | 'C') || (a.kind == 'T' && a.attrs.starts_with("Legacy"))
+}
+
+/// Read every skeleton and animation entry of `v` in the file of context `ci`.
+fn read_named(ctx: &Ctx, ci: usize, v: &Variant) -> NamedRead {
+    let mut out = NamedRead { skels: Vec::new(), anims: Vec::new(), failures: Vec::new() };
+    let home = ctx.home_file().name.clone();
+    for a in &v.assets {
+        match read_asset(ctx, ci, a) {
+            Ok(Some(Item::Skel(s))) => out.skels.push(s),
+            Ok(Some(Item::Anim(x))) => out.anims.push(x),
+            Ok(None) => {}
+            // The warning points at the bytes that failed (the entry's header or deeper).
+            Err(e) => out.failures.push(Warning::at(
+                e.file.clone().unwrap_or_else(|| home.clone()),
+                e.offset.unwrap_or(a.offset as u64),
+                format!(
+                    "the decomp asset table's {} {} at {:#X} ({}) does not read here: {}",
+                    kind_name(a.kind),
+                    a.name,
+                    a.offset,
+                    v.label,
+                    e.kind
+                ),
+            )),
+        }
+    }
+    out
+}
+
+/// What an asset-table kind letter names, in words.
+fn kind_name(kind: char) -> &'static str {
+    match kind {
+        'S' => "skeleton",
+        'T' => "limb table",
+        'A' => "animation",
+        'G' => "legacy animation",
+        'C' => "curve animation",
+        'P' => "player animation",
+        'L' => "limb",
+        _ => "display list",
+    }
+}
+
+enum Item {
+    Skel(SkelDef),
+    Anim(AnimDef),
+}
+
+/// One entry read (None: a kind that is not a skeleton or animation header).
+fn read_asset(ctx: &Ctx, ci: usize, a: &Asset) -> Result<Option<Item>> {
+    let seg = (ctx.home_file().segment as u32) << 24;
+    let addr = seg | a.offset;
+    let anim = |frames, joints, kind| {
+        Item::Anim(AnimDef { addr, ctx: ci, name: a.name.clone(), frames, joints, kind, skeleton: None })
+    };
+    Ok(Some(match a.kind {
+        'S' if a.attrs.starts_with("Curve") => Item::Skel(crate::curve::read_skeleton(ctx, addr, ci, a.name.clone())?),
+        'S' => {
+            let (flex, lt) = limb_type_of(&a.attrs);
+            let Some(lt) = lt else {
+                return Err(Error::invalid(a.offset as u64, format!("limb type {:?} is not read", a.attrs)));
+            };
+            Item::Skel(skeleton::read_skeleton(ctx, addr, ci, a.name.clone(), Some(lt), flex)?)
+        }
+        'T' if a.attrs.starts_with("Legacy") => {
+            let count = a.attrs.split('/').nth(1).and_then(|c| c.parse().ok());
+            Item::Skel(skeleton::read_legacy_skeleton(ctx, addr, count, ci, a.name.clone())?)
+        }
+        'A' => {
+            let (frames, kind) = anim::read_normal_header(ctx, addr)?;
+            anim(frames, 0, kind)
+        }
+        'C' => {
+            let header = crate::curve::read_header(ctx, addr)?;
+            anim(header.frames, 0, AnimKind::Curve { header })
+        }
+        'G' => {
+            let (frames, joints, kind) = anim::read_legacy_header(ctx, addr)?;
+            anim(frames, joints, kind)
+        }
+        _ => return Ok(None),
+    }))
 }
 
 fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
@@ -273,8 +419,14 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         f.per_file[ctx.home].2.push(note);
         if !same {
             let name = format!("{}_skel_{:06X}", file.stem, p & 0xFF_FFFF);
-            if let Ok(s) = skeleton::read_skeleton(ctx, p, ci, name, None, None) {
-                f.skels.push(s);
+            match skeleton::read_skeleton(ctx, p, ci, name, None, None) {
+                Ok(s) => f.skels.push(s),
+                // The header claims a skeleton there: that it does not read is worth a word.
+                Err(e) => f.warnings.push(Warning::at(
+                    file.name.clone(),
+                    e.offset.unwrap_or(0x500C),
+                    format!("the MODLOADER64 header's skeleton pointer {p:#010x} does not read: {}", e.kind),
+                )),
             }
         }
     }
@@ -376,22 +528,42 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     }
 }
 
-fn link_animations(ctx: &Ctx, ci: usize, known: bool, f: &mut Found) -> Result<()> {
+/// Link's animation headers in gameplay_keep: those the asset table names (each verified; a
+/// failing one is a warning), united with the run of headers the scan finds.
+fn link_animations(ctx: &Ctx, ci: usize, names: Option<&Variant>, f: &mut Found) {
     let file = ctx.home_file();
     let seg = (file.segment as u32) << 24;
-    let offsets: Vec<(usize, String)> = match names::file_assets(&file.stem).filter(|_| known) {
-        Some(assets) => assets.iter().filter(|a| a.kind == 'P').map(|a| (a.offset as usize, a.name.clone())).collect(),
-        None => {
-            let len = ctx.segment_len(SEG_LINK_ANIMETION).unwrap_or(0);
-            scan::link_headers(&file.data, len).into_iter().map(|h| (h, format!("link_anim_{h:06X}"))).collect()
+    let mut seen = HashSet::new();
+    for a in names.iter().flat_map(|v| v.assets.iter()).filter(|a| a.kind == 'P') {
+        let addr = seg | a.offset;
+        match anim::read_link_header(ctx, addr) {
+            Ok((frames, kind)) => {
+                seen.insert(addr);
+                f.named.insert((ci, addr));
+                let name = a.name.clone();
+                f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: LINK_JOINTS, kind, skeleton: None });
+            }
+            Err(e) => f.warnings.push(Warning::at(
+                e.file.clone().unwrap_or_else(|| file.name.clone()),
+                e.offset.unwrap_or(a.offset as u64),
+                format!(
+                    "the decomp asset table's player animation {} at {:#X} does not read here: {}",
+                    a.name, a.offset, e.kind
+                ),
+            )),
         }
-    };
-    for (h, name) in offsets {
-        let addr = seg | h as u32;
-        let (frames, kind) = anim::read_link_header(ctx, addr).map_err(|e| e.in_file(file.name.clone()))?;
-        f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: LINK_JOINTS, kind, skeleton: None });
     }
-    Ok(())
+    let len = ctx.segment_len(SEG_LINK_ANIMETION).unwrap_or(0);
+    for h in scan::link_headers(&file.data, len) {
+        let addr = seg | h as u32;
+        if seen.contains(&addr) {
+            continue;
+        }
+        if let Ok((frames, kind)) = anim::read_link_header(ctx, addr) {
+            let name = format!("link_anim_{h:06X}");
+            f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: LINK_JOINTS, kind, skeleton: None });
+        }
+    }
 }
 
 fn add_explicit(ctx: &Ctx, ci: usize, x: &Explicit, f: &mut Found) -> Result<()> {
@@ -438,7 +610,6 @@ fn add_explicit(ctx: &Ctx, ci: usize, x: &Explicit, f: &mut Found) -> Result<()>
 fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: usize) -> Result<()> {
     let (map, home) = f.ctxs[ci];
     let ctx = Ctx::new(files, map, home);
-    let named = names::file_assets(&files[home].stem).is_some() && !files[home].lenient;
     let mut keep = Vec::new();
     let anims: Vec<AnimDef> = f.anims.drain(a0..).collect();
     // The file's first skeleton of each limb count, by kind, found once: a file of thousands
@@ -461,7 +632,8 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
         }
     }
     for mut a in anims {
-        let named = named || f.required.contains(&(ci, a.addr));
+        let required = f.required.contains(&(ci, a.addr));
+        let named = required || f.named.contains(&(ci, a.addr));
         match a.kind {
             AnimKind::Normal { joint_indices, .. } => {
                 let gap = gap_joints(&ctx, a.addr, joint_indices);
@@ -477,11 +649,8 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
                     (Some(s), _) => f.skels[s].limbs.len() + 1,
                     (None, Some(g)) => g,
                     (None, None) => {
-                        if named {
-                            return Err(
-                                ctx.error(a.addr, "cannot tell the animation's joint count (no matching skeleton)")
-                            );
-                        }
+                        let e = ctx.error(a.addr, "cannot tell the animation's joint count (no matching skeleton)");
+                        refuse(f, &files[home], &a, required, named, e)?;
                         continue;
                     }
                 };
@@ -500,9 +669,8 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
                             .is_ok_and(|c| named || c.knots_sorted())
                 });
                 let Some(s) = pick else {
-                    if named {
-                        return Err(ctx.error(a.addr, "no curve skeleton fits the curve animation"));
-                    }
+                    let e = ctx.error(a.addr, "no curve skeleton fits the curve animation");
+                    refuse(f, &files[home], &a, required, named, e)?;
                     continue;
                 };
                 a.skeleton = Some(s);
@@ -524,9 +692,8 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
                         .map(|_| (s, shape))
                 });
                 let Some((s, shape)) = pick else {
-                    if named {
-                        return Err(ctx.error(a.addr, "no keyframe skeleton fits the animation"));
-                    }
+                    let e = ctx.error(a.addr, "no keyframe skeleton fits the animation");
+                    refuse(f, &files[home], &a, required, named, e)?;
                     continue;
                 };
                 a.skeleton = Some(s);
@@ -536,14 +703,30 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
         }
         match a.validate(&ctx) {
             Ok(()) => keep.push(a),
-            Err(e) if named || (matches!(a.kind, AnimKind::Link { .. }) && !files[home].lenient) => {
-                return Err(e.in_file(files[home].name.clone()));
-            }
-            Err(_) => {}
+            Err(e) => refuse(f, &files[home], &a, required, named, e)?,
         }
     }
     f.per_file[home].1 = keep.len();
     f.anims.extend(keep);
+    Ok(())
+}
+
+/// An animation that does not fit its skeleton or data: an error when the caller asked for it
+/// (`required`), a warning when the asset table named it (the table's claim did not hold),
+/// nothing for a scan candidate (only a candidate).
+fn refuse(f: &mut Found, file: &SegFile, a: &AnimDef, required: bool, named: bool, e: Error) -> Result<()> {
+    if required {
+        return Err(e.in_file(file.name.clone()));
+    }
+    if named {
+        let offset = e.offset.unwrap_or((a.addr & 0xFF_FFFF) as u64);
+        let what = if matches!(a.kind, AnimKind::Link { .. }) { "player animation" } else { "animation" };
+        f.warnings.push(Warning::at(
+            e.file.clone().unwrap_or_else(|| file.name.clone()),
+            offset,
+            format!("the decomp asset table's {what} {} at {:#X} is left out: {}", a.name, a.addr & 0xFF_FFFF, e.kind),
+        ));
+    }
     Ok(())
 }
 

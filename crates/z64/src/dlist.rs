@@ -11,7 +11,6 @@ use crate::segment::{be32, Ctx};
 use crate::skeleton::SkelDef;
 use crate::texture;
 use boneyard_core::model::{Mesh, MeshBinding};
-use boneyard_core::Warning;
 use glam::{Mat4, Vec3};
 use std::collections::HashMap;
 
@@ -53,24 +52,91 @@ impl Default for Budget {
 }
 const VTX_CACHE: usize = 32;
 
+/// Something the mesh decoder left out or could not follow: where (a byte offset in `file`,
+/// when known) and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MeshNote {
+    /// The file holding the bytes (None: the skeleton's own file).
+    pub file: Option<String>,
+    /// Byte offset of the display list, limb or data concerned.
+    pub offset: Option<u64>,
+    /// What was left out, and why.
+    pub message: String,
+}
+
+/// A note before notes saying the same thing about the same bytes are merged: `subject` is
+/// the limb or mesh it was met in.
+struct RawNote {
+    file: Option<String>,
+    offset: Option<u64>,
+    message: String,
+    subject: String,
+}
+
+/// Notes one skeleton's meshes give at most (after merging), and limbs or meshes one note
+/// names at most: a hostile skeleton of 255 broken limbs says so in a bounded text.
+pub const MAX_NOTES_PER_SKELETON: usize = 32;
+const MAX_SUBJECTS_PER_NOTE: usize = 16;
+
+/// One note per (file, message), in first-met order, naming every limb or mesh it concerns
+/// (the offset is the first one's): a texture missing from ten meshes is one note.
+fn merge_notes(raw: Vec<RawNote>) -> Vec<MeshNote> {
+    let mut out: Vec<(MeshNote, Vec<String>, usize)> = Vec::new();
+    let mut index: HashMap<(Option<String>, String), usize> = HashMap::new();
+    for r in raw {
+        match index.get(&(r.file.clone(), r.message.clone())) {
+            Some(&i) => {
+                let (_, subjects, n) = &mut out[i];
+                *n += 1;
+                if subjects.len() < MAX_SUBJECTS_PER_NOTE {
+                    subjects.push(r.subject);
+                }
+            }
+            None => {
+                index.insert((r.file.clone(), r.message.clone()), out.len());
+                out.push((MeshNote { file: r.file, offset: r.offset, message: r.message }, vec![r.subject], 1));
+            }
+        }
+    }
+    let total = out.len();
+    let mut notes: Vec<MeshNote> = out
+        .into_iter()
+        .take(MAX_NOTES_PER_SKELETON)
+        .map(|(mut note, subjects, n)| {
+            let more = if n > subjects.len() { format!(" and {} more", n - subjects.len()) } else { String::new() };
+            note.message = format!("{} ({}{more})", note.message, subjects.join(", "));
+            note
+        })
+        .collect();
+    if total > MAX_NOTES_PER_SKELETON {
+        let first = notes.first().map(|n| (n.file.clone(), n.offset)).unwrap_or((None, None));
+        notes.push(MeshNote {
+            file: first.0,
+            offset: first.1,
+            message: format!("{} more notes about these meshes not listed", total - MAX_NOTES_PER_SKELETON),
+        });
+    }
+    notes
+}
+
 /// Decode the meshes of every limb with a display list (LOD: the near one). `rest_world` are
 /// the rest-pose world matrices by limb, used to put skinned vertices in model space.
 /// Animated Skin limbs (segmentType 4) become skinned meshes ([`crate::skin`]).
 /// Returns the meshes and notes about what could not be decoded; errors in skin limb data are
-/// errors when `strict` (a file the asset table names), notes otherwise. Curve limbs draw both
-/// their display lists (`SkelCurve_DrawLimb` at lod 1); one that cannot be drawn is also a
-/// [`Warning`] at its `dList` slot in `warnings`.
+/// errors when `strict` (a file the asset table names), notes otherwise. Meshes are named
+/// after the display lists `names` (the asset table's reading chosen for the file) names.
+/// Curve limbs draw both their display lists (`SkelCurve_DrawLimb` at lod 1).
 pub fn skeleton_meshes(
     ctx: &Ctx,
     s: &SkelDef,
     rest_world: &[Mat4],
     budget: &mut Budget,
     strict: bool,
-    warnings: &mut Vec<Warning>,
-) -> boneyard_core::Result<(Vec<Mesh>, Vec<String>)> {
-    let curve = s.ty == crate::skeleton::SkelType::Curve;
+    names: Option<&crate::names::Variant>,
+) -> boneyard_core::Result<(Vec<Mesh>, Vec<MeshNote>)> {
     let mut meshes = Vec::new();
     let mut notes = Vec::new();
+    let limb_at = |l: usize| Some(ctx.home_offset(s.limbs[l].addr));
     // Flex matrix slots: limbs with a display list, in draw order.
     let slots: Vec<usize> = s.order.iter().copied().filter(|&l| s.limbs[l].dlists[0] != 0).collect();
     let flex = s.ty.binds_matrix_segment();
@@ -79,6 +145,7 @@ pub fn skeleton_meshes(
         .iter()
         .any(|l| matches!(l.skin, Some((SKIN_LIMB_TYPE_ANIMATED, seg)) if seg != 0))
         .then(|| crate::skin::limb_matrices(s, None));
+    let curve = s.ty == crate::skeleton::SkelType::Curve;
     'limbs: for &l in &s.order {
         let skin = match (s.limbs[l].skin, &skin_mats) {
             (Some((SKIN_LIMB_TYPE_ANIMATED, seg)), Some(mats)) if seg != 0 => {
@@ -86,7 +153,12 @@ pub fn skeleton_meshes(
                     Ok(m) => Some(m),
                     Err(e) if strict => return Err(e),
                     Err(e) => {
-                        notes.push(format!("limb {l}: skin data not read: {e}"));
+                        notes.push(RawNote {
+                            file: e.file.clone(),
+                            offset: e.offset.or_else(|| limb_at(l)),
+                            message: format!("skin data not read, the mesh is left out: {}", e.kind),
+                            subject: format!("limb {l}"),
+                        });
                         continue;
                     }
                 }
@@ -95,78 +167,70 @@ pub fn skeleton_meshes(
         };
         // Curve limbs: `SkelCurve_DrawLimb` at lod 1 (what the game's callers pass) draws
         // dList[0] then dList[1]; other limbs draw their (near) display list.
-        let lists: Vec<(usize, u32)> = match &skin {
-            Some(m) => vec![(0, m.dlist)],
-            None if curve => s.limbs[l].dlists.iter().copied().enumerate().collect(),
-            None => vec![(0, s.limbs[l].dlists[0])],
+        let lists: Vec<u32> = match &skin {
+            Some(m) => vec![m.dlist],
+            None if curve => s.limbs[l].dlists.to_vec(),
+            None => vec![s.limbs[l].dlists[0]],
         };
-        for (slot, dl) in lists {
+        for dl in lists {
             if dl == 0 {
                 continue;
             }
             if budget.commands == 0 {
-                let msg = format!(
-                    "limb {l} and after: not decoded, the document's budget of {MAX_DOCUMENT_COMMANDS} display list commands is used up"
-                );
-                if curve {
-                    warnings.push(curve_warning(ctx, s, l, slot, &msg));
-                }
-                notes.push(msg);
+                notes.push(RawNote {
+                    file: None,
+                    offset: limb_at(l),
+                    message: format!(
+                        "meshes not decoded, the document's budget of {MAX_DOCUMENT_COMMANDS} display list commands is used up"
+                    ),
+                    subject: format!("limb {l} and after"),
+                });
                 break 'limbs;
             }
             let vtx_buf = skin.as_ref().map(|m| m.vtx_bytes());
             let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands);
             d.skin_vertices = vtx_buf.as_deref();
-            if let Err(msg) = d.run(dl) {
-                if curve {
-                    let what = format!("display list {dl:#010x} not drawn past this point: {msg}");
-                    warnings.push(curve_warning(ctx, s, l, slot, &what));
-                }
-                notes.push(format!("limb {l}: display list {dl:#010x}: {msg}"));
+            let run = d.run(dl);
+            for (message, subject) in d.skipped.describe(l) {
+                // At the limb's display list (the calls are in it or in what it calls).
+                let (seg, off) = split_segmented(dl);
+                let fi = ctx.map.get(seg as usize).copied().flatten();
+                notes.push(RawNote {
+                    file: fi.filter(|&fi| fi != ctx.home).map(|fi| ctx.files[fi].name.clone()),
+                    offset: fi.map(|_| off as u64).or_else(|| limb_at(l)),
+                    message,
+                    subject: format!("{subject}, display list {dl:#010x}"),
+                });
             }
-            push_groups(ctx, s, l, dl, d.groups, skin.as_ref(), rest_world, budget, &mut meshes, &mut notes);
+            if let Err(msg) = run {
+                // The display list's own offset, in the file its segment is bound to (none when
+                // the segment is bound to no file).
+                let (seg, off) = split_segmented(dl);
+                let fi = ctx.map.get(seg as usize).copied().flatten();
+                notes.push(RawNote {
+                    file: fi.filter(|&fi| fi != ctx.home).map(|fi| ctx.files[fi].name.clone()),
+                    offset: fi.map(|_| off as u64),
+                    message: format!("display list {dl:#010x} not drawn past: {msg}"),
+                    subject: format!("limb {l}"),
+                });
+            }
+            let base = names
+                .and_then(|v| v.name_at(dl & 0xFF_FFFF, 'D'))
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF));
+            let groups: Vec<Group> = d.groups.into_iter().filter(|g| !g.indices.is_empty()).collect();
+            let many = groups.len() > 1;
+            for (gi, g) in groups.into_iter().enumerate() {
+                let name = if many { format!("{base}_{gi}") } else { base.clone() };
+                let mesh = match &skin {
+                    Some(m) => g.into_skin_mesh(ctx, name, (s, l), m, &mut budget.texels, &mut notes),
+                    None => g.into_mesh(ctx, name, (s, l), rest_world, &mut budget.texels, &mut notes),
+                };
+                meshes.push(mesh);
+            }
         }
     }
-    Ok((meshes, notes))
-}
-
-/// A warning about curve limb `l`'s `dList[slot]`, at the slot's bytes in their file.
-fn curve_warning(ctx: &Ctx, s: &SkelDef, l: usize, slot: usize, what: &str) -> Warning {
-    let field = s.limbs[l].addr.wrapping_add(4 + 4 * slot as u32);
-    let message = format!("curve skeleton {}: limb {l} dList[{slot}]: {what}", s.name);
-    match ctx.resolve(field, 4, 0) {
-        Ok((fi, off)) => Warning::at(ctx.files[fi].name.clone(), off as u64, message),
-        Err(_) => Warning::in_file(ctx.home_file().name.clone(), message),
-    }
-}
-
-/// Meshes of one display list's triangle groups (one a texture).
-#[allow(clippy::too_many_arguments)]
-fn push_groups(
-    ctx: &Ctx,
-    s: &SkelDef,
-    l: usize,
-    dl: u32,
-    groups: Vec<Group>,
-    skin: Option<&crate::skin::SkinLimbMesh>,
-    rest_world: &[Mat4],
-    budget: &mut Budget,
-    meshes: &mut Vec<Mesh>,
-    notes: &mut Vec<String>,
-) {
-    let base = crate::names::name_at(&ctx.home_file().stem, dl & 0xFF_FFFF, 'D')
-        .map(str::to_string)
-        .unwrap_or_else(|| format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF));
-    let groups: Vec<Group> = groups.into_iter().filter(|g| !g.indices.is_empty()).collect();
-    let many = groups.len() > 1;
-    for (gi, g) in groups.into_iter().enumerate() {
-        let name = if many { format!("{base}_{gi}") } else { base.clone() };
-        let mesh = match skin {
-            Some(m) => g.into_skin_mesh(ctx, name, s, m, &mut budget.texels, notes),
-            None => g.into_mesh(ctx, name, l, s, rest_world, &mut budget.texels),
-        };
-        meshes.push(mesh);
-    }
+    Ok((meshes, merge_notes(notes)))
 }
 
 /// Texture state at a triangle: (image address, format, size, width, height, palette address).
@@ -186,6 +250,8 @@ struct Vtx {
 /// Triangles sharing one texture.
 struct Group {
     tex: Option<TexKey>,
+    /// The G_SETTIMG command that named the texture.
+    tex_cmd: u32,
     scale: [f32; 2],
     origin: [f32; 2],
     positions: Vec<Vec3>,
@@ -201,10 +267,10 @@ impl Group {
         mut self,
         ctx: &Ctx,
         name: String,
-        limb: usize,
-        s: &SkelDef,
+        (s, limb): (&SkelDef, usize),
         rest_world: &[Mat4],
         texels: &mut usize,
+        notes: &mut Vec<RawNote>,
     ) -> Mesh {
         let rigid = self.bones.iter().all(|&b| b == limb);
         let mesh = if rigid {
@@ -227,21 +293,49 @@ impl Group {
             m.binding = MeshBinding::Skinned { joints, weights };
             m
         };
-        self.finish(ctx, mesh, texels)
+        self.finish(ctx, mesh, texels, notes)
     }
 
-    /// Colours and the texture (within the document's texel budget).
-    fn finish(self, ctx: &Ctx, mut mesh: Mesh, texels: &mut usize) -> Mesh {
+    /// Colours and the texture (within the document's texel budget); a texture not decoded is
+    /// a note.
+    fn finish(self, ctx: &Ctx, mut mesh: Mesh, texels: &mut usize, notes: &mut Vec<RawNote>) -> Mesh {
         mesh.colors = Some(self.colors);
         mesh.base_color = [1.0, 1.0, 1.0, 1.0];
-        if let Some((addr, fmt, siz, w, h, tlut)) =
-            self.tex.filter(|t| t.3.saturating_mul(t.4) <= texture::MAX_TEXELS.min(*texels))
-        {
+        let Some((addr, fmt, siz, w, h, tlut)) = self.tex else { return mesh };
+        // Where the texture is, for the note when it is not decoded; in a segment bound to no
+        // file, the command that names it.
+        let (seg, off) = split_segmented(addr);
+        let fi = ctx.map.get(seg as usize).copied().flatten();
+        let (cmd_seg, cmd_off) = split_segmented(self.tex_cmd);
+        let cmd_fi = ctx.map.get(cmd_seg as usize).copied().flatten();
+        let (fi_at, off_at) = match fi {
+            Some(_) => (fi, off),
+            None => (cmd_fi, cmd_off),
+        };
+        let mut note = |why: String| {
+            notes.push(RawNote {
+                file: fi_at.filter(|&fi| fi != ctx.home).map(|fi| ctx.files[fi].name.clone()),
+                offset: fi_at.map(|_| off_at as u64),
+                message: format!("texture {addr:#010x} ({w}x{h}, format {fmt}, size {siz}) not decoded: {why}"),
+                subject: mesh.name.clone(),
+            })
+        };
+        if w.saturating_mul(h) > texture::MAX_TEXELS.min(*texels) {
+            note(format!("more texels than the document's budget left ({})", texture::MAX_TEXELS.min(*texels)));
+        } else {
             *texels -= w * h;
             let bytes = (w * h * texture::bits(siz)).div_ceil(8);
             let data = ctx.bytes(addr, bytes, 0).ok();
             let pal = tlut.and_then(|t| ctx.tail(t, 0).ok());
-            if let Some(t) = data.and_then(|d| texture::decode(fmt, siz, w, h, d, pal)) {
+            let decoded = data.and_then(|d| texture::decode(fmt, siz, w, h, d, pal));
+            if decoded.is_none() {
+                note(match (data, fi) {
+                    (_, None) => format!("segment {seg:#X} is bound to no file (the actor binds it at run time)"),
+                    (None, _) => format!("its {bytes} bytes are not in the file"),
+                    _ => "the format or its palette is not readable".to_string(),
+                });
+            }
+            if let Some(t) = decoded {
                 let (sx, sy) = (self.scale[0] / (32.0 * w as f32), self.scale[1] / (32.0 * h as f32));
                 let (ox, oy) = (self.origin[0] / w as f32, self.origin[1] / h as f32);
                 mesh.uvs = Some(
@@ -260,10 +354,10 @@ impl Group {
         mut self,
         ctx: &Ctx,
         name: String,
-        s: &SkelDef,
+        (s, limb): (&SkelDef, usize),
         skin: &crate::skin::SkinLimbMesh,
         texels: &mut usize,
-        notes: &mut Vec<String>,
+        notes: &mut Vec<RawNote>,
     ) -> Mesh {
         let mut addrs = vec![0u32; self.positions.len()];
         for (&(addr, _), &i) in &self.seen {
@@ -298,12 +392,17 @@ impl Group {
             }
         }
         if outside > 0 {
-            notes.push(format!("{name}: {outside} vertices not from the skin buffer follow the root"));
+            notes.push(RawNote {
+                file: None,
+                offset: Some(ctx.home_offset(s.limbs[limb].addr)),
+                message: format!("{outside} vertices not from the skin buffer follow the root"),
+                subject: name.clone(),
+            });
         }
         let mut mesh = Mesh::rigid(name, 0, std::mem::take(&mut self.positions), std::mem::take(&mut self.indices));
         mesh.binding = MeshBinding::Skinned { joints, weights };
         mesh.normals = Some(normals);
-        self.finish(ctx, mesh, texels)
+        self.finish(ctx, mesh, texels, notes)
     }
 }
 
@@ -328,6 +427,8 @@ struct Decoder<'a, 'b> {
     groups: Vec<Group>,
     /// G_SETTIMG: (address, format, size).
     timg: (u32, u8, u8),
+    /// Where the last G_SETTIMG command is (for notes about its texture).
+    timg_cmd: u32,
     /// The image last loaded into TMEM and the last palette.
     loaded: Option<u32>,
     tlut: Option<u32>,
@@ -337,6 +438,60 @@ struct Decoder<'a, 'b> {
     lighting: bool,
     /// An animated Skin limb's Vtx buffer, which the game binds to segment 8.
     skin_vertices: Option<&'b [u8]>,
+    /// What was not followed or drawn, told once per limb after the run.
+    skipped: Skipped,
+}
+
+/// What one limb's display list run left out.
+#[derive(Default)]
+struct Skipped {
+    /// Display lists in segments no file is bound to (bound at run time by the actor: eyes,
+    /// materials), by segment: how many calls.
+    unbound: std::collections::BTreeMap<u8, usize>,
+    /// G_VTX loads whose bytes are not there, and the first one's address.
+    vertex_loads: usize,
+    first_vertex_load: Option<u32>,
+    /// Triangles using a vertex not loaded.
+    triangles_without_vertices: usize,
+    /// Triangles past the limb's [`MAX_GROUPS`] textures.
+    triangles_past_groups: usize,
+}
+
+impl Skipped {
+    /// What was skipped, as (message, subject) pairs for limb `l`.
+    fn describe(&self, l: usize) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = self
+            .unbound
+            .iter()
+            .map(|(seg, n)| {
+                let message = format!(
+                    "display lists in segment {seg:#X}, which no file is bound to (the actor binds it at run time), not followed"
+                );
+                (message, format!("limb {l}: {n} calls"))
+            })
+            .collect();
+        let mut parts = Vec::new();
+        if self.vertex_loads > 0 {
+            parts.push(format!(
+                "{} vertex loads not readable (the first from {:#010x})",
+                self.vertex_loads,
+                self.first_vertex_load.unwrap_or(0)
+            ));
+        }
+        if self.triangles_without_vertices > 0 {
+            parts.push(format!("{} triangles using vertices not loaded left out", self.triangles_without_vertices));
+        }
+        if self.triangles_past_groups > 0 {
+            parts.push(format!(
+                "{} triangles past the limb's {MAX_GROUPS} textures left out",
+                self.triangles_past_groups
+            ));
+        }
+        if !parts.is_empty() {
+            out.push((parts.join("; "), format!("limb {l}")));
+        }
+        out
+    }
 }
 
 const G_TEXTURE: u8 = 0xD7;
@@ -364,6 +519,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             cache: [None; VTX_CACHE],
             groups: Vec::new(),
             timg: (0, 0, 0),
+            timg_cmd: 0,
             loaded: None,
             tlut: None,
             tiles: [Tile::default(); 8],
@@ -371,6 +527,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             tex_scale: [1.0; 2],
             lighting: true,
             skin_vertices: None,
+            skipped: Skipped::default(),
         }
     }
 
@@ -396,6 +553,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
         }
         self.groups.push(Group {
             tex: key,
+            tex_cmd: self.timg_cmd,
             scale: self.tex_scale,
             origin: [t.size[0] as f32 / 4.0, t.size[1] as f32 / 4.0],
             positions: Vec::new(),
@@ -420,6 +578,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             let Ok(cmd) = self.ctx.bytes(pc, 8, 0) else {
                 // A display list in a segment nobody provides: skip it, as if it were empty.
                 if stack.is_empty() && pc == start && !self.ctx.is_valid(pc) {
+                    *self.skipped.unbound.entry(split_segmented(pc).0).or_default() += 1;
                     return Ok(());
                 }
                 return Err(format!("command at {pc:#010x} is outside its segment"));
@@ -454,7 +613,10 @@ impl<'a, 'b> Decoder<'a, 'b> {
                     let mode = if self.lighting { G_LIGHTING } else { 0 };
                     self.lighting = ((mode & w0) | w1) & G_LIGHTING != 0;
                 }
-                G_SETTIMG => self.timg = (w1, ((w0 >> 21) & 7) as u8, ((w0 >> 19) & 3) as u8),
+                G_SETTIMG => {
+                    self.timg = (w1, ((w0 >> 21) & 7) as u8, ((w0 >> 19) & 3) as u8);
+                    self.timg_cmd = pc.wrapping_sub(8);
+                }
                 G_LOADBLOCK | G_LOADTILE => self.loaded = Some(self.timg.0),
                 G_LOADTLUT => self.tlut = Some(self.timg.0),
                 G_SETTILE => {
@@ -475,7 +637,9 @@ impl<'a, 'b> Decoder<'a, 'b> {
                 G_DL => {
                     let call = (w0 >> 16) & 0xFF == 0;
                     if !self.ctx.is_valid(w1) {
-                        continue; // unbound segment (run-time textures, eyes): skipped
+                        // Unbound segment (run-time textures, eyes): skipped, and told.
+                        *self.skipped.unbound.entry(split_segmented(w1).0).or_default() += 1;
+                        continue;
                     }
                     if call {
                         if stack.len() >= MAX_DEPTH {
@@ -508,6 +672,10 @@ impl<'a, 'b> Decoder<'a, 'b> {
             }
             _ => self.ctx.bytes(addr, n * VTX_SIZE, 0).ok(),
         };
+        if data.is_none() {
+            self.skipped.vertex_loads += 1;
+            self.skipped.first_vertex_load.get_or_insert(addr);
+        }
         for i in 0..n {
             self.cache[v0 + i] = data.map(|d| {
                 let b = &d[i * VTX_SIZE..(i + 1) * VTX_SIZE];
@@ -528,12 +696,17 @@ impl<'a, 'b> Decoder<'a, 'b> {
     fn tri(&mut self, w: u32) {
         let idx = [(w >> 16) & 0xFF, (w >> 8) & 0xFF, w & 0xFF].map(|v| (v / 2) as usize);
         let Some(vs) = idx.iter().map(|&i| self.cache.get(i).copied().flatten()).collect::<Option<Vec<Vtx>>>() else {
+            self.skipped.triangles_without_vertices += 1;
             return;
         };
+        // A degenerate triangle draws nothing: nothing is left out.
         if idx[0] == idx[1] || idx[1] == idx[2] || idx[0] == idx[2] {
             return;
         }
-        let Some(gi) = self.group() else { return };
+        let Some(gi) = self.group() else {
+            self.skipped.triangles_past_groups += 1;
+            return;
+        };
         let g = &mut self.groups[gi];
         for v in vs {
             let next = g.positions.len() as u32;

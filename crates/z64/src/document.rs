@@ -10,17 +10,23 @@ use crate::anim::{AnimDef, AnimKind, JointTable};
 use crate::build::Found;
 use crate::dlist;
 use crate::mtx::MtxF;
+use crate::names::Variant;
 use crate::segment::{Ctx, SegFile};
 use crate::skeleton::{SkelDef, SkelType};
-use boneyard_core::document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo, Warning};
+use boneyard_core::document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo};
 use boneyard_core::model::{Bone, Skeleton, Transform};
-use boneyard_core::{Error, Result};
+use boneyard_core::{Error, Result, Warning};
 use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
+use std::sync::Arc;
 
 /// Joint values (frames x joints, summed over the animations) `check` samples at most; a whole
 /// OoT or MM ROM needs a few million.
 pub const MAX_CHECK_JOINTS: usize = 1 << 25;
+
+/// Warnings one document keeps (a hostile file of thousands of broken skeletons would
+/// otherwise say so in millions); past it, one more says how many were not kept.
+pub const MAX_WARNINGS: usize = 10_000;
 
 pub struct Z64Document {
     pub(crate) files: Vec<SegFile>,
@@ -31,8 +37,8 @@ pub struct Z64Document {
     /// Each skeleton's first animation (its rest pose, for flex keyframe and curve skeletons),
     /// found once rather than by a search of every animation for every skeleton.
     first_anim: Vec<Option<usize>>,
-    /// What was skipped while reading (curve limbs' display lists not drawn, ...).
-    warnings: Vec<Warning>,
+    /// What was skipped or doubted while reading (companions, the builder's, the meshes').
+    pub(crate) warnings: Vec<Warning>,
 }
 
 fn hex(v: u32) -> String {
@@ -56,6 +62,7 @@ impl Z64Document {
             first_anim,
             warnings: Vec::new(),
         };
+        doc.warnings = std::mem::take(&mut doc.found.warnings);
         let multi = doc.found.skels.iter().map(|s| doc.found.ctxs[s.ctx].1).collect::<std::collections::BTreeSet<_>>();
         let multi = multi.len() > 1;
         let mut budget = dlist::Budget::default();
@@ -64,7 +71,13 @@ impl Z64Document {
             let info = doc.skeleton_info(si, multi, &mut budget, &mut warnings)?;
             doc.skel_infos.push(info);
         }
-        doc.warnings = warnings;
+        doc.warnings.extend(warnings);
+        if doc.warnings.len() > MAX_WARNINGS {
+            let dropped = doc.warnings.len() - MAX_WARNINGS;
+            doc.warnings.truncate(MAX_WARNINGS);
+            let file = doc.files.first().map(|f| f.name.clone()).unwrap_or_default();
+            doc.warnings.push(Warning::in_file(file, format!("{dropped} more warnings not kept")));
+        }
         for (i, a) in doc.found.anims.iter().enumerate() {
             let home = doc.found.ctxs[a.ctx].1;
             let mut extra = Map::new();
@@ -138,6 +151,11 @@ impl Z64Document {
             if let Some((sk, an, notes)) = doc.found.per_file.get(i) {
                 s.counts.push(("skeletons".into(), *sk as u64));
                 s.counts.push(("animations".into(), *an as u64));
+                let (nsk, nan) = doc.found.per_file_named.get(i).copied().unwrap_or((0, 0));
+                s.counts.push(("skeletons named by the asset table".into(), nsk as u64));
+                s.counts.push(("skeletons from the structural scan".into(), sk.saturating_sub(nsk) as u64));
+                s.counts.push(("animations named by the asset table".into(), nan as u64));
+                s.counts.push(("animations from the structural scan".into(), an.saturating_sub(nan) as u64));
                 s.notes.extend(notes.iter().cloned());
             }
         }
@@ -150,6 +168,7 @@ impl Z64Document {
         Ctx::new(&self.files, map, home)
     }
 
+    /// Also adds to `warnings` what the meshes left out.
     fn skeleton_info(
         &self,
         si: usize,
@@ -166,7 +185,8 @@ impl Z64Document {
         let rest_jt = self.rest_table(si);
         for &l in &s.order {
             let limb = &s.limbs[l];
-            let name = limb_name(&self.files, &ctx, limb.addr, l).unwrap_or_else(|| format!("limb_{l:02}"));
+            let name =
+                limb_name(&self.files, &self.found.names, &ctx, limb.addr, l).unwrap_or_else(|| format!("limb_{l:02}"));
             let local = match &rest_jt {
                 Some(jt) => {
                     let mut m = MtxF::IDENTITY;
@@ -183,8 +203,9 @@ impl Z64Document {
         let rest_world: Vec<Mat4> = world_matrices(s, rest_jt.as_ref()).iter().map(|m| m.to_mat4()).collect();
         // Skin data of a file the asset table names must read; elsewhere (scanned skeletons,
         // ROM files of another version) a failure is a note.
-        let strict = crate::names::file_assets(&home.stem).is_some() && !home.lenient;
-        let (meshes, notes) = dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, warnings)
+        let names = self.found.names.get(ctx.home).and_then(|v| v.as_deref());
+        let strict = names.is_some() && !home.lenient;
+        let (meshes, notes) = dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, names)
             .map_err(|e| e.in_file(home.name.clone()))?;
         let mut extra = Map::new();
         extra.insert("type".into(), json!(s.ty.name()));
@@ -206,7 +227,13 @@ impl Z64Document {
             extra.insert("skin_segment_types".into(), Value::Array(skin));
         }
         if !notes.is_empty() {
-            extra.insert("mesh_notes".into(), json!(notes));
+            let texts: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
+            extra.insert("mesh_notes".into(), json!(texts));
+        }
+        for n in notes {
+            let file = n.file.unwrap_or_else(|| home.name.clone());
+            let message = format!("skeleton {}: {}", s.name, n.message);
+            warnings.push(Warning { file, offset: n.offset, message });
         }
         Ok(SkeletonInfo {
             id,
@@ -337,13 +364,14 @@ impl Z64Document {
     }
 }
 
-/// The name the asset table gives the limb at `addr`, when it lives in a known file.
-fn limb_name(files: &[SegFile], ctx: &Ctx, addr: u32, limb: usize) -> Option<String> {
+/// The name the asset table (the reading chosen for each file, `names`) gives the limb at
+/// `addr`, when it lives in a known file.
+fn limb_name(files: &[SegFile], names: &[Option<Arc<Variant>>], ctx: &Ctx, addr: u32, limb: usize) -> Option<String> {
     let (fi, off) = ctx.resolve(addr, 0, 0).ok()?;
     if files[fi].stem == crate::demo::DEMO_FILE.trim_end_matches(".zobj") {
         return boneyard_core::demo::BONES.get(limb).map(|b| b.0.to_string());
     }
-    crate::names::name_at(&files[fi].stem, off as u32, 'L').map(str::to_string)
+    names.get(fi)?.as_ref()?.name_at(off as u32, 'L').map(str::to_string)
 }
 
 /// A limb's local matrix: `Matrix_TranslateRotateZYX` applied to the identity.

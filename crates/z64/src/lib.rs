@@ -17,11 +17,14 @@
 //! Skin limbs' animated meshes ([`skin`], z_skin.c): vertex buffers computed as the game
 //! does for the rest pose, bound as skinned meshes (weights `scale * 0.01f`, normalised).
 //!
-//! Finding things: the decomp's asset names ([`names`], a table generated from the CC0 XML)
-//! for known files, else a structural scan ([`scan`]) for skeleton headers, animation headers,
+//! Finding things: the decomp's asset names ([`names`], a table generated from the CC0 XML,
+//! with its PAL and version-specific readings), each entry verified against the bytes (one
+//! that does not hold is a warning with file and offset, [`Document::warnings`]), always
+//! united with a structural scan ([`scan`]) for skeleton headers, animation headers,
 //! beta-format animations/limb tables, MM keyframe skeletons and animations, curve animations
 //! (and the headers that read as curve skeletons they fit) and, in gameplay_keep, Link's
-//! animation headers.
+//! animation headers. The reading of the table is the build's (a ROM's build string) or, for a
+//! bare file, the first whose entries all verify.
 //!
 //! Entry points: [`Z64`] (the [`Family`]: `probe`, `open`, `demo_files`), [`open_files`],
 //! [`open_files_with`] (plus keyframe/curve data given by offset),
@@ -55,7 +58,7 @@ pub use document::Z64Document;
 
 use boneyard_core::document::{Document, FileSummary};
 use boneyard_core::family::{Family, InputFile};
-use boneyard_core::{Error, Result};
+use boneyard_core::{Error, Result, Warning};
 use segment::SegFile;
 use std::path::Path;
 
@@ -138,10 +141,12 @@ pub fn open_files(inputs: Vec<InputFile>) -> Result<Z64Document> {
 /// [`open_files`], plus skeletons and animations given by their offsets ([`build::Explicit`]:
 /// MM keyframe and curve data in files the asset table does not name).
 pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit]) -> Result<Z64Document> {
-    add_companions(&mut inputs);
+    let companion_warnings = add_companions(&mut inputs);
     let mut files: Vec<SegFile> = Vec::new();
     let mut summaries: Vec<FileSummary> = Vec::new();
     let mut rom_summaries = Vec::new();
+    // By file: the decomp's name of the build it comes from, when a ROM says (bare files: None).
+    let mut builds: Vec<Option<&'static str>> = Vec::new();
     for input in &inputs {
         let name = input.name();
         let (stem, _) = stem_of(&input.path);
@@ -167,11 +172,13 @@ pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit])
             if info.named {
                 sum.notes.push("file names from the ROM's name table".into());
             }
+            let version = info.version.and_then(rom::decomp_version);
             let (kept, notes) = pick_rom_files(&name, rfiles);
             sum.notes.extend(notes);
             for (f, s) in kept {
                 files.push(f);
                 summaries.push(s);
+                builds.push(version);
             }
             rom_summaries.push(sum);
             continue;
@@ -183,10 +190,11 @@ pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit])
         } else {
             push_object(&mut files, &mut summaries, name, stem, input.data.clone(), "");
         }
+        builds.push(None);
     }
     let gk = files.iter().position(|f| build::is_gameplay_keep(&f.stem));
     let la = files.iter().position(|f| build::is_link_animetion(&f.stem));
-    let found = build::find_all_with(&files, gk, la, explicit)?;
+    let found = build::find_all_for_builds(&files, &builds, gk, la, explicit)?;
     let nothing = found.skels.is_empty() && found.anims.is_empty();
     if nothing {
         // A file named as the game names its objects is an object even when it holds only
@@ -202,6 +210,7 @@ pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit])
         }
     }
     let mut doc = Z64Document::new(files, summaries, found)?;
+    doc.warnings.splice(0..0, companion_warnings);
     if nothing {
         for s in &mut doc.summaries {
             s.notes.push("no skeleton or animation in this file (display lists and textures only)".into());
@@ -230,12 +239,12 @@ fn push_object(
     } else {
         (layout::SEG_OBJECT, "Zelda 64 object (segment 6)")
     };
-    let known = names::file_assets(&stem).is_some();
+    let known = !names::variants(&stem).is_empty();
     let mut sum = FileSummary {
         path: name.clone(),
         format: format.into(),
         variant: if known {
-            "OoT (names from the decomp asset table)".into()
+            "OoT (names from the decomp asset table, verified; plus the structural scan)".into()
         } else {
             "unnamed (structural scan)".into()
         },
@@ -300,7 +309,7 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
         } else {
             let stem = named.unwrap_or_else(|| format!("file_{:04}", f.index));
             let seg = if stem.starts_with("gameplay_") { 5 } else { layout::SEG_OBJECT };
-            let known = names::file_assets(&stem).is_some_and(|a| a.iter().any(|x| "SAGT".contains(x.kind)));
+            let known = names::is_known(&stem);
             if !known
                 && scan::skeleton_candidates(&f.data, seg).is_empty()
                 && scan::animation_candidates(&f.data, seg).is_empty()
@@ -320,7 +329,8 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
         if f.compressed {
             sum.notes.push("compressed".into());
         }
-        kept.push((SegFile { name: format!("{rom_name}#{stem}"), stem, segment, data: f.data, lenient: true }, sum));
+        let file = SegFile { name: format!("{rom_name}#{stem}"), stem, segment, data: f.data, lenient: true };
+        kept.push((file, sum));
     }
     notes.push(format!("{} files with skeletons or animations kept", kept.len()));
     if gk.is_none() {
@@ -351,7 +361,9 @@ fn has_keyframe_or_curve(data: &[u8], seg: u8, work: &mut usize) -> bool {
     })
 }
 
-fn add_companions(inputs: &mut Vec<InputFile>) {
+/// Companions read from beside the inputs; one found but not readable is a warning.
+fn add_companions(inputs: &mut Vec<InputFile>) -> Vec<Warning> {
+    let mut warnings = Vec::new();
     let has = |inputs: &Vec<InputFile>, s: &str| inputs.iter().any(|i| stem_of(&i.path).0 == s);
     let mut extra = Vec::new();
     for i in inputs.iter() {
@@ -365,14 +377,19 @@ fn add_companions(inputs: &mut Vec<InputFile>) {
             if !has(inputs, c) && !extra.iter().any(|e: &InputFile| stem_of(&e.path).0 == c) {
                 let p = dir.join(c);
                 if p.is_file() {
-                    if let Ok(f) = InputFile::read(&p) {
-                        extra.push(f);
+                    match InputFile::read(&p) {
+                        Ok(f) => extra.push(f),
+                        Err(e) => warnings.push(Warning::in_file(
+                            p.display().to_string(),
+                            format!("companion {c} of {} not read ({e}): its contents are not listed", i.name()),
+                        )),
                     }
                 }
             }
         }
     }
     inputs.extend(extra);
+    warnings
 }
 
 /// For callers holding bytes: open one object file by name.

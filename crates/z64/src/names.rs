@@ -2,104 +2,232 @@
 //! decompilation's asset descriptors (zeldaret/oot `assets/xml`, CC0), shipped as a compact
 //! table (`data/oot_assets.tsv`) keyed by file name.
 //!
-//! Table format (one entry a line, tab-separated): a line `@<file name>` starts a file; then
-//! `<offset hex> <kind> <name> [<attrs>]` where kind is `S` skeleton (attrs `Type/LimbType`),
-//! `L` limb (attr limb type), `T` limb table (attrs `LimbType/Count`), `A` animation, `P` player
-//! (Link) animation header, `G` legacy animation, `C` curve animation, `D` display list.
-//! Entries whose name is only the file name and the offset (the decomp's placeholders such as
-//! `object_human_Limb_011C48`) and entries without an absolute offset are left out; the
-//! reader names unnamed things itself. Version-specific entries are kept for the GameCube EU
-//! MQ debug ROM's layout (`Version Pattern` blocks matching `gc-eu-mq-dbg`).
+//! The table's entries are *claims* about a file's layout, not facts: the decomp describes
+//! several builds, whose files differ (PAL builds move Ganondorf's animations, the GameCube
+//! EU builds Sheik's). The reader verifies every entry against the bytes, and keeps what the
+//! structural scan finds besides.
+//!
+//! Table format (one entry a line, tab-separated): a line `@<file name>` starts a file as the
+//! decomp's `<name>.xml` describes it, `@<file name>\tpal` as its `<name>_pal.xml` does (PAL
+//! builds: `pal-*`, `gc-eu*`); then `<offset hex> <kind> <name> [<attrs> [<versions>]]` where
+//! kind is `S` skeleton (attrs `Type/LimbType`), `L` limb (attr limb type), `T` limb table
+//! (attrs `LimbType/Count`), `A` animation, `P` player (Link) animation header, `G` legacy
+//! animation, `C` curve animation, `D` display list, and versions the decomp's `<Version
+//! Pattern>` (a regular expression over its version names) when the entry holds only for some
+//! builds. Entries whose name is only the file name and the offset (the decomp's placeholders
+//! such as `object_human_Limb_011C48`) and entries without an absolute offset are left out;
+//! the reader names unnamed things itself.
+//!
+//! [`variants`] turns a file's entries into what each build sees ([`VERSIONS`]); identical
+//! readings are one [`Variant`].
 //!
 //! The test `assets_table_is_current` regenerates the table from the XML when the data is
 //! present (`BONEYARD_REGEN_ASSETS=1` writes it) and fails when the shipped one differs.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+/// The shipped table (see the module documentation for its format).
 pub const TABLE: &str = include_str!("../data/oot_assets.tsv");
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Asset {
-    pub offset: u32,
-    pub kind: char,
-    pub name: String,
-    pub attrs: String,
+/// The decomp's names of the OoT builds it describes, in the decomp's order.
+pub const VERSIONS: &[&str] = &[
+    "ntsc-1.0",
+    "ntsc-1.1",
+    "pal-1.0",
+    "ntsc-1.2",
+    "pal-1.1",
+    "gc-jp",
+    "gc-jp-mq",
+    "gc-jp-ce",
+    "gc-us",
+    "gc-us-mq",
+    "gc-eu",
+    "gc-eu-mq",
+    "gc-eu-dbg",
+    "gc-eu-mq-dbg",
+    "ique-cn",
+];
+
+/// PAL builds (50 Hz, several languages): their files are described by `<name>_pal.xml` where
+/// the decomp has one.
+pub fn is_pal(version: &str) -> bool {
+    version.starts_with("pal-") || version.starts_with("gc-eu")
 }
 
-/// The assets of every known file, by file name.
-pub fn assets() -> &'static HashMap<String, Vec<Asset>> {
-    static MAP: OnceLock<HashMap<String, Vec<Asset>>> = OnceLock::new();
+/// One entry of the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Asset {
+    /// Offset in the file (the segment offset).
+    pub offset: u32,
+    /// `S`, `L`, `T`, `A`, `P`, `G`, `C` or `D` (see the module documentation).
+    pub kind: char,
+    /// The decomp's name.
+    pub name: String,
+    /// Kind-specific attributes (`Type/LimbType`, ...).
+    pub attrs: String,
+    /// The decomp's version pattern the entry is limited to; empty: every build.
+    pub versions: String,
+}
+
+/// A file's entries as the decomp's two descriptions give them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileTable {
+    /// From `<name>.xml`.
+    pub plain: Vec<Asset>,
+    /// From `<name>_pal.xml`, when the decomp has one.
+    pub pal: Option<Vec<Asset>>,
+}
+
+/// What the builds in `versions` see of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variant {
+    /// Which description (`xml` or `pal xml`) and which builds, for notes and warnings.
+    pub label: String,
+    /// The decomp version names this reading holds for.
+    pub versions: Vec<&'static str>,
+    /// The entries, in offset order.
+    pub assets: Vec<Asset>,
+}
+
+impl Variant {
+    /// The name of the entry of kind `kind` at `offset`, if this reading has one.
+    pub fn name_at(&self, offset: u32, kind: char) -> Option<&str> {
+        self.assets.iter().find(|a| a.offset == offset && a.kind == kind).map(|a| a.name.as_str())
+    }
+
+    /// Whether it names any skeleton or animation.
+    pub fn names_skeletons_or_animations(&self) -> bool {
+        self.assets.iter().any(|x| "SAGTPC".contains(x.kind))
+    }
+}
+
+/// The table of every known file, by lower-case file name (the decomp's file names mix cases,
+/// e.g. `object_oA10`; the reader's stems are lower-case).
+pub fn tables() -> &'static HashMap<String, FileTable> {
+    static MAP: OnceLock<HashMap<String, FileTable>> = OnceLock::new();
     MAP.get_or_init(|| parse_table(TABLE))
 }
 
-/// The assets of one file (by its name, lower-case, without extension), if known.
-pub fn file_assets(file: &str) -> Option<&'static [Asset]> {
-    assets().get(file).map(|v| v.as_slice())
+/// The distinct readings of one file over [`VERSIONS`] (empty for an unknown file), in the
+/// order of the first build each holds for.
+pub fn variants(file: &str) -> &'static [Variant] {
+    static MAP: OnceLock<HashMap<String, Vec<Variant>>> = OnceLock::new();
+    let map = MAP.get_or_init(|| tables().iter().map(|(f, t)| (f.clone(), file_variants(t))).collect());
+    map.get(&file.to_ascii_lowercase()).map(|v| v.as_slice()).unwrap_or(&[])
 }
 
-/// The name of the asset at `offset` of kind `kind` in `file`, if the table has it.
-pub fn name_at(file: &str, offset: u32, kind: char) -> Option<&'static str> {
-    file_assets(file)?.iter().find(|a| a.offset == offset && a.kind == kind).map(|a| a.name.as_str())
+/// The reading of `file` for one build (a decomp version name), if the file is known.
+pub fn variant_for(file: &str, version: &str) -> Option<&'static Variant> {
+    variants(file).iter().find(|v| v.versions.contains(&version))
 }
 
-pub fn parse_table(text: &str) -> HashMap<String, Vec<Asset>> {
-    let mut map: HashMap<String, Vec<Asset>> = HashMap::new();
-    let mut cur: Option<String> = None;
+fn file_variants(t: &FileTable) -> Vec<Variant> {
+    let mut out: Vec<Variant> = Vec::new();
+    for &v in VERSIONS {
+        let (source, label) = match (&t.pal, is_pal(v)) {
+            (Some(pal), true) => (pal, "pal xml"),
+            _ => (&t.plain, "xml"),
+        };
+        let assets: Vec<Asset> =
+            source.iter().filter(|a| a.versions.is_empty() || version_matches(&a.versions, v)).cloned().collect();
+        match out.iter_mut().find(|x| x.assets == assets) {
+            Some(x) => x.versions.push(v),
+            None => out.push(Variant { label: label.to_string(), versions: vec![v], assets }),
+        }
+    }
+    for x in out.iter_mut() {
+        let builds = if x.versions.len() == VERSIONS.len() { "every build".to_string() } else { x.versions.join(", ") };
+        x.label = format!("{} for {builds}", x.label);
+    }
+    out
+}
+
+/// Whether any reading of `file` names a skeleton or an animation.
+pub fn is_known(file: &str) -> bool {
+    variants(file).iter().any(Variant::names_skeletons_or_animations)
+}
+
+/// Parse the shipped table format.
+pub fn parse_table(text: &str) -> HashMap<String, FileTable> {
+    let mut map: HashMap<String, FileTable> = HashMap::new();
+    // The list entries go to: (file, is the pal description).
+    let mut cur: Option<(String, bool)> = None;
     for line in text.lines() {
-        if let Some(f) = line.strip_prefix('@') {
-            cur = Some(f.to_string());
-            map.entry(f.to_string()).or_default();
+        if let Some(head) = line.strip_prefix('@') {
+            let (f, pal) = match head.split_once('\t') {
+                Some((f, v)) => (f.to_ascii_lowercase(), v == "pal"),
+                None => (head.to_ascii_lowercase(), false),
+            };
+            let t = map.entry(f.clone()).or_default();
+            if pal {
+                t.pal.get_or_insert_with(Vec::new);
+            }
+            cur = Some((f, pal));
             continue;
         }
         let mut it = line.split('\t');
         let (Some(off), Some(kind), Some(name)) = (it.next(), it.next(), it.next()) else { continue };
         let (Ok(offset), Some(kind)) = (u32::from_str_radix(off, 16), kind.chars().next()) else { continue };
         let attrs = it.next().unwrap_or("").to_string();
-        if let Some(f) = &cur {
-            map.entry(f.clone()).or_default().push(Asset { offset, kind, name: name.to_string(), attrs });
+        let versions = it.next().unwrap_or("").to_string();
+        if let Some((f, pal)) = &cur {
+            let t = map.entry(f.clone()).or_default();
+            let list = if *pal { t.pal.get_or_insert_with(Vec::new) } else { &mut t.plain };
+            list.push(Asset { offset, kind, name: name.to_string(), attrs, versions });
         }
     }
     map
 }
 
 /// Build the table from the decomp XML files (`objects/*.xml`, `misc/*.xml`) given as
-/// (file name, text), in the order given.
+/// (path or file name, text), in the order given; a name ending in `_pal.xml` is the PAL
+/// description of the files it holds.
 pub fn generate_table(xmls: &[(String, String)]) -> String {
     let mut out = String::new();
-    for (_, text) in xmls {
+    for (path, text) in xmls {
+        let pal = path.ends_with("_pal.xml");
         let mut file: Option<String> = None;
-        let mut skip_version = false;
-        let mut entries: Vec<(u32, char, String, String)> = Vec::new();
-        let flush = |file: &Option<String>, entries: &mut Vec<(u32, char, String, String)>, out: &mut String| {
-            if let Some(f) = file {
-                if !entries.is_empty() {
-                    out.push('@');
-                    out.push_str(f);
-                    out.push('\n');
-                    entries.sort_by_key(|e| (e.0, e.1));
-                    for (o, k, n, a) in entries.iter() {
-                        out.push_str(&format!("{o:X}\t{k}\t{n}"));
-                        if !a.is_empty() {
-                            out.push('\t');
-                            out.push_str(a);
+        let mut versions: Option<String> = None;
+        let mut entries: Vec<(u32, char, String, String, String)> = Vec::new();
+        let flush =
+            |file: &Option<String>, entries: &mut Vec<(u32, char, String, String, String)>, out: &mut String| {
+                if let Some(f) = file {
+                    if !entries.is_empty() {
+                        out.push('@');
+                        out.push_str(f);
+                        if pal {
+                            out.push_str("\tpal");
                         }
                         out.push('\n');
+                        entries.sort_by(|a, b| (a.0, a.1, &a.4).cmp(&(b.0, b.1, &b.4)));
+                        for (o, k, n, a, v) in entries.iter() {
+                            out.push_str(&format!("{o:X}\t{k}\t{n}"));
+                            if !a.is_empty() || !v.is_empty() {
+                                out.push('\t');
+                                out.push_str(a);
+                            }
+                            if !v.is_empty() {
+                                out.push('\t');
+                                out.push_str(v);
+                            }
+                            out.push('\n');
+                        }
                     }
                 }
-            }
-            entries.clear();
-        };
+                entries.clear();
+            };
         for line in text.lines() {
             let l = line.trim();
             if l.starts_with("<File ") {
                 flush(&file, &mut entries, &mut out);
                 file = attr(l, "Name").map(str::to_string);
             } else if l.starts_with("<Version ") {
-                skip_version = !attr(l, "Pattern").is_some_and(|p| version_matches(p, "gc-eu-mq-dbg"));
+                versions = Some(attr(l, "Pattern").unwrap_or("").to_string());
             } else if l.starts_with("</Version") {
-                skip_version = false;
-            } else if !skip_version {
+                versions = None;
+            } else {
                 let tag = l.trim_start_matches('<').split([' ', '/', '>']).next().unwrap_or("");
                 let kind = match tag {
                     "Skeleton" => 'S',
@@ -123,7 +251,7 @@ pub fn generate_table(xmls: &[(String, String)]) -> String {
                     'T' => format!("{}/{}", attr(l, "LimbType").unwrap_or(""), attr(l, "Count").unwrap_or("")),
                     _ => String::new(),
                 };
-                entries.push((off, kind, name.to_string(), attrs));
+                entries.push((off, kind, name.to_string(), attrs, versions.clone().unwrap_or_default()));
             }
         }
         flush(&file, &mut entries, &mut out);
@@ -144,12 +272,116 @@ fn attr<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
     Some(&tag[start..end])
 }
 
-/// The XML's version patterns: alternatives separated by `|`, each exact or ending in `.*`.
-fn version_matches(pattern: &str, version: &str) -> bool {
-    pattern.split('|').any(|alt| match alt.strip_suffix(".*") {
-        Some(prefix) => version.starts_with(prefix),
-        None => alt == version,
-    })
+/// Whether a decomp version pattern (a regular expression matched against the whole version
+/// name) matches `version`. The patterns use literals, `.`, `*` and `?` after an atom, `(..|..)`
+/// groups and `|`; anything else is matched literally. Backtracking over a pattern of at most a
+/// few dozen characters and a version name of at most a dozen.
+pub fn version_matches(pattern: &str, version: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let s: Vec<char> = version.chars().collect();
+    if p.len() > 256 || s.len() > 64 {
+        return false;
+    }
+    let steps = Cell::new(1usize << 16);
+    alternatives(&p).iter().any(|alt| seq_matches(alt, &s, &mut |rest| rest.is_empty(), &steps))
+}
+
+/// Split a pattern at its top-level `|`.
+fn alternatives(p: &[char]) -> Vec<&[char]> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, &c) in p.iter().enumerate() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '|' if depth == 0 => {
+                out.push(&p[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&p[start..]);
+    out
+}
+
+/// The first atom of a sequence and its length: a group (its inside) or one character.
+fn atom(p: &[char]) -> Option<(Atom<'_>, usize)> {
+    match *p.first()? {
+        '(' => {
+            let mut depth = 0i32;
+            for (i, &c) in p.iter().enumerate() {
+                depth += match c {
+                    '(' => 1,
+                    ')' => -1,
+                    _ => 0,
+                };
+                if depth == 0 {
+                    return Some((Atom::Group(&p[1..i]), i + 1));
+                }
+            }
+            Some((Atom::Char('('), 1))
+        }
+        c => Some((Atom::Char(c), 1)),
+    }
+}
+
+enum Atom<'a> {
+    Char(char),
+    Group(&'a [char]),
+}
+
+/// Match sequence `p` at the start of `s`, then hand the rest of `s` to `k`.
+fn seq_matches(p: &[char], s: &[char], k: &mut dyn FnMut(&[char]) -> bool, steps: &Cell<usize>) -> bool {
+    if steps.get() == 0 {
+        return false;
+    }
+    steps.set(steps.get() - 1);
+    let Some((a, len)) = atom(p) else { return k(s) };
+    let (min, max) = match p.get(len) {
+        Some('*') => (0, usize::MAX),
+        Some('?') => (0, 1),
+        _ => (1, 1),
+    };
+    let rest = if max == 1 && min == 1 { &p[len..] } else { &p[len + 1..] };
+    repeat(&a, min, max, rest, s, k, steps)
+}
+
+/// `a` repeated between `min` and `max` times (greedy), then `rest`, then `k`.
+fn repeat(
+    a: &Atom,
+    min: usize,
+    max: usize,
+    rest: &[char],
+    s: &[char],
+    k: &mut dyn FnMut(&[char]) -> bool,
+    steps: &Cell<usize>,
+) -> bool {
+    if max > 0 {
+        let once = match a {
+            Atom::Char(c) => {
+                if s.first().is_some_and(|x| *c == '.' || x == c) {
+                    repeat(a, min.saturating_sub(1), max - 1, rest, &s[1..], k, steps)
+                } else {
+                    false
+                }
+            }
+            Atom::Group(g) => alternatives(g).iter().any(|alt| {
+                seq_matches(
+                    alt,
+                    s,
+                    &mut |after: &[char]| {
+                        // An empty repetition would loop forever.
+                        after.len() < s.len() && repeat(a, min.saturating_sub(1), max - 1, rest, after, k, steps)
+                    },
+                    steps,
+                )
+            }),
+        };
+        if once {
+            return true;
+        }
+    }
+    min == 0 && seq_matches(rest, s, k, steps)
 }
 
 #[cfg(test)]
@@ -158,13 +390,47 @@ mod tests {
 
     #[test]
     fn table_parses_and_knows_dekunuts() {
-        let a = file_assets("object_dekunuts").expect("object_dekunuts is in the table");
+        let v = variants("object_dekunuts");
+        assert_eq!(v.len(), 1, "one reading for every build");
+        let a = &v[0].assets;
         assert!(a.iter().any(|x| x.kind == 'S' && x.offset == 0x3268 && x.name == "gDekuNutsSkel"));
         assert_eq!(a.iter().filter(|x| x.kind == 'A').count(), 10);
-        assert_eq!(name_at("gameplay_keep", 0x2310, 'P'), Some("gPlayerAnim_clink_demo_DDbox_open"));
-        assert_eq!(file_assets("gameplay_keep").unwrap().iter().filter(|x| x.kind == 'P').count(), 573);
+        let keep = variant_for("gameplay_keep", "gc-eu-mq-dbg").unwrap();
+        assert_eq!(keep.name_at(0x2310, 'P'), Some("gPlayerAnim_clink_demo_DDbox_open"));
+        assert_eq!(keep.assets.iter().filter(|x| x.kind == 'P').count(), 573);
+        // Mixed-case decomp names are found by the reader's lower-case stems.
+        assert!(!variants("object_of1d_map").is_empty() && variants("object_of1d_map") == variants("object_oF1d_map"));
+    }
+
+    #[test]
+    fn pal_and_version_blocked_variants() {
+        // object_ganon: object_ganon_pal.xml for PAL builds moves the ending animation.
+        let ntsc = variant_for("object_ganon", "ntsc-1.0").unwrap();
+        let pal = variant_for("object_ganon", "gc-eu-mq-dbg").unwrap();
+        assert_eq!(ntsc.name_at(0xFF48, 'A'), Some("gGanondorfEndingFloatAnim"));
+        assert_eq!(pal.name_at(0x11348, 'A'), Some("gGanondorfEndingFloatAnim"));
+        assert_eq!(pal.name_at(0xFF48, 'A'), None);
+        assert!(variant_for("object_ganon", "pal-1.1").unwrap() == pal);
+        // object_xc: Sheik's first animations sit in `<Version>` blocks.
+        let xc = variant_for("object_xc", "gc-eu-mq-dbg").unwrap();
+        assert_eq!(xc.name_at(0xB6C, 'A'), Some("gSheikPlayingHarpAnim"));
+        assert_eq!(xc.name_at(0xDB8, 'A'), None);
+        assert_eq!(variant_for("object_xc", "gc-us").unwrap().name_at(0xDB8, 'A'), Some("gSheikPlayingHarpAnim"));
+    }
+
+    #[test]
+    fn version_patterns() {
         assert!(version_matches("ntsc-.*|gc-eu.*", "gc-eu-mq-dbg"));
         assert!(!version_matches("ntsc-.*|gc-jp.*", "gc-eu-mq-dbg"));
+        assert!(version_matches("(ntsc|pal)-.*", "pal-1.0"));
+        assert!(!version_matches("(ntsc|pal)-.*", "gc-eu"));
+        assert!(version_matches("gc-.*-mq(-dbg)?", "gc-eu-mq-dbg"));
+        assert!(version_matches("gc-.*-mq(-dbg)?", "gc-jp-mq"));
+        assert!(!version_matches("gc-.*-mq(-dbg)?", "gc-eu-dbg"));
+        assert!(version_matches("gc-eu-mq(-dbg)?|gc-us-mq", "gc-eu-mq"));
+        assert!(!version_matches("ique-cn", "gc-eu"));
+        assert!(!version_matches("gc-eu", "gc-eu-mq"), "the whole name matches");
+        assert!(!version_matches("((((a*)*)*)*)*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac"), "bounded");
     }
 
     #[test]

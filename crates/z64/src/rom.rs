@@ -77,6 +77,32 @@ pub const BUILDS: &[(&str, &str, &str)] = &[
     ("zelda@srd44", "00-07-31 17:04:16", "MM N64 US"),
 ];
 
+/// The decompilation's name of a known build (its `baseroms/<version>`), which chooses the
+/// asset table's reading of the build's files ([`crate::names::variant_for`]). MM builds get
+/// `mm-` and the MM decomp's name (`mm-unknown` when the build is not known): the OoT table
+/// describes none of them. Unknown OoT builds have none (every reading is tried).
+pub fn decomp_version(build: &str) -> Option<&'static str> {
+    Some(match build {
+        "OoT NTSC 1.0" => "ntsc-1.0",
+        "OoT NTSC 1.1" => "ntsc-1.1",
+        "OoT PAL 1.0" => "pal-1.0",
+        "OoT NTSC 1.2" => "ntsc-1.2",
+        "OoT PAL 1.1" => "pal-1.1",
+        "OoT GC JP" => "gc-jp",
+        "OoT GC JP MQ" => "gc-jp-mq",
+        "OoT GC US" => "gc-us",
+        "OoT GC US MQ" => "gc-us-mq",
+        "OoT GC EU debug (2)" | "OoT GC EU debug" => "gc-eu-dbg",
+        "OoT GC EU MQ debug" => "gc-eu-mq-dbg",
+        "OoT GC EU" => "gc-eu",
+        "OoT GC EU MQ" => "gc-eu-mq",
+        "OoT GC JP CE" => "gc-jp-ce",
+        "MM N64 US" => "mm-n64-us",
+        "MM (unknown build)" => "mm-unknown",
+        _ => return None,
+    })
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct RomInfo {
     pub byte_order: Option<ByteOrder>,
@@ -376,6 +402,17 @@ mod tests {
         assert_eq!(inflate(&comp, data.len()).unwrap(), data);
         assert!(inflate(&comp, data.len() + 1).is_err(), "a size that disagrees with the table");
         assert!(inflate(&[0xFF; 16], 10).is_err());
+    }
+
+    #[test]
+    fn every_oot_build_has_its_decomp_version() {
+        for (_, _, label) in BUILDS {
+            match decomp_version(label) {
+                Some(v) if label.starts_with("MM") => assert!(v.starts_with("mm-"), "{label}: {v}"),
+                Some(v) => assert!(crate::names::VERSIONS.contains(&v), "{label}: {v}"),
+                None => panic!("{label}"),
+            }
+        }
     }
 
     #[test]

@@ -107,7 +107,8 @@ fn probe_leaves_other_families_alone() {
 }
 
 /// A ROM file named like a known object whose data does not fit the asset table (another
-/// version, a mod): the table is dropped for that file, with a note, and the scan used.
+/// version, a mod): the entries that do not hold are warnings (file and offset), and what the
+/// scan finds is listed.
 #[test]
 fn rom_file_that_does_not_fit_its_names_is_scanned() {
     let (_, obj) = demo_files().unwrap().remove(0);
@@ -116,7 +117,14 @@ fn rom_file_that_does_not_fit_its_names_is_scanned() {
     assert_eq!(doc.skeletons().len(), 1);
     assert_eq!(doc.skeletons()[0].skeleton.len(), 19);
     assert_eq!(doc.animations().len(), 2);
-    assert!(doc.files()[1].notes.iter().any(|n| n.contains("scanned instead")), "{:?}", doc.files());
+    assert!(doc.animations().iter().all(|a| a.name.starts_with("object_dekunuts_anim_")));
+    let file = &doc.files()[1];
+    assert!(file.notes.iter().any(|n| n.contains("asset table") && n.contains("(0 of 11 ")), "{:?}", doc.files());
+    assert!(file.counts.contains(&("animations from the structural scan".into(), 2)), "{:?}", file.counts);
+    let w = doc.warnings();
+    assert_eq!(w.len(), 11, "{w:?}");
+    assert!(w.iter().all(|w| w.file == "mod.z64#object_dekunuts" && w.offset.is_some()), "{w:?}");
+    assert!(w.iter().any(|w| w.offset == Some(0x3268) && w.message.contains("gDekuNutsSkel")), "{w:?}");
 }
 
 /// The other families' real files (when present) are not claimed.

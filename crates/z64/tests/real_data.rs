@@ -436,3 +436,54 @@ fn link_face_word_with_mm_hands() {
     assert_eq!((s.extra["eyes"].as_i64(), s.extra["mouth"].as_i64()), (Some(0), Some(1)));
     assert_eq!((s.extra["right_hand"].as_i64(), s.extra["left_hand"].as_i64()), (Some(0xA), Some(3)));
 }
+
+/// object_ganon: the decomp's NTSC description puts gGanondorfEndingFloatAnim at 0xFF48, its
+/// PAL one (object_ganon_pal.xml) at 0x11348; this file is from a PAL build. As a bare file the
+/// reading whose entries all verify is taken; inside a ROM the build decides, and the entries
+/// of another build's reading that do not hold are warnings while the scan still lists what is
+/// there.
+#[test]
+fn ganon_reading_chosen_by_the_bytes_or_the_build() {
+    let Some(p) = dbg_file("object_ganon", "ganon_reading_chosen_by_the_bytes_or_the_build") else { return };
+    let doc = open(std::slice::from_ref(&p));
+    let table_warnings =
+        |doc: &Z64Document| doc.warnings().iter().filter(|w| w.message.contains("asset table")).count();
+    assert_eq!(table_warnings(&doc), 0, "{:?}", doc.warnings());
+    let float = |doc: &Z64Document| doc.animations().iter().find(|a| a.extra["header"] == "0x11348").cloned();
+    assert_eq!(float(&doc).unwrap().name, "gGanondorfEndingFloatAnim");
+    assert!(doc.files()[0].notes.iter().any(|n| n.contains("pal xml for pal-1.0")), "{:?}", doc.files()[0].notes);
+    let data = std::fs::read(&p).unwrap();
+    // BUILDS[10]: the GC EU MQ debug build (PAL): the PAL reading, nothing to warn about.
+    let rom = boneyard_z64::rom::build_test_rom_named(&[(&data, false)], Some(&["object_ganon"]), 10);
+    let doc = open_files(vec![InputFile::new("dbg.z64", rom)]).unwrap();
+    assert_eq!(table_warnings(&doc), 0, "{:?}", doc.warnings());
+    assert_eq!(float(&doc).unwrap().name, "gGanondorfEndingFloatAnim");
+    // BUILDS[0]: NTSC 1.0: the NTSC reading's 0xFF48 is a warning; the scan lists 0x11348.
+    let rom = boneyard_z64::rom::build_test_rom_named(&[(&data, false)], Some(&["object_ganon"]), 0);
+    let doc = open_files(vec![InputFile::new("ntsc.z64", rom)]).unwrap();
+    let w = doc.warnings().iter().find(|w| w.offset == Some(0xFF48)).expect("a warning at 0xFF48");
+    assert_eq!(w.file, "ntsc.z64#object_ganon");
+    assert!(w.message.contains("gGanondorfEndingFloatAnim") && w.message.contains("0 frames"), "{w}");
+    assert_eq!(float(&doc).unwrap().name, "object_ganon_anim_011348");
+}
+
+/// gameplay_keep: the NTSC and the PAL readings differ only in a display list the NTSC builds
+/// have at 0xC8B0 (a `<Version>` block); both verify on these bytes, so only what they agree on
+/// is taken, and Link's 573 animations keep their names.
+#[test]
+fn gameplay_keep_readings_that_both_fit_give_what_they_agree_on() {
+    let Some(p) = dbg_file("gameplay_keep", "gameplay_keep_readings_that_both_fit_give_what_they_agree_on") else {
+        return;
+    };
+    let doc = open(&[p]);
+    // (Its scanned skeletons call display lists the actor binds at run time: those warnings.)
+    assert!(!doc.warnings().iter().any(|w| w.message.contains("asset table")), "{:?}", doc.warnings());
+    let notes = &doc.files()[0].notes;
+    assert!(notes.iter().any(|n| n.contains("what the readings that fit agree on")), "{notes:?}");
+    let link = doc.animations().iter().filter(|a| a.extra["kind"] == "link").count();
+    assert_eq!(link, 573);
+    assert_eq!(
+        doc.animations().iter().find(|a| a.extra["header"] == "0x2310").unwrap().name,
+        "gPlayerAnim_clink_demo_DDbox_open"
+    );
+}

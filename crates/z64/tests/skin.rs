@@ -159,6 +159,9 @@ fn bad_skin_data_names_the_offset() {
         let doc = open_files(vec![InputFile::new("object_skintest.zobj", with(at, bytes))]).unwrap();
         let notes = doc.skeletons()[0].extra["mesh_notes"].to_string();
         assert!(notes.contains(msg), "{notes}");
+        // ... and a warning naming the file and the offset of the bad bytes.
+        let w = doc.warnings().iter().find(|w| w.message.contains(msg)).expect("a warning");
+        assert_eq!((w.file.as_str(), w.offset), ("object_skintest.zobj", Some(off)), "{w}");
     }
     // The document's entry budget: 4 vertices + 5 transformations, 8 allowed.
     let e = read(common::skin_object(), None, 8).unwrap_err();
