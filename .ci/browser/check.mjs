@@ -7,7 +7,8 @@
 //
 // usage: node --experimental-websocket check.mjs BIN CHROMIUM OUT.png SKELETON ANIM FRAME FILE...
 //   SKELETON, ANIM: a name, id or #index; "-" keeps what the page opens on.
-//   FRAME: an engine frame; "-" takes the middle of the clip.
+//   FRAME: an engine frame, or several (comma-separated; the first is shown and saved);
+//   "-" takes the middle of the clip.
 // A skeleton without a model must show as capsules, one with meshes as the export's meshes.
 // env: TOL (default 1e-4), INTERACT=1 (also hover a joint for its name and play for a moment).
 // Exits 1 on a failed check, 2 on a broken setup.
@@ -38,7 +39,13 @@ async function cleanup() {
         new Promise((r) => {
           if (c.exitCode !== null || c.signalCode !== null) return r();
           c.on('exit', r);
-          c.kill('SIGKILL');
+          // Chromium runs in its own process group (detached): its helpers go with it.
+          try {
+            if (c === chrome) process.kill(-c.pid, 'SIGKILL');
+            else c.kill('SIGKILL');
+          } catch {
+            c.kill('SIGKILL');
+          }
           setTimeout(r, 3000);
         }),
     ),
@@ -105,7 +112,7 @@ const chrome = spawn(
     '--remote-debugging-port=0',
     'about:blank',
   ],
-  { stdio: ['ignore', 'ignore', 'pipe'] },
+  { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
 );
 children.push(chrome);
 let devtools;
@@ -188,44 +195,50 @@ const sk = skArg === '-' ? opened.skeleton : skArg;
 const anim = animArg === '-' ? opened.anim : animArg;
 await evaluate(`window.boneyard.select(${q(sk)}, ${q(anim)})`).catch((e) => die(e.message));
 const st = await evaluate('window.boneyard.state()');
-const frame = frameArg === '-' ? Math.floor((st.frames - 1) / 2) : Number(frameArg);
-await evaluate(`window.boneyard.setFrame(${frame})`);
-const got = await evaluate('window.boneyard.jointWorldPositions()');
+// FRAME: one frame or a comma-separated list; the first is the one shown and screenshotted.
+const frames = frameArg === '-' ? [Math.floor((st.frames - 1) / 2)] : frameArg.split(',').map(Number);
+const frame = frames[0];
 const clip = st.anim >= 0 ? list.animations[st.anim] : null;
 const skInfo = list.skeletons[st.skeleton];
-console.log(`     ${label}: ${skInfo.name || skInfo.id}, ${clip ? clip.name : 'rest'} frame ${frame} of ${st.frames} at ${st.fps} fps, ${got.length} joints, ${st.meshes} meshes shown`);
+console.log(`     ${label}: ${skInfo.name || skInfo.id}, ${clip ? clip.name : 'rest'}, ${st.frames} frames at ${st.fps} fps, ${st.meshes} meshes shown`);
 
-// boneyard's own pose.
-const poseArgs = ['pose', ...files, '--skeleton', `#${st.skeleton}`, '--frame', String(frame), '--json'];
-if (st.anim >= 0) poseArgs.push('--anim', `#${st.anim}`);
-const expected = JSON.parse(execFileSync(bin, poseArgs, { maxBuffer: 1 << 28 }).toString());
-const bones = expected.bones;
-check(bones.length === got.length, `${got.length} joints on the page, ${bones.length} in pose`);
-let size = 0;
-for (const b of bones) for (const k of [12, 13, 14]) size = Math.max(size, Math.abs(b.matrix[k]));
-size = Math.max(size, 1e-6);
-let maxErr = 0;
-let where = '';
-for (const b of bones) {
-  const g = got[b.index];
-  if (!g || !g.position) {
-    check(false, `joint ${b.index} ${b.name} is missing on the page`);
-    continue;
-  }
-  for (let k = 0; k < 3; k++) {
-    const err = Math.abs(g.position[k] - b.matrix[12 + k]);
-    if (!(err <= maxErr)) {
-      maxErr = Number.isNaN(err) ? Infinity : err;
-      where = `joint ${b.index} ${b.name} axis ${'xyz'[k]}: page ${g.position[k]}, pose ${b.matrix[12 + k]}`;
+// Scrub to frame f on the page and compare every joint with boneyard's own pose.
+async function compareAt(f) {
+  await evaluate(`window.boneyard.setFrame(${f})`);
+  const got = await evaluate('window.boneyard.jointWorldPositions()');
+  const poseArgs = ['pose', ...files, '--skeleton', `#${st.skeleton}`, '--frame', String(f), '--json'];
+  if (st.anim >= 0) poseArgs.push('--anim', `#${st.anim}`);
+  const expected = JSON.parse(execFileSync(bin, poseArgs, { maxBuffer: 1 << 28 }).toString());
+  const bones = expected.bones;
+  check(bones.length === got.length, `frame ${f}: ${got.length} joints on the page, ${bones.length} in pose`);
+  let size = 0;
+  for (const b of bones) for (const k of [12, 13, 14]) size = Math.max(size, Math.abs(b.matrix[k]));
+  size = Math.max(size, 1e-6);
+  let maxErr = 0;
+  let where = '';
+  for (const b of bones) {
+    const g = got[b.index];
+    if (!g || !g.position) {
+      check(false, `frame ${f}: joint ${b.index} ${b.name} is missing on the page`);
+      continue;
+    }
+    for (let k = 0; k < 3; k++) {
+      const err = Math.abs(g.position[k] - b.matrix[12 + k]);
+      if (!(err <= maxErr)) {
+        maxErr = Number.isNaN(err) ? Infinity : err;
+        where = `joint ${b.index} ${b.name} axis ${'xyz'[k]}: page ${g.position[k]}, pose ${b.matrix[12 + k]}`;
+      }
     }
   }
+  const rel = maxErr / size;
+  check(
+    rel <= TOL,
+    `frame ${f}: joint world positions match boneyard pose: max error ${maxErr.toExponential(3)}, model size ${size}, relative ${rel.toExponential(3)} (tolerance ${TOL})${where ? `, worst ${where}` : ''}`,
+  );
+  // Joint nodes carry the bones' names (made unique by the exporter: "name.2" ...).
+  check(got.every((g, i) => bones[i] && (g.name === bones[i].name || g.name.startsWith(`${bones[i].name}.`))), `frame ${f}: joint names match`);
 }
-const rel = maxErr / size;
-check(
-  rel <= TOL,
-  `joint world positions match boneyard pose: max error ${maxErr.toExponential(3)}, model size ${size}, relative ${rel.toExponential(3)} (tolerance ${TOL})${where ? `, worst ${where}` : ''}`,
-);
-check(got.every((g, i) => g.name === (bones[i] && bones[i].name) || g.name.startsWith(bones[i] && bones[i].name)), 'joint names match');
+for (const f of [...frames.slice(1), frame]) await compareAt(f);
 if (!skInfo.meshes) check(st.capsules && st.meshes === 0, 'a skeleton without a model is drawn as capsules, not the stick figure');
 else check(st.meshes > 0 && !st.capsules, `the export's meshes show (${st.meshes})`);
 
@@ -259,6 +272,26 @@ if (process.env.INTERACT === '1') {
   check(!inPlace.rootMotion && !inPlace.error, 'root motion off loads the in-place export');
   await evaluate(`window.boneyard.select(${q(sk)}, ${q(anim)}, { rootMotion: true })`);
   await evaluate(`window.boneyard.setFrame(${frame})`);
+  // "Download .glb" gives the very file `boneyard export` writes for this selection.
+  const dl = fs.mkdtempSync(path.join(os.tmpdir(), 'boneyard-download-'));
+  await send('Page.setDownloadBehavior', { behavior: 'allow', downloadPath: dl });
+  await evaluate(`document.getElementById('download').click()`);
+  let saved = [];
+  for (let k = 0; k < 100 && !saved.some((f) => f.endsWith('.glb')); k++) {
+    await sleep(100);
+    saved = fs.readdirSync(dl);
+  }
+  const file = saved.find((f) => f.endsWith('.glb'));
+  const exportDir = path.join(dl, 'export');
+  const exportArgs = ['export', ...files, '--skeleton', `#${st.skeleton}`, '--format', 'glb', '--out', exportDir];
+  if (st.anim >= 0) exportArgs.push('--anim', `#${st.anim}`);
+  execFileSync(bin, exportArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const exported = fs.readdirSync(exportDir).filter((f) => f.endsWith('.glb'));
+  const same =
+    file && exported.length === 1 && fs.readFileSync(path.join(dl, file)).equals(fs.readFileSync(path.join(exportDir, exported[0])));
+  check(same, `the downloaded ${file || '(nothing)'} is byte for byte boneyard export's ${exported.join(', ')}`);
+  check(file === exported[0], 'and has its name');
+  fs.rmSync(dl, { recursive: true, force: true });
 }
 
 await sleep(300);

@@ -522,20 +522,33 @@ canvas.addEventListener('pointermove', (e) => {
 });
 canvas.addEventListener('pointerleave', () => ($('tip').hidden = true));
 
+// crates/cli/src/output.rs safe_name: every character but [A-Za-z0-9._-] becomes '_'.
 function safeName(s) {
-  return s.replace(/[^A-Za-z0-9._-]+/g, '_');
+  const t = s.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+|\.+$/g, '');
+  return t || 'unnamed';
+}
+
+// The name `boneyard export` gives this file: <first file's stem>[_<skeleton>]_<clip>.glb,
+// the skeleton named when the document has several (its name when unique, else its id).
+function downloadName() {
+  const file = (state.list.files && state.list.files[0]) || 'boneyard';
+  const base = String(file).split(/[\\/]/).pop();
+  const stem = base.includes('.') ? base.slice(0, base.lastIndexOf('.')) : base;
+  const sks = state.list.skeletons;
+  const s = sks[state.skeleton];
+  const unique = s.name && sks.filter((o) => o.name === s.name).length === 1;
+  const sk = sks.length > 1 ? `_${unique ? s.name : s.id}` : '';
+  const clip = state.anim >= 0 ? `_${state.list.animations[state.anim].name}` : '';
+  return `${safeName(`${stem}${sk}${clip}${state.rootMotion ? '' : '_in_place'}`)}.glb`;
 }
 
 function download() {
   const m = state.model;
   if (!m) return;
-  const file = (state.list.files && state.list.files[0]) || 'boneyard';
-  const stem = String(file).split(/[\\/]/).pop().replace(/\.[^.]*$/, '');
-  const clip = state.anim >= 0 ? `_${state.list.animations[state.anim].name}` : '';
   const url = URL.createObjectURL(new Blob([m.bytes], { type: 'model/gltf-binary' }));
   const a = document.createElement('a');
   a.href = url;
-  a.download = safeName(`${stem}${clip}${state.rootMotion ? '' : '_in_place'}`) + '.glb';
+  a.download = downloadName();
   document.body.append(a);
   a.click();
   a.remove();

@@ -92,6 +92,12 @@ pub fn serve(doc: Box<dyn Document>, port: u16, open_note: impl Fn(&str)) -> any
         .map(|a| a.port())
         .ok_or_else(|| anyhow::anyhow!("the viewer's socket has no IP address"))?;
     open_note(&format!("http://127.0.0.1:{port}/"));
+    if BUNDLE.is_none() {
+        eprintln!(
+            "boneyard: note: this binary was built without the viewer's page; build it with \
+             `cd viewer && npm ci && npm run build`, then rebuild boneyard (the API answers meanwhile)"
+        );
+    }
     answer_requests(&server, doc.as_ref(), port, None);
     Ok(())
 }
