@@ -555,6 +555,9 @@ function download() {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
+// Names of error or placeholder clips (crates/cli/src/view.rs placeholder_name).
+const PLACEHOLDER = /^\s*$|error|dummy|null|none|unused|blank|empty|placeholder|test|nothing/i;
+
 function reportErrors(p) {
   return p.catch((e) => {
     status(e.message || String(e), true);
@@ -567,7 +570,9 @@ function wire() {
   $('anim-filter').addEventListener('input', fillAnims);
   $('skeleton').addEventListener('change', (e) => {
     const sk = Number(e.target.value);
-    const first = animsOf(sk)[0];
+    // Like /api/list's `open`: the first clip whose name does not look like a placeholder.
+    const clips = animsOf(sk);
+    const first = clips.find((a) => !PLACEHOLDER.test(a.name)) || clips[0];
     reportErrors(select(sk, first ? first.index : -1));
   });
   $('anim').addEventListener('change', (e) => reportErrors(select(state.skeleton, Number(e.target.value))));

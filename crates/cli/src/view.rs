@@ -607,6 +607,45 @@ mod tests {
         assert_eq!(meshes[10]["positions"][2], json!(-1.1));
     }
 
+    fn open_real(files: &[&str], test: &str) -> Option<Box<dyn Document>> {
+        let paths: Option<Vec<std::path::PathBuf>> =
+            files.iter().map(|f| boneyard_core::testdata::shared_data(f, test)).collect();
+        let opened = crate::inputs::open(&paths?).unwrap();
+        opened.docs.into_iter().next()
+    }
+
+    #[test]
+    fn real_files_open_on_a_moving_clip() {
+        // Shenmue's MOTION.BIN starts with clips named ERROR: the page opens on the first real
+        // motion instead, and serves one clip of its 1000-odd at a time.
+        let Some(d) = open_real(&["shenmue/motion.bin"], "view: MOTION.BIN opening clip") else { return };
+        let (_, v) = get(d.as_ref(), "/api/list");
+        let a = v["open"]["anim"].as_u64().unwrap() as usize;
+        let name = &d.animations()[a].name;
+        assert!(!placeholder_name(name), "{name}");
+        assert_eq!(d.animations()[0].name, "ERROR", "the data's first clip is still a placeholder");
+        assert!(clip_moves(d.as_ref(), v["open"]["skeleton"].as_u64().unwrap() as usize, a));
+        let r = route(d.as_ref(), &format!("/api/glb?anim=%23{a}"));
+        assert_eq!(r.status, 200);
+        assert_eq!(glb_json(&r.body)["animations"].as_array().unwrap().len(), 1);
+        let all = (0..=MAX_GLB_CLIPS).map(|k| format!("anim=%23{k}")).collect::<Vec<_>>().join("&");
+        assert_eq!(route(d.as_ref(), &format!("/api/glb?{all}")).status, 400);
+
+        // Link: the adult skeleton (the one with most bones and meshes), textured.
+        let z = "z64/oot-gc-eu-mq-dbg";
+        let files = [format!("{z}/object_link_boy"), format!("{z}/gameplay_keep"), format!("{z}/link_animetion")];
+        let files: Vec<&str> = files.iter().map(|s| s.as_str()).collect();
+        let Some(d) = open_real(&files, "view: Link opening clip") else { return };
+        let (_, v) = get(d.as_ref(), "/api/list");
+        let sk = v["open"]["skeleton"].as_u64().unwrap() as usize;
+        assert_eq!(d.skeletons()[sk].name, "gLinkAdultSkel");
+        let r = route(d.as_ref(), "/api/glb?skeleton=gLinkAdultSkel&anim=gPlayerAnim_link_normal_walk");
+        assert_eq!(r.status, 200);
+        let j = glb_json(&r.body);
+        assert!(j["images"].as_array().is_some_and(|i| !i.is_empty()), "the export's textures are in it");
+        assert_eq!(j["animations"][0]["name"], "gPlayerAnim_link_normal_walk");
+    }
+
     #[test]
     fn bad_parameters_are_400() {
         let d = doc();
