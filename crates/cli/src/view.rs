@@ -1,10 +1,18 @@
 //! `boneyard view`: a local web viewer on http://127.0.0.1:PORT.
 //!
-//! The page (`viewer/index.html`, `app.js`, `style.css`) is compiled into the binary and
-//! needs no network. It draws with its own small Canvas2D renderer from this JSON API:
+//! The page (`viewer/index.html`, `style.css` and the three.js bundle `viewer/dist/app.js`) is
+//! compiled into the binary and needs no network. The bundle is built with node (`cd viewer &&
+//! npm ci && npm run build`) and embedded by `build.rs` when it is there; a binary built
+//! without it serves a page that says how to build it. The page renders the glb that `export`
+//! writes, from this API:
 //!
 //! * `/api/list`: skeletons and animations, `list --json` (`crate::json`) plus `family`,
-//!   per-skeleton `index` and per-animation `skeleton_index`;
+//!   per-skeleton `index`, per-animation `skeleton_index`, and `open`: the clip the page
+//!   opens on (`{"skeleton", "anim"}`, see [`opening_clip`]);
+//! * `/api/glb?skeleton=S&anim=A&anim=B...&in_place=1`: the glb `boneyard export --format glb
+//!   --skeleton S --anim A --anim B ... [--in-place]` writes (`boneyard_export::glb`), at most
+//!   [`MAX_GLB_CLIPS`] clips at a time (a document may hold thousands); no `anim`: the skeleton
+//!   and its meshes without clips;
 //! * `/api/pose?skeleton=S&anim=A&frame=F`: world matrices like `pose --json` (no `anim`, or
 //!   `anim=rest`: the rest pose; `skeleton` defaults to the animation's own), plus
 //!   `skeleton_index`;
@@ -22,10 +30,31 @@ use boneyard_core::{Document, MeshBinding};
 use serde_json::{json, Map, Value};
 
 const INDEX_HTML: &str = include_str!("../../../viewer/index.html");
-const APP_JS: &str = include_str!("../../../viewer/app.js");
 const STYLE_CSS: &str = include_str!("../../../viewer/style.css");
 
+mod bundle {
+    // `pub const BUNDLE: Option<&str>`, written by build.rs.
+    include!(concat!(env!("OUT_DIR"), "/viewer_bundle.rs"));
+}
+use bundle::BUNDLE;
+
+/// The page served instead of the viewer by a binary built without the bundle.
+const BUILD_ME_HTML: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>boneyard viewer: not built</title>
+<link rel="stylesheet" href="style.css"></head>
+<body class="note"><main><h1>The viewer's page was not built into this binary</h1>
+<p>The viewer renders with three.js, bundled with node. Build the bundle, then the binary:</p>
+<pre>cd viewer &amp;&amp; npm ci &amp;&amp; npm run build
+cargo build --release</pre>
+<p>Every other command (<code>export</code>, <code>pose</code>, <code>demo</code>, ...) works without it.</p>
+</main></body></html>
+"#;
+
 const JSON: &str = "application/json";
+const GLB: &str = "model/gltf-binary";
+
+/// The most clips one `/api/glb` answer holds.
+pub const MAX_GLB_CLIPS: usize = 8;
 
 /// The document type the viewer serves (core's `find_animation` & co. are on `dyn Document`
 /// with its default `'static` bound).
@@ -63,6 +92,12 @@ pub fn serve(doc: Box<dyn Document>, port: u16, open_note: impl Fn(&str)) -> any
         .map(|a| a.port())
         .ok_or_else(|| anyhow::anyhow!("the viewer's socket has no IP address"))?;
     open_note(&format!("http://127.0.0.1:{port}/"));
+    if BUNDLE.is_none() {
+        eprintln!(
+            "boneyard: note: this binary was built without the viewer's page; build it with \
+             `cd viewer && npm ci && npm run build`, then rebuild boneyard (the API answers meanwhile)"
+        );
+    }
     answer_requests(&server, doc.as_ref(), port, None);
     Ok(())
 }
@@ -107,10 +142,25 @@ pub fn route(doc: &Doc, url: &str) -> Reply {
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     let q = Query::parse(query);
     let result = match path {
-        "/" | "/index.html" => return Reply::ok("text/html; charset=utf-8", INDEX_HTML),
-        "/app.js" => return Reply::ok("text/javascript; charset=utf-8", APP_JS),
+        "/" | "/index.html" => {
+            return Reply::ok("text/html; charset=utf-8", BUNDLE.map_or(BUILD_ME_HTML, |_| INDEX_HTML))
+        }
+        "/app.js" => {
+            return match BUNDLE {
+                Some(js) => Reply::ok("text/javascript; charset=utf-8", js),
+                None => {
+                    Reply::error(404, "the viewer was built without its bundle: cd viewer && npm ci && npm run build")
+                }
+            }
+        }
         "/style.css" => return Reply::ok("text/css; charset=utf-8", STYLE_CSS),
         "/api/list" => Ok(list_json(doc)),
+        "/api/glb" => {
+            return match glb_api(doc, &q) {
+                Ok(bytes) => Reply::ok(GLB, bytes),
+                Err(e) => e,
+            }
+        }
         "/api/pose" => pose_api(doc, &q),
         "/api/mesh" => mesh_api(doc, &q),
         "/api/sample" => sample_api(doc, &q),
@@ -139,6 +189,9 @@ impl Query {
     }
     fn get(&self, name: &str) -> Option<&str> {
         self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+    fn all(&self, name: &str) -> Vec<String> {
+        self.0.iter().filter(|(k, _)| k == name).map(|(_, v)| v.clone()).collect()
     }
 }
 
@@ -240,8 +293,92 @@ pub fn list_json(doc: &Doc) -> Value {
                 }
             }
         }
+        let open = opening_clip(doc);
+        let skeleton =
+            open.and_then(|a| doc.skeleton_for(a)).or(if doc.skeletons().is_empty() { None } else { Some(0) });
+        o.insert("open".into(), json!({ "skeleton": skeleton, "anim": open }));
     }
     v
+}
+
+/// A name that looks like an error or placeholder clip rather than a motion ("ERROR", "dummy",
+/// "null", "none", "unused", "blank", "empty", "placeholder", "test", or no name at all).
+fn placeholder_name(name: &str) -> bool {
+    let n = name.trim().to_ascii_lowercase();
+    n.is_empty()
+        || ["error", "dummy", "null", "none", "unused", "blank", "empty", "placeholder", "test", "nothing"]
+            .iter()
+            .any(|w| n.contains(w))
+}
+
+/// Whether clip `anim` moves anything on `skeleton`: some joint's world position differs
+/// between frames 0, a third, two thirds and the last by more than 1e-4 of the figure's size.
+fn clip_moves(doc: &Doc, skeleton: usize, anim: usize) -> bool {
+    let frames = doc.animations()[anim].frames;
+    if frames < 2 {
+        return false;
+    }
+    let last = (frames - 1) as f64;
+    let poses: Vec<Vec<Mat4>> = [0.0, (last / 3.0).floor(), (2.0 * last / 3.0).floor(), last]
+        .iter()
+        .filter_map(|&f| doc.pose(skeleton, Some(anim), f).ok())
+        .collect();
+    let Some(first) = poses.first() else { return false };
+    let size = first.iter().map(|m| m.w_axis.truncate().abs().max_element()).fold(1e-6_f32, f32::max);
+    poses[1..].iter().any(|p| p.iter().zip(first).any(|(a, b)| (a.w_axis - b.w_axis).abs().max_element() > 1e-4 * size))
+}
+
+/// The clip the page opens on: the first clip that does not look like a placeholder and that
+/// moves, on the main figure: skeletons with meshes first, then those with more bones, then in
+/// document order. After 64 candidates (to bound the time a huge document takes), or when no
+/// clip qualifies, the first clip; `None` without clips.
+pub fn opening_clip(doc: &Doc) -> Option<usize> {
+    let anims = doc.animations();
+    let skeletons = doc.skeletons();
+    let mut order: Vec<usize> = (0..skeletons.len()).collect();
+    order.sort_by_key(|&s| (skeletons[s].meshes.is_empty(), std::cmp::Reverse(skeletons[s].skeleton.len()), s));
+    let candidates = order
+        .iter()
+        .flat_map(|&sk| (0..anims.len()).filter(move |&a| doc.skeleton_for(a) == Some(sk)).map(move |a| (a, sk)))
+        .filter(|&(a, _)| !placeholder_name(&anims[a].name))
+        .take(64);
+    for (a, sk) in candidates {
+        if clip_moves(doc, sk, a) {
+            return Some(a);
+        }
+    }
+    if anims.is_empty() {
+        None
+    } else {
+        Some(0)
+    }
+}
+
+/// `/api/glb`: the export's own glb (`cmd::export::selection` resolves the request exactly as
+/// `export --skeleton S --anim A ...` does).
+fn glb_api(doc: &Doc, q: &Query) -> Result<Vec<u8>, Reply> {
+    let anims: Vec<String> = q.all("anim").into_iter().filter(|a| !a.is_empty()).collect();
+    if anims.len() > MAX_GLB_CLIPS {
+        return Err(bad(format!("at most {MAX_GLB_CLIPS} clips at a time, not {}", anims.len())));
+    }
+    let in_place = match q.get("in_place") {
+        None | Some("") | Some("0") | Some("false") => false,
+        Some("1") | Some("true") => true,
+        Some(v) => return Err(bad(format!("in_place {v:?} is not 0 or 1"))),
+    };
+    let skeleton = q.get("skeleton").filter(|s| !s.is_empty());
+    let (sk, chosen) = if anims.is_empty() {
+        (skeleton_param(doc, q, None)?, Vec::new())
+    } else {
+        crate::cmd::export::selection(doc, &anims, skeleton).map_err(|e| {
+            match e.downcast_ref::<boneyard_core::Error>() {
+                Some(e) if !e.is_not_found() => Reply::error(500, e),
+                _ => bad(format!("{e:#}")),
+            }
+        })?
+    };
+    let opts = boneyard_export::ExportOptions { in_place };
+    boneyard_export::glb(doc, sk, &chosen, &opts).map_err(doc_error)
 }
 
 fn pose_api(doc: &Doc, q: &Query) -> Result<Value, Reply> {
@@ -319,10 +456,91 @@ mod tests {
         let d = doc();
         let r = route(d.as_ref(), "/");
         assert_eq!((r.status, r.content_type), (200, "text/html; charset=utf-8"));
-        assert!(String::from_utf8(r.body).unwrap().contains("app.js"));
-        assert_eq!(route(d.as_ref(), "/app.js").status, 200);
+        let page = String::from_utf8(r.body).unwrap();
+        match BUNDLE {
+            // Built with the bundle: the page loads it, and it is three.js.
+            Some(js) => {
+                assert!(page.contains("app.js"), "{page}");
+                let r = route(d.as_ref(), "/app.js");
+                assert_eq!((r.status, r.content_type), (200, "text/javascript; charset=utf-8"));
+                assert_eq!(r.body, js.as_bytes());
+                assert!(js.contains("GLTFLoader") || js.contains("glTF"), "the bundle holds three's glTF loader");
+            }
+            // Without it: a page that says how to build it, and no script.
+            None => {
+                assert!(page.contains("npm ci &amp;&amp; npm run build"), "{page}");
+                assert!(!page.contains("<script"), "{page}");
+                assert_eq!(route(d.as_ref(), "/app.js").status, 404);
+            }
+        }
         assert_eq!(route(d.as_ref(), "/style.css").status, 200);
         assert_eq!(route(d.as_ref(), "/../../etc/passwd").status, 404);
+    }
+
+    /// The JSON chunk of a glb.
+    fn glb_json(bytes: &[u8]) -> Value {
+        assert_eq!(&bytes[0..4], b"glTF");
+        let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+        serde_json::from_slice(&bytes[20..20 + len]).unwrap()
+    }
+
+    #[test]
+    fn glb_is_the_exports_own() {
+        let d = doc();
+        let r = route(d.as_ref(), "/api/glb?skeleton=demo&anim=demo_wave");
+        assert_eq!((r.status, r.content_type), (200, GLB));
+        // Byte for byte what `export --skeleton demo --anim demo_wave` writes.
+        let (sk, anims) = crate::cmd::export::selection(d.as_ref(), &["demo_wave".into()], Some("demo")).unwrap();
+        let opts = boneyard_export::ExportOptions { in_place: false };
+        assert_eq!(r.body, boneyard_export::glb(d.as_ref(), sk, &anims, &opts).unwrap());
+        let j = glb_json(&r.body);
+        assert_eq!(j["animations"].as_array().unwrap().len(), 1);
+        assert_eq!(j["animations"][0]["name"], "demo_wave");
+        assert_eq!(j["animations"][0]["extras"]["index"], 1);
+        assert_eq!(j["animations"][0]["extras"]["in_place"], false);
+        assert_eq!(j["nodes"][10]["name"], "head");
+        // Two clips, by index, percent-encoded, in place.
+        let r = route(d.as_ref(), "/api/glb?anim=%230&anim=%231&in_place=1");
+        assert_eq!(r.status, 200);
+        let j = glb_json(&r.body);
+        let names: Vec<&str> =
+            j["animations"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["demo_walk", "demo_wave"]);
+        assert_eq!(j["animations"][0]["extras"]["in_place"], true);
+        // No clip: the model alone.
+        let r = route(d.as_ref(), "/api/glb?skeleton=0");
+        assert_eq!(r.status, 200);
+        assert!(glb_json(&r.body).get("animations").is_none_or(|a| a.as_array().is_some_and(|a| a.is_empty())));
+    }
+
+    #[test]
+    fn glb_bad_requests_are_400() {
+        let d = doc();
+        let many = ["anim=0"; MAX_GLB_CLIPS + 1].join("&");
+        for url in [
+            "/api/glb?anim=nope".to_string(),
+            "/api/glb?anim=%2399".into(),
+            "/api/glb?skeleton=7".into(),
+            "/api/glb?skeleton=7&anim=0".into(),
+            "/api/glb?anim=0&anim=%230".into(),
+            "/api/glb?anim=0&in_place=maybe".into(),
+            "/api/glb?skeleton=%E2%82".into(),
+            format!("/api/glb?{many}"),
+        ] {
+            let (status, v) = get(d.as_ref(), &url);
+            assert_eq!(status, 400, "{url}: {v}");
+            assert!(v["error"].as_str().is_some_and(|m| !m.is_empty()), "{url}");
+        }
+    }
+
+    #[test]
+    fn opens_on_a_moving_clip() {
+        let d = doc();
+        let (_, v) = get(d.as_ref(), "/api/list");
+        assert_eq!(v["open"], json!({ "skeleton": 0, "anim": 0 }));
+        assert!(placeholder_name("ERROR") && placeholder_name(" ") && placeholder_name("dummy_01"));
+        assert!(!placeholder_name("A_WALK_L_02") && !placeholder_name("gPlayerAnim_link_normal_walk"));
+        assert!(clip_moves(d.as_ref(), 0, 0) && clip_moves(d.as_ref(), 0, 1));
     }
 
     #[test]
@@ -389,6 +607,45 @@ mod tests {
         assert_eq!(meshes[10]["positions"][2], json!(-1.1));
     }
 
+    fn open_real(files: &[&str], test: &str) -> Option<Box<dyn Document>> {
+        let paths: Option<Vec<std::path::PathBuf>> =
+            files.iter().map(|f| boneyard_core::testdata::shared_data(f, test)).collect();
+        let opened = crate::inputs::open(&paths?).unwrap();
+        opened.docs.into_iter().next()
+    }
+
+    #[test]
+    fn real_files_open_on_a_moving_clip() {
+        // Shenmue's MOTION.BIN starts with clips named ERROR: the page opens on the first real
+        // motion instead, and serves one clip of its 1000-odd at a time.
+        let Some(d) = open_real(&["shenmue/motion.bin"], "view: MOTION.BIN opening clip") else { return };
+        let (_, v) = get(d.as_ref(), "/api/list");
+        let a = v["open"]["anim"].as_u64().unwrap() as usize;
+        let name = &d.animations()[a].name;
+        assert!(!placeholder_name(name), "{name}");
+        assert_eq!(d.animations()[0].name, "ERROR", "the data's first clip is still a placeholder");
+        assert!(clip_moves(d.as_ref(), v["open"]["skeleton"].as_u64().unwrap() as usize, a));
+        let r = route(d.as_ref(), &format!("/api/glb?anim=%23{a}"));
+        assert_eq!(r.status, 200);
+        assert_eq!(glb_json(&r.body)["animations"].as_array().unwrap().len(), 1);
+        let all = (0..=MAX_GLB_CLIPS).map(|k| format!("anim=%23{k}")).collect::<Vec<_>>().join("&");
+        assert_eq!(route(d.as_ref(), &format!("/api/glb?{all}")).status, 400);
+
+        // Link: the adult skeleton (the one with most bones and meshes), textured.
+        let z = "z64/oot-gc-eu-mq-dbg";
+        let files = [format!("{z}/object_link_boy"), format!("{z}/gameplay_keep"), format!("{z}/link_animetion")];
+        let files: Vec<&str> = files.iter().map(|s| s.as_str()).collect();
+        let Some(d) = open_real(&files, "view: Link opening clip") else { return };
+        let (_, v) = get(d.as_ref(), "/api/list");
+        let sk = v["open"]["skeleton"].as_u64().unwrap() as usize;
+        assert_eq!(d.skeletons()[sk].name, "gLinkAdultSkel");
+        let r = route(d.as_ref(), "/api/glb?skeleton=gLinkAdultSkel&anim=gPlayerAnim_link_normal_walk");
+        assert_eq!(r.status, 200);
+        let j = glb_json(&r.body);
+        assert!(j["images"].as_array().is_some_and(|i| !i.is_empty()), "the export's textures are in it");
+        assert_eq!(j["animations"][0]["name"], "gPlayerAnim_link_normal_walk");
+    }
+
     #[test]
     fn bad_parameters_are_400() {
         let d = doc();
@@ -446,11 +703,12 @@ mod tests {
     fn random_urls_never_panic() {
         // A fixed xorshift sequence over the characters that matter to the router.
         let d = doc();
-        let alphabet = b"/?&=%#+.-0123456789abcdefAFZrestanimframeskeletonpose/apilistmeshsample\xc3\xa9 ";
+        let alphabet = b"/?&=%#+.-0123456789abcdefAFZrestanimframeskeletonpose/apilistmeshsampleglbin_place\xc3\xa9 ";
         let mut x: u64 = 0x2545_f491_4f6c_dd1d;
         for _ in 0..3000 {
-            let mut url =
-                String::from(["/api/pose?", "/api/sample?", "/api/mesh?", "/api/list?", "/"][(x % 5) as usize]);
+            let mut url = String::from(
+                ["/api/pose?", "/api/sample?", "/api/mesh?", "/api/list?", "/", "/api/glb?"][(x % 6) as usize],
+            );
             for _ in 0..(x >> 8) % 40 {
                 x ^= x << 13;
                 x ^= x >> 7;

@@ -1,0 +1,306 @@
+// Drive `boneyard view` in headless Chromium through the DevTools protocol (no libraries):
+// start the viewer on FILE..., open the page, select SKELETON and ANIM through the page's test
+// hook (window.boneyard), scrub to FRAME, and compare every joint's world position
+// (three.js getWorldPosition) with `boneyard pose FILE... --skeleton S --anim A --frame F
+// --json` (column-major world matrices: translation = elements 12..14) within TOL of the
+// model's size (the largest |translation| of that pose). Saves a screenshot.
+//
+// usage: node --experimental-websocket check.mjs BIN CHROMIUM OUT.png SKELETON ANIM FRAME FILE...
+//   SKELETON, ANIM: a name, id or #index; "-" keeps what the page opens on.
+//   FRAME: an engine frame, or several (comma-separated; the first is shown and saved);
+//   "-" takes the middle of the clip.
+// A skeleton without a model must show as capsules, one with meshes as the export's meshes.
+// env: TOL (default 1e-4), INTERACT=1 (also hover a joint for its name and play for a moment).
+// Exits 1 on a failed check, 2 on a broken setup.
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const [bin, chromium, shotPath, skArg, animArg, frameArg, ...files] = process.argv.slice(2);
+if (!files.length) {
+  console.error('usage: check.mjs BIN CHROMIUM OUT.png SKELETON ANIM FRAME FILE...');
+  process.exit(2);
+}
+const TOL = Number(process.env.TOL || 1e-4);
+const label = path.basename(shotPath, '.png');
+const failures = [];
+const check = (ok, what) => {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${label}: ${what}`);
+  if (!ok) failures.push(what);
+};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const children = [];
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'boneyard-chromium-'));
+async function cleanup() {
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise((r) => {
+          if (c.exitCode !== null || c.signalCode !== null) return r();
+          c.on('exit', r);
+          // Chromium runs in its own process group (detached): its helpers go with it.
+          try {
+            if (c === chrome) process.kill(-c.pid, 'SIGKILL');
+            else c.kill('SIGKILL');
+          } catch {
+            c.kill('SIGKILL');
+          }
+          setTimeout(r, 3000);
+        }),
+    ),
+  );
+  // Chromium's helpers may still be writing the profile for a moment.
+  try {
+    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch (e) {
+    console.error(`${label}: note: ${profile} left behind (${e.code})`);
+  }
+}
+async function die(msg) {
+  console.error(`${label}: ${msg}`);
+  await cleanup();
+  process.exit(2);
+}
+setTimeout(() => die('timed out after 120 s'), 120000).unref();
+
+// A line from a child's output that matches `re`, within `ms`.
+function waitLine(child, stream, re, ms, what) {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const t = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms: ${buf.slice(-500)}`)), ms);
+    child[stream].on('data', (d) => {
+      buf += d;
+      const m = buf.match(re);
+      if (m) {
+        clearTimeout(t);
+        resolve(m);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${what}: the process exited (${code}): ${buf.slice(-500)}`)));
+  });
+}
+
+// The viewer, on a free port.
+const view = spawn(bin, ['view', ...files, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+children.push(view);
+view.stderr.on('data', (d) => process.stderr.write(`[view] ${d}`));
+let pageURL;
+try {
+  pageURL = (await waitLine(view, 'stdout', /(http:\/\/127\.0\.0\.1:\d+\/)/, 60000, 'viewer URL'))[1];
+} catch (e) {
+  await die(e.message);
+}
+
+// Chromium, headless, WebGL through SwiftShader.
+const chrome = spawn(
+  chromium,
+  [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu-sandbox',
+    '--enable-unsafe-swiftshader',
+    '--use-angle=swiftshader',
+    '--use-gl=angle',
+    '--ignore-gpu-blocklist',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-extensions',
+    '--disable-background-networking',
+    '--window-size=1280,800',
+    `--user-data-dir=${profile}`,
+    '--remote-debugging-port=0',
+    'about:blank',
+  ],
+  { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+);
+children.push(chrome);
+let devtools;
+try {
+  devtools = (await waitLine(chrome, 'stderr', /DevTools listening on (ws:\/\/[^\s]+)/, 30000, 'DevTools endpoint'))[1];
+} catch (e) {
+  await die(e.message);
+}
+const port = new URL(devtools).port;
+let pageTarget;
+for (let k = 0; k < 50 && !pageTarget; k++) {
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  pageTarget = targets.find((t) => t.type === 'page');
+  if (!pageTarget) await sleep(100);
+}
+if (!pageTarget) await die('Chromium shows no page');
+
+const ws = new WebSocket(pageTarget.webSocketDebuggerUrl);
+await new Promise((r, j) => {
+  ws.addEventListener('open', r);
+  ws.addEventListener('error', () => j(new Error('DevTools websocket failed')));
+}).catch((e) => die(e.message));
+let id = 0;
+const pending = new Map();
+const logs = [];
+ws.addEventListener('message', (m) => {
+  const d = JSON.parse(m.data);
+  if (d.id && pending.has(d.id)) {
+    pending.get(d.id)(d);
+    pending.delete(d.id);
+  }
+  if (d.method === 'Runtime.consoleAPICalled') logs.push(`${d.params.type}: ${d.params.args.map((a) => a.value ?? a.description).join(' ')}`);
+  if (d.method === 'Runtime.exceptionThrown') {
+    const x = d.params.exceptionDetails;
+    logs.push(`EXCEPTION ${x.exception ? x.exception.description : x.text}`);
+  }
+  if (d.method === 'Network.requestWillBeSent' && !d.params.request.url.startsWith(pageURL) && !d.params.request.url.startsWith('blob:') && !d.params.request.url.startsWith('data:')) {
+    logs.push(`OFF-HOST ${d.params.request.url}`);
+  }
+});
+const send = (method, params = {}) =>
+  new Promise((r) => {
+    const i = ++id;
+    pending.set(i, r);
+    ws.send(JSON.stringify({ id: i, method, params }));
+  });
+async function evaluate(expression) {
+  const d = await send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
+  if (d.error) throw new Error(`${expression}: ${d.error.message}`);
+  if (d.result.exceptionDetails) {
+    const x = d.result.exceptionDetails;
+    throw new Error(`${expression}: ${x.exception ? x.exception.description : x.text}`);
+  }
+  return d.result.result.value;
+}
+
+await send('Runtime.enable');
+await send('Page.enable');
+await send('Network.enable');
+await send('Page.navigate', { url: pageURL });
+const t0 = Date.now();
+let ready = false;
+while (!ready && Date.now() - t0 < 60000) {
+  await sleep(100);
+  ready = await evaluate('!!(window.boneyard && window.boneyard.ready)').catch(() => false);
+}
+if (!ready) await die(`the page was not ready within 60 s: ${JSON.stringify(logs)}`);
+const opened = await evaluate('window.boneyard.state()');
+console.log(`     ${label}: page ready in ${Date.now() - t0} ms, opened on skeleton #${opened.skeleton}, animation #${opened.anim}`);
+check(!opened.error, `the page opened without error (${opened.error || 'none'})`);
+const list = await evaluate('window.boneyard.list');
+if (opened.anim >= 0) {
+  const name = list.animations[opened.anim].name;
+  check(!/error|dummy|placeholder/i.test(name), `it opens on a clip that is not a placeholder: ${name}`);
+}
+
+// Select, scrub.
+const q = (x) => JSON.stringify(x);
+const sk = skArg === '-' ? opened.skeleton : skArg;
+const anim = animArg === '-' ? opened.anim : animArg;
+await evaluate(`window.boneyard.select(${q(sk)}, ${q(anim)})`).catch((e) => die(e.message));
+const st = await evaluate('window.boneyard.state()');
+// FRAME: one frame or a comma-separated list; the first is the one shown and screenshotted.
+const frames = frameArg === '-' ? [Math.floor((st.frames - 1) / 2)] : frameArg.split(',').map(Number);
+const frame = frames[0];
+const clip = st.anim >= 0 ? list.animations[st.anim] : null;
+const skInfo = list.skeletons[st.skeleton];
+console.log(`     ${label}: ${skInfo.name || skInfo.id}, ${clip ? clip.name : 'rest'}, ${st.frames} frames at ${st.fps} fps, ${st.meshes} meshes shown`);
+
+// Scrub to frame f on the page and compare every joint with boneyard's own pose.
+async function compareAt(f) {
+  await evaluate(`window.boneyard.setFrame(${f})`);
+  const got = await evaluate('window.boneyard.jointWorldPositions()');
+  const poseArgs = ['pose', ...files, '--skeleton', `#${st.skeleton}`, '--frame', String(f), '--json'];
+  if (st.anim >= 0) poseArgs.push('--anim', `#${st.anim}`);
+  const expected = JSON.parse(execFileSync(bin, poseArgs, { maxBuffer: 1 << 28 }).toString());
+  const bones = expected.bones;
+  check(bones.length === got.length, `frame ${f}: ${got.length} joints on the page, ${bones.length} in pose`);
+  let size = 0;
+  for (const b of bones) for (const k of [12, 13, 14]) size = Math.max(size, Math.abs(b.matrix[k]));
+  size = Math.max(size, 1e-6);
+  let maxErr = 0;
+  let where = '';
+  for (const b of bones) {
+    const g = got[b.index];
+    if (!g || !g.position) {
+      check(false, `frame ${f}: joint ${b.index} ${b.name} is missing on the page`);
+      continue;
+    }
+    for (let k = 0; k < 3; k++) {
+      const err = Math.abs(g.position[k] - b.matrix[12 + k]);
+      if (!(err <= maxErr)) {
+        maxErr = Number.isNaN(err) ? Infinity : err;
+        where = `joint ${b.index} ${b.name} axis ${'xyz'[k]}: page ${g.position[k]}, pose ${b.matrix[12 + k]}`;
+      }
+    }
+  }
+  const rel = maxErr / size;
+  check(
+    rel <= TOL,
+    `frame ${f}: joint world positions match boneyard pose: max error ${maxErr.toExponential(3)}, model size ${size}, relative ${rel.toExponential(3)} (tolerance ${TOL})${where ? `, worst ${where}` : ''}`,
+  );
+  // Joint nodes carry the bones' names (made unique by the exporter: "name.2" ...).
+  check(got.every((g, i) => bones[i] && (g.name === bones[i].name || g.name.startsWith(`${bones[i].name}.`))), `frame ${f}: joint names match`);
+}
+for (const f of [...frames.slice(1), frame]) await compareAt(f);
+if (!skInfo.meshes) check(st.capsules && st.meshes === 0, 'a skeleton without a model is drawn as capsules, not the stick figure');
+else check(st.meshes > 0 && !st.capsules, `the export's meshes show (${st.meshes})`);
+
+if (process.env.INTERACT === '1') {
+  // Hover a joint: its name shows.
+  const spot = await evaluate(`(() => {
+    const c = document.getElementById('view').getBoundingClientRect();
+    return { left: c.left, top: c.top, w: c.width, h: c.height };
+  })()`);
+  const proj = await evaluate(`window.boneyard.projectedJoints()`);
+  const target = proj.find((p) => p && p.x > 5 && p.y > 5 && p.x < spot.w - 5 && p.y < spot.h - 5);
+  if (target) {
+    await send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: spot.left + target.x, y: spot.top + target.y });
+    await sleep(200);
+    const tip = await evaluate(`document.getElementById('tip').hidden ? '' : document.getElementById('tip').textContent`);
+    check(tip.startsWith('#') && tip.length > 2, `hovering a joint names it: ${JSON.stringify(tip)}`);
+    await send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: 1, y: 1 });
+  } else {
+    check(false, 'a joint is on screen to hover');
+  }
+  // Play for a moment: the frame advances; then stop on the checked frame again.
+  await evaluate('window.boneyard.play(true)');
+  await sleep(700);
+  const moved = await evaluate('window.boneyard.state().frame');
+  await evaluate('window.boneyard.play(false)');
+  check(moved !== frame, `playing moves the frame (${frame} -> ${moved.toFixed(2)})`);
+  // Root motion off: the export's in-place glb, same frame.
+  await evaluate(`window.boneyard.select(${q(sk)}, ${q(anim)}, { rootMotion: false })`);
+  await evaluate(`window.boneyard.setFrame(${frame})`);
+  const inPlace = await evaluate('window.boneyard.state()');
+  check(!inPlace.rootMotion && !inPlace.error, 'root motion off loads the in-place export');
+  await evaluate(`window.boneyard.select(${q(sk)}, ${q(anim)}, { rootMotion: true })`);
+  await evaluate(`window.boneyard.setFrame(${frame})`);
+  // "Download .glb" gives the very file `boneyard export` writes for this selection.
+  const dl = fs.mkdtempSync(path.join(os.tmpdir(), 'boneyard-download-'));
+  await send('Page.setDownloadBehavior', { behavior: 'allow', downloadPath: dl });
+  await evaluate(`document.getElementById('download').click()`);
+  let saved = [];
+  for (let k = 0; k < 100 && !saved.some((f) => f.endsWith('.glb')); k++) {
+    await sleep(100);
+    saved = fs.readdirSync(dl);
+  }
+  const file = saved.find((f) => f.endsWith('.glb'));
+  const exportDir = path.join(dl, 'export');
+  const exportArgs = ['export', ...files, '--skeleton', `#${st.skeleton}`, '--format', 'glb', '--out', exportDir];
+  if (st.anim >= 0) exportArgs.push('--anim', `#${st.anim}`);
+  execFileSync(bin, exportArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const exported = fs.readdirSync(exportDir).filter((f) => f.endsWith('.glb'));
+  const same =
+    file && exported.length === 1 && fs.readFileSync(path.join(dl, file)).equals(fs.readFileSync(path.join(exportDir, exported[0])));
+  check(same, `the downloaded ${file || '(nothing)'} is byte for byte boneyard export's ${exported.join(', ')}`);
+  check(file === exported[0], 'and has its name');
+  fs.rmSync(dl, { recursive: true, force: true });
+}
+
+await sleep(300);
+const shot = await send('Page.captureScreenshot', { format: 'png' });
+fs.mkdirSync(path.dirname(shotPath), { recursive: true });
+fs.writeFileSync(shotPath, Buffer.from(shot.result.data, 'base64'));
+console.log(`     ${label}: screenshot ${shotPath}`);
+check(!logs.some((l) => l.startsWith('EXCEPTION')), `no script errors ${JSON.stringify(logs.filter((l) => l.startsWith('EXCEPTION')))}`);
+check(!logs.some((l) => l.startsWith('OFF-HOST')), `nothing loaded off-host ${JSON.stringify(logs.filter((l) => l.startsWith('OFF-HOST')))}`);
+ws.close();
+await cleanup();
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The viewer in a real browser: build its three.js bundle, rebuild the CLI to embed it, then
+# for the demo files and real files (../shared/data or $BONEYARD_DATA, when present) start
+# `boneyard view`, drive headless Chromium (WebGL through SwiftShader) over the DevTools
+# protocol, and compare the joints the page shows with `boneyard pose` (browser/check.mjs).
+# Screenshots: target/viewer-*.png.
+# usage: browser_check.sh [WORK_DIR_WITH_demo/]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${1:-}
+start=$(date +%s)
+data=${BONEYARD_DATA:-../shared/data}
+
+# Chromium: Debian's, installed when absent (CI runs as root).
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+    echo "installing chromium (apt-get)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium > /dev/null
+    chromium=$(command -v chromium)
+  else
+    echo "browser check: no chromium, and cannot install it (not root or no apt-get)" >&2
+    exit 1
+  fi
+fi
+echo "$("$chromium" --version 2>/dev/null || echo chromium)"
+
+# The bundle, then the binary that embeds it.
+(cd viewer && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build)
+cargo build -p boneyard
+bin=target/debug/boneyard
+if ! "$bin" view --help > /dev/null; then echo "no view command" >&2; exit 1; fi
+
+fail=0
+run() { node --no-warnings --experimental-websocket .ci/browser/check.mjs "$bin" "$chromium" "$@" || fail=1; }
+
+# The demo files of every family: the clip the page opens on, at its middle frame.
+if [ -z "$work" ]; then
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  "$bin" demo --out "$work/demo" > /dev/null
+fi
+for dir in "$work"/demo/*/; do
+  inputs=()
+  for f in "$dir"*; do
+    case "$f" in *.glb|*.png|*.gif|*.bvh|*.obj|*.mtl|*.json) ;; *) inputs+=("$f") ;; esac
+  done
+  [ ${#inputs[@]} -gt 0 ] && run "target/viewer-demo-$(basename "$dir").png" - - - "${inputs[@]}"
+done
+
+if [ -d "$data" ]; then
+  z=$data/z64/oot-gc-eu-mq-dbg
+  # Adult Link walking, textured; hover, play and root motion off too.
+  INTERACT=1 run target/viewer-link.png gLinkAdultSkel gPlayerAnim_link_normal_walk 7,0,28 \
+    "$z/object_link_boy" "$z/gameplay_keep" "$z/link_animetion"
+  # Shenmue's MOTION.BIN (1559 clips, no model): what it opens on, drawn as capsules.
+  run target/viewer-shenmue.png - - 10,0 "$data/shenmue/motion.bin"
+else
+  echo "SKIPPED (browser check on real files): $data is not present"
+fi
+
+echo "browser check took $(( $(date +%s) - start ))s"
+exit $fail

@@ -1,0 +1,716 @@
+// boneyard viewer: three.js over the local API of `boneyard view`. The model, its skin, its
+// textures and its clips are the glb that `boneyard export` writes (/api/glb), loaded with
+// GLTFLoader and played with AnimationMixer; nothing is fetched from anywhere but the page's
+// own server.
+//
+// Frames are the engine's: frame f of a clip is its glTF key at Math.fround(f / fps) seconds
+// (boneyard writes key times as f32 f/fps), played once and clamped so the last frame is
+// reached rather than wrapped to 0.
+//
+// Test hook: window.boneyard = { ready, whenReady, list, select(skeleton, anim, {rootMotion}),
+// setFrame(f), play(on), jointWorldPositions(), projectedJoints(), state() }.
+
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+
+const $ = (id) => document.getElementById(id);
+const canvas = $('view');
+
+// ---------------------------------------------------------------- scene
+
+const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+renderer.setPixelRatio(window.devicePixelRatio || 1);
+renderer.setClearColor(0x24282f);
+const scene = new THREE.Scene();
+const camera = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);
+const controls = new OrbitControls(camera, canvas);
+controls.enableDamping = false;
+scene.add(new THREE.HemisphereLight(0xffffff, 0x444455, 1.5));
+const sun = new THREE.DirectionalLight(0xffffff, 1.2);
+scene.add(sun);
+scene.add(sun.target);
+let grid = null;
+
+const state = {
+  list: null,
+  skeleton: -1,
+  anim: -1, // -1: no clip (rest pose)
+  rootMotion: true,
+  frame: 0, // engine frames, fractional while playing
+  playing: false,
+  speed: 1,
+  loop: true,
+  model: null, // { gltf, bytes, joints: Object3D[], names, clip, action, mixer, fps, frames, extent }
+  overlay: null,
+  capsules: null,
+  loading: 0, // generation counter: a newer select wins
+  error: null,
+};
+
+// ---------------------------------------------------------------- data
+
+async function getJSON(url) {
+  const r = await fetch(url);
+  const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+  if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
+  return body;
+}
+
+async function getGLB(url) {
+  const r = await fetch(url);
+  if (!r.ok) {
+    const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+    throw new Error(body.error || `HTTP ${r.status}`);
+  }
+  return r.arrayBuffer();
+}
+
+function status(msg, isError = false) {
+  const s = $('status');
+  s.textContent = msg;
+  s.className = isError ? 'error' : 'muted';
+  if (isError) state.error = msg;
+}
+
+function glbURL(sk, anim, rootMotion) {
+  const a = anim >= 0 ? `&anim=%23${anim}` : '';
+  return `/api/glb?skeleton=%23${sk}${a}&in_place=${rootMotion ? 0 : 1}`;
+}
+
+function parseGLB(bytes) {
+  // A copy: GLTFLoader keeps views into the buffer, and the original is kept for download.
+  return new Promise((resolve, reject) => new GLTFLoader().parse(bytes.slice(0), '', resolve, reject));
+}
+
+// ---------------------------------------------------------------- lists
+
+function animsOf(sk) {
+  return state.list.animations.filter((a) => a.skeleton_index === sk || a.skeleton_index == null);
+}
+
+function fillSkeletons() {
+  const sel = $('skeleton');
+  const q = $('skeleton-filter').value.trim().toLowerCase();
+  sel.replaceChildren();
+  for (const [i, s] of state.list.skeletons.entries()) {
+    const label = `#${i} ${s.name || s.id} (${s.bones} bones${s.meshes ? `, ${s.meshes} meshes` : ''})`;
+    if (q && !label.toLowerCase().includes(q) && !String(s.id).toLowerCase().includes(q)) continue;
+    sel.add(new Option(label, String(i), false, i === state.skeleton));
+  }
+  $('skeleton-count').textContent = `${sel.options.length} / ${state.list.skeletons.length}`;
+}
+
+function fillAnims() {
+  const sel = $('anim');
+  const q = $('anim-filter').value.trim().toLowerCase();
+  sel.replaceChildren();
+  sel.add(new Option('(rest pose)', '-1', false, state.anim < 0));
+  const all = state.skeleton >= 0 ? animsOf(state.skeleton) : [];
+  let shown = 0;
+  for (const a of all) {
+    const label = `#${a.index} ${a.name}`;
+    if (q && !label.toLowerCase().includes(q)) continue;
+    sel.add(new Option(label, String(a.index), false, a.index === state.anim));
+    shown++;
+  }
+  $('anim-count').textContent = `${shown} / ${all.length}`;
+}
+
+// "#3", 3, an id or a name -> index in `items` (skeletons or animations).
+function resolve(items, x, what) {
+  if (x === null || x === undefined || x === -1 || x === 'rest') return -1;
+  if (typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < items.length) return x;
+  const s = String(x);
+  if (/^#?\d+$/.test(s)) {
+    const i = Number(s.replace('#', ''));
+    if (i < items.length) return i;
+  }
+  let i = items.findIndex((it) => it.id === s);
+  if (i < 0) i = items.findIndex((it) => it.name === s);
+  if (i < 0) throw new Error(`no ${what} ${JSON.stringify(s)}`);
+  return i;
+}
+
+// ---------------------------------------------------------------- model
+
+function disposeModel() {
+  const m = state.model;
+  if (!m) return;
+  m.mixer.stopAllAction();
+  scene.remove(m.gltf.scene);
+  m.gltf.scene.traverse((o) => {
+    if (o.geometry) o.geometry.dispose();
+    for (const mat of [].concat(o.material || [])) {
+      for (const v of Object.values(mat)) if (v && v.isTexture) v.dispose();
+      mat.dispose();
+    }
+  });
+  for (const extra of [state.overlay, state.capsules]) {
+    if (!extra) continue;
+    scene.remove(extra.group);
+    extra.group.traverse((o) => {
+      if (o.geometry) o.geometry.dispose();
+      if (o.material) o.material.dispose();
+    });
+  }
+  state.model = state.overlay = state.capsules = null;
+}
+
+// Nodes 0..bones of boneyard's glb are the skeleton's bones in the document's order.
+function jointObjects(gltf, bones) {
+  const byIndex = new Array(bones).fill(null);
+  for (const [obj, assoc] of gltf.parser.associations) {
+    if (assoc && assoc.nodes !== undefined && assoc.nodes < bones && !byIndex[assoc.nodes] && !obj.isMesh) {
+      byIndex[assoc.nodes] = obj;
+    }
+  }
+  return byIndex;
+}
+
+async function select(skeleton, anim, opts = {}) {
+  const sk = resolve(state.list.skeletons, skeleton, 'skeleton');
+  if (sk < 0) throw new Error('no skeleton to show');
+  const a = resolve(state.list.animations, anim, 'animation');
+  if (opts.rootMotion !== undefined) state.rootMotion = !!opts.rootMotion;
+  const gen = ++state.loading;
+  const info = state.list.skeletons[sk];
+  const clipInfo = a >= 0 ? state.list.animations[a] : null;
+  status(`loading ${info.name || info.id}${clipInfo ? ` / ${clipInfo.name}` : ''}…`);
+  const keepFrame = opts.keepFrame && sk === state.skeleton && a === state.anim ? state.frame : 0;
+  const bytes = await getGLB(glbURL(sk, a, state.rootMotion));
+  const gltf = await parseGLB(bytes);
+  if (gen !== state.loading) return false; // a newer selection is on its way
+  disposeModel();
+  state.skeleton = sk;
+  state.anim = a;
+  const bones = info.bones;
+  const joints = jointObjects(gltf, bones);
+  const names = gltf.parser.json.nodes.slice(0, bones).map((n, i) => n.name ?? `bone${i}`);
+  const parents = joints.map((j) => {
+    const p = j && j.parent ? joints.indexOf(j.parent) : -1;
+    return p;
+  });
+  const mixer = new THREE.AnimationMixer(gltf.scene);
+  let clip = null;
+  let action = null;
+  if (a >= 0) {
+    const js = gltf.parser.json.animations || [];
+    const k = js.findIndex((x) => x.extras && x.extras.index === a);
+    clip = gltf.animations[k >= 0 ? k : 0] || null;
+    if (clip) {
+      action = mixer.clipAction(clip);
+      action.setLoop(THREE.LoopOnce, 1);
+      action.clampWhenFinished = true;
+      action.play();
+    }
+  }
+  const fps = clipInfo ? clipInfo.fps : 30;
+  const frames = clipInfo ? clipInfo.frames : 1;
+  // A skeleton without a model: the export's stick figure is replaced by capsules.
+  const noModel = !info.meshes;
+  gltf.scene.traverse((o) => {
+    if (o.isMesh && noModel) o.visible = false;
+  });
+  scene.add(gltf.scene);
+  state.model = { gltf, bytes, joints, names, parents, clip, action, mixer, fps, frames, noModel, extent: 1 };
+  state.frame = Math.min(keepFrame, frames - 1);
+  applyFrame();
+  state.model.extent = measure();
+  state.overlay = makeOverlay();
+  if (noModel) state.capsules = makeCapsules();
+  if (!opts.keepCamera) frameMotion();
+  updateOverlay();
+  fillSkeletons();
+  fillAnims();
+  showClipInfo();
+  syncControls();
+  status(`${info.name || info.id}${clipInfo ? ` / ${clipInfo.name}` : ''}`);
+  return true;
+}
+
+function applyFrame() {
+  const m = state.model;
+  if (!m) return;
+  if (m.action) {
+    const f = Math.max(0, Math.min(state.frame, m.frames - 1));
+    m.action.reset(); // un-pause after clamping at the end
+    m.mixer.setTime(Math.fround(f / m.fps));
+  }
+  m.gltf.scene.updateMatrixWorld(true);
+}
+
+// The largest |translation| of any joint at the current frame (the model's size, >= 1e-6).
+function measure() {
+  let e = 1e-6;
+  const v = new THREE.Vector3();
+  for (const j of state.model.joints) {
+    if (!j) continue;
+    j.getWorldPosition(v);
+    e = Math.max(e, Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
+  }
+  return e;
+}
+
+// Joints at up to 48 frames spread over the clip, and the model at the current frame.
+function motionBox() {
+  const m = state.model;
+  const box = new THREE.Box3();
+  const keep = state.frame;
+  const samples = Math.min(m.frames, 48);
+  const v = new THREE.Vector3();
+  for (let k = 0; k < samples; k++) {
+    state.frame = samples > 1 ? Math.round((k * (m.frames - 1)) / (samples - 1)) : 0;
+    applyFrame();
+    for (const j of m.joints) if (j) box.expandByPoint(j.getWorldPosition(v));
+  }
+  state.frame = keep;
+  applyFrame();
+  if (!m.noModel) {
+    const mb = new THREE.Box3().setFromObject(m.gltf.scene);
+    if (!mb.isEmpty()) box.union(mb);
+  }
+  if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
+  return box;
+}
+
+function frameMotion() {
+  const box = motionBox();
+  const center = box.getCenter(new THREE.Vector3());
+  const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 1e-3);
+  const dist = (radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2))) * 1.05;
+  const dir = new THREE.Vector3(Math.sin(0.6), 0.35, Math.cos(0.6)).normalize();
+  camera.position.copy(center).addScaledVector(dir, dist);
+  camera.near = dist / 200;
+  camera.far = dist * 50;
+  camera.updateProjectionMatrix();
+  controls.target.copy(center);
+  controls.update();
+  sun.position.copy(center).add(new THREE.Vector3(radius, radius * 2, radius * 1.5));
+  sun.target.position.copy(center);
+  if (grid) {
+    scene.remove(grid);
+    grid.geometry.dispose();
+    grid.material.dispose();
+  }
+  const size = radius * 4;
+  grid = new THREE.GridHelper(size, 20, 0x5a6270, 0x3a404a);
+  grid.position.set(center.x, box.min.y, center.z);
+  grid.visible = $('show-grid').checked;
+  scene.add(grid);
+}
+
+// ---------------------------------------------------------------- overlay and capsules
+
+function makeOverlay() {
+  const m = state.model;
+  const group = new THREE.Group();
+  const segs = m.parents.filter((p) => p >= 0).length;
+  const lineGeo = new THREE.BufferGeometry();
+  lineGeo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(Math.max(segs, 1) * 6), 3));
+  const lines = new THREE.LineSegments(
+    lineGeo,
+    new THREE.LineBasicMaterial({ color: 0xff9628, depthTest: false, transparent: true, opacity: 0.9 }),
+  );
+  lines.renderOrder = 10;
+  lines.frustumCulled = false;
+  const ptGeo = new THREE.BufferGeometry();
+  ptGeo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(m.joints.length * 3), 3));
+  const points = new THREE.Points(
+    ptGeo,
+    new THREE.PointsMaterial({ color: 0xffd27a, size: 6, sizeAttenuation: false, depthTest: false, transparent: true }),
+  );
+  points.renderOrder = 11;
+  points.frustumCulled = false;
+  group.add(lines, points);
+  group.visible = $('show-bones').checked;
+  scene.add(group);
+  return { group, lines, points };
+}
+
+function makeCapsules() {
+  const m = state.model;
+  const group = new THREE.Group();
+  const r = m.extent * 0.025;
+  const material = new THREE.MeshStandardMaterial({ color: 0xb8c2cc, roughness: 0.7, metalness: 0 });
+  const cylGeo = new THREE.CylinderGeometry(1, 1, 1, 12, 1, true);
+  const sphGeo = new THREE.SphereGeometry(1, 12, 8);
+  const segments = [];
+  const balls = [];
+  m.joints.forEach((j, i) => {
+    if (!j) return;
+    const ball = new THREE.Mesh(sphGeo, material);
+    ball.scale.setScalar(r);
+    group.add(ball);
+    balls.push([ball, i]);
+    if (m.parents[i] >= 0) {
+      const cyl = new THREE.Mesh(cylGeo, material);
+      group.add(cyl);
+      segments.push([cyl, m.parents[i], i]);
+    }
+  });
+  group.visible = $('show-mesh').checked;
+  scene.add(group);
+  return { group, segments, balls, r };
+}
+
+const _a = new THREE.Vector3();
+const _b = new THREE.Vector3();
+const _up = new THREE.Vector3(0, 1, 0);
+
+function updateOverlay() {
+  const m = state.model;
+  if (!m) return;
+  if (state.overlay) {
+    const lp = state.overlay.lines.geometry.attributes.position;
+    const pp = state.overlay.points.geometry.attributes.position;
+    let k = 0;
+    m.joints.forEach((j, i) => {
+      if (!j) return;
+      j.getWorldPosition(_a);
+      pp.setXYZ(i, _a.x, _a.y, _a.z);
+      const p = m.parents[i];
+      if (p >= 0) {
+        m.joints[p].getWorldPosition(_b);
+        lp.setXYZ(k++, _b.x, _b.y, _b.z);
+        lp.setXYZ(k++, _a.x, _a.y, _a.z);
+      }
+    });
+    lp.needsUpdate = pp.needsUpdate = true;
+  }
+  if (state.capsules) {
+    const { segments, balls, r } = state.capsules;
+    for (const [ball, i] of balls) m.joints[i].getWorldPosition(ball.position);
+    for (const [cyl, p, i] of segments) {
+      m.joints[p].getWorldPosition(_b);
+      m.joints[i].getWorldPosition(_a);
+      const d = _a.clone().sub(_b);
+      const len = d.length();
+      cyl.visible = len > 1e-9;
+      if (!cyl.visible) continue;
+      cyl.position.copy(_b).addScaledVector(d, 0.5);
+      cyl.quaternion.setFromUnitVectors(_up, d.divideScalar(len));
+      cyl.scale.set(r, len, r);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- UI
+
+function showClipInfo() {
+  const dl = $('clip-info');
+  dl.replaceChildren();
+  const add = (k, v) => {
+    const dt = document.createElement('dt');
+    dt.textContent = k;
+    const dd = document.createElement('dd');
+    dd.textContent = v;
+    dl.append(dt, dd);
+  };
+  const s = state.list.skeletons[state.skeleton];
+  add('skeleton', `${s.name || s.id} (${s.bones} bones)`);
+  add('source', s.source || s.id);
+  if (state.anim >= 0) {
+    const a = state.list.animations[state.anim];
+    add('clip', `#${a.index} ${a.name}`);
+    add('frames', `${a.frames} at ${a.fps} fps`);
+    if (a.interpolation) add('keys', a.interpolation);
+    if (a.format) add('format', a.format);
+  }
+  if (state.model && state.model.noModel) add('model', 'none: the rig as capsules');
+}
+
+function syncControls() {
+  const m = state.model;
+  const frames = m ? m.frames : 1;
+  const slider = $('frame');
+  slider.max = String(Math.max(frames - 1, 0));
+  slider.value = String(Math.floor(state.frame));
+  const shown = Math.floor(state.frame);
+  $('frame-label').textContent =
+    state.anim >= 0 && m ? `frame ${shown} / ${frames - 1} · ${m.fps} fps` : 'rest pose';
+  $('play').textContent = state.playing ? 'Pause' : 'Play';
+}
+
+function setFrame(f) {
+  const m = state.model;
+  if (!m) return 0;
+  f = Number(f);
+  if (!Number.isFinite(f)) f = 0;
+  state.playing = false; // scrubbing stops playback
+  state.frame = Math.max(0, Math.min(f, m.frames - 1));
+  applyFrame();
+  updateOverlay();
+  syncControls();
+  render();
+  return state.frame;
+}
+
+let last = performance.now();
+function tick(now) {
+  const dt = Math.min((now - last) / 1000, 0.25);
+  last = now;
+  const m = state.model;
+  if (state.playing && m && m.action) {
+    let f = state.frame + dt * m.fps * state.speed;
+    if (f > m.frames - 1) {
+      if (state.loop && m.frames > 1) f %= m.frames; // frame N-1 shows until the counter wraps
+      else {
+        f = m.frames - 1;
+        state.playing = false;
+      }
+    }
+    state.frame = f;
+    applyFrame();
+    updateOverlay();
+    syncControls();
+  }
+  render();
+  requestAnimationFrame(tick);
+}
+
+function resize() {
+  const r = canvas.parentElement.getBoundingClientRect();
+  const w = Math.max(1, Math.floor(r.width));
+  const h = Math.max(1, Math.floor(r.height));
+  if (canvas.width !== Math.floor(w * renderer.getPixelRatio()) || camera.aspect !== w / h) {
+    renderer.setSize(w, h, false);
+    camera.aspect = w / h;
+    camera.updateProjectionMatrix();
+  }
+}
+
+function render() {
+  resize();
+  renderer.render(scene, camera);
+}
+
+// Hover: the joint nearest the pointer within 10 px, named in a tooltip.
+canvas.addEventListener('pointermove', (e) => {
+  const tip = $('tip');
+  const m = state.model;
+  if (!m || !$('show-bones').checked) {
+    tip.hidden = true;
+    return;
+  }
+  const rect = canvas.getBoundingClientRect();
+  const x = e.clientX - rect.left;
+  const y = e.clientY - rect.top;
+  let best = -1;
+  let bestD = 10;
+  const v = new THREE.Vector3();
+  m.joints.forEach((j, i) => {
+    if (!j) return;
+    j.getWorldPosition(v).project(camera);
+    if (v.z > 1) return;
+    const px = ((v.x + 1) / 2) * rect.width;
+    const py = ((1 - v.y) / 2) * rect.height;
+    const d = Math.hypot(px - x, py - y);
+    if (d < bestD) {
+      bestD = d;
+      best = i;
+    }
+  });
+  if (best < 0) {
+    tip.hidden = true;
+    return;
+  }
+  tip.textContent = `#${best} ${m.names[best]}`;
+  tip.style.left = `${x + 12}px`;
+  tip.style.top = `${y + 12}px`;
+  tip.hidden = false;
+});
+canvas.addEventListener('pointerleave', () => ($('tip').hidden = true));
+
+// crates/cli/src/output.rs safe_name: every character but [A-Za-z0-9._-] becomes '_'.
+function safeName(s) {
+  const t = s.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+|\.+$/g, '');
+  return t || 'unnamed';
+}
+
+// The name `boneyard export` gives this file: <first file's stem>[_<skeleton>]_<clip>.glb,
+// the skeleton named when the document has several (its name when unique, else its id).
+function downloadName() {
+  const file = (state.list.files && state.list.files[0]) || 'boneyard';
+  const base = String(file).split(/[\\/]/).pop();
+  const stem = base.includes('.') ? base.slice(0, base.lastIndexOf('.')) : base;
+  const sks = state.list.skeletons;
+  const s = sks[state.skeleton];
+  const unique = s.name && sks.filter((o) => o.name === s.name).length === 1;
+  const sk = sks.length > 1 ? `_${unique ? s.name : s.id}` : '';
+  const clip = state.anim >= 0 ? `_${state.list.animations[state.anim].name}` : '';
+  return `${safeName(`${stem}${sk}${clip}${state.rootMotion ? '' : '_in_place'}`)}.glb`;
+}
+
+function download() {
+  const m = state.model;
+  if (!m) return;
+  const url = URL.createObjectURL(new Blob([m.bytes], { type: 'model/gltf-binary' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = downloadName();
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+// Names of error or placeholder clips (crates/cli/src/view.rs placeholder_name).
+const PLACEHOLDER = /^\s*$|error|dummy|null|none|unused|blank|empty|placeholder|test|nothing/i;
+
+function reportErrors(p) {
+  return p.catch((e) => {
+    status(e.message || String(e), true);
+    return false;
+  });
+}
+
+function wire() {
+  $('skeleton-filter').addEventListener('input', fillSkeletons);
+  $('anim-filter').addEventListener('input', fillAnims);
+  $('skeleton').addEventListener('change', (e) => {
+    const sk = Number(e.target.value);
+    // Like /api/list's `open`: the first clip whose name does not look like a placeholder.
+    const clips = animsOf(sk);
+    const first = clips.find((a) => !PLACEHOLDER.test(a.name)) || clips[0];
+    reportErrors(select(sk, first ? first.index : -1));
+  });
+  $('anim').addEventListener('change', (e) => reportErrors(select(state.skeleton, Number(e.target.value))));
+  $('play').addEventListener('click', () => {
+    const m = state.model;
+    if (!m || !m.action) return;
+    if (!state.playing && state.frame >= m.frames - 1) state.frame = 0;
+    state.playing = !state.playing;
+    syncControls();
+  });
+  $('frame').addEventListener('input', (e) => {
+    state.playing = false;
+    setFrame(Number(e.target.value));
+  });
+  $('speed').addEventListener('change', (e) => (state.speed = Number(e.target.value) || 1));
+  $('loop').addEventListener('change', (e) => (state.loop = e.target.checked));
+  $('root-motion').addEventListener('change', (e) => {
+    state.rootMotion = e.target.checked;
+    reportErrors(select(state.skeleton, state.anim, { keepFrame: true, keepCamera: false }));
+  });
+  $('show-mesh').addEventListener('change', (e) => {
+    const m = state.model;
+    if (!m) return;
+    m.gltf.scene.traverse((o) => {
+      if (o.isMesh) o.visible = e.target.checked && !m.noModel;
+    });
+    if (state.capsules) state.capsules.group.visible = e.target.checked;
+  });
+  $('show-bones').addEventListener('change', (e) => {
+    if (state.overlay) state.overlay.group.visible = e.target.checked;
+  });
+  $('show-grid').addEventListener('change', (e) => {
+    if (grid) grid.visible = e.target.checked;
+  });
+  $('frame-all').addEventListener('click', () => state.model && frameMotion());
+  $('download').addEventListener('click', download);
+  window.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement && e.target.type !== 'checkbox' && e.target.type !== 'range') return;
+    if (e.target instanceof HTMLSelectElement) return;
+    if (e.key === ' ') {
+      e.preventDefault();
+      $('play').click();
+    } else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      e.preventDefault();
+      state.playing = false;
+      setFrame(Math.round(state.frame) + (e.key === 'ArrowRight' ? 1 : -1));
+    } else if (e.key === 'f') {
+      $('frame-all').click();
+    }
+  });
+}
+
+// ---------------------------------------------------------------- test hook and start
+
+let markReady;
+const hook = {
+  ready: false,
+  whenReady: new Promise((r) => (markReady = r)),
+  get list() {
+    return state.list;
+  },
+  select: (skeleton, anim, opts) => select(skeleton, anim, opts),
+  setFrame,
+  play(on = true) {
+    state.playing = !!on;
+    syncControls();
+  },
+  // Every joint's world position (three's getWorldPosition) at the current frame.
+  jointWorldPositions() {
+    const m = state.model;
+    if (!m) return [];
+    const v = new THREE.Vector3();
+    return m.joints.map((j, i) => ({
+      index: i,
+      name: m.names[i],
+      position: j ? j.getWorldPosition(v).toArray() : null,
+    }));
+  },
+  // Every joint in canvas CSS pixels (null when behind the camera), for hovering tests.
+  projectedJoints() {
+    const m = state.model;
+    if (!m) return [];
+    const rect = canvas.getBoundingClientRect();
+    const v = new THREE.Vector3();
+    return m.joints.map((j) => {
+      if (!j) return null;
+      j.getWorldPosition(v).project(camera);
+      if (v.z > 1) return null;
+      return { x: ((v.x + 1) / 2) * rect.width, y: ((1 - v.y) / 2) * rect.height };
+    });
+  },
+  state() {
+    const m = state.model;
+    return {
+      skeleton: state.skeleton,
+      anim: state.anim,
+      frame: state.frame,
+      fps: m ? m.fps : null,
+      frames: m ? m.frames : null,
+      playing: state.playing,
+      rootMotion: state.rootMotion,
+      capsules: !!state.capsules,
+      meshes: m ? countMeshes(m) : 0,
+      error: state.error,
+    };
+  },
+};
+window.boneyard = hook;
+
+function countMeshes(m) {
+  let n = 0;
+  m.gltf.scene.traverse((o) => {
+    if (o.isMesh && o.visible) n++;
+  });
+  return n;
+}
+
+async function start() {
+  wire();
+  requestAnimationFrame(tick);
+  state.list = await getJSON('/api/list');
+  const fam = state.list.family || '';
+  $('family').textContent = `${fam}${fam ? ' · ' : ''}${(state.list.files || []).join(', ')}`;
+  if (!state.list.skeletons.length) {
+    status('these files hold no skeleton to show', true);
+    return;
+  }
+  const open = state.list.open || {};
+  await select(open.skeleton ?? 0, open.anim ?? -1);
+  if (state.anim >= 0) {
+    state.playing = true;
+    syncControls();
+  }
+}
+
+start()
+  .catch((e) => status(e.message || String(e), true))
+  .finally(() => {
+    hook.ready = true;
+    markReady(state.error);
+  });
