@@ -329,14 +329,25 @@ fn clip_moves(doc: &Doc, skeleton: usize, anim: usize) -> bool {
 }
 
 /// The clip the page opens on: the first clip that does not look like a placeholder and that
-/// moves, on the main figure: skeletons with meshes first, then those with more bones, then in
-/// document order. After 64 candidates (to bound the time a huge document takes), or when no
+/// moves, on the main figure: skeletons with meshes first, then those more clips play on, then
+/// those with more bones, then in document order. After 64 candidates (to bound the time a huge document takes), or when no
 /// clip qualifies, the first clip; `None` without clips.
 pub fn opening_clip(doc: &Doc) -> Option<usize> {
     let anims = doc.animations();
     let skeletons = doc.skeletons();
+    // The main figure is the one most clips play on (Link's 573 over the props of
+    // gameplay_keep beside him), with meshes, then the larger, then in document order.
+    let mut clips = vec![0usize; skeletons.len()];
+    for a in 0..anims.len() {
+        if let Some(c) = doc.skeleton_for(a).and_then(|s| clips.get_mut(s)) {
+            *c += 1;
+        }
+    }
     let mut order: Vec<usize> = (0..skeletons.len()).collect();
-    order.sort_by_key(|&s| (skeletons[s].meshes.is_empty(), std::cmp::Reverse(skeletons[s].skeleton.len()), s));
+    order.sort_by_key(|&s| {
+        let sk = &skeletons[s];
+        (sk.meshes.is_empty(), std::cmp::Reverse(clips[s]), std::cmp::Reverse(sk.skeleton.len()), s)
+    });
     let candidates = order
         .iter()
         .flat_map(|&sk| (0..anims.len()).filter(move |&a| doc.skeleton_for(a) == Some(sk)).map(move |a| (a, sk)))
