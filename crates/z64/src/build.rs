@@ -58,6 +58,11 @@ pub const MAX_ANIMATIONS: usize = 65536;
 pub fn is_gameplay_keep(stem: &str) -> bool {
     stem == "gameplay_keep"
 }
+/// Link's own objects, whose animations are in `gameplay_keep` and `link_animetion`.
+pub fn is_link_object(stem: &str) -> bool {
+    matches!(stem, "object_link_boy" | "object_link_child")
+}
+
 pub fn is_link_animetion(stem: &str) -> bool {
     stem == "link_animetion"
 }

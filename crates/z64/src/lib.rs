@@ -120,6 +120,12 @@ impl Family for Z64 {
         Ok(Box::new(open_files(files)?))
     }
 
+    /// `pick`: one file of the ROMs given (`--file object_link_boy`), with `gameplay_keep` and
+    /// `link_animetion` when it is Link's.
+    fn open_with(&self, files: Vec<InputFile>, options: &boneyard_core::OpenOptions) -> Result<Box<dyn Document>> {
+        Ok(Box::new(open_files_picking(files, &[], options.pick.as_deref())?))
+    }
+
     /// `link_animetion` holds only the frames `gameplay_keep`'s headers point into; it is read
     /// beside `gameplay_keep` or Link's objects.
     fn is_companion(&self, path: &Path, head: &[u8]) -> bool {
@@ -140,7 +146,22 @@ pub fn open_files(inputs: Vec<InputFile>) -> Result<Z64Document> {
 
 /// [`open_files`], plus skeletons and animations given by their offsets ([`build::Explicit`]:
 /// MM keyframe and curve data in files the asset table does not name).
-pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit]) -> Result<Z64Document> {
+pub fn open_files_with(inputs: Vec<InputFile>, explicit: &[build::Explicit]) -> Result<Z64Document> {
+    open_files_picking(inputs, explicit, None)
+}
+
+/// [`open_files_with`], reading only the file named `pick` of the ROMs given (matched without
+/// regard to case against the names `info` prints, with or without the `<rom>#` prefix),
+/// plus `gameplay_keep` and `link_animetion` when the file is Link's (they hold his
+/// animations). A name no ROM file has is an error that offers the closest names.
+pub fn open_files_picking(
+    mut inputs: Vec<InputFile>,
+    explicit: &[build::Explicit],
+    pick: Option<&str>,
+) -> Result<Z64Document> {
+    if pick.is_some() && !inputs.iter().any(|i| rom::byte_order(&i.data).is_some()) {
+        return Err(Error::not_found("--file picks a file inside a ROM, and none of the files given is a ROM"));
+    }
     let companion_warnings = add_companions(&mut inputs);
     let mut files: Vec<SegFile> = Vec::new();
     let mut summaries: Vec<FileSummary> = Vec::new();
@@ -173,7 +194,7 @@ pub fn open_files_with(mut inputs: Vec<InputFile>, explicit: &[build::Explicit])
                 sum.notes.push("file names from the ROM's name table".into());
             }
             let version = info.version.and_then(rom::decomp_version);
-            let (kept, notes) = pick_rom_files(&name, rfiles);
+            let (kept, notes) = pick_rom_files(&name, rfiles, pick)?;
             sum.notes.extend(notes);
             for (f, s) in kept {
                 files.push(f);
@@ -262,7 +283,13 @@ fn push_object(
 }
 
 /// From a ROM's files keep link_animetion, gameplay_keep and those with skeletons/animations.
-fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, FileSummary)>, Vec<String>) {
+/// With `pick`, only that file (and Link's companions when it is Link's) is kept, whatever it
+/// holds.
+fn pick_rom_files(
+    rom_name: &str,
+    rfiles: Vec<rom::RomFile>,
+    pick: Option<&str>,
+) -> Result<(Vec<(SegFile, FileSummary)>, Vec<String>)> {
     let mut notes = Vec::new();
     // link_animetion: an uncompressed file early in the table (OoT: entry 6, after the audio
     // files, which are uncompressed and large too). gameplay_keep: the file with Link animation
@@ -297,10 +324,39 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
             }
         }
     }
+    let stem_of_entry = |i: usize, f: &rom::RomFile| -> String {
+        if Some(i) == la {
+            "link_animetion".to_string()
+        } else if Some(i) == gk {
+            "gameplay_keep".to_string()
+        } else {
+            f.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| format!("file_{:04}", f.index))
+        }
+    };
+    let picked: Option<std::collections::HashSet<usize>> = match pick {
+        None => None,
+        Some(p) => {
+            let want = p.rsplit('#').next().unwrap_or(p).to_ascii_lowercase();
+            let stems: Vec<String> = rfiles.iter().enumerate().map(|(i, f)| stem_of_entry(i, f)).collect();
+            let Some(hit) = stems.iter().position(|s| s.to_ascii_lowercase() == want) else {
+                let close = boneyard_core::document::did_you_mean(p, stems.iter().map(|s| s.as_str()));
+                return Err(Error::not_found(format!("--file {p:?}: {rom_name} has no file of that name{close}")));
+            };
+            let mut set: std::collections::HashSet<usize> = [hit].into();
+            if build::is_link_object(&stems[hit]) || Some(hit) == gk {
+                set.extend(gk.into_iter().chain(la));
+            }
+            notes.push(format!("--file {p}: {} of the ROM's files read", set.len()));
+            Some(set)
+        }
+    };
     let mut kept = Vec::new();
     // Keyframe skeleton tries, shared by the ROM's files (see build::MAX_SCAN_WORK).
     let mut work = build::MAX_SCAN_WORK;
     for (i, f) in rfiles.into_iter().enumerate() {
+        if picked.as_ref().is_some_and(|set| !set.contains(&i)) {
+            continue;
+        }
         let named = f.name.clone().filter(|n| !n.is_empty());
         let (stem, segment) = if Some(i) == la {
             ("link_animetion".to_string(), layout::SEG_LINK_ANIMETION)
@@ -311,6 +367,7 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
             let seg = if stem.starts_with("gameplay_") { 5 } else { layout::SEG_OBJECT };
             let known = names::is_known(&stem);
             if !known
+                && picked.is_none()
                 && scan::skeleton_candidates(&f.data, seg).is_empty()
                 && scan::animation_candidates(&f.data, seg).is_empty()
                 && !has_keyframe_or_curve(&f.data, seg, &mut work)
@@ -336,7 +393,7 @@ fn pick_rom_files(rom_name: &str, rfiles: Vec<rom::RomFile>) -> (Vec<(SegFile, F
     if gk.is_none() {
         notes.push("no gameplay_keep with Link animation headers found".into());
     }
-    (kept, notes)
+    Ok((kept, notes))
 }
 
 /// Does a ROM file hold an MM keyframe skeleton that reads, or a curve animation header?
@@ -368,7 +425,7 @@ fn add_companions(inputs: &mut Vec<InputFile>) -> Vec<Warning> {
     let mut extra = Vec::new();
     for i in inputs.iter() {
         let (stem, _) = stem_of(&i.path);
-        let wants = build::is_gameplay_keep(&stem) || stem == "object_link_boy" || stem == "object_link_child";
+        let wants = build::is_gameplay_keep(&stem) || build::is_link_object(&stem);
         if !wants {
             continue;
         }
