@@ -283,13 +283,16 @@ fn push_object(
 }
 
 /// From a ROM's files keep link_animetion, gameplay_keep and those with skeletons/animations.
+/// A ROM file kept for reading, with what `info` says of it.
+type KeptFile = (SegFile, FileSummary);
+
 /// With `pick`, only that file (and Link's companions when it is Link's) is kept, whatever it
 /// holds.
 fn pick_rom_files(
     rom_name: &str,
     rfiles: Vec<rom::RomFile>,
     pick: Option<&str>,
-) -> Result<(Vec<(SegFile, FileSummary)>, Vec<String>)> {
+) -> Result<(Vec<KeptFile>, Vec<String>)> {
     let mut notes = Vec::new();
     // link_animetion: an uncompressed file early in the table (OoT: entry 6, after the audio
     // files, which are uncompressed and large too). gameplay_keep: the file with Link animation
