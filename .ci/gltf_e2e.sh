@@ -54,8 +54,9 @@ if [ -d "$data" ]; then
   check oni_walk19_body19 "" "$oni/TRBSfixture_body19.oni" "$oni/TRAMfixture_walk19.oni"
   check oni_level1 "" "$oni/level1_Final.dat"
   check z64_dekunuts "" "$z/object_dekunuts"
-  check z64_link_boy "#2 #3 #100 #574" "$z/object_link_boy" "$z/gameplay_keep" "$z/link_animetion"
+  check z64_link_boy "gPlayerAnim_clink_demo_atozusari gPlayerAnim_link_normal_walk gPlayerAnim_link_normal_run gPlayerAnim_Link_ue_wait" "$z/object_link_boy" "$z/gameplay_keep" "$z/link_animetion"
   check z64_human "" "$z/object_human"
+  check z64_horse "#0 #4 #8" "$z/object_horse"
   # The treasure chest's curve skeleton (SkelCurve, 0x5EB8): meshes in dList[1], limbs hidden
   # by a zero scale.
   check z64_box_curve "#3 #4" "$z/object_box"
