@@ -221,3 +221,31 @@ fn bad_input_is_exit_one_naming_clip_and_bone_and_writes_nothing() {
     assert!(w.iter().any(|m| m.contains("held at rest") && m.contains("pelvis") && m.contains("head")), "{w:?}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A level as the target: its body set picked with `--skeleton`, its own walk as `--like`.
+#[test]
+fn import_onto_a_level() {
+    let Some((_, _, glb, d)) = setup("level") else { return };
+    let Some(level) = shared_data("oni/level1_Final.dat", "import_onto_a_level") else { return };
+    let out = d.join("out");
+    let o = boneyard(&[
+        "import",
+        s(&glb),
+        "--into",
+        s(&level),
+        "--skeleton",
+        "TRBSfixture_body19",
+        "--like",
+        "fixture_walk19",
+        "--out",
+        s(&out),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["written"][0]["animations"][0]["skeleton"], "TRBSfixture_body19");
+    assert_eq!(j["written"][0]["animations"][0]["keys"], 161);
+    let l = boneyard(&["check", s(&out.join("TRAMfixture_walk19.oni"))]);
+    assert_eq!(l.status.code(), Some(0), "{}", stderr(&l));
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -363,3 +363,121 @@ fn walk19_with_sixteen_byte_keys() {
     let keys: usize = back.streams.iter().map(|s| s.keys).sum();
     eprintln!("walk19 16-byte keys: max rotation error {worst:.3e} rad, {keys} keys");
 }
+
+/// Hostile glb files (the real one with bytes overwritten, deterministic): reading, matching,
+/// sampling and encoding either work or fail with an error; never a panic.
+#[test]
+fn mutated_glb_files_never_panic() {
+    let Some((walk, body)) = paths("mutated_glb_files_never_panic") else { return };
+    let (_, glb) = original(&walk, &body);
+    let target = boneyard_oni::open_paths(&[body.as_path()]).unwrap();
+    let d: &dyn boneyard_core::Document = &target;
+    let skel = &d.skeletons()[0].skeleton;
+    let into = InputFile::read(&body).unwrap();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut read, mut clipped, mut encoded) = (0, 0, 0);
+    let bin = 20 + u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize + 8;
+    for i in 0..300 {
+        let mut g = glb.clone();
+        for _ in 0..1 + next() % 6 {
+            // Half the files get their JSON hit, half their binary chunk (keys, times).
+            let at = if i % 2 == 0 { (next() as usize) % g.len() } else { bin + (next() as usize) % (g.len() - bin) };
+            g[at] = match next() % 4 {
+                0 => 0xff,
+                1 => 0,
+                2 => g[at] ^ (1 << (next() % 8)),
+                _ => next() as u8,
+            };
+        }
+        let Ok(src) = GltfSource::read("m.glb", &g, None) else { continue };
+        read += 1;
+        for a in 0..src.animations.len() {
+            let Ok(clip) = src.clip(a, skel, 60.0, &HashMap::new(), &mut Vec::new()) else { continue };
+            clipped += 1;
+            if boneyard_oni::Oni.import_clips(vec![into.clone()], &[clip], &ImportOptions::default()).is_ok() {
+                encoded += 1;
+            }
+        }
+    }
+    eprintln!("mutated glb: {read} read, {clipped} clips sampled, {encoded} encoded of 300");
+}
+
+/// A GLB from a JSON document and a binary chunk.
+fn glb_from(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
+    let mut j = serde_json::to_vec(json).unwrap();
+    while !j.len().is_multiple_of(4) {
+        j.push(b' ');
+    }
+    let mut out = Vec::new();
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&((12 + 8 + j.len() + 8 + bin.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(j.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&j);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out
+}
+
+/// Another rig: nodes named `Rig:<bone>` (a `--map` names them), and left_biceps with a rest
+/// rotation of its own, its keys being that rest followed by the motion (`R = R_motion · R_rest`).
+/// The import equals the one of boneyard's own glb: same keys on every part.
+#[test]
+fn other_rigs_through_a_map_and_a_rest_rotation() {
+    let Some((walk, body)) = paths("other_rigs_through_a_map_and_a_rest_rotation") else { return };
+    let (orig, glb) = original(&walk, &body);
+    const PART: usize = 12;
+    let (_, output) = channel(&glb, PART, "rotation");
+    let (at, mut json) = accessor_at(&glb, output);
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let bin_start = 20 + json_len + 8;
+    let mut bin = glb[bin_start..].to_vec();
+    let rest = Quat::from_euler(glam::EulerRot::XYZ, 0.4, -1.1, 2.0).normalize();
+    for k in 0..orig.frames {
+        let o = at - bin_start + 16 * k;
+        let q: Vec<f32> = (0..4).map(|c| get_f32(&bin, o + 4 * c)).collect();
+        let q = Quat::from_slice(&q) * rest;
+        for (c, v) in q.to_array().into_iter().enumerate() {
+            put_f32(&mut bin, o + 4 * c, v);
+        }
+    }
+    json["nodes"][PART]["rotation"] = serde_json::json!(rest.to_array());
+    let mut map = HashMap::new();
+    for node in json["nodes"].as_array_mut().unwrap().iter_mut().take(orig.parts) {
+        let name = node["name"].as_str().unwrap().to_string();
+        node["name"] = serde_json::json!(format!("Rig:{name}"));
+        map.insert(format!("Rig:{name}"), name);
+    }
+    let rig = glb_from(&json, &bin);
+    let target = boneyard_oni::open_paths(&[body.as_path()]).unwrap();
+    let d: &dyn boneyard_core::Document = &target;
+    let skel = &d.skeletons()[0].skeleton;
+    let src = GltfSource::read("rig.glb", &rig, None).unwrap();
+    // Without the map nothing matches.
+    let e = src.clip(0, skel, 60.0, &HashMap::new(), &mut Vec::new()).unwrap_err().to_string();
+    assert!(e.contains("--map") && e.contains("Rig:pelvis"), "{e}");
+    let clip = src.clip(0, skel, 60.0, &map, &mut Vec::new()).unwrap();
+    let out = boneyard_oni::Oni.import_clips(vec![InputFile::read(&body).unwrap()], &[clip], &ImportOptions::default());
+    let back = read_back(&out.unwrap());
+    let plain = read_back(&import(&glb, &body, &ImportOptions::default()).unwrap().0);
+    let (rb, rp) = (rotations(&back), rotations(&plain));
+    let mut worst = 0f64;
+    for p in 0..orig.parts {
+        if p != PART {
+            assert_eq!(back.stream_bytes(p), plain.stream_bytes(p), "part {p}");
+        }
+        for f in 0..orig.frames {
+            worst = worst.max(angle(to_glam(rb[p][f]), to_glam(rp[p][f])));
+        }
+    }
+    assert!(worst < 5e-4, "{worst}");
+    eprintln!("other rig (map + rest rotation on left_biceps): max difference {worst:.3e} rad");
+}

@@ -120,12 +120,15 @@ pub fn place_keys(size: u16, target: &[Quat], tolerance: f64) -> Result<PartKeys
     while k + 1 < n {
         let mut best = k + 1;
         let top = (k + 255).min(n - 1);
-        for e in k + 2..=top {
-            let ok = (k + 1..=e).all(|j| angle_between(lerp(k, e, j), target[j]) <= tolerance);
-            // Not monotone (the engine's lerp is not a slerp, so a shorter segment of a
-            // lerped stretch can fail where the whole one holds): every end is tried.
-            if ok {
+        // The farthest end that holds. Not monotone (the engine's lerp is not a slerp, so a
+        // shorter segment of a lerped stretch can fail where the whole one holds): ends are
+        // tried from the farthest down, so a still or smooth stretch costs one check.
+        for e in (k + 2..=top).rev() {
+            if (k + 1..e).all(|j| angle_between(lerp(k, e, j), target[j]) <= tolerance)
+                && angle_between(enc[e].1, target[e]) <= tolerance
+            {
                 best = e;
+                break;
             }
         }
         frames.push(best);
@@ -441,6 +444,16 @@ mod tests {
         assert!(k.max_error <= DEFAULT_TOLERANCE, "{}", k.max_error);
         let k16 = place_keys(16, &turn, DEFAULT_TOLERANCE).unwrap();
         assert!(k16.max_error <= DEFAULT_TOLERANCE);
+    }
+
+    #[test]
+    fn a_long_still_clip_is_quick_and_keyed_every_255_frames() {
+        let still = vec![Quat::from_rotation_z(1.0); u16::MAX as usize];
+        let t = std::time::Instant::now();
+        let k = place_keys(6, &still, DEFAULT_TOLERANCE).unwrap();
+        assert_eq!(k.frames.len(), 1 + (u16::MAX as usize - 1).div_ceil(255));
+        assert!(k.frames.windows(2).all(|w| w[1] - w[0] <= 255));
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
     }
 
     #[test]
