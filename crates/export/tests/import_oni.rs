@@ -481,3 +481,75 @@ fn other_rigs_through_a_map_and_a_rest_rotation() {
     assert!(worst < 5e-4, "{worst}");
     eprintln!("other rig (map + rest rotation on left_biceps): max difference {worst:.3e} rad");
 }
+
+/// Another frame rate: the glb's key times doubled (the walk at 30 fps) is resampled at 60:
+/// 79 frames, the even ones the original's keys, the odd ones between (LINEAR: the slerp
+/// midpoint, within the tolerance of it); as STEP the odd frames hold the previous key.
+#[test]
+fn other_frame_rates_are_resampled() {
+    let Some((walk, body)) = paths("other_frame_rates_are_resampled") else { return };
+    let (orig, glb) = original(&walk, &body);
+    let (input, _) = channel(&glb, 0, "rotation");
+    let (tat, json) = accessor_at(&glb, input);
+    let mut slow = glb.clone();
+    for k in 0..orig.frames {
+        let t = get_f32(&glb, tat + 4 * k);
+        put_f32(&mut slow, tat + 4 * k, (k as f64 / 30.0) as f32);
+        assert_eq!(t, (k as f64 / 60.0) as f32);
+    }
+    let target = boneyard_oni::open_paths(&[body.as_path()]).unwrap();
+    let d: &dyn boneyard_core::Document = &target;
+    let skel = &d.skeletons()[0].skeleton;
+    let ro = rotations(&orig);
+    for step in [false, true] {
+        let g = if step {
+            let mut j = json.clone();
+            for s in j["animations"][0]["samplers"].as_array_mut().unwrap() {
+                s["interpolation"] = serde_json::json!("STEP");
+            }
+            let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+            glb_from(&j, &slow[20 + json_len + 8..])
+        } else {
+            slow.clone()
+        };
+        let src = GltfSource::read("slow.glb", &g, None).unwrap();
+        let clip = src.clip(0, skel, 60.0, &HashMap::new(), &mut Vec::new()).unwrap();
+        assert_eq!(clip.frames(), 2 * orig.frames - 1);
+        let out = boneyard_oni::Oni.import_clips(vec![InputFile::read(&body).unwrap()], &[clip], &Default::default());
+        let back = read_back(&out.unwrap());
+        let rb = rotations(&back);
+        let mut worst = 0f64;
+        for p in 0..orig.parts {
+            for f in 0..back.frames {
+                let want = if f % 2 == 0 || step {
+                    to_glam(ro[p][f / 2])
+                } else {
+                    to_glam(ro[p][f / 2]).slerp(to_glam(ro[p][f / 2 + 1]), 0.5)
+                };
+                worst = worst.max(angle(want, to_glam(rb[p][f])));
+            }
+        }
+        assert!(worst < 5e-4, "step {step}: {worst}");
+        // Motion: half the original's per frame (LINEAR), or all of it on the even frames (STEP).
+        let (v, vo) = (&back.velocities, &orig.velocities);
+        let dv = (0..back.frames - 1)
+            .map(|f| {
+                let want = if step {
+                    if f % 2 == 1 {
+                        vo[f / 2][1]
+                    } else {
+                        0.0
+                    }
+                } else {
+                    vo[f / 2][1] / 2.0
+                };
+                (v[f][1] - want).abs()
+            })
+            .fold(0f32, f32::max);
+        assert!(dv < 2e-6, "step {step}: {dv}");
+        eprintln!(
+            "30 fps glb resampled at 60 ({}): max rotation error {worst:.3e} rad, motion {dv:.2e}",
+            if step { "STEP" } else { "LINEAR" }
+        );
+    }
+}
