@@ -32,8 +32,9 @@ use std::path::Path;
 
 /// The longest clip read (frames), as for export.
 pub const MAX_FRAMES: usize = crate::bake::MAX_FRAMES;
-/// The most frames × bones one clip may hold.
-const MAX_SAMPLES: usize = 1 << 24;
+/// The most frames × bones one clip may hold (4 Mi transforms, about 170 MB; Oni's largest,
+/// 65535 frames × 32 parts, is 2 Mi).
+const MAX_SAMPLES: usize = 1 << 22;
 
 fn invalid(msg: String) -> Error {
     Error::new(ErrorKind::Invalid(msg))
