@@ -107,6 +107,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write glTF clips back in the game's own format (Oni: a TRAM .oni per clip).
+    Import(ImportArgs),
     /// Local web viewer on http://127.0.0.1:P.
     View {
         #[arg(required = true)]
@@ -120,6 +122,43 @@ pub enum Command {
         #[arg(long, default_value = "boneyard-demo")]
         out: PathBuf,
     },
+}
+
+/// `boneyard import GLTF... --into FILE... --out DIR`.
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// glTF 2.0 files (.glb or .gltf) whose animations are written back.
+    #[arg(required = true, value_name = "GLTF")]
+    pub gltf: Vec<PathBuf>,
+    /// The game files whose skeleton is the target (Oni: a TRBS or ONCC .oni, or a level;
+    /// TRAMs given with them can be `--like`).
+    #[arg(long, required = true, num_args = 1.., value_name = "FILE")]
+    pub into: Vec<PathBuf>,
+    /// glTF animations to import, by name or `#N` (repeatable; default: all).
+    #[arg(long)]
+    pub anim: Vec<String>,
+    /// The skeleton of the --into files (id, name or `#index`; default: the first).
+    #[arg(long)]
+    pub skeleton: Option<String>,
+    /// Bone map for other rigs: a JSON object {"gltf bone": "game bone", ...}.
+    #[arg(long, value_name = "MAP.json")]
+    pub map: Option<PathBuf>,
+    /// `{"written": [...], "warnings": [...]}` on stdout.
+    #[arg(long)]
+    pub json: bool,
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Oni rotation keys: 6 bytes (Euler angles, the default) or 16 (quaternions).
+    #[arg(long, value_name = "6|16", value_parser = clap::builder::PossibleValuesParser::new(["6", "16"]))]
+    pub oni_keys: Option<String>,
+    /// Largest rotation error left where keys are dropped: radians, or e.g. `0.02deg`
+    /// (Oni default 0.0003).
+    #[arg(long, value_name = "ANGLE")]
+    pub tolerance: Option<String>,
+    /// An animation of the --into files whose other fields (type, states, attacks, sounds...)
+    /// are copied.
+    #[arg(long, value_name = "ANIM")]
+    pub like: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

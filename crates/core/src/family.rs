@@ -71,4 +71,22 @@ pub trait Family: Sync {
     fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
         Ok(Vec::new())
     }
+    /// The frame rate clips must be sampled at for [`Family::import_clips`] (the engine's
+    /// own); None when the family has no write-back.
+    fn import_fps(&self) -> Option<f64> {
+        None
+    }
+    /// Write-back: encode `clips` (sampled at [`Family::import_fps`], bones named as the
+    /// skeleton of `into` that `options.skeleton` picks) in the family's own format, on the
+    /// body of the `into` files (a character, an object file, a motion bank...). Every file
+    /// returned has been read back by the family's reader. The default: unsupported.
+    fn import_clips(
+        &self,
+        into: Vec<InputFile>,
+        clips: &[crate::clip::Clip],
+        options: &crate::clip::ImportOptions,
+    ) -> Result<crate::clip::Imported> {
+        let _ = (into, clips, options);
+        Err(crate::Error::unsupported(format!("writing animations back is not supported for {} files", self.name())))
+    }
 }

@@ -6,11 +6,13 @@
 //! * [`fk`]: forward kinematics to world matrices.
 //! * [`document`]: what a family hands out after reading files: skeletons, animations sampled by
 //!   the family's own engine numerics, engine-exact poses, check lines.
-//! * [`family`]: the registry interface: probe a file, open it.
+//! * [`family`]: the registry interface: probe a file, open it, write clips back.
+//! * [`clip`]: a clip to write back into a game's format ([`Family::import_clips`]).
 //! * [`memory`]: an in-memory document of baked poses (built-in sample data, tests).
 //! * [`scaled`]: a document seen at another scale (`export --scale`).
 
 pub mod check;
+pub mod clip;
 pub mod demo;
 pub mod document;
 pub mod error;
@@ -23,6 +25,7 @@ pub mod scaled;
 pub mod testdata;
 pub mod writer;
 
+pub use clip::{Clip, ImportOptions, Imported, ImportedAnim, ImportedFile};
 pub use document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo, Warning};
 pub use error::{Error, ErrorKind, Result};
 pub use family::{Family, InputFile, OpenOptions};

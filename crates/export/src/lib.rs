@@ -7,6 +7,8 @@
 //!   which the core's consistency rule makes [`Document::pose`] (within 1e-4).
 //! * [`bvh()`]: Biovision hierarchy text, rotations as ZXY Euler angles in degrees.
 //! * [`obj()`]: Wavefront OBJ of the posed meshes (or a stick figure of boxes).
+//! * [`gltf_in`]: the other way: a glTF file's animations read back as [`boneyard_core::Clip`]s
+//!   for a game skeleton (`boneyard import`).
 //!
 //! The exporters never sample on their own: they bake `Document::sample(anim, f).locals` at
 //! every frame `f = 0..frames-1`, so whatever the family's engine numerics are, the file
@@ -15,6 +17,7 @@
 mod bake;
 pub mod bvh;
 pub mod glb;
+pub mod gltf_in;
 mod names;
 pub mod obj;
 mod stick;

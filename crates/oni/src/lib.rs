@@ -7,7 +7,7 @@
 //!
 //! Modules: [`layout`] (offsets only), [`container`] (instance files), [`resolve`] (links
 //! across files), [`tram`], [`keys`] and [`math`] (the engine's numerics), [`body`],
-//! [`document`], [`check`].
+//! [`document`], [`check`], [`import`] (write-back of glTF clips as TRAM `.oni` files).
 
 pub mod body;
 pub mod check;
@@ -15,6 +15,7 @@ pub mod container;
 pub mod demo;
 pub mod document;
 pub mod encode;
+pub mod import;
 pub mod keys;
 pub mod layout;
 pub mod math;
@@ -142,5 +143,18 @@ impl Family for Oni {
     /// `boneyard_demo.dat` + `.raw`: the demo character as an Oni level (see [`demo`]).
     fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
         demo::demo_files()
+    }
+    /// Oni plays 60 frames per second.
+    fn import_fps(&self) -> Option<f64> {
+        Some(layout::tram::ENGINE_FPS as f64)
+    }
+    /// One TRAM `.oni` per clip on the body of `into` (see [`import`]).
+    fn import_clips(
+        &self,
+        into: Vec<InputFile>,
+        clips: &[boneyard_core::Clip],
+        options: &boneyard_core::ImportOptions,
+    ) -> Result<boneyard_core::Imported> {
+        import::import_clips(into, clips, options)
     }
 }

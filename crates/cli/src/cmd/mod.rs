@@ -3,6 +3,7 @@
 mod check;
 mod demo;
 pub(crate) mod export;
+mod import;
 mod info;
 mod list;
 mod pose;
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> Result<()> {
             export::run(&files, &req, &options)
         }
         Command::Check { files, json } => check::run(&files, json, &options),
+        Command::Import(a) => import::run(&a.request()?),
         Command::View { files, port } => {
             let opened = crate::inputs::open_with(&files, &options)?;
             let doc = opened.docs.into_iter().next().ok_or_else(|| anyhow::anyhow!("nothing to view"))?;

@@ -1,0 +1,220 @@
+//! `boneyard import GLTF... --into FILE... --out DIR`: glTF animations written back in the
+//! format of the `--into` files, through `Family::import_clips` (cli.md, "Import").
+//!
+//! The `--into` files are opened as one document by their family; its skeleton (`--skeleton`,
+//! else the first) is the target the glTF's nodes are matched to by name (`--map` renames
+//! them first) and its family's frame rate the rate clips are sampled at
+//! (`boneyard_export::gltf_in`). Every clip is encoded (and read back by the family) before
+//! anything is written: a bad clip is exit 1 with nothing written. Oni writes one
+//! `TRAM<clip>.oni` per clip.
+
+use crate::args::usage;
+use crate::output::{ensure_dir, safe_name, write_atomic};
+use crate::registry::FAMILIES;
+use anyhow::{Context, Result};
+use boneyard_core::{Document, Family, ImportOptions, InputFile, Warning};
+use boneyard_export::gltf_in::{read_map, GltfSource};
+use serde_json::json;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// What `import` was asked.
+pub struct Request {
+    pub gltf: Vec<PathBuf>,
+    pub into: Vec<PathBuf>,
+    pub anims: Vec<String>,
+    pub skeleton: Option<String>,
+    pub map: Option<PathBuf>,
+    pub json: bool,
+    pub out: PathBuf,
+    pub key_size: Option<u16>,
+    pub tolerance: Option<f64>,
+    pub like: Option<String>,
+}
+
+impl crate::args::ImportArgs {
+    /// The request, flags checked.
+    pub fn request(self) -> Result<Request> {
+        Ok(Request {
+            key_size: self.oni_keys.as_deref().map(|k| k.parse::<u16>()).transpose()?,
+            tolerance: self.tolerance.as_deref().map(parse_tolerance).transpose()?,
+            gltf: self.gltf,
+            into: self.into,
+            anims: self.anim,
+            skeleton: self.skeleton,
+            map: self.map,
+            json: self.json,
+            out: self.out,
+            like: self.like,
+        })
+    }
+}
+
+/// `--tolerance`: radians, or degrees with a `deg` (or `°`) suffix.
+pub fn parse_tolerance(s: &str) -> Result<f64> {
+    let t = s.trim();
+    let (num, scale) = match t.strip_suffix("deg").or_else(|| t.strip_suffix('°')) {
+        Some(n) => (n.trim(), std::f64::consts::PI / 180.0),
+        None => (t.strip_suffix("rad").unwrap_or(t).trim(), 1.0),
+    };
+    num.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .map(|v| v * scale)
+        .ok_or_else(|| usage(format!("--tolerance {s:?}: expected an angle such as 0.0003 (radians) or 0.02deg")))
+}
+
+fn read(path: &Path) -> Result<InputFile> {
+    Ok(InputFile::read(path)?)
+}
+
+pub fn run(req: &Request) -> Result<()> {
+    // The target: the --into files, one family.
+    let into: Vec<InputFile> = req.into.iter().map(|p| read(p)).collect::<Result<_>>()?;
+    let mut family: Option<&'static dyn Family> = None;
+    for f in &into {
+        let fam =
+            FAMILIES.iter().copied().find(|fam| fam.probe(&f.path, &f.data)).ok_or_else(|| {
+                boneyard_core::Error::invalid(0, "not a file of a game boneyard reads").in_file(f.name())
+            })?;
+        match family {
+            Some(prev) if prev.name() != fam.name() => {
+                return Err(usage(format!(
+                    "--into files of two games ({} and {}): give the files of one",
+                    prev.name(),
+                    fam.name()
+                )))
+            }
+            _ => family = Some(fam),
+        }
+    }
+    let family = family.ok_or_else(|| usage("--into needs at least one file"))?;
+    let fps = family.import_fps().ok_or_else(|| {
+        boneyard_core::Error::unsupported(format!(
+            "writing animations back is not supported for {} files",
+            family.name()
+        ))
+    })?;
+    let doc = family.open(into.clone())?;
+    let d: &dyn Document = doc.as_ref();
+    let sk = match &req.skeleton {
+        Some(s) => d.find_skeleton(s)?,
+        None if d.skeletons().is_empty() => {
+            return Err(boneyard_core::Error::invalid(0, "the --into files hold no skeleton to import onto")
+                .in_file(into[0].name())
+                .into())
+        }
+        None => 0,
+    };
+    let target = &d.skeletons()[sk];
+    let map = match &req.map {
+        Some(p) => {
+            let bytes = std::fs::read(p).with_context(|| format!("{}: cannot read", p.display()))?;
+            read_map(&p.display().to_string(), &bytes)?
+        }
+        None => HashMap::new(),
+    };
+
+    // The clips.
+    let mut warnings: Vec<Warning> = Vec::new();
+    let mut sources = Vec::new();
+    for p in &req.gltf {
+        let bytes = std::fs::read(p).map_err(|e| boneyard_core::Error::io(p, e))?;
+        let src = GltfSource::read(&p.display().to_string(), &bytes, p.parent())?;
+        warnings.extend(src.warnings.iter().cloned());
+        sources.push(src);
+    }
+    let mut picked: Vec<(usize, usize)> = Vec::new();
+    if req.anims.is_empty() {
+        for (s, src) in sources.iter().enumerate() {
+            picked.extend((0..src.animations.len()).map(|a| (s, a)));
+        }
+    } else {
+        for spec in &req.anims {
+            let mut found = false;
+            for (s, src) in sources.iter().enumerate() {
+                if let Ok(v) = src.select(std::slice::from_ref(spec)) {
+                    picked.extend(v.into_iter().map(|a| (s, a)));
+                    found = true;
+                }
+            }
+            if !found {
+                // The error of the first file names the animations it has.
+                sources[0].select(std::slice::from_ref(spec))?;
+            }
+        }
+    }
+    if picked.is_empty() {
+        return Err(boneyard_core::Error::invalid(0, "holds no animation")
+            .in_file(req.gltf[0].display().to_string())
+            .into());
+    }
+    let mut clips = Vec::with_capacity(picked.len());
+    for (s, a) in picked {
+        clips.push(sources[s].clip(a, &target.skeleton, fps, &map, &mut warnings)?);
+    }
+
+    // Encode (and read back) everything, then write.
+    let options = ImportOptions {
+        skeleton: Some(target.id.clone()),
+        key_size: req.key_size,
+        tolerance: req.tolerance,
+        like: req.like.clone(),
+    };
+    let imported = family.import_clips(into, &clips, &options)?;
+    warnings.extend(imported.warnings.iter().cloned());
+    if !req.json {
+        for w in &warnings {
+            crate::progress::eprint(&format!("boneyard: warning: {w}"));
+        }
+    }
+    ensure_dir(&req.out)?;
+    let mut written = Vec::new();
+    for f in &imported.files {
+        let name = safe_name(&f.name);
+        let path = req.out.join(&name);
+        write_atomic(&path, &f.bytes)?;
+        crate::progress::wrote(&path);
+        if !req.json && !crate::progress::verbose() && !crate::progress::quiet() {
+            let what: Vec<String> = f.animations.iter().map(|a| format!("{} ({} frames)", a.name, a.frames)).collect();
+            println!("wrote {} ({})", path.display(), what.join(", "));
+        }
+        written.push(json!({
+            "path": name,
+            "format": f.format,
+            "animations": f.animations.iter().map(|a| {
+                let mut m = serde_json::Map::new();
+                m.insert("name".into(), json!(a.name));
+                m.insert("index".into(), json!(a.index));
+                m.insert("offset".into(), json!(a.offset));
+                m.insert("frames".into(), json!(a.frames));
+                m.insert("fps".into(), json!(a.fps));
+                for (k, v) in &a.extra {
+                    m.entry(k.clone()).or_insert(v.clone());
+                }
+                serde_json::Value::Object(m)
+            }).collect::<Vec<_>>(),
+        }));
+    }
+    if req.json {
+        let w: Vec<_> = warnings.iter().map(crate::json::warning).collect();
+        super::print_json(&json!({"written": written, "warnings": w}))?;
+    } else {
+        crate::progress::summary(&format!("imported {} clips into {} files", clips.len(), imported.files.len()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tolerance_in_radians_or_degrees() {
+        assert_eq!(parse_tolerance("0.001").unwrap(), 0.001);
+        assert_eq!(parse_tolerance("0.001rad").unwrap(), 0.001);
+        assert!((parse_tolerance("1deg").unwrap() - std::f64::consts::PI / 180.0).abs() < 1e-15);
+        assert!((parse_tolerance("0.5°").unwrap() - std::f64::consts::PI / 360.0).abs() < 1e-15);
+        assert!(parse_tolerance("-1").is_err() && parse_tolerance("x").is_err() && parse_tolerance("nan").is_err());
+    }
+}

@@ -1,0 +1,251 @@
+//! `boneyard import` end to end on the real OniSplit fixtures (cli.md, "Import"): the walk
+//! exported to glb, imported onto the body, listed and sampled again; bad input is exit 1
+//! with one line naming the clip and the bone, and nothing written.
+
+use boneyard_core::testdata::shared_data;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn boneyard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boneyard")).args(args).output().expect("run boneyard")
+}
+
+fn tmpdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("boneyard-import-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The fixtures and the glb `boneyard export` makes of the walk on the body.
+fn setup(tag: &str) -> Option<(PathBuf, PathBuf, PathBuf, PathBuf)> {
+    let walk = shared_data("oni/TRAMfixture_walk19.oni", tag)?;
+    let body = shared_data("oni/TRBSfixture_body19.oni", tag)?;
+    let d = tmpdir(tag);
+    let o = boneyard(&["-q", "export", s(&walk), s(&body), "--format", "glb", "--out", s(&d.join("glb"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let glb = d.join("glb/TRAMfixture_walk19.glb");
+    assert!(glb.is_file());
+    Some((walk, body, glb, d))
+}
+
+fn sample(file: &Path, frame: u32) -> Value {
+    let o = boneyard(&["sample", s(file), "--anim", "fixture_walk19", "--frame", &frame.to_string(), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn import_writes_a_tram_that_lists_and_samples_like_the_original() {
+    let Some((walk, body, glb, d)) = setup("roundtrip") else { return };
+    let out = d.join("out");
+    let o = boneyard(&["import", s(&glb), "--into", s(&body), "--out", s(&out), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let w = &j["written"][0];
+    assert_eq!(w["path"], "TRAMfixture_walk19.oni");
+    assert_eq!(w["format"], "Oni instance file (OniSplit .oni)");
+    let a = &w["animations"][0];
+    assert_eq!(
+        (a["name"].as_str(), a["index"].as_u64(), a["frames"].as_u64()),
+        (Some("fixture_walk19"), Some(0), Some(40))
+    );
+    assert_eq!(a["fps"], 60.0);
+    assert!(a["offset"].is_null());
+    assert_eq!(a["keys"], 161);
+    assert!(j["warnings"].as_array().unwrap().is_empty());
+    let written = out.join("TRAMfixture_walk19.oni");
+    // The written file as the reader sees it, against the original, frame by frame.
+    let o = boneyard(&["list", s(&written), "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let l: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(l["animations"][0]["frames"], 40);
+    assert_eq!(l["animations"][0]["format"], "TRAM/6");
+    let mut worst = 0f64;
+    for f in 0..40 {
+        let (a, b) = (sample(&walk, f), sample(&written, f));
+        for (ca, cb) in a["channels"].as_array().unwrap().iter().zip(b["channels"].as_array().unwrap()) {
+            assert_eq!((&ca["target"], &ca["path"]), (&cb["target"], &cb["path"]));
+            let (va, vb) = (&ca["value"], &cb["value"]);
+            match ca["path"].as_str().unwrap() {
+                "rotation" => {
+                    let q = |v: &Value| v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect::<Vec<_>>();
+                    let (qa, qb) = (q(va), q(vb));
+                    // 4·atan2(|a − b|, |a + b|) in one hemisphere: well-conditioned near 0,
+                    // where an acos of the dot of f32 values is only good to 1e-3 rad.
+                    let sg = if (0..4).map(|i| qa[i] * qb[i]).sum::<f64>() < 0.0 { -1.0 } else { 1.0 };
+                    let dd = (0..4).map(|i| (qa[i] - sg * qb[i]).powi(2)).sum::<f64>().sqrt();
+                    let pp = (0..4).map(|i| (qa[i] + sg * qb[i]).powi(2)).sum::<f64>().sqrt();
+                    worst = worst.max(4.0 * dd.atan2(pp));
+                }
+                "height" => assert_eq!(va, vb, "frame {f}"),
+                _ if f < 39 => {
+                    let v = |v: &Value, i: usize| v[i].as_f64().unwrap();
+                    assert!((v(va, 0) - v(vb, 0)).abs() < 2e-6 && (v(va, 1) - v(vb, 1)).abs() < 2e-6, "frame {f}");
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(worst < 5e-4, "{worst}");
+    eprintln!("CLI round trip: max rotation difference {worst:.3e} rad over 40 frames x 19 parts");
+    // Text output names the file; nothing but it in --out.
+    let out2 = d.join("out2");
+    let o = boneyard(&["import", s(&glb), "--into", s(&body), "--out", s(&out2)]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("TRAMfixture_walk19.oni"));
+    let names: Vec<_> = std::fs::read_dir(&out2).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["TRAMfixture_walk19.oni"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn options_like_keys_and_tolerance() {
+    let Some((walk, body, glb, d)) = setup("options") else { return };
+    let out = d.join("out");
+    let o = boneyard(&[
+        "import",
+        s(&glb),
+        "--into",
+        s(&body),
+        s(&walk),
+        "--like",
+        "fixture_walk19",
+        "--oni-keys",
+        "16",
+        "--tolerance",
+        "0.5deg",
+        "--skeleton",
+        "TRBSfixture_body19",
+        "--out",
+        s(&out),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let a = &j["written"][0]["animations"][0];
+    assert_eq!(a["key_size"], 16);
+    assert_eq!(a["like"], "fixture_walk19");
+    // A looser tolerance drops keys (161 at 0.0003 rad).
+    assert!(a["keys"].as_u64().unwrap() < 161, "{a}");
+    assert!(a["max_rotation_error"].as_f64().unwrap() <= 0.5f64.to_radians());
+    assert!(j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["message"].as_str().unwrap().contains("not recomputed")));
+    let l = boneyard(&["list", s(&out.join("TRAMfixture_walk19.oni")), "--json"]);
+    let l: Value = serde_json::from_slice(&l.stdout).unwrap();
+    let orig = boneyard(&["list", s(&walk), "--json"]);
+    let orig: Value = serde_json::from_slice(&orig.stdout).unwrap();
+    for k in ["type", "from_state", "to_state", "flags", "attacks", "sounds", "footsteps", "particles", "throw"] {
+        assert_eq!(l["animations"][0][k], orig["animations"][0][k], "{k}");
+    }
+    // Usage errors: exit 2.
+    for bad in [&["--oni-keys", "8"][..], &["--tolerance", "fast"], &["--anim", "nope"], &["--skeleton", "nope"]] {
+        let mut args = vec!["import", s(&glb), "--into", s(&body), "--out", s(&out)];
+        args.extend_from_slice(bad);
+        assert_eq!(boneyard(&args).status.code(), Some(2), "{bad:?}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The byte offset of the first rotation value of node `node` in the glb.
+fn rotation_at(glb: &[u8], node: u64) -> usize {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let j: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let anim = &j["animations"][0];
+    let ch = anim["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["target"]["node"] == node && c["target"]["path"] == "rotation")
+        .unwrap();
+    let acc = &j["accessors"]
+        [anim["samplers"][ch["sampler"].as_u64().unwrap() as usize]["output"].as_u64().unwrap() as usize];
+    let view = &j["bufferViews"][acc["bufferView"].as_u64().unwrap() as usize];
+    20 + json_len
+        + 8
+        + view["byteOffset"].as_u64().unwrap_or(0) as usize
+        + acc["byteOffset"].as_u64().unwrap_or(0) as usize
+}
+
+#[test]
+fn bad_input_is_exit_one_naming_clip_and_bone_and_writes_nothing() {
+    let Some((_, body, glb, d)) = setup("bad") else { return };
+    let bytes = std::fs::read(&glb).unwrap();
+    // A NaN in the head's rotation (node 10).
+    let mut nan = bytes.clone();
+    let at = rotation_at(&bytes, 10) + 16 * 2;
+    nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    let nan_glb = d.join("nan.glb");
+    std::fs::write(&nan_glb, &nan).unwrap();
+    // A map that renames every bone away.
+    let map = d.join("map.json");
+    std::fs::write(&map, r#"{"pelvis": "hips", "head": "skull"}"#).unwrap();
+    let junk = d.join("junk.glb");
+    std::fs::write(&junk, b"glTF not really").unwrap();
+    let out = d.join("out");
+    let cases: Vec<(Vec<&str>, &[&str])> = vec![
+        (vec![s(&nan_glb), "--into", s(&body)], &["fixture_walk19", "head", "not finite"]),
+        (vec![s(&junk), "--into", s(&body)], &["junk.glb"]),
+        (vec![s(&glb), "--into", s(&junk)], &["junk.glb"]),
+        (vec![s(&glb), "--into", s(&body), "--map", s(&junk)], &["junk.glb", "JSON"]),
+    ];
+    for (args, want) in cases {
+        let mut a = vec!["import"];
+        a.extend(args.iter().copied());
+        a.extend(["--out", s(&out)]);
+        let o = boneyard(&a);
+        assert_eq!(o.status.code(), Some(1), "{a:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(want.iter().all(|w| e.contains(w)), "{a:?}: {e}");
+        assert!(!e.contains("panicked"));
+        assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none(), "{a:?} wrote something");
+    }
+    // Renamed bones: pelvis and head now play nothing; the rest still match (warned).
+    let o = boneyard(&["import", s(&glb), "--into", s(&body), "--map", s(&map), "--out", s(&out), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let w: Vec<&str> = j["warnings"].as_array().unwrap().iter().map(|w| w["message"].as_str().unwrap()).collect();
+    assert!(w.iter().any(|m| m.contains("held at rest") && m.contains("pelvis") && m.contains("head")), "{w:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A level as the target: its body set picked with `--skeleton`, its own walk as `--like`.
+#[test]
+fn import_onto_a_level() {
+    let Some((_, _, glb, d)) = setup("level") else { return };
+    let Some(level) = shared_data("oni/level1_Final.dat", "import_onto_a_level") else { return };
+    let out = d.join("out");
+    let o = boneyard(&[
+        "import",
+        s(&glb),
+        "--into",
+        s(&level),
+        "--skeleton",
+        "TRBSfixture_body19",
+        "--like",
+        "fixture_walk19",
+        "--out",
+        s(&out),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["written"][0]["animations"][0]["skeleton"], "TRBSfixture_body19");
+    assert_eq!(j["written"][0]["animations"][0]["keys"], 161);
+    let l = boneyard(&["check", s(&out.join("TRAMfixture_walk19.oni"))]);
+    assert_eq!(l.status.code(), Some(0), "{}", stderr(&l));
+    let _ = std::fs::remove_dir_all(&d);
+}

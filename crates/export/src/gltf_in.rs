@@ -1,0 +1,551 @@
+//! glTF 2.0 reading for write-back (`boneyard import`): a `.glb`/`.gltf` file's animations as
+//! [`Clip`]s for a target skeleton, sampled at the target engine's frame rate.
+//!
+//! Rules (what `import` documents):
+//! * **Bones by name.** A glTF node plays the target bone of the same name (boneyard's exports
+//!   carry the engine's bone names); a map (`--map MAP.json`, `{"gltf node": "game bone"}`)
+//!   renames nodes first. The first node of a name wins (a warning names the others).
+//! * **Sampling.** Frame `f` of a clip is the glTF animation at `t0 + f / fps` seconds, `t0`
+//!   the earliest key time of the animation and the frame count `round((t1 - t0) · fps) + 1`
+//!   (`t1` the latest). Each sampler is evaluated as the file says: STEP holds the previous
+//!   key, LINEAR interpolates (rotations by the shortest-path slerp the glTF specification
+//!   prescribes), CUBICSPLINE by the specification's Hermite form. A frame time within
+//!   1/10000 frame of a key takes that key's value exactly (boneyard's exports store
+//!   `f / fps` as f32 times). Any input frame rate is resampled this way.
+//! * **Rest-pose differences** between the glTF's nodes and the target's bones are
+//!   compensated: the motion relative to the glTF rest, taken in the parent's frame, is put on
+//!   the target's rest: `R = R_gltf · R_rest_gltf⁻¹ · R_rest_target`,
+//!   `T = T_gltf − T_rest_gltf + T_rest_target`, `S = S_gltf / S_rest_gltf · S_rest_target`.
+//!   With equal rests (boneyard's own exports) the values pass through unchanged.
+//! * **Refused** (an error naming the clip and the bone): no animated node matches a bone of
+//!   the target; a key time or value that is not finite; key times that go backwards; an
+//!   accessor of the wrong type or outside its buffer; clips over [`MAX_FRAMES`] frames.
+//!   Families refuse what their formats cannot hold (Oni: over 65535 frames).
+
+use boneyard_core::error::ErrorKind;
+use boneyard_core::{Clip, Error, Result, Skeleton, Transform, Warning};
+use glam::{Quat, Vec3};
+use gltf::accessor::{DataType, Dimensions};
+use gltf::animation::{Interpolation, Property};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The longest clip read (frames), as for export.
+pub const MAX_FRAMES: usize = crate::bake::MAX_FRAMES;
+/// The most frames × bones one clip may hold (4 Mi transforms, about 170 MB; Oni's largest,
+/// 65535 frames × 32 parts, is 2 Mi).
+const MAX_SAMPLES: usize = 1 << 22;
+
+fn invalid(msg: String) -> Error {
+    Error::new(ErrorKind::Invalid(msg))
+}
+
+/// A node of the glTF file: its name and rest transform.
+#[derive(Debug, Clone)]
+pub struct SourceNode {
+    pub name: Option<String>,
+    pub rest: Transform,
+}
+
+/// One channel: a node's property over time.
+#[derive(Debug, Clone)]
+pub struct SourceChannel {
+    pub node: usize,
+    /// "translation", "rotation" or "scale".
+    pub property: &'static str,
+    pub interpolation: Interpolation,
+    pub times: Vec<f32>,
+    /// `n` floats per key (3 or 4), three times that for CUBICSPLINE (in-tangent, value,
+    /// out-tangent).
+    pub values: Vec<f32>,
+}
+
+/// One glTF animation.
+#[derive(Debug, Clone)]
+pub struct SourceAnimation {
+    pub name: String,
+    pub channels: Vec<SourceChannel>,
+}
+
+/// A glTF file read for its animations.
+#[derive(Debug, Clone)]
+pub struct GltfSource {
+    /// The file name, for messages.
+    pub file: String,
+    pub nodes: Vec<SourceNode>,
+    pub animations: Vec<SourceAnimation>,
+    /// What was skipped (morph-target weight channels...).
+    pub warnings: Vec<Warning>,
+}
+
+/// Decode standard base64 (RFC 4648, padding optional, no line breaks) for `data:` URIs.
+fn base64(s: &str) -> Option<Vec<u8>> {
+    let val = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let s = s.trim_end_matches('=').as_bytes();
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    for chunk in s.chunks(4) {
+        let mut acc = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            acc |= val(c)? << (18 - 6 * i);
+        }
+        let n = match chunk.len() {
+            4 => 3,
+            3 => 2,
+            2 => 1,
+            _ => return None,
+        };
+        for i in 0..n {
+            out.push((acc >> (16 - 8 * i)) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// The bytes of `count` elements of an accessor as f32 (normalized integers converted as the
+/// glTF specification says), `dims` floats each. Every range is checked.
+fn read_floats(acc: &gltf::Accessor<'_>, buffers: &[Vec<u8>], want: &[Dimensions], what: &str) -> Result<Vec<f32>> {
+    let bad = |m: String| invalid(format!("accessor {} ({what}): {m}", acc.index()));
+    if acc.sparse().is_some() {
+        return Err(Error::unsupported(format!("accessor {} ({what}): sparse accessors are not read", acc.index())));
+    }
+    if !want.contains(&acc.dimensions()) {
+        return Err(bad(format!("type {:?}, expected {:?}", acc.dimensions(), want)));
+    }
+    let dims = acc.dimensions().multiplicity();
+    let (csize, conv): (usize, fn(&[u8]) -> f32) = match (acc.data_type(), acc.normalized()) {
+        (DataType::F32, _) => (4, |b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        (DataType::I8, true) => (1, |b| (b[0] as i8 as f32 / 127.0).max(-1.0)),
+        (DataType::U8, true) => (1, |b| b[0] as f32 / 255.0),
+        (DataType::I16, true) => (2, |b| (i16::from_le_bytes([b[0], b[1]]) as f32 / 32767.0).max(-1.0)),
+        (DataType::U16, true) => (2, |b| u16::from_le_bytes([b[0], b[1]]) as f32 / 65535.0),
+        (t, n) => return Err(bad(format!("component type {t:?}{} is not read", if n { " normalized" } else { "" }))),
+    };
+    let count = acc.count();
+    if count == 0 {
+        return Err(bad("no elements".into()));
+    }
+    let elem = csize * dims;
+    let view = acc.view().ok_or_else(|| bad("no buffer view".into()))?;
+    let stride = view.stride().unwrap_or(elem);
+    if stride < elem {
+        return Err(bad(format!("stride {stride} is shorter than an element ({elem} bytes)")));
+    }
+    let buf = buffers.get(view.buffer().index()).ok_or_else(|| bad("buffer not loaded".into()))?;
+    let vstart = view.offset();
+    let vend = vstart.checked_add(view.length()).filter(|&e| e <= buf.len());
+    let vend = vend.ok_or_else(|| bad("buffer view runs past its buffer".into()))?;
+    let data = &buf[vstart..vend];
+    let need =
+        (count - 1).checked_mul(stride).and_then(|n| n.checked_add(acc.offset())).and_then(|n| n.checked_add(elem));
+    if need.is_none_or(|n| n > data.len()) {
+        return Err(bad(format!("{count} elements run past the buffer view ({} bytes)", data.len())));
+    }
+    let mut out = Vec::with_capacity(count * dims);
+    for i in 0..count {
+        let at = acc.offset() + i * stride;
+        for c in 0..dims {
+            out.push(conv(&data[at + c * csize..at + (c + 1) * csize]));
+        }
+    }
+    Ok(out)
+}
+
+impl GltfSource {
+    /// Read a `.glb` or `.gltf` file (`bytes`, named `file`); a `.gltf`'s external buffers are
+    /// read relative to `base` (its folder), `data:` URIs decoded.
+    pub fn read(file: &str, bytes: &[u8], base: Option<&Path>) -> Result<GltfSource> {
+        let err = |m: String| invalid(m).in_file(file);
+        let g = gltf::Gltf::from_slice(bytes).map_err(|e| err(format!("not a valid glTF 2.0 file: {e}")))?;
+        let mut buffers = Vec::new();
+        for b in g.document.buffers() {
+            let data = match b.source() {
+                gltf::buffer::Source::Bin => {
+                    g.blob.clone().ok_or_else(|| err("no binary chunk for buffer 0".into()))?
+                }
+                gltf::buffer::Source::Uri(uri) if uri.starts_with("data:") => {
+                    let payload = uri
+                        .split_once(";base64,")
+                        .map(|x| x.1)
+                        .ok_or_else(|| err(format!("buffer {}: only base64 data URIs are read", b.index())))?;
+                    base64(payload).ok_or_else(|| err(format!("buffer {}: the data URI is not base64", b.index())))?
+                }
+                gltf::buffer::Source::Uri(uri) => {
+                    if uri.contains("://") || uri.starts_with('/') || uri.split(['/', '\\']).any(|c| c == "..") {
+                        return Err(err(format!("buffer {}: URI {uri:?} is not a file beside the glTF", b.index())));
+                    }
+                    let p = base.unwrap_or(Path::new(".")).join(uri);
+                    std::fs::read(&p).map_err(|e| Error::io(&p, e))?
+                }
+            };
+            if data.len() < b.length() {
+                return Err(err(format!(
+                    "buffer {} holds {} bytes of the {} declared",
+                    b.index(),
+                    data.len(),
+                    b.length()
+                )));
+            }
+            buffers.push(data);
+        }
+        let nodes = g
+            .document
+            .nodes()
+            .map(|n| {
+                let (t, r, s) = n.transform().decomposed();
+                let rot = Quat::from_array(r);
+                let rot =
+                    if rot.is_finite() && rot.length_squared() > 1e-12 { rot.normalize() } else { Quat::IDENTITY };
+                SourceNode {
+                    name: n.name().map(str::to_string),
+                    rest: Transform { translation: Vec3::from(t), rotation: rot, scale: Vec3::from(s) },
+                }
+            })
+            .collect();
+        let mut animations = Vec::new();
+        let mut warnings = Vec::new();
+        for (ai, a) in g.document.animations().enumerate() {
+            let name = a.name().map(str::to_string).unwrap_or_else(|| format!("animation{ai}"));
+            let mut channels = Vec::new();
+            for (ci, ch) in a.channels().enumerate() {
+                let node = ch.target().node().index();
+                let (property, dims) = match ch.target().property() {
+                    Property::Translation => ("translation", Dimensions::Vec3),
+                    Property::Rotation => ("rotation", Dimensions::Vec4),
+                    Property::Scale => ("scale", Dimensions::Vec3),
+                    Property::MorphTargetWeights => {
+                        warnings.push(Warning::in_file(
+                            file,
+                            format!("animation {name:?} channel {ci}: morph target weights are not imported"),
+                        ));
+                        continue;
+                    }
+                };
+                let s = ch.sampler();
+                let what = format!("animation {name:?} channel {ci} ({property} of node {node})");
+                let times =
+                    read_floats(&s.input(), &buffers, &[Dimensions::Scalar], &what).map_err(|e| e.in_file(file))?;
+                let values = read_floats(&s.output(), &buffers, &[dims], &what).map_err(|e| e.in_file(file))?;
+                let per_key = dims.multiplicity() * if s.interpolation() == Interpolation::CubicSpline { 3 } else { 1 };
+                if values.len() != times.len() * per_key {
+                    return Err(err(format!(
+                        "{what}: {} output values for {} key times ({per_key} per key expected)",
+                        values.len(),
+                        times.len()
+                    )));
+                }
+                channels.push(SourceChannel { node, property, interpolation: s.interpolation(), times, values });
+            }
+            animations.push(SourceAnimation { name, channels });
+        }
+        Ok(GltfSource { file: file.to_string(), nodes, animations, warnings })
+    }
+
+    /// Which animations `specs` select (`--anim A`: a name or `#N`); all of them when empty.
+    pub fn select(&self, specs: &[String]) -> Result<Vec<usize>> {
+        if specs.is_empty() {
+            return Ok((0..self.animations.len()).collect());
+        }
+        specs
+            .iter()
+            .map(|s| {
+                if let Some(i) = s.strip_prefix('#').and_then(|n| n.parse::<usize>().ok()) {
+                    return if i < self.animations.len() {
+                        Ok(i)
+                    } else {
+                        Err(Error::not_found(format!(
+                            "{}: no animation #{i} (there are {})",
+                            self.file,
+                            self.animations.len()
+                        )))
+                    };
+                }
+                self.animations.iter().position(|a| &a.name == s).ok_or_else(|| {
+                    let names = self.animations.iter().map(|a| a.name.as_str());
+                    Error::not_found(format!(
+                        "{}: no animation named {s:?}{}",
+                        self.file,
+                        boneyard_core::document::did_you_mean(s, names)
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    /// Animation `anim` as a clip for skeleton `target` at `fps` frames per second, nodes renamed
+    /// by `map` (glTF name → target bone name) before matching. Warnings tell what was left out.
+    pub fn clip(
+        &self,
+        anim: usize,
+        target: &Skeleton,
+        fps: f64,
+        map: &HashMap<String, String>,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<Clip> {
+        let a = self.animations.get(anim).ok_or_else(|| Error::not_found(format!("no animation #{anim}")))?;
+        let clip_err = |m: String| invalid(format!("clip {:?}: {m}", a.name)).in_file(&self.file);
+        if !(fps.is_finite() && fps > 0.0) {
+            return Err(clip_err(format!("frame rate {fps}")));
+        }
+        let node_name = |n: usize| self.nodes.get(n).and_then(|x| x.name.clone()).unwrap_or_else(|| format!("node{n}"));
+        // Check every channel: finite times that never go backwards, finite values.
+        for ch in &a.channels {
+            let bone = node_name(ch.node);
+            if let Some(k) = ch.times.iter().position(|t| !t.is_finite()) {
+                return Err(clip_err(format!("bone {bone:?}: {} key {k} has a time that is not finite", ch.property)));
+            }
+            if let Some(k) = ch.times.windows(2).position(|w| w[1] < w[0]) {
+                return Err(clip_err(format!(
+                    "bone {bone:?}: {} key times go backwards at key {} ({} s after {} s)",
+                    ch.property,
+                    k + 1,
+                    ch.times[k + 1],
+                    ch.times[k]
+                )));
+            }
+            if let Some(i) = ch.values.iter().position(|v| !v.is_finite()) {
+                let per = ch.values.len() / ch.times.len().max(1);
+                return Err(clip_err(format!(
+                    "bone {bone:?}: {} key {} has a value that is not finite",
+                    ch.property,
+                    i / per.max(1)
+                )));
+            }
+        }
+        // Nodes to target bones.
+        let mut bone_node: Vec<Option<usize>> = vec![None; target.len()];
+        for (n, node) in self.nodes.iter().enumerate() {
+            let Some(name) = &node.name else { continue };
+            let game = map.get(name).unwrap_or(name);
+            if let Some(b) = target.find(game) {
+                match bone_node[b] {
+                    None => bone_node[b] = Some(n),
+                    Some(first) => warnings.push(Warning::in_file(
+                        &self.file,
+                        format!(
+                            "clip {:?}: nodes {first} and {n} both play bone {game:?}; node {first} is used",
+                            a.name
+                        ),
+                    )),
+                }
+            }
+        }
+        let animated_nodes: std::collections::BTreeSet<usize> = a.channels.iter().map(|c| c.node).collect();
+        let animated: Vec<bool> = bone_node.iter().map(|n| n.is_some_and(|n| animated_nodes.contains(&n))).collect();
+        if !animated.iter().any(|&x| x) {
+            let names: Vec<String> = animated_nodes.iter().map(|&n| node_name(n)).take(8).collect();
+            return Err(clip_err(format!(
+                "none of its animated nodes ({}) matches a bone of skeleton {} ({}); name them as the game does or give --map",
+                names.join(", "),
+                target.name,
+                target.bones.iter().map(|b| b.name.as_str()).take(8).collect::<Vec<_>>().join(", ")
+            )));
+        }
+        let unmatched: Vec<String> =
+            animated_nodes.iter().filter(|n| !bone_node.contains(&Some(**n))).map(|&n| node_name(n)).collect();
+        if !unmatched.is_empty() {
+            warnings.push(Warning::in_file(
+                &self.file,
+                format!("clip {:?}: animated nodes that match no bone were left out: {}", a.name, unmatched.join(", ")),
+            ));
+        }
+        let at_rest: Vec<&str> =
+            (0..target.len()).filter(|&b| !animated[b]).map(|b| target.bones[b].name.as_str()).collect();
+        if !at_rest.is_empty() {
+            warnings.push(Warning::in_file(
+                &self.file,
+                format!("clip {:?}: bones the glTF does not animate are held at rest: {}", a.name, at_rest.join(", ")),
+            ));
+        }
+        // Time range and frames.
+        let t0 = a.channels.iter().filter_map(|c| c.times.first()).fold(f32::INFINITY, |m, &t| m.min(t)) as f64;
+        let t1 = a.channels.iter().filter_map(|c| c.times.last()).fold(f32::NEG_INFINITY, |m, &t| m.max(t)) as f64;
+        let span = ((t1 - t0) * fps).round();
+        if !(span.is_finite() && span >= 0.0 && span < MAX_FRAMES as f64) {
+            return Err(clip_err(format!("{} s at {fps} fps is over {MAX_FRAMES} frames", t1 - t0)));
+        }
+        let frames = span as usize + 1;
+        if frames.saturating_mul(target.len().max(1)) > MAX_SAMPLES {
+            return Err(Error::limit(
+                0,
+                format!("clip {:?}: {frames} frames x {} bones is too large", a.name, target.len()),
+            )
+            .in_file(&self.file));
+        }
+        // Sample.
+        let mut poses = vec![target.rest_locals(); frames];
+        for (b, node) in bone_node.iter().enumerate() {
+            let Some(n) = *node else { continue };
+            let rest_g = self.nodes[n].rest;
+            let rest_t = target.bones[b].rest;
+            let chan = |p: &str| a.channels.iter().find(|c| c.node == n && c.property == p);
+            let (ct, cr, cs) = (chan("translation"), chan("rotation"), chan("scale"));
+            let rot_fix = rest_g.rotation.inverse() * rest_t.rotation;
+            for (f, pose) in poses.iter_mut().enumerate() {
+                let t = t0 + f as f64 / fps;
+                let tr = ct.map(|c| Vec3::from_slice(&sample(c, t, fps))).unwrap_or(rest_g.translation);
+                let rot = cr.map(|c| Quat::from_slice(&sample(c, t, fps))).unwrap_or(rest_g.rotation);
+                let sc = cs.map(|c| Vec3::from_slice(&sample(c, t, fps))).unwrap_or(rest_g.scale);
+                let rot = if rot.length_squared() > 1e-12 { rot.normalize() } else { rest_g.rotation };
+                let same_rot = rest_g.rotation == rest_t.rotation;
+                let rotation = if same_rot { rot } else { (rot * rot_fix).normalize() };
+                let translation = if rest_g.translation == rest_t.translation {
+                    tr
+                } else {
+                    tr - rest_g.translation + rest_t.translation
+                };
+                let ratio = |g: f32, r: f32| if g != 0.0 { r / g } else { 1.0 };
+                let scale = if rest_g.scale == rest_t.scale {
+                    sc
+                } else {
+                    sc * Vec3::new(
+                        ratio(rest_g.scale.x, rest_t.scale.x),
+                        ratio(rest_g.scale.y, rest_t.scale.y),
+                        ratio(rest_g.scale.z, rest_t.scale.z),
+                    )
+                };
+                let tf = Transform { translation, rotation, scale };
+                if !(tf.translation.is_finite() && tf.rotation.is_finite() && tf.scale.is_finite()) {
+                    return Err(clip_err(format!(
+                        "bone {:?} frame {f}: a sampled value is not finite",
+                        target.bones[b].name
+                    )));
+                }
+                pose[b] = tf;
+            }
+        }
+        let clip = Clip {
+            name: a.name.clone(),
+            fps,
+            bones: target.bones.iter().map(|b| b.name.clone()).collect(),
+            poses,
+            animated,
+            root_motion: None,
+            source: format!("{}#{anim}", self.file),
+        };
+        clip.validate().map_err(|e| e.in_file(&self.file))?;
+        Ok(clip)
+    }
+}
+
+/// Read a bone map (`--map`): a JSON object of glTF node name → target bone name.
+pub fn read_map(file: &str, bytes: &[u8]) -> Result<HashMap<String, String>> {
+    let v: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| invalid(format!("not JSON: {e}")).in_file(file))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| invalid("expected an object {\"gltf bone\": \"game bone\", ...}".into()).in_file(file))?;
+    obj.iter()
+        .map(|(k, v)| {
+            v.as_str()
+                .map(|s| (k.clone(), s.to_string()))
+                .ok_or_else(|| invalid(format!("{k:?}: the game bone must be a string")).in_file(file))
+        })
+        .collect()
+}
+
+/// The channel's value at time `t` (seconds), `n` floats.
+fn sample(c: &SourceChannel, t: f64, fps: f64) -> Vec<f32> {
+    let n = if c.property == "rotation" { 4 } else { 3 };
+    let cubic = c.interpolation == Interpolation::CubicSpline;
+    let value = |k: usize| -> &[f32] {
+        let at = if cubic { (3 * k + 1) * n } else { k * n };
+        &c.values[at..at + n]
+    };
+    let keys = c.times.len();
+    // The last key at or before t (snapping to a key within 1/10000 frame).
+    let snap = 1e-4 / fps;
+    let k = c.times.partition_point(|&x| (x as f64) <= t + snap);
+    if k == 0 {
+        return value(0).to_vec();
+    }
+    let k0 = k - 1;
+    if k0 + 1 >= keys || (t - c.times[k0] as f64).abs() <= snap || c.interpolation == Interpolation::Step {
+        return value(k0).to_vec();
+    }
+    let (ta, tb) = (c.times[k0] as f64, c.times[k0 + 1] as f64);
+    let dt = tb - ta;
+    if dt <= 0.0 {
+        return value(k0 + 1).to_vec();
+    }
+    let u = ((t - ta) / dt).clamp(0.0, 1.0);
+    let (a, b) = (value(k0), value(k0 + 1));
+    match c.interpolation {
+        Interpolation::CubicSpline => {
+            let out_a = &c.values[(3 * k0 + 2) * n..(3 * k0 + 3) * n];
+            let in_b = &c.values[(3 * (k0 + 1)) * n..(3 * (k0 + 1) + 1) * n];
+            let (u2, u3) = (u * u, u * u * u);
+            let h00 = 2.0 * u3 - 3.0 * u2 + 1.0;
+            let h10 = u3 - 2.0 * u2 + u;
+            let h01 = -2.0 * u3 + 3.0 * u2;
+            let h11 = u3 - u2;
+            let v: Vec<f32> = (0..n)
+                .map(|i| {
+                    (h00 * a[i] as f64 + h10 * dt * out_a[i] as f64 + h01 * b[i] as f64 + h11 * dt * in_b[i] as f64)
+                        as f32
+                })
+                .collect();
+            v
+        }
+        _ if n == 4 => slerp(a, b, u),
+        _ => (0..n).map(|i| (a[i] as f64 + (b[i] as f64 - a[i] as f64) * u) as f32).collect(),
+    }
+}
+
+/// Shortest-path spherical interpolation in double precision.
+fn slerp(a: &[f32], b: &[f32], u: f64) -> Vec<f32> {
+    let a: Vec<f64> = a.iter().map(|&x| x as f64).collect();
+    let mut b: Vec<f64> = b.iter().map(|&x| x as f64).collect();
+    let mut d: f64 = (0..4).map(|i| a[i] * b[i]).sum();
+    if d < 0.0 {
+        b.iter_mut().for_each(|x| *x = -*x);
+        d = -d;
+    }
+    let (wa, wb) = if d > 0.9999995 {
+        (1.0 - u, u)
+    } else {
+        let th = d.min(1.0).acos();
+        let s = th.sin();
+        (((1.0 - u) * th).sin() / s, (u * th).sin() / s)
+    };
+    (0..4).map(|i| (wa * a[i] + wb * b[i]) as f32).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_decodes() {
+        assert_eq!(base64("aGVsbG8=").unwrap(), b"hello");
+        assert_eq!(base64("aGVsbG8").unwrap(), b"hello");
+        assert_eq!(base64("").unwrap(), b"");
+        assert!(base64("a$==").is_none());
+    }
+
+    #[test]
+    fn sampling_follows_the_interpolation() {
+        let mut c = SourceChannel {
+            node: 0,
+            property: "translation",
+            interpolation: Interpolation::Linear,
+            times: vec![0.0, 1.0],
+            values: vec![0.0, 0.0, 0.0, 2.0, 4.0, 6.0],
+        };
+        assert_eq!(sample(&c, 0.5, 60.0), vec![1.0, 2.0, 3.0]);
+        assert_eq!(sample(&c, 2.0, 60.0), vec![2.0, 4.0, 6.0]);
+        assert_eq!(sample(&c, -1.0, 60.0), vec![0.0, 0.0, 0.0]);
+        c.interpolation = Interpolation::Step;
+        assert_eq!(sample(&c, 0.99, 60.0), vec![0.0, 0.0, 0.0]);
+        let q = slerp(&[0.0, 0.0, 0.0, 1.0], &[0.0, 0.0, 1.0, 0.0], 0.5);
+        assert!((q[2] - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-6 && (q[3] - q[2]).abs() < 1e-6);
+    }
+}

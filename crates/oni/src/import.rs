@@ -1,0 +1,468 @@
+//! Write-back: [`Clip`]s (60 fps, the body's part names) encoded as TRAM `.oni` files in
+//! OniSplit's layout ([`crate::encode`]), one file per clip, named `TRAM<clip>.oni` (the
+//! instance name `TRAM<clip>`, as OniSplit names a file after its instance).
+//!
+//! * **Rotations.** Each part's local rotation per frame becomes the engine quaternion
+//!   (`math::from_glam`). 6-byte keys by default: the Euler angles of the engine's
+//!   `MUrXYZrEulerToQuat` ([`encode::quat_to_xyz`]), rounded to the 2π/65535 step, then, of the
+//!   27 neighbouring u16 triples of each of the two Euler solutions, the one the engine decodes
+//!   closest to the rotation ([`crate::keys`]);
+//!   16-byte keys (the quaternion as four f32) with `key_size` 16. Keys are placed greedily:
+//!   from a key, the next one is the farthest frame (at most 255 on) such that every frame in
+//!   between, sampled as the engine does (`MUrQuat_Lerp` of the two decoded keys at
+//!   `into / gap`), is within the tolerance (a rotation angle, [`DEFAULT_TOLERANCE`]) of the
+//!   clip. A frame whose own key cannot get within it (a tolerance below the key's
+//!   quantization) still gets its key.
+//! * **Root motion.** The root part's translation at frame `f`, less the body's rest offset,
+//!   gives the height (`y`) and the position (`x`, `z`); the engine's per-frame motion is
+//!   `velocity[f] = position[f + 1] − position[f]` (f32). The motion after the last frame is
+//!   not in a clip: the last velocity is the `like` animation's when it has as many frames, else
+//!   the one before it (0 for a one-frame clip). A clip that does not start at the origin
+//!   loses that offset (Oni's position starts at 0; a warning says so). Translations of other
+//!   parts and scales are not in the format (a warning names the parts that had them).
+//! * **Other fields** (type, states, flags, attacks, extents, sounds, position points...) are
+//!   copied from the `like` animation; without one they are OniSplit's defaults for an
+//!   animation without extras ([`encode::new_tram`]: type 6, states 7, no attacks, the extent
+//!   sentinels). Position points are kept only when `like` has the same number of frames;
+//!   copied extents are not recomputed (warnings say so).
+//! * **Read back.** Every file is opened again by the reader ([`crate::open_files`]) and its
+//!   rotations at every frame, heights and velocities must equal what the encoder computed,
+//!   bit for bit; otherwise nothing is returned.
+
+use crate::encode::{self, quat_to_xyz};
+use crate::keys;
+use crate::layout::tram as t;
+use crate::math::{from_glam, quat_lerp, to_glam, EQuat, ANGLE_STEP_6};
+use crate::tram::Tram;
+use boneyard_core::{Clip, Document, Error, ImportOptions, Imported, ImportedAnim, ImportedFile, InputFile, Result};
+use boneyard_core::{Warning, Writer};
+use glam::Quat;
+use serde_json::json;
+
+/// Default tolerance: the largest rotation angle (radians) between the clip and the engine's
+/// sampling of the written keys at any frame (about 0.017°; a 6-byte key alone is within
+/// 1.5e-4).
+pub const DEFAULT_TOLERANCE: f64 = 3e-4;
+
+/// The angle (radians) between an engine quaternion and a glam rotation.
+pub fn angle_between(e: EQuat, q: Quat) -> f64 {
+    let g = to_glam(e);
+    let a = [g.x as f64, g.y as f64, g.z as f64, g.w as f64];
+    let b = [q.x as f64, q.y as f64, q.z as f64, q.w as f64];
+    let nb = b.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let b = b.map(|x| x / nb);
+    let s = if (0..4).map(|i| a[i] * b[i]).sum::<f64>() < 0.0 { -1.0 } else { 1.0 };
+    let d = (0..4).map(|i| (a[i] - s * b[i]).powi(2)).sum::<f64>().sqrt();
+    let p = (0..4).map(|i| (a[i] + s * b[i]).powi(2)).sum::<f64>().sqrt();
+    4.0 * d.atan2(p)
+}
+
+/// The key bytes for `q` (a glam rotation) and their decoded value.
+fn best_key(size: u16, q: Quat) -> Result<(Vec<u8>, EQuat)> {
+    let e = from_glam(q.normalize());
+    if size != 6 {
+        let bytes = encode::encode_key(size, e)?;
+        let dec = keys::decode(size, &bytes).ok_or_else(|| Error::unsupported(format!("key size {size}")))?;
+        return Ok((bytes, dec));
+    }
+    // Both Euler solutions of the rotation: (x, y, z) and (x + π, π − y, z + π).
+    let [x, y, z] = quat_to_xyz(e);
+    let pi = std::f64::consts::PI;
+    let step = |a: f64| (a.rem_euclid(std::f64::consts::TAU) / ANGLE_STEP_6 as f64).round() as i64;
+    let mut best: Option<(f64, [u16; 3])> = None;
+    for base in [[x, y, z], [x + pi, pi - y, z + pi]].map(|v| v.map(step)) {
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    let u = [base[0] + dx, base[1] + dy, base[2] + dz].map(|v| v.rem_euclid(65536) as u16);
+                    let err = angle_between(keys::decode6(u), q);
+                    if best.is_none_or(|(b, _)| err < b) {
+                        best = Some((err, u));
+                    }
+                }
+            }
+        }
+    }
+    let u = best.map(|b| b.1).unwrap_or([0; 3]);
+    let mut w = Writer::new(boneyard_core::Endian::Little);
+    for v in u {
+        w.u16(v);
+    }
+    Ok((w.into_bytes(), keys::decode6(u)))
+}
+
+/// One part's keys: (frame, key bytes) and the engine's sampling of them at every frame.
+pub struct PartKeys {
+    pub frames: Vec<usize>,
+    pub keys: Vec<Vec<u8>>,
+    pub sampled: Vec<EQuat>,
+    /// Largest angle between the sampling and the clip.
+    pub max_error: f64,
+}
+
+/// Place the keys of one part (see the module documentation).
+pub fn place_keys(size: u16, target: &[Quat], tolerance: f64) -> Result<PartKeys> {
+    let n = target.len();
+    let enc: Vec<(Vec<u8>, EQuat)> = target.iter().map(|&q| best_key(size, q)).collect::<Result<_>>()?;
+    let lerp = |a: usize, b: usize, j: usize| -> EQuat {
+        let gap = b - a;
+        let into = j - a;
+        if into == 0 {
+            enc[a].1
+        } else if into == gap {
+            enc[b].1
+        } else {
+            quat_lerp(enc[a].1, enc[b].1, into as f32 / gap as f32)
+        }
+    };
+    let mut frames = vec![0usize];
+    let mut k = 0;
+    while k + 1 < n {
+        let mut best = k + 1;
+        let top = (k + 255).min(n - 1);
+        // The farthest end that holds. Not monotone (the engine's lerp is not a slerp, so a
+        // shorter segment of a lerped stretch can fail where the whole one holds): ends are
+        // tried from the farthest down, so a still or smooth stretch costs one check.
+        for e in (k + 2..=top).rev() {
+            if (k + 1..e).all(|j| angle_between(lerp(k, e, j), target[j]) <= tolerance)
+                && angle_between(enc[e].1, target[e]) <= tolerance
+            {
+                best = e;
+                break;
+            }
+        }
+        frames.push(best);
+        k = best;
+    }
+    let mut sampled = Vec::with_capacity(n);
+    for w in frames.windows(2) {
+        for j in w[0]..w[1] {
+            sampled.push(lerp(w[0], w[1], j));
+        }
+    }
+    sampled.push(enc[n - 1].1);
+    let max_error = sampled.iter().zip(target).map(|(&s, &q)| angle_between(s, q)).fold(0.0, f64::max);
+    let keys = frames.iter().map(|&f| enc[f].0.clone()).collect();
+    Ok(PartKeys { frames, keys, sampled, max_error })
+}
+
+/// The rotation block of parts' keys (as [`encode::rotation_block`] lays it out).
+fn block(size: u16, parts: &[PartKeys]) -> Result<(Vec<u8>, Vec<crate::tram::Stream>)> {
+    let mut out = vec![0u8; parts.len() * 2];
+    let mut streams = Vec::with_capacity(parts.len());
+    for (p, pk) in parts.iter().enumerate() {
+        let start = out.len();
+        if start > u16::MAX as usize {
+            return Err(Error::limit(
+                0,
+                "rotation block over 64 KiB (u16 offsets): use fewer keys or a higher tolerance",
+            ));
+        }
+        out[2 * p..2 * p + 2].copy_from_slice(&(start as u16).to_le_bytes());
+        for (k, key) in pk.keys.iter().enumerate() {
+            if k > 0 {
+                out.push((pk.frames[k] - pk.frames[k - 1]) as u8);
+            }
+            debug_assert_eq!(key.len(), size as usize);
+            out.extend_from_slice(key);
+        }
+        streams.push(crate::tram::Stream { start, end: out.len(), keys: pk.keys.len() });
+    }
+    Ok((out, streams))
+}
+
+/// Instance/file name of a clip: its name with characters other than ASCII letters, digits,
+/// `_`, `-` and `.` replaced by `_`, without a leading "TRAM".
+pub fn instance_name(clip: &str) -> String {
+    let s = clip.strip_prefix("TRAM").unwrap_or(clip);
+    let s: String = s.chars().map(|c| if c.is_ascii_alphanumeric() || "_-.".contains(c) { c } else { '_' }).collect();
+    if s.is_empty() {
+        "imported".into()
+    } else {
+        s
+    }
+}
+
+/// The figures of one written clip.
+#[derive(Debug, Clone)]
+pub struct Encoded {
+    pub tram: Tram,
+    pub keys_per_part: Vec<usize>,
+    pub max_error: f64,
+    /// Per part, per frame: the engine's sampling of the keys written (what the reader must
+    /// give back).
+    pub sampled: Vec<Vec<EQuat>>,
+}
+
+/// A TRAM for `clip` on `body`'s parts (`names`: the skeleton's bone names, in part order).
+pub fn clip_to_tram(
+    clip: &Clip,
+    body: &crate::body::Body,
+    names: &[String],
+    like: Option<&Tram>,
+    key_size: u16,
+    tolerance: f64,
+    warnings: &mut Vec<Warning>,
+) -> Result<Encoded> {
+    let err = |m: String| Error::invalid(0, format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
+    clip.validate()?;
+    let parts = body.parts();
+    if clip.bones != names {
+        return Err(err(format!("its bones are not the body's {parts} parts in order")));
+    }
+    if clip.fps != t::ENGINE_FPS as f64 {
+        return Err(err(format!("sampled at {} fps; Oni plays {} fps", clip.fps, t::ENGINE_FPS)));
+    }
+    let frames = clip.frames();
+    if frames > u16::MAX as usize {
+        return Err(err(format!("{frames} frames; an Oni animation holds at most {} (u16)", u16::MAX)));
+    }
+    if ![6u16, 16].contains(&key_size) {
+        return Err(Error::unsupported(format!("Oni key size {key_size} (6 or 16 are written)")));
+    }
+    if !(tolerance.is_finite() && tolerance >= 0.0) {
+        return Err(err(format!("tolerance {tolerance}")));
+    }
+    let warn =
+        |w: &mut Vec<Warning>, m: String| w.push(Warning::in_file(&clip.source, format!("clip {:?}: {m}", clip.name)));
+    let root = (0..parts).find(|&p| body.parents[p].is_none()).unwrap_or(0);
+    // Rotations.
+    let mut pks = Vec::with_capacity(parts);
+    for p in 0..parts {
+        let target: Vec<Quat> = clip.poses.iter().map(|pose| pose[p].rotation).collect();
+        pks.push(place_keys(key_size, &target, tolerance)?);
+    }
+    let (rotations, streams) = block(key_size, &pks)?;
+    // What the format does not hold.
+    let mut moved = Vec::new();
+    for p in 0..parts {
+        let rest = glam::Vec3::from(body.translations[p]);
+        let off = clip.poses.iter().any(|pose| {
+            (p != root && (pose[p].translation - rest).abs().max_element() > 1e-4)
+                || (pose[p].scale - glam::Vec3::ONE).abs().max_element() > 1e-4
+        });
+        if off {
+            moved.push(names[p].clone());
+        }
+    }
+    if !moved.is_empty() {
+        warn(warnings, format!("Oni animates rotations only (and the root's height and motion); the translations or scales of {} are not kept", moved.join(", ")));
+    }
+    // Root motion.
+    let rest = glam::Vec3::from(body.translations[root]);
+    let rt: Vec<glam::Vec3> = clip.poses.iter().map(|pose| pose[root].translation).collect();
+    let heights: Vec<f32> = rt.iter().map(|v| v.y - rest.y).collect();
+    let pos: Vec<[f32; 2]> = rt.iter().map(|v| [v.x - rest.x, v.z - rest.z]).collect();
+    if pos[0][0].abs() > 1e-4 || pos[0][1].abs() > 1e-4 {
+        warn(
+            warnings,
+            format!(
+                "the root starts at x {} z {}, not at the origin; Oni positions start at 0, the offset is dropped",
+                pos[0][0], pos[0][1]
+            ),
+        );
+    }
+    let mut velocities: Vec<[f32; 2]> = pos.windows(2).map(|w| [w[1][0] - w[0][0], w[1][1] - w[0][1]]).collect();
+    let last = match like {
+        Some(l) if l.frames == frames => l.velocities.last().copied().unwrap_or([0.0, 0.0]),
+        _ => velocities.last().copied().unwrap_or([0.0, 0.0]),
+    };
+    velocities.push(last);
+    // The TRAM.
+    let name = instance_name(&clip.name);
+    let mut tr = match like {
+        Some(l) => {
+            let mut tr = l.clone();
+            if l.frames != frames && !l.positions.is_empty() {
+                tr.positions.clear();
+                warn(
+                    warnings,
+                    format!(
+                        "--like {} has {} frames, the clip {frames}: its position points are left out",
+                        l.name, l.frames
+                    ),
+                );
+            }
+            if !l.attack_extents.is_empty() || !l.attacks.is_empty() {
+                warn(
+                    warnings,
+                    format!("attacks and extents are copied from --like {}, not recomputed for the new motion", l.name),
+                );
+            }
+            let late = l
+                .attacks
+                .iter()
+                .map(|a| a.last_frame as usize)
+                .chain(l.particles.iter().map(|p| p.stop as usize))
+                .chain(l.footsteps.iter().map(|f| f[0] as usize))
+                .chain(l.sounds.iter().map(|s| s.1 as usize))
+                .max();
+            if late.is_some_and(|f| f >= frames) {
+                warn(
+                    warnings,
+                    format!(
+                        "--like {} has events up to frame {}, past the clip's {frames} frames",
+                        l.name,
+                        late.unwrap_or(0)
+                    ),
+                );
+            }
+            if l.duration as usize == l.frames {
+                tr.duration = frames as u16;
+            }
+            tr
+        }
+        None => encode::new_tram(&name, key_size, parts, frames),
+    };
+    tr.name = name;
+    tr.key_size = key_size;
+    tr.fps = t::ENGINE_FPS;
+    tr.parts = parts;
+    tr.frames = frames;
+    if like.is_none() {
+        tr.duration = frames as u16;
+    }
+    tr.heights = heights;
+    tr.velocities = velocities;
+    tr.rotations = rotations;
+    tr.streams = streams;
+    let max_error = pks.iter().map(|p| p.max_error).fold(0.0, f64::max);
+    let keys_per_part = pks.iter().map(|p| p.keys.len()).collect();
+    let sampled = pks.into_iter().map(|p| p.sampled).collect();
+    Ok(Encoded { tram: tr, keys_per_part, max_error, sampled })
+}
+
+/// The `.oni` of an encoded TRAM, read back and compared with the encoder's own figures.
+fn write_checked(enc: &Encoded, file: &str) -> Result<Vec<u8>> {
+    let inst = encode::tram_instance(&enc.tram)?;
+    let bytes = encode::write_oni(&[inst])?;
+    let doc = crate::open_files(vec![InputFile::new(file, bytes.clone())])
+        .map_err(|e| Error::invalid(0, format!("the written TRAM does not read back: {e}")).in_file(file))?;
+    let back = doc.trams().first().ok_or_else(|| Error::invalid(0, "the written file holds no TRAM").in_file(file))?;
+    let bad = |m: String| Err(Error::invalid(0, format!("read back differs: {m}")).in_file(file));
+    if back.frames != enc.tram.frames || back.parts != enc.tram.parts || back.key_size != enc.tram.key_size {
+        return bad("frames, parts or key size".into());
+    }
+    for (p, want) in enc.sampled.iter().enumerate() {
+        let got = back.part_rotations(p)?;
+        if got.iter().zip(want).any(|(a, b)| a.map(f32::to_bits) != b.map(f32::to_bits)) || got.len() != want.len() {
+            return bad(format!("rotations of part {p}"));
+        }
+    }
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    if bits(&back.heights) != bits(&enc.tram.heights) {
+        return bad("heights".into());
+    }
+    let vel = |v: &[[f32; 2]]| v.iter().flat_map(|x| x.map(f32::to_bits)).collect::<Vec<_>>();
+    if vel(&back.velocities) != vel(&enc.tram.velocities) {
+        return bad("velocities".into());
+    }
+    Ok(bytes)
+}
+
+/// [`boneyard_core::Family::import_clips`] for Oni: `into` opened as one document (a TRBS,
+/// an ONCC with its body, a level; TRAMs among them can be `like`).
+pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOptions) -> Result<Imported> {
+    let doc = crate::open_files(into)?;
+    let d: &dyn Document = &doc;
+    let sk = match &options.skeleton {
+        Some(s) => d.find_skeleton(s)?,
+        None if d.skeletons().is_empty() => {
+            return Err(Error::invalid(0, "the --into files hold no body (TRBS, ONCC or TRCM)"))
+        }
+        None => 0,
+    };
+    let info = &d.skeletons()[sk];
+    let body = &doc.bodies()[sk];
+    let names: Vec<String> = info.skeleton.bones.iter().map(|b| b.name.clone()).collect();
+    let like = match &options.like {
+        Some(a) => Some(&doc.trams()[d.find_animation(a)?]),
+        None => None,
+    };
+    if let Some(l) = like {
+        if l.parts != body.parts() {
+            return Err(Error::invalid(
+                0,
+                format!("--like {}: {} parts, the body {} has {}", l.name, l.parts, info.name, body.parts()),
+            ));
+        }
+    }
+    let key_size = options.key_size.unwrap_or(6);
+    let tolerance = options.tolerance.unwrap_or(DEFAULT_TOLERANCE);
+    let mut out = Imported::default();
+    out.warnings.extend(d.warnings().iter().cloned());
+    let mut taken = std::collections::HashSet::new();
+    for clip in clips {
+        let enc = clip_to_tram(clip, body, &names, like, key_size, tolerance, &mut out.warnings)?;
+        let file = format!("TRAM{}.oni", enc.tram.name);
+        if !taken.insert(file.to_ascii_lowercase()) {
+            return Err(Error::invalid(
+                0,
+                format!("clip {:?}: a second clip would also be written as {file}", clip.name),
+            ));
+        }
+        let bytes = write_checked(&enc, &file)?;
+        let mut extra = serde_json::Map::new();
+        extra.insert("key_size".into(), json!(key_size));
+        extra.insert("keys".into(), json!(enc.keys_per_part.iter().sum::<usize>()));
+        extra.insert("keys_per_part".into(), json!(enc.keys_per_part));
+        extra.insert("tolerance".into(), json!(tolerance));
+        extra.insert("max_rotation_error".into(), json!(enc.max_error));
+        extra.insert("like".into(), json!(like.map(|l| l.name.clone())));
+        extra.insert("skeleton".into(), json!(info.id));
+        out.files.push(ImportedFile {
+            name: file,
+            bytes,
+            format: "Oni instance file (OniSplit .oni)".into(),
+            animations: vec![ImportedAnim {
+                name: enc.tram.name.clone(),
+                index: 0,
+                offset: None,
+                frames: enc.tram.frames as u32,
+                fps: t::ENGINE_FPS as f64,
+                extra,
+            }],
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_still_part_needs_two_keys_and_a_turn_needs_more() {
+        let still = vec![Quat::from_rotation_x(0.3); 300];
+        let k = place_keys(6, &still, DEFAULT_TOLERANCE).unwrap();
+        // 300 frames: gaps of at most 255.
+        assert_eq!(k.frames, vec![0, 255, 299]);
+        assert!(k.max_error < 1.5e-4, "{}", k.max_error);
+        let turn: Vec<Quat> = (0..60).map(|f| Quat::from_rotation_y((f as f32 * 0.1).sin())).collect();
+        let k = place_keys(6, &turn, DEFAULT_TOLERANCE).unwrap();
+        assert!(k.frames.len() > 2 && k.frames.len() < 60, "{:?}", k.frames);
+        assert!(k.max_error <= DEFAULT_TOLERANCE, "{}", k.max_error);
+        let k16 = place_keys(16, &turn, DEFAULT_TOLERANCE).unwrap();
+        assert!(k16.max_error <= DEFAULT_TOLERANCE);
+    }
+
+    #[test]
+    fn a_long_still_clip_is_quick_and_keyed_every_255_frames() {
+        let still = vec![Quat::from_rotation_z(1.0); u16::MAX as usize];
+        let t = std::time::Instant::now();
+        let k = place_keys(6, &still, DEFAULT_TOLERANCE).unwrap();
+        assert_eq!(k.frames.len(), 1 + (u16::MAX as usize - 1).div_ceil(255));
+        assert!(k.frames.windows(2).all(|w| w[1] - w[0] <= 255));
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn six_byte_keys_decode_within_the_step() {
+        for i in 0..500 {
+            let a = i as f32 * 0.37;
+            let q = Quat::from_euler(glam::EulerRot::XYZ, a.sin() * 3.0, (a * 1.3).cos() * 1.5, a * 0.7).normalize();
+            let (_, dec) = best_key(6, q).unwrap();
+            assert!(angle_between(dec, q) < 1.5e-4, "{i}: {}", angle_between(dec, q));
+        }
+    }
+}
