@@ -213,13 +213,196 @@ pub fn solve_one_bone(parent: &Mat4, aim: Vec3, length: f32) -> (Mat4, Mat4, boo
     (upper, target, degenerate)
 }
 
+#[cfg(test)]
 fn children(rig: &[ControlDef], i: usize) -> impl Iterator<Item = usize> + '_ {
     rig.iter().enumerate().filter(move |(_, c)| c.parent == Some(i)).map(|(j, _)| j)
+}
+
+/// What a control solves when it is visited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Solver {
+    None,
+    /// Aimed one bone: the bone and its class-4 target.
+    OneBone {
+        upper: usize,
+        target: usize,
+    },
+    /// Two bones: the upper bone, the lower bone and the target.
+    TwoBone {
+        upper: usize,
+        lower: usize,
+        target: usize,
+    },
+}
+
+/// A rig's evaluation order and solvers, worked out once: the depth-first visiting order
+/// (children in index order), each control's solver with its chain, which controls a
+/// solver places (they take no FK matrix of their own) and every control's local matrix at
+/// its defaults. [`RigPlan::evaluate_into`] then evaluates a frame without allocating.
+#[derive(Debug, Clone)]
+pub struct RigPlan {
+    order: Vec<usize>,
+    parent: Vec<Option<usize>>,
+    solver: Vec<Solver>,
+    /// Placed by an ancestor's solver (always: the chains are fixed by the rig).
+    solved: Vec<bool>,
+    default_position: Vec<Vec3>,
+    default_rotation: Vec<[i16; 3]>,
+    /// `local_matrix` of the defaults, used whenever a control holds its defaults (bit for bit).
+    default_local: Vec<Mat4>,
+    /// The length the solvers read from the chain's records (`position[0]`).
+    length: Vec<f32>,
+    subtype: Vec<u8>,
+}
+
+impl RigPlan {
+    /// The plan of `rig` (any rig; [`evaluate`]'s order is depth-first from the roots).
+    pub fn new(rig: &[ControlDef]) -> Self {
+        let n = rig.len();
+        let mut kids: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (j, c) in rig.iter().enumerate() {
+            if let Some(p) = c.parent.filter(|&p| p < n) {
+                kids[p].push(j);
+            }
+        }
+        let mut order = Vec::with_capacity(n);
+        let mut stack: Vec<usize> =
+            rig.iter().enumerate().rev().filter(|(_, c)| c.parent.is_none()).map(|(i, _)| i).collect();
+        while let Some(i) = stack.pop() {
+            order.push(i);
+            stack.extend(kids[i].iter().rev());
+        }
+        let mut solver = vec![Solver::None; n];
+        let mut solved = vec![false; n];
+        for (i, def) in rig.iter().enumerate() {
+            let first = |k: usize| kids[k].first().copied();
+            if def.class == 2 && def.subtype == 1 && (def.ty == 0x01 || def.ty == 0x04) {
+                if let Some(upper) = first(i) {
+                    if let Some(&target) = kids[upper].iter().find(|&&t| rig[t].class == 4) {
+                        solver[i] = Solver::OneBone { upper, target };
+                    }
+                }
+            } else if def.class == 2 && def.subtype == 2 {
+                let upper = first(i);
+                let lower = upper.and_then(first);
+                let target = lower.and_then(first);
+                if let (Some(upper), Some(lower), Some(target)) = (upper, lower, target) {
+                    solver[i] = Solver::TwoBone { upper, lower, target };
+                }
+            }
+        }
+        // A solver places controls visited after it (its descendants; a control has one
+        // parent, so each is visited once, after its parent), so a control is already placed
+        // when visited exactly when some solver places it.
+        for s in &solver {
+            match *s {
+                Solver::None => {}
+                Solver::OneBone { upper, target } => {
+                    solved[upper] = true;
+                    solved[target] = true;
+                }
+                Solver::TwoBone { upper, lower, target } => {
+                    solved[upper] = true;
+                    solved[lower] = true;
+                    solved[target] = true;
+                }
+            }
+        }
+        RigPlan {
+            order,
+            parent: rig.iter().map(|c| c.parent).collect(),
+            solver,
+            solved,
+            default_position: rig.iter().map(|c| Vec3::from(c.position)).collect(),
+            default_rotation: rig.iter().map(|c| c.rotation).collect(),
+            default_local: rig.iter().map(|c| local_matrix(Vec3::from(c.position), c.rotation)).collect(),
+            length: rig.iter().map(|c| c.position[0]).collect(),
+            subtype: rig.iter().map(|c| c.subtype).collect(),
+        }
+    }
+
+    /// The plan of [`HUMAN_RIG`], built once.
+    pub fn human() -> &'static RigPlan {
+        static PLAN: std::sync::OnceLock<RigPlan> = std::sync::OnceLock::new();
+        PLAN.get_or_init(|| RigPlan::new(&HUMAN_RIG))
+    }
+
+    /// Number of controls.
+    pub fn len(&self) -> usize {
+        self.parent.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.parent.is_empty()
+    }
+
+    /// [`evaluate`] into `world` (one matrix per control, resized to the rig), returning the
+    /// degenerate solver calls. Same arithmetic, same order, same matrices bit for bit; no
+    /// allocation once `world` has the rig's length.
+    pub fn evaluate_into(&self, controls: &Controls, world: &mut Vec<Mat4>) -> u32 {
+        let n = self.len();
+        world.clear();
+        world.resize(n, Mat4::IDENTITY);
+        let pos = |i: usize| controls.position.get(i).copied().unwrap_or(self.default_position[i]);
+        let mut degenerate = 0u32;
+        for &i in &self.order {
+            if !self.solved[i] {
+                let p = pos(i);
+                let r = controls.rotation.get(i).copied().unwrap_or(self.default_rotation[i]);
+                let d = self.default_position[i];
+                let local = if r == self.default_rotation[i]
+                    && p.x.to_bits() == d.x.to_bits()
+                    && p.y.to_bits() == d.y.to_bits()
+                    && p.z.to_bits() == d.z.to_bits()
+                {
+                    self.default_local[i]
+                } else {
+                    local_matrix(p, r)
+                };
+                let parent = self.parent[i].map_or(Mat4::IDENTITY, |p| world[p]);
+                world[i] = parent * local;
+            }
+            let w = world[i];
+            match self.solver[i] {
+                Solver::None => {}
+                Solver::OneBone { upper, target } => {
+                    let (u, t, d) = solve_one_bone(&w, pos(target), self.length[target]);
+                    world[upper] = u;
+                    world[target] = t;
+                    degenerate += u32::from(d);
+                }
+                Solver::TwoBone { upper, lower, target } => {
+                    let s =
+                        solve_two_bone(&w, pos(target), self.length[lower], self.length[target], self.subtype[lower]);
+                    world[upper] = s.upper;
+                    world[lower] = s.lower;
+                    world[target] = s.target;
+                    degenerate += u32::from(s.degenerate);
+                }
+            }
+        }
+        degenerate
+    }
 }
 
 /// Evaluate the human rig: world matrices of all controls (see the module comment).
 /// `rig` must be parents-first (the human rig is).
 pub fn evaluate(rig: &[ControlDef], controls: &Controls) -> Evaluated {
+    let own;
+    let plan = if std::ptr::eq(rig, &HUMAN_RIG[..]) {
+        RigPlan::human()
+    } else {
+        own = RigPlan::new(rig);
+        &own
+    };
+    let mut world = Vec::with_capacity(rig.len());
+    let degenerate = plan.evaluate_into(controls, &mut world);
+    Evaluated { world, degenerate }
+}
+
+/// The walk [`RigPlan`] replaces, kept to test it against: depth-first with an explicit
+/// stack, children found by scanning the rig.
+#[cfg(test)]
+fn evaluate_walk(rig: &[ControlDef], controls: &Controls) -> Evaluated {
     let n = rig.len();
     let mut world: Vec<Option<Mat4>> = vec![None; n];
     let mut degenerate = 0u32;
@@ -335,6 +518,34 @@ mod tests {
         // Degenerate: aim at the root itself.
         let (_, t, d) = solve_one_bone(&Mat4::IDENTITY, Vec3::ZERO, 0.5);
         assert!(d && t.is_finite());
+    }
+
+    proptest::proptest! {
+        /// The planned evaluation gives the walk's matrices and degenerate count bit for bit.
+        #[test]
+        fn plan_matches_the_walk(
+            moves in proptest::collection::vec((0usize..CONTROLS, -1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, proptest::prelude::any::<[i16; 3]>()), 0..40),
+            zero in proptest::prelude::any::<bool>(),
+        ) {
+            let mut c = Controls::defaults(&HUMAN_RIG);
+            for &(i, x, y, z, r) in &moves {
+                c.position[i] = Vec3::new(x, y, z);
+                c.rotation[i] = r;
+            }
+            if zero {
+                // Targets on their roots: the degenerate paths.
+                c.position[8] = Vec3::ZERO;
+                c.position[20] = Vec3::ZERO;
+            }
+            let want = evaluate_walk(&HUMAN_RIG, &c);
+            let got = evaluate(&HUMAN_RIG, &c);
+            proptest::prop_assert_eq!(want.degenerate, got.degenerate);
+            let bits = |w: &[Mat4]| w.iter().flat_map(|m| m.to_cols_array()).map(f32::to_bits).collect::<Vec<_>>();
+            proptest::prop_assert_eq!(bits(&want.world), bits(&got.world));
+            // A rig that is not the static one takes a plan of its own.
+            let copy = HUMAN_RIG.to_vec();
+            proptest::prop_assert_eq!(bits(&want.world), bits(&evaluate(&copy, &c).world));
+        }
     }
 
     #[test]
