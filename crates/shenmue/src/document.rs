@@ -377,37 +377,56 @@ impl ShenmueDoc {
     }
 
     /// One `check` line per animation; see [`Document::check`] on this type.
+    ///
+    /// Each distinct sequence is walked once, on rayon's threads; the lines, and the first
+    /// error in animation order, are those of a walk in order.
     pub fn check_lines(&self) -> Result<Vec<String>> {
-        let mut cache: BTreeMap<(usize, usize), String> = BTreeMap::new();
-        let mut lines = Vec::with_capacity(self.anims.len());
+        use rayon::prelude::*;
+        // In order: the distinct sequences (by their first animation) and where the work
+        // bound is first exceeded, before walking anything.
+        let mut job_of: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+        let mut jobs: Vec<usize> = Vec::new();
+        let mut limit: Option<(usize, Error)> = None;
         let mut work = 0u64;
-        for (i, a) in self.anims.iter().enumerate() {
+        for i in 0..self.anims.len() {
             let r = self.refs[i];
-            let m = &self.motns[r.motn];
-            let e = &m.entries[r.entry];
-            let key = (r.motn, e.block);
-            let body = match cache.get(&key) {
-                Some(s) => s.clone(),
-                None => {
-                    let b = self.block_of(i)?;
-                    // Listed-only layouts are not walked.
-                    if let Some(m) = b.motion() {
-                        let bones = self.skeleton_of(i).map_or(1, |s| s.len());
-                        let per_frame = (bones + m.curves.len()) as u64;
-                        work = work.saturating_add(u64::from(b.frames).saturating_mul(per_frame));
-                    }
-                    if work > MAX_CHECK_WORK {
-                        return Err(Error::limit(
-                            b.offset as u64,
-                            format!(
-                                "check: the sequences up to animation #{i} need over {MAX_CHECK_WORK} frame × (bones + curves) evaluations"
-                            ),
-                        ));
-                    }
-                    let s = self.check_block(i)?;
-                    cache.insert(key, s.clone());
-                    s
-                }
+            let key = (r.motn, self.motns[r.motn].entries[r.entry].block);
+            if job_of.contains_key(&key) {
+                continue;
+            }
+            let b = self.block_of(i)?;
+            // Listed-only layouts are not walked.
+            if let Some(m) = b.motion() {
+                let bones = self.skeleton_of(i).map_or(1, |s| s.len());
+                let per_frame = (bones + m.curves.len()) as u64;
+                work = work.saturating_add(u64::from(b.frames).saturating_mul(per_frame));
+            }
+            if work > MAX_CHECK_WORK {
+                let e = Error::limit(
+                    b.offset as u64,
+                    format!(
+                        "check: the sequences up to animation #{i} need over {MAX_CHECK_WORK} frame × (bones + curves) evaluations"
+                    ),
+                );
+                limit = Some((i, e));
+                break;
+            }
+            job_of.insert(key, jobs.len());
+            jobs.push(i);
+        }
+        let mut bodies: Vec<Option<Result<String>>> = jobs.par_iter().map(|&i| Some(self.check_block(i))).collect();
+        let mut lines = Vec::with_capacity(self.anims.len());
+        for (i, a) in self.anims.iter().enumerate() {
+            if limit.as_ref().is_some_and(|(at, _)| *at == i) {
+                return Err(limit.take().expect("limit").1);
+            }
+            let r = self.refs[i];
+            let key = (r.motn, self.motns[r.motn].entries[r.entry].block);
+            let slot = &mut bodies[job_of[&key]];
+            let body = match slot {
+                Some(Ok(s)) => s,
+                Some(Err(_)) => return Err(slot.take().expect("slot").expect_err("an error")),
+                None => unreachable!("an error returns"),
             };
             lines.push(format!("{} {} {}", a.index, a.name, body));
         }
