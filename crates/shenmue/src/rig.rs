@@ -135,6 +135,34 @@ pub struct Evaluated {
 /// parallel to the aim), and the frame would not be orthonormal in single precision.
 const MIN_POLE: f32 = 1e-4;
 
+// glam's `length`, `normalize` and `normalize_or` (glam 0.34, `Vec3` is scalar) with the
+// square root inlined: glam's `libm` feature calls libm's software `sqrtf` out of line, and
+// this was the hottest call of the solvers. Both are the IEEE square root (correctly
+// rounded); libm returns the canonical NaN for a NaN, so this does too. The results are
+// glam's bit for bit (tested below).
+#[inline]
+fn length(v: Vec3) -> f32 {
+    let q = v.dot(v);
+    if q.is_nan() || q < 0.0 {
+        f32::NAN
+    } else {
+        q.sqrt()
+    }
+}
+#[inline]
+fn normalize(v: Vec3) -> Vec3 {
+    v * (1.0 / length(v))
+}
+#[inline]
+fn normalize_or(v: Vec3, fallback: Vec3) -> Vec3 {
+    let rcp = 1.0 / length(v);
+    if rcp.is_finite() && rcp > 0.0 {
+        v * rcp
+    } else {
+        fallback
+    }
+}
+
 /// X = `direction`, Z = the parent's Z axis made perpendicular to it, Y = Z × X, at `origin`.
 /// Fallbacks (the game would divide by zero or by noise here): a zero direction takes the
 /// parent's X axis; a pole (nearly) parallel to the direction takes the parent's Y axis.
@@ -143,23 +171,23 @@ const MIN_POLE: f32 = 1e-4;
 /// to the aim. Returns the frame and whether a fallback was used.
 pub fn aim_frame(parent: &Mat4, direction: Vec3, origin: Vec3) -> (Mat4, bool) {
     let mut degenerate = false;
-    let mut d = direction.normalize_or_zero();
+    let mut d = normalize_or(direction, Vec3::ZERO);
     if d == Vec3::ZERO {
-        d = parent.x_axis.truncate().normalize_or(Vec3::X);
+        d = normalize_or(parent.x_axis.truncate(), Vec3::X);
         degenerate = true;
     }
     let project = |v: Vec3| v - d * v.dot(d);
     let pole = parent.z_axis.truncate();
     let mut z = project(pole);
-    if z.length() < MIN_POLE {
+    if length(z) < MIN_POLE {
         z = project(parent.y_axis.truncate());
-        if z.length() < MIN_POLE {
+        if length(z) < MIN_POLE {
             z = d.any_orthonormal_vector();
         }
         degenerate = true;
     }
-    let z = project(z.normalize()).normalize();
-    let y = z.cross(d).normalize_or_zero();
+    let z = normalize(project(normalize(z)));
+    let y = normalize_or(z.cross(d), Vec3::ZERO);
     (Mat4::from_cols(d.extend(0.0), y.extend(0.0), z.extend(0.0), origin.extend(1.0)), degenerate)
 }
 
@@ -177,7 +205,7 @@ pub struct TwoBone {
 pub fn solve_two_bone(parent: &Mat4, target: Vec3, upper_len: f32, lower_len: f32, bend_subtype: u8) -> TwoBone {
     let root = parent.w_axis.truncate();
     let delta = target - root;
-    let dist = delta.length();
+    let dist = length(delta);
     let (basis, mut degenerate) = aim_frame(parent, delta, root);
     let dir = basis.x_axis.truncate();
     let normal = basis.z_axis.truncate();
@@ -191,11 +219,11 @@ pub fn solve_two_bone(parent: &Mat4, target: Vec3, upper_len: f32, lower_len: f3
     let bend = if bend_subtype == 0 { dir.cross(normal) } else { normal.cross(dir) };
     let joint = root + dir * along + bend * height;
     let frame = |d: Vec3, at: Vec3| -> (Mat4, bool) {
-        let d = d.normalize_or_zero();
+        let d = normalize_or(d, Vec3::ZERO);
         if d == Vec3::ZERO {
             return (Mat4::from_cols(basis.x_axis, basis.y_axis, basis.z_axis, at.extend(1.0)), true);
         }
-        let y = normal.cross(d).normalize_or_zero();
+        let y = normalize_or(normal.cross(d), Vec3::ZERO);
         (Mat4::from_cols(d.extend(0.0), y.extend(0.0), normal.extend(0.0), at.extend(1.0)), false)
     };
     let (upper, d1) = frame(joint - root, root);
@@ -520,7 +548,47 @@ mod tests {
         assert!(d && t.is_finite());
     }
 
+    fn same(a: Vec3, b: Vec3) -> bool {
+        a.to_array().map(f32::to_bits) == b.to_array().map(f32::to_bits)
+    }
+
+    #[test]
+    fn inlined_sqrt_helpers_are_glams_at_the_edges() {
+        let tiny = f32::MIN_POSITIVE;
+        for v in [
+            Vec3::ZERO,
+            Vec3::splat(-0.0),
+            Vec3::splat(tiny),
+            Vec3::new(1e-30, 0.0, 0.0),
+            Vec3::splat(1e30),
+            Vec3::splat(f32::MAX),
+            Vec3::NAN,
+            Vec3::INFINITY,
+            Vec3::new(3.0, -4.0, 0.0),
+        ] {
+            assert_eq!(length(v).to_bits(), v.length().to_bits(), "{v}");
+            assert!(same(normalize_or(v, Vec3::X), v.normalize_or(Vec3::X)), "{v}");
+            assert!(same(normalize_or(v, Vec3::ZERO), v.normalize_or_zero()), "{v}");
+            if v.length() > 0.0 && v.length().is_finite() {
+                assert!(same(normalize(v), v.normalize()), "{v}");
+            }
+        }
+    }
+
     proptest::proptest! {
+        /// The inlined square roots give glam's lengths and directions bit for bit.
+        #[test]
+        fn inlined_sqrt_helpers_are_glams(x in proptest::num::f32::ANY, y in proptest::num::f32::ANY, z in proptest::num::f32::ANY, s in -3.0f32..3.0) {
+            for v in [Vec3::new(x, y, z), Vec3::new(x, y, z) * 1e-20, Vec3::new(s, s * 0.5, -s)] {
+                proptest::prop_assert_eq!(length(v).to_bits(), v.length().to_bits());
+                proptest::prop_assert!(same(normalize_or(v, Vec3::Y), v.normalize_or(Vec3::Y)));
+                proptest::prop_assert!(same(normalize_or(v, Vec3::ZERO), v.normalize_or_zero()));
+                if v.length() > 0.0 && v.length().is_finite() {
+                    proptest::prop_assert!(same(normalize(v), v.normalize()));
+                }
+            }
+        }
+
         /// The planned evaluation gives the walk's matrices and degenerate count bit for bit.
         #[test]
         fn plan_matches_the_walk(
