@@ -7,7 +7,8 @@
 #   check        boneyard check MOTION.BIN: every frame of every sequence, the human rig's IK
 #                solved at every frame (all threads; RAYON_NUM_THREADS=1 for the 1-thread row)
 #   every human  node ny_bench.mjs once-human: new-yokosuka parsing the human family and
-#                evaluating every human frame (its own runtime, Node, one thread)
+#                evaluating every human frame (its own runtime under Node: one JS thread, its
+#                garbage collector on the other core, so its CPU exceeds its wall time)
 #   list         boneyard list MOTION.BIN (parse only)
 #   parse        node ny_bench.mjs once-parse: new-yokosuka parsing every sequence
 # Prints each row's median wall and CPU (user + sys) seconds and the peer / boneyard ratios.
