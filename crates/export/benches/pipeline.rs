@@ -1,6 +1,7 @@
 //! Speed of the whole pipeline on real files (when `../shared/data` is present) and on the
 //! demo files of every family: open (decode), sample every frame of every animation with
-//! the engine's own sampler, pose (engine world matrices), `check`, and glTF export.
+//! the engine's own sampler, pose (engine world matrices), `check` (on all threads, on one,
+//! and together with the open), and glTF export.
 //!
 //! `cargo bench -p boneyard-export --bench pipeline`. On a shared 2-core machine wall-clock
 //! figures are noisy; compare runs on the same machine, or count instructions with callgrind.
@@ -92,6 +93,25 @@ fn pose_every_frame(bencher: divan::Bencher, label: &str) {
 fn check(bencher: divan::Bencher, label: &str) {
     let doc = open(label);
     bencher.bench(|| black_box(doc.check().expect("check")));
+}
+
+/// `check` on one rayon thread: the work `check` shares out over the cores (the Shenmue
+/// reader walks its distinct sequences in parallel).
+#[divan::bench(args = labels())]
+fn check_one_thread(bencher: divan::Bencher, label: &str) {
+    let doc = open(label);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread pool");
+    bencher.bench(|| pool.install(|| black_box(doc.check().expect("check"))));
+}
+
+/// Open and `check`, as `boneyard check FILE` does it (without the process start and the
+/// printing): the row `scripts/bench-peers.sh` compares with new-yokosuka.
+#[divan::bench(args = labels())]
+fn open_and_check(bencher: divan::Bencher, label: &str) {
+    let (_, family, files) = inputs().into_iter().find(|(l, _, _)| l == label).expect("known input");
+    bencher
+        .with_inputs(|| files.clone())
+        .bench_values(|f| black_box(family.open(f).expect("open").check().expect("check")));
 }
 
 #[divan::bench(args = labels(), sample_count = 5)]

@@ -79,6 +79,10 @@ impl Curve {
     pub fn sample(&self, frame: f32) -> f32 {
         sample_keys(&self.keys, frame)
     }
+    /// [`Curve::sample`] starting the key search at `*cursor` (see [`sample_keys_from`]).
+    pub fn sample_from(&self, frame: f32, cursor: &mut usize) -> f32 {
+        sample_keys_from(&self.keys, frame, cursor)
+    }
     /// Does any key hold data (block 4 count > 0)?
     pub fn has_data(&self) -> bool {
         self.keys.iter().any(|k| k.count > 0)
@@ -103,7 +107,46 @@ pub fn sample_keys(keys: &[Key], frame: f32) -> f32 {
     let Some(pair) = keys.windows(2).find(|w| frame >= f32::from(w[0].frame) && frame <= f32::from(w[1].frame)) else {
         return last.value;
     };
-    let (k0, k1) = (pair[0], pair[1]);
+    segment(pair[0], pair[1], frame)
+}
+
+/// [`sample_keys`] with a key-search cursor: the search starts at segment `*cursor` and
+/// leaves there the segment it used, so sampling frames in increasing order walks each
+/// curve's keys once. For keys in non-decreasing frame order (every curve the reader
+/// returns) any cursor gives the value [`sample_keys`] gives (a cursor past the frame's
+/// segment, or out of range, restarts the search from the first key).
+pub fn sample_keys_from(keys: &[Key], frame: f32, cursor: &mut usize) -> f32 {
+    let (first, last) = match (keys.first(), keys.last()) {
+        (Some(a), Some(b)) => (a, b),
+        _ => return 0.0,
+    };
+    if frame.is_nan() || frame <= f32::from(first.frame) {
+        // Also catches NaN frames: they clamp to the first key.
+        return first.value;
+    }
+    if frame >= f32::from(last.frame) {
+        return last.value;
+    }
+    // The first segment [k0, k1] containing the frame; with duplicate frames (a step) the
+    // earlier segment ends exactly on the step's first value. Key frames never decrease, so
+    // that segment is the first `i` with `keys[i + 1].frame >= frame` (then `keys[i].frame <
+    // frame`, as `frame > keys[0].frame`); segment `c` is at or before it exactly when
+    // `c == 0` or `keys[c].frame < frame`.
+    let mut i = *cursor;
+    if i + 1 >= keys.len() || (i > 0 && f32::from(keys[i].frame) >= frame) {
+        i = 0;
+    }
+    // Ends before the last segment: `frame < keys[len - 1].frame`.
+    while f32::from(keys[i + 1].frame) < frame {
+        i += 1;
+    }
+    *cursor = i;
+    segment(keys[i], keys[i + 1], frame)
+}
+
+/// The Hermite segment from `k0` to `k1` at `frame` (inside it).
+#[inline]
+fn segment(k0: Key, k1: Key, frame: f32) -> f32 {
     let span = f32::from(k1.frame) - f32::from(k0.frame);
     if span <= 0.0 {
         return k1.value;
@@ -166,6 +209,33 @@ mod tests {
         assert_eq!(sample_keys(&k, 4.0), 3.0);
         assert_eq!(sample_keys(&k, 4.001), 7.0);
         assert_eq!(sample_keys(&[], 1.0), 0.0);
+    }
+
+    proptest::proptest! {
+        /// The cursor search finds the segment the plain search finds, from any cursor, for
+        /// frames in any order (steps and repeated frames included).
+        #[test]
+        fn cursor_search_agrees(
+            gaps in proptest::collection::vec(0u16..4, 1..12),
+            values in proptest::collection::vec(-4.0f32..4.0, 13),
+            frames in proptest::collection::vec(-2.0f32..40.0, 1..30),
+            start in 0usize..20,
+        ) {
+            let mut f = 0u16;
+            let mut k = vec![key(0, 3, values[0], -values[0], values[1])];
+            for (i, g) in gaps.iter().enumerate() {
+                f += g;
+                k.push(key(f, 3, values[i + 1], values[12 - i], values[i]));
+            }
+            let mut cursor = start;
+            for &fr in &frames {
+                let want = sample_keys(&k, fr);
+                let got = sample_keys_from(&k, fr, &mut cursor);
+                proptest::prop_assert_eq!(want.to_bits(), got.to_bits(), "frame {}", fr);
+                let ascending = sample_keys_from(&k, fr.floor(), &mut cursor);
+                proptest::prop_assert_eq!(sample_keys(&k, fr.floor()).to_bits(), ascending.to_bits());
+            }
+        }
     }
 
     #[test]

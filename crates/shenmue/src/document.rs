@@ -1,8 +1,9 @@
 //! The Shenmue document: MOTN sequences on the runtime rig (IK baked to FK), MT5 models.
 
-use crate::motn::{Layout, MotnFile, Shape};
-use crate::rig::{self, HUMAN_RIG};
-use crate::sample::{bind, clamp_frame, sample_curves};
+use crate::curve::Axis;
+use crate::motn::{Layout, Motion, MotnFile, Shape};
+use crate::rig::{self, Controls, RigPlan, HUMAN_RIG};
+use crate::sample::{bind, bind_into, clamp_frame, sample_curves, sample_into, CurveValue};
 use boneyard_core::fk::locals_from_world;
 use boneyard_core::{
     AnimInfo, Bone, Channel, Document, Error, FileSummary, Interpolation, Mesh, Result, Sample, Skeleton, SkeletonInfo,
@@ -275,73 +276,80 @@ impl ShenmueDoc {
         Ok(&m.blocks[m.entries[r.entry].block])
     }
 
-    /// Sample and evaluate: channels, world matrices of the animation's skeleton, the
-    /// sampled frame, and the number of degenerate solver calls.
-    fn evaluate(&self, anim: usize, frame: f64) -> Result<(Vec<Channel>, Vec<Mat4>, f32, u32)> {
+    /// The decoded curves of `anim`'s sequence (an error for listed-only layouts).
+    fn motion_of(&self, anim: usize) -> Result<(&crate::motn::Block, &Motion)> {
         let b = self.block_of(anim)?;
-        let motion = match &b.layout {
-            Layout::Curves(m) => m,
-            other => {
-                return Err(Error::unsupported(format!(
-                    "animation #{anim} ({}) uses the {} layout, which boneyard lists but does not decode",
-                    self.anims[anim].name,
-                    other.kind()
-                )))
-            }
-        };
+        match &b.layout {
+            Layout::Curves(m) => Ok((b, m)),
+            other => Err(Error::unsupported(format!(
+                "animation #{anim} ({}) uses the {} layout, which boneyard lists but does not decode",
+                self.anims[anim].name,
+                other.kind()
+            ))),
+        }
+    }
+
+    /// Sample and evaluate: the curve values, world matrices of the animation's skeleton,
+    /// the sampled frame, and the number of degenerate solver calls.
+    fn evaluate(&self, anim: usize, frame: f64) -> Result<(Vec<CurveValue>, Vec<Mat4>, f32, u32)> {
+        let (b, motion) = self.motion_of(anim)?;
         let f = clamp_frame(frame, b.frames);
         let values = sample_curves(motion, f);
-        let channels =
-            values.iter().map(|v| Channel::new(v.control.to_string(), v.axis.path(), f64::from(v.value))).collect();
         if b.family() == 0 {
             let controls = bind(&HUMAN_RIG, &values);
             let ev = rig::evaluate(&HUMAN_RIG, &controls);
-            Ok((channels, ev.world, f, ev.degenerate))
+            Ok((values, ev.world, f, ev.degenerate))
         } else {
-            let sk_index = self.family_skeleton.get(&b.family()).copied();
-            if let Some(nodes) = sk_index.and_then(|s| self.fk_nodes.get(&s)) {
-                // FK on the declaring model's nodes: curve i overrides node i's values.
-                let mut pos: Vec<Vec3> = nodes.iter().map(|n| n.position).collect();
-                let mut rot: Vec<[i32; 3]> = nodes.iter().map(|n| n.rotation).collect();
-                for v in &values {
-                    let i = usize::from(v.control);
-                    if v.axis.is_rotation() {
-                        if let Some(r) = rot.get_mut(i) {
-                            r[v.axis.component()] = i32::from(crate::curve::turns_to_raw(v.value));
-                        }
-                    } else if let Some(p) = pos.get_mut(i) {
-                        p[v.axis.component()] = v.value;
-                    }
-                }
-                let mut world: Vec<Mat4> = Vec::with_capacity(nodes.len());
-                for (i, n) in nodes.iter().enumerate() {
-                    let local = crate::mt5::node_matrix(pos[i], rot[i], n.scale);
-                    let m = match n.parent.and_then(|p| world.get(p)) {
-                        Some(p) => *p * local,
-                        None => local,
-                    };
-                    world.push(m);
-                }
-                return Ok((channels, world, f, 0));
-            }
-            let sk = sk_index.and_then(|s| self.skeletons.get(s));
-            let n = sk.map_or(1, |s| s.skeleton.len());
-            let mut pos = vec![Vec3::ZERO; n];
-            let mut rot = vec![[0i16; 3]; n];
-            for v in &values {
-                let i = usize::from(v.control);
-                if v.axis.is_rotation() {
+            let world = self.family_world(b.family(), values.iter().map(|v| (v.control, v.axis, v.value)));
+            Ok((values, world, f, 0))
+        }
+    }
+
+    /// World matrices of a family other than the human rig from its curves' values
+    /// (control, axis, value): FK on a declaring model's nodes, or the flat control skeleton.
+    fn family_world(&self, family: u16, values: impl Iterator<Item = (u16, Axis, f32)>) -> Vec<Mat4> {
+        let sk_index = self.family_skeleton.get(&family).copied();
+        if let Some(nodes) = sk_index.and_then(|s| self.fk_nodes.get(&s)) {
+            // FK on the declaring model's nodes: curve i overrides node i's values.
+            let mut pos: Vec<Vec3> = nodes.iter().map(|n| n.position).collect();
+            let mut rot: Vec<[i32; 3]> = nodes.iter().map(|n| n.rotation).collect();
+            for (control, axis, value) in values {
+                let i = usize::from(control);
+                if axis.is_rotation() {
                     if let Some(r) = rot.get_mut(i) {
-                        r[v.axis.component()] = crate::curve::turns_to_raw(v.value);
+                        r[axis.component()] = i32::from(crate::curve::turns_to_raw(value));
                     }
                 } else if let Some(p) = pos.get_mut(i) {
-                    p[v.axis.component()] = v.value;
+                    p[axis.component()] = value;
                 }
             }
-            let locals: Vec<Mat4> = pos.iter().zip(&rot).map(|(p, r)| rig::local_matrix(*p, *r)).collect();
-            let world = locals.iter().enumerate().map(|(i, l)| if i == 0 { *l } else { locals[0] * *l }).collect();
-            Ok((channels, world, f, 0))
+            let mut world: Vec<Mat4> = Vec::with_capacity(nodes.len());
+            for (i, n) in nodes.iter().enumerate() {
+                let local = crate::mt5::node_matrix(pos[i], rot[i], n.scale);
+                let m = match n.parent.and_then(|p| world.get(p)) {
+                    Some(p) => *p * local,
+                    None => local,
+                };
+                world.push(m);
+            }
+            return world;
         }
+        let sk = sk_index.and_then(|s| self.skeletons.get(s));
+        let n = sk.map_or(1, |s| s.skeleton.len());
+        let mut pos = vec![Vec3::ZERO; n];
+        let mut rot = vec![[0i16; 3]; n];
+        for (control, axis, value) in values {
+            let i = usize::from(control);
+            if axis.is_rotation() {
+                if let Some(r) = rot.get_mut(i) {
+                    r[axis.component()] = crate::curve::turns_to_raw(value);
+                }
+            } else if let Some(p) = pos.get_mut(i) {
+                p[axis.component()] = value;
+            }
+        }
+        let locals: Vec<Mat4> = pos.iter().zip(&rot).map(|(p, r)| rig::local_matrix(*p, *r)).collect();
+        locals.iter().enumerate().map(|(i, l)| if i == 0 { *l } else { locals[0] * *l }).collect()
     }
 
     fn skeleton_of(&self, anim: usize) -> Option<&Skeleton> {
@@ -369,37 +377,56 @@ impl ShenmueDoc {
     }
 
     /// One `check` line per animation; see [`Document::check`] on this type.
+    ///
+    /// Each distinct sequence is walked once, on rayon's threads; the lines, and the first
+    /// error in animation order, are those of a walk in order.
     pub fn check_lines(&self) -> Result<Vec<String>> {
-        let mut cache: BTreeMap<(usize, usize), String> = BTreeMap::new();
-        let mut lines = Vec::with_capacity(self.anims.len());
+        use rayon::prelude::*;
+        // In order: the distinct sequences (by their first animation) and where the work
+        // bound is first exceeded, before walking anything.
+        let mut job_of: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+        let mut jobs: Vec<usize> = Vec::new();
+        let mut limit: Option<(usize, Error)> = None;
         let mut work = 0u64;
-        for (i, a) in self.anims.iter().enumerate() {
+        for i in 0..self.anims.len() {
             let r = self.refs[i];
-            let m = &self.motns[r.motn];
-            let e = &m.entries[r.entry];
-            let key = (r.motn, e.block);
-            let body = match cache.get(&key) {
-                Some(s) => s.clone(),
-                None => {
-                    let b = self.block_of(i)?;
-                    // Listed-only layouts are not walked.
-                    if let Some(m) = b.motion() {
-                        let bones = self.skeleton_of(i).map_or(1, |s| s.len());
-                        let per_frame = (bones + m.curves.len()) as u64;
-                        work = work.saturating_add(u64::from(b.frames).saturating_mul(per_frame));
-                    }
-                    if work > MAX_CHECK_WORK {
-                        return Err(Error::limit(
-                            b.offset as u64,
-                            format!(
-                                "check: the sequences up to animation #{i} need over {MAX_CHECK_WORK} frame × (bones + curves) evaluations"
-                            ),
-                        ));
-                    }
-                    let s = self.check_block(i)?;
-                    cache.insert(key, s.clone());
-                    s
-                }
+            let key = (r.motn, self.motns[r.motn].entries[r.entry].block);
+            if job_of.contains_key(&key) {
+                continue;
+            }
+            let b = self.block_of(i)?;
+            // Listed-only layouts are not walked.
+            if let Some(m) = b.motion() {
+                let bones = self.skeleton_of(i).map_or(1, |s| s.len());
+                let per_frame = (bones + m.curves.len()) as u64;
+                work = work.saturating_add(u64::from(b.frames).saturating_mul(per_frame));
+            }
+            if work > MAX_CHECK_WORK {
+                let e = Error::limit(
+                    b.offset as u64,
+                    format!(
+                        "check: the sequences up to animation #{i} need over {MAX_CHECK_WORK} frame × (bones + curves) evaluations"
+                    ),
+                );
+                limit = Some((i, e));
+                break;
+            }
+            job_of.insert(key, jobs.len());
+            jobs.push(i);
+        }
+        let mut bodies: Vec<Option<Result<String>>> = jobs.par_iter().map(|&i| Some(self.check_block(i))).collect();
+        let mut lines = Vec::with_capacity(self.anims.len());
+        for (i, a) in self.anims.iter().enumerate() {
+            if limit.as_ref().is_some_and(|(at, _)| *at == i) {
+                return Err(limit.take().expect("limit").1);
+            }
+            let r = self.refs[i];
+            let key = (r.motn, self.motns[r.motn].entries[r.entry].block);
+            let slot = &mut bodies[job_of[&key]];
+            let body = match slot {
+                Some(Ok(s)) => s,
+                Some(Err(_)) => return Err(slot.take().expect("slot").expect_err("an error")),
+                None => unreachable!("an error returns"),
             };
             lines.push(format!("{} {} {}", a.index, a.name, body));
         }
@@ -414,14 +441,32 @@ impl ShenmueDoc {
             Layout::LegacyFrame32 { payload } => return Ok(format!("{head} layout=legacy-frame32 payload={payload}")),
             Layout::Undecodable(_) => return Ok(format!("{head} layout=undecodable flag={:#06x}", b.flag_high)),
         };
+        // The lean walk: values sampled once per frame into a buffer (cursors walk the keys),
+        // the rig evaluated into reused state; no channels, no per-frame allocation for the
+        // human family. Same values and matrices as `sample`/`pose`, bit for bit.
+        let n = motion.curves.len();
+        let mut cursors = vec![0usize; n];
+        let mut values = vec![0f32; n];
+        let mut bytes = Vec::with_capacity(4 * n);
+        let human = b.family() == 0;
+        let defaults = Controls::defaults(&HUMAN_RIG);
+        let mut controls = defaults.clone();
+        let plan = RigPlan::human();
+        let mut world: Vec<Mat4> = Vec::with_capacity(HUMAN_RIG.len());
         let mut h = crc32fast::Hasher::new();
         let mut degenerate = 0u32;
         for f in 0..b.frames {
-            for v in sample_curves(motion, f32::from(f)) {
-                boneyard_core::check::hash_f32(&mut h, v.value);
+            sample_into(motion, f32::from(f), &mut cursors, &mut values);
+            bytes.clear();
+            bytes.extend(values.iter().flat_map(|v| v.to_bits().to_le_bytes()));
+            h.update(&bytes);
+            if human {
+                bind_into(&mut controls, &defaults, motion, &values);
+                degenerate += plan.evaluate_into(&controls, &mut world);
+            } else {
+                world = self
+                    .family_world(b.family(), motion.curves.iter().zip(&values).map(|(c, &v)| (c.control, c.axis, v)));
             }
-            let (_, world, _, d) = self.evaluate(anim, f64::from(f))?;
-            degenerate += d;
             if let Some(bad) = world.iter().position(|m| !m.is_finite()) {
                 return Err(Error::invalid(
                     b.offset as u64,
@@ -456,7 +501,9 @@ impl Document for ShenmueDoc {
     }
 
     fn sample(&self, anim: usize, frame: f64) -> Result<Sample> {
-        let (channels, world, f, degenerate) = self.evaluate(anim, frame)?;
+        let (values, world, f, degenerate) = self.evaluate(anim, frame)?;
+        let channels =
+            values.iter().map(|v| Channel::new(v.control.to_string(), v.axis.path(), f64::from(v.value))).collect();
         let skel = self.skeleton_of(anim).ok_or_else(|| Error::unsupported("animation has no skeleton"))?;
         let locals = locals_from_world(skel, &world);
         let root_motion = self.root_motion(anim, &world)?;

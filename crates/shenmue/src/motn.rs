@@ -414,11 +414,18 @@ impl MotnFile {
         starts.dedup();
         let timestamp = find_timestamp(data);
         let data_end = data.len();
+        // Blocks are independent: parsed on rayon's threads, then taken in file order (the
+        // first error and the frame bound as a walk in order meets them). Each block's work is
+        // bounded by its bytes.
+        use rayon::prelude::*;
+        let parsed: Vec<Result<Block>> = (0..starts.len())
+            .into_par_iter()
+            .map(|k| parse_block(data, starts[k], starts.get(k + 1).copied().unwrap_or(data_end)))
+            .collect();
         let mut blocks = Vec::with_capacity(starts.len());
         let mut total_frames = 0u64;
-        for (k, &s) in starts.iter().enumerate() {
-            let end = starts.get(k + 1).copied().unwrap_or(data_end);
-            let b = parse_block(data, s, end)?;
+        for (b, &s) in parsed.into_iter().zip(&starts) {
+            let b = b?;
             total_frames += u64::from(b.frames);
             if total_frames > MAX_TOTAL_FRAMES {
                 return Err(Error::limit(s as u64, format!("the sequences hold more than {MAX_TOTAL_FRAMES} frames")));

@@ -135,6 +135,34 @@ pub struct Evaluated {
 /// parallel to the aim), and the frame would not be orthonormal in single precision.
 const MIN_POLE: f32 = 1e-4;
 
+// glam's `length`, `normalize` and `normalize_or` (glam 0.34, `Vec3` is scalar) with the
+// square root inlined: glam's `libm` feature calls libm's software `sqrtf` out of line, and
+// this was the hottest call of the solvers. Both are the IEEE square root (correctly
+// rounded); libm returns the canonical NaN for a NaN, so this does too. The results are
+// glam's bit for bit (tested below).
+#[inline]
+fn length(v: Vec3) -> f32 {
+    let q = v.dot(v);
+    if q.is_nan() || q < 0.0 {
+        f32::NAN
+    } else {
+        q.sqrt()
+    }
+}
+#[inline]
+fn normalize(v: Vec3) -> Vec3 {
+    v * (1.0 / length(v))
+}
+#[inline]
+fn normalize_or(v: Vec3, fallback: Vec3) -> Vec3 {
+    let rcp = 1.0 / length(v);
+    if rcp.is_finite() && rcp > 0.0 {
+        v * rcp
+    } else {
+        fallback
+    }
+}
+
 /// X = `direction`, Z = the parent's Z axis made perpendicular to it, Y = Z × X, at `origin`.
 /// Fallbacks (the game would divide by zero or by noise here): a zero direction takes the
 /// parent's X axis; a pole (nearly) parallel to the direction takes the parent's Y axis.
@@ -143,23 +171,23 @@ const MIN_POLE: f32 = 1e-4;
 /// to the aim. Returns the frame and whether a fallback was used.
 pub fn aim_frame(parent: &Mat4, direction: Vec3, origin: Vec3) -> (Mat4, bool) {
     let mut degenerate = false;
-    let mut d = direction.normalize_or_zero();
+    let mut d = normalize_or(direction, Vec3::ZERO);
     if d == Vec3::ZERO {
-        d = parent.x_axis.truncate().normalize_or(Vec3::X);
+        d = normalize_or(parent.x_axis.truncate(), Vec3::X);
         degenerate = true;
     }
     let project = |v: Vec3| v - d * v.dot(d);
     let pole = parent.z_axis.truncate();
     let mut z = project(pole);
-    if z.length() < MIN_POLE {
+    if length(z) < MIN_POLE {
         z = project(parent.y_axis.truncate());
-        if z.length() < MIN_POLE {
+        if length(z) < MIN_POLE {
             z = d.any_orthonormal_vector();
         }
         degenerate = true;
     }
-    let z = project(z.normalize()).normalize();
-    let y = z.cross(d).normalize_or_zero();
+    let z = normalize(project(normalize(z)));
+    let y = normalize_or(z.cross(d), Vec3::ZERO);
     (Mat4::from_cols(d.extend(0.0), y.extend(0.0), z.extend(0.0), origin.extend(1.0)), degenerate)
 }
 
@@ -177,7 +205,7 @@ pub struct TwoBone {
 pub fn solve_two_bone(parent: &Mat4, target: Vec3, upper_len: f32, lower_len: f32, bend_subtype: u8) -> TwoBone {
     let root = parent.w_axis.truncate();
     let delta = target - root;
-    let dist = delta.length();
+    let dist = length(delta);
     let (basis, mut degenerate) = aim_frame(parent, delta, root);
     let dir = basis.x_axis.truncate();
     let normal = basis.z_axis.truncate();
@@ -191,11 +219,11 @@ pub fn solve_two_bone(parent: &Mat4, target: Vec3, upper_len: f32, lower_len: f3
     let bend = if bend_subtype == 0 { dir.cross(normal) } else { normal.cross(dir) };
     let joint = root + dir * along + bend * height;
     let frame = |d: Vec3, at: Vec3| -> (Mat4, bool) {
-        let d = d.normalize_or_zero();
+        let d = normalize_or(d, Vec3::ZERO);
         if d == Vec3::ZERO {
             return (Mat4::from_cols(basis.x_axis, basis.y_axis, basis.z_axis, at.extend(1.0)), true);
         }
-        let y = normal.cross(d).normalize_or_zero();
+        let y = normalize_or(normal.cross(d), Vec3::ZERO);
         (Mat4::from_cols(d.extend(0.0), y.extend(0.0), normal.extend(0.0), at.extend(1.0)), false)
     };
     let (upper, d1) = frame(joint - root, root);
@@ -213,13 +241,196 @@ pub fn solve_one_bone(parent: &Mat4, aim: Vec3, length: f32) -> (Mat4, Mat4, boo
     (upper, target, degenerate)
 }
 
+#[cfg(test)]
 fn children(rig: &[ControlDef], i: usize) -> impl Iterator<Item = usize> + '_ {
     rig.iter().enumerate().filter(move |(_, c)| c.parent == Some(i)).map(|(j, _)| j)
+}
+
+/// What a control solves when it is visited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Solver {
+    None,
+    /// Aimed one bone: the bone and its class-4 target.
+    OneBone {
+        upper: usize,
+        target: usize,
+    },
+    /// Two bones: the upper bone, the lower bone and the target.
+    TwoBone {
+        upper: usize,
+        lower: usize,
+        target: usize,
+    },
+}
+
+/// A rig's evaluation order and solvers, worked out once: the depth-first visiting order
+/// (children in index order), each control's solver with its chain, which controls a
+/// solver places (they take no FK matrix of their own) and every control's local matrix at
+/// its defaults. [`RigPlan::evaluate_into`] then evaluates a frame without allocating.
+#[derive(Debug, Clone)]
+pub struct RigPlan {
+    order: Vec<usize>,
+    parent: Vec<Option<usize>>,
+    solver: Vec<Solver>,
+    /// Placed by an ancestor's solver (always: the chains are fixed by the rig).
+    solved: Vec<bool>,
+    default_position: Vec<Vec3>,
+    default_rotation: Vec<[i16; 3]>,
+    /// `local_matrix` of the defaults, used whenever a control holds its defaults (bit for bit).
+    default_local: Vec<Mat4>,
+    /// The length the solvers read from the chain's records (`position[0]`).
+    length: Vec<f32>,
+    subtype: Vec<u8>,
+}
+
+impl RigPlan {
+    /// The plan of `rig` (any rig; [`evaluate`]'s order is depth-first from the roots).
+    pub fn new(rig: &[ControlDef]) -> Self {
+        let n = rig.len();
+        let mut kids: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (j, c) in rig.iter().enumerate() {
+            if let Some(p) = c.parent.filter(|&p| p < n) {
+                kids[p].push(j);
+            }
+        }
+        let mut order = Vec::with_capacity(n);
+        let mut stack: Vec<usize> =
+            rig.iter().enumerate().rev().filter(|(_, c)| c.parent.is_none()).map(|(i, _)| i).collect();
+        while let Some(i) = stack.pop() {
+            order.push(i);
+            stack.extend(kids[i].iter().rev());
+        }
+        let mut solver = vec![Solver::None; n];
+        let mut solved = vec![false; n];
+        for (i, def) in rig.iter().enumerate() {
+            let first = |k: usize| kids[k].first().copied();
+            if def.class == 2 && def.subtype == 1 && (def.ty == 0x01 || def.ty == 0x04) {
+                if let Some(upper) = first(i) {
+                    if let Some(&target) = kids[upper].iter().find(|&&t| rig[t].class == 4) {
+                        solver[i] = Solver::OneBone { upper, target };
+                    }
+                }
+            } else if def.class == 2 && def.subtype == 2 {
+                let upper = first(i);
+                let lower = upper.and_then(first);
+                let target = lower.and_then(first);
+                if let (Some(upper), Some(lower), Some(target)) = (upper, lower, target) {
+                    solver[i] = Solver::TwoBone { upper, lower, target };
+                }
+            }
+        }
+        // A solver places controls visited after it (its descendants; a control has one
+        // parent, so each is visited once, after its parent), so a control is already placed
+        // when visited exactly when some solver places it.
+        for s in &solver {
+            match *s {
+                Solver::None => {}
+                Solver::OneBone { upper, target } => {
+                    solved[upper] = true;
+                    solved[target] = true;
+                }
+                Solver::TwoBone { upper, lower, target } => {
+                    solved[upper] = true;
+                    solved[lower] = true;
+                    solved[target] = true;
+                }
+            }
+        }
+        RigPlan {
+            order,
+            parent: rig.iter().map(|c| c.parent).collect(),
+            solver,
+            solved,
+            default_position: rig.iter().map(|c| Vec3::from(c.position)).collect(),
+            default_rotation: rig.iter().map(|c| c.rotation).collect(),
+            default_local: rig.iter().map(|c| local_matrix(Vec3::from(c.position), c.rotation)).collect(),
+            length: rig.iter().map(|c| c.position[0]).collect(),
+            subtype: rig.iter().map(|c| c.subtype).collect(),
+        }
+    }
+
+    /// The plan of [`HUMAN_RIG`], built once.
+    pub fn human() -> &'static RigPlan {
+        static PLAN: std::sync::OnceLock<RigPlan> = std::sync::OnceLock::new();
+        PLAN.get_or_init(|| RigPlan::new(&HUMAN_RIG))
+    }
+
+    /// Number of controls.
+    pub fn len(&self) -> usize {
+        self.parent.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.parent.is_empty()
+    }
+
+    /// [`evaluate`] into `world` (one matrix per control, resized to the rig), returning the
+    /// degenerate solver calls. Same arithmetic, same order, same matrices bit for bit; no
+    /// allocation once `world` has the rig's length.
+    pub fn evaluate_into(&self, controls: &Controls, world: &mut Vec<Mat4>) -> u32 {
+        let n = self.len();
+        world.clear();
+        world.resize(n, Mat4::IDENTITY);
+        let pos = |i: usize| controls.position.get(i).copied().unwrap_or(self.default_position[i]);
+        let mut degenerate = 0u32;
+        for &i in &self.order {
+            if !self.solved[i] {
+                let p = pos(i);
+                let r = controls.rotation.get(i).copied().unwrap_or(self.default_rotation[i]);
+                let d = self.default_position[i];
+                let local = if r == self.default_rotation[i]
+                    && p.x.to_bits() == d.x.to_bits()
+                    && p.y.to_bits() == d.y.to_bits()
+                    && p.z.to_bits() == d.z.to_bits()
+                {
+                    self.default_local[i]
+                } else {
+                    local_matrix(p, r)
+                };
+                let parent = self.parent[i].map_or(Mat4::IDENTITY, |p| world[p]);
+                world[i] = parent * local;
+            }
+            let w = world[i];
+            match self.solver[i] {
+                Solver::None => {}
+                Solver::OneBone { upper, target } => {
+                    let (u, t, d) = solve_one_bone(&w, pos(target), self.length[target]);
+                    world[upper] = u;
+                    world[target] = t;
+                    degenerate += u32::from(d);
+                }
+                Solver::TwoBone { upper, lower, target } => {
+                    let s =
+                        solve_two_bone(&w, pos(target), self.length[lower], self.length[target], self.subtype[lower]);
+                    world[upper] = s.upper;
+                    world[lower] = s.lower;
+                    world[target] = s.target;
+                    degenerate += u32::from(s.degenerate);
+                }
+            }
+        }
+        degenerate
+    }
 }
 
 /// Evaluate the human rig: world matrices of all controls (see the module comment).
 /// `rig` must be parents-first (the human rig is).
 pub fn evaluate(rig: &[ControlDef], controls: &Controls) -> Evaluated {
+    let own;
+    let plan = if std::ptr::eq(rig, &HUMAN_RIG[..]) {
+        RigPlan::human()
+    } else {
+        own = RigPlan::new(rig);
+        &own
+    };
+    let mut world = Vec::with_capacity(rig.len());
+    let degenerate = plan.evaluate_into(controls, &mut world);
+    Evaluated { world, degenerate }
+}
+
+/// The walk [`RigPlan`] replaces, kept to test it against: depth-first with an explicit
+/// stack, children found by scanning the rig.
+#[cfg(test)]
+fn evaluate_walk(rig: &[ControlDef], controls: &Controls) -> Evaluated {
     let n = rig.len();
     let mut world: Vec<Option<Mat4>> = vec![None; n];
     let mut degenerate = 0u32;
@@ -335,6 +546,74 @@ mod tests {
         // Degenerate: aim at the root itself.
         let (_, t, d) = solve_one_bone(&Mat4::IDENTITY, Vec3::ZERO, 0.5);
         assert!(d && t.is_finite());
+    }
+
+    fn same(a: Vec3, b: Vec3) -> bool {
+        a.to_array().map(f32::to_bits) == b.to_array().map(f32::to_bits)
+    }
+
+    #[test]
+    fn inlined_sqrt_helpers_are_glams_at_the_edges() {
+        let tiny = f32::MIN_POSITIVE;
+        for v in [
+            Vec3::ZERO,
+            Vec3::splat(-0.0),
+            Vec3::splat(tiny),
+            Vec3::new(1e-30, 0.0, 0.0),
+            Vec3::splat(1e30),
+            Vec3::splat(f32::MAX),
+            Vec3::NAN,
+            Vec3::INFINITY,
+            Vec3::new(3.0, -4.0, 0.0),
+        ] {
+            assert_eq!(length(v).to_bits(), v.length().to_bits(), "{v}");
+            assert!(same(normalize_or(v, Vec3::X), v.normalize_or(Vec3::X)), "{v}");
+            assert!(same(normalize_or(v, Vec3::ZERO), v.normalize_or_zero()), "{v}");
+            if v.length() > 0.0 && v.length().is_finite() {
+                assert!(same(normalize(v), v.normalize()), "{v}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The inlined square roots give glam's lengths and directions bit for bit.
+        #[test]
+        fn inlined_sqrt_helpers_are_glams(x in proptest::num::f32::ANY, y in proptest::num::f32::ANY, z in proptest::num::f32::ANY, s in -3.0f32..3.0) {
+            for v in [Vec3::new(x, y, z), Vec3::new(x, y, z) * 1e-20, Vec3::new(s, s * 0.5, -s)] {
+                proptest::prop_assert_eq!(length(v).to_bits(), v.length().to_bits());
+                proptest::prop_assert!(same(normalize_or(v, Vec3::Y), v.normalize_or(Vec3::Y)));
+                proptest::prop_assert!(same(normalize_or(v, Vec3::ZERO), v.normalize_or_zero()));
+                if v.length() > 0.0 && v.length().is_finite() {
+                    proptest::prop_assert!(same(normalize(v), v.normalize()));
+                }
+            }
+        }
+
+        /// The planned evaluation gives the walk's matrices and degenerate count bit for bit.
+        #[test]
+        fn plan_matches_the_walk(
+            moves in proptest::collection::vec((0usize..CONTROLS, -1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, proptest::prelude::any::<[i16; 3]>()), 0..40),
+            zero in proptest::prelude::any::<bool>(),
+        ) {
+            let mut c = Controls::defaults(&HUMAN_RIG);
+            for &(i, x, y, z, r) in &moves {
+                c.position[i] = Vec3::new(x, y, z);
+                c.rotation[i] = r;
+            }
+            if zero {
+                // Targets on their roots: the degenerate paths.
+                c.position[8] = Vec3::ZERO;
+                c.position[20] = Vec3::ZERO;
+            }
+            let want = evaluate_walk(&HUMAN_RIG, &c);
+            let got = evaluate(&HUMAN_RIG, &c);
+            proptest::prop_assert_eq!(want.degenerate, got.degenerate);
+            let bits = |w: &[Mat4]| w.iter().flat_map(|m| m.to_cols_array()).map(f32::to_bits).collect::<Vec<_>>();
+            proptest::prop_assert_eq!(bits(&want.world), bits(&got.world));
+            // A rig that is not the static one takes a plan of its own.
+            let copy = HUMAN_RIG.to_vec();
+            proptest::prop_assert_eq!(bits(&want.world), bits(&evaluate(&copy, &c).world));
+        }
     }
 
     #[test]

@@ -32,21 +32,45 @@ pub fn sample_curves(motion: &Motion, frame: f32) -> Vec<CurveValue> {
     motion.curves.iter().map(|c| CurveValue { control: c.control, axis: c.axis, value: c.sample(frame) }).collect()
 }
 
+/// Every curve's value at `frame` into `out`, in block order, without allocating: the lean
+/// form of [`sample_curves`] (same values, bit for bit). `cursors` holds one key-search
+/// cursor per curve (start them at 0 and keep them from frame to frame: frames in increasing
+/// order then walk each curve's keys once). `cursors` and `out` must have one entry per curve.
+pub fn sample_into(motion: &Motion, frame: f32, cursors: &mut [usize], out: &mut [f32]) {
+    debug_assert!(cursors.len() == motion.curves.len() && out.len() == motion.curves.len());
+    for ((c, cur), o) in motion.curves.iter().zip(cursors.iter_mut()).zip(out.iter_mut()) {
+        *o = c.sample_from(frame, cur);
+    }
+}
+
 /// Controls at defaults, with every sampled curve written onto the control it names
 /// (positions as sampled, rotations stored as the engine's truncated int16). Curves whose id
 /// is beyond the rig are ignored here (they are still listed as channels).
 pub fn bind(rig: &[ControlDef], values: &[CurveValue]) -> Controls {
     let mut c = Controls::defaults(rig);
-    for v in values {
-        let i = usize::from(v.control);
-        let k = v.axis.component();
-        if v.axis.is_rotation() {
+    write_values(&mut c, values.iter().map(|v| (v.control, v.axis, v.value)));
+    c
+}
+
+/// [`bind`] without allocating: `controls` is reset to `defaults` (the same rig's
+/// [`Controls::defaults`]), then `motion`'s curves write `values` (one per curve, as
+/// [`sample_into`] gives them) onto it.
+pub fn bind_into(controls: &mut Controls, defaults: &Controls, motion: &Motion, values: &[f32]) {
+    controls.position.clone_from(&defaults.position);
+    controls.rotation.clone_from(&defaults.rotation);
+    write_values(controls, motion.curves.iter().zip(values).map(|(c, &v)| (c.control, c.axis, v)));
+}
+
+fn write_values(c: &mut Controls, values: impl Iterator<Item = (u16, Axis, f32)>) {
+    for (control, axis, value) in values {
+        let i = usize::from(control);
+        let k = axis.component();
+        if axis.is_rotation() {
             if let Some(r) = c.rotation.get_mut(i) {
-                r[k] = turns_to_raw(v.value);
+                r[k] = turns_to_raw(value);
             }
         } else if let Some(p) = c.position.get_mut(i) {
-            p[k] = v.value;
+            p[k] = value;
         }
     }
-    c
 }

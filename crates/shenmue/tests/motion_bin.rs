@@ -418,3 +418,16 @@ fn warnings_name_everything_left_out() {
     assert_eq!(notes.iter().filter(|n| n.starts_with("left out:")).count(), 1);
     assert_eq!(notes.len(), 2, "{notes:?}");
 }
+
+/// `check` of MOTION.BIN is pinned: the CLI's `all: hash=` of these lines is db37d665, and the
+/// lines do not depend on how many threads walk the sequences.
+#[test]
+fn check_lines_are_pinned_and_thread_independent() {
+    let Some(d) = load("check_lines_are_pinned_and_thread_independent") else { return };
+    let doc = boneyard_shenmue::open_bytes(&[("motion.bin".into(), &d)]).unwrap();
+    let lines = doc.check().unwrap();
+    assert_eq!(lines.len(), 1559);
+    assert_eq!(format!("{:08x}", boneyard_core::check::hash_lines(&lines)), "db37d665");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    assert_eq!(pool.install(|| doc.check().unwrap()), lines);
+}

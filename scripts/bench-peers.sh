@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# boneyard against its speed peer on the same work, as whole processes, with medians.
+#
+#   scripts/bench-peers.sh [RUNS] [MOTION.BIN]     (defaults: 5, ../shared/data/shenmue/motion.bin)
+#
+# Rows (each run of every row interleaved with the others, so load changes hit all alike):
+#   check        boneyard check MOTION.BIN: every frame of every sequence, the human rig's IK
+#                solved at every frame (all threads; RAYON_NUM_THREADS=1 for the 1-thread row)
+#   every human  node ny_bench.mjs once-human: new-yokosuka parsing the human family and
+#                evaluating every human frame (its own runtime under Node: one JS thread, its
+#                garbage collector on the other core, so its CPU exceeds its wall time)
+#   list         boneyard list MOTION.BIN (parse only)
+#   parse        node ny_bench.mjs once-parse: new-yokosuka parsing every sequence
+# Prints each row's median wall and CPU (user + sys) seconds and the peer / boneyard ratios.
+# The peer lives in ../shared/peers/new-yokosuka (GPL-3.0; it is run, never copied).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-5}
+MOTION=$(realpath "${2:-../shared/data/shenmue/motion.bin}")
+case "$MOTION$PWD" in *" "*) echo "paths with spaces are not supported" >&2; exit 1 ;; esac
+PEER=$(realpath ../shared/peers/new-yokosuka)
+command -v node >/dev/null || { echo "node is needed for the peer" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time is needed" >&2; exit 1; }
+
+cargo build --release -q -p boneyard
+BIN=$PWD/target/release/boneyard
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+
+# The check output must be the known one before anything is timed.
+"$BIN" check "$MOTION" 2>/dev/null | tail -1 >"$OUT/hash"
+echo "boneyard check: $(cat "$OUT/hash")   nproc=$(nproc)   load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# Row name -> command line (the peer runs from its own directory).
+names=("check" "check_1thread" "every_human" "list" "parse")
+declare -A cmd=(
+  [check]="env $BIN check $MOTION"
+  [check_1thread]="env RAYON_NUM_THREADS=1 $BIN check $MOTION"
+  [every_human]="env -C $PEER node ny_bench.mjs once-human $MOTION"
+  [list]="env $BIN list $MOTION"
+  [parse]="env -C $PEER node ny_bench.mjs once-parse $MOTION"
+)
+for ((r = 1; r <= RUNS; r++)); do
+  for n in "${names[@]}"; do
+    # shellcheck disable=SC2086 # the command lines are split on purpose (no spaces in paths)
+    /usr/bin/time -f "%e %U %S" -o "$OUT/t" ${cmd[$n]} >/dev/null 2>"$OUT/err" \
+      || { echo "$n failed:" >&2; cat "$OUT/err" >&2; exit 1; }
+    read -r wall user sys <"$OUT/t"
+    echo "$wall" >>"$OUT/$n.wall"
+    awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f\n", u + s }' >>"$OUT/$n.cpu"
+  done
+  echo "run $r/$RUNS done" >&2
+done
+
+median() { sort -g "$1" | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+printf '\n%-14s %10s %10s   (median of %d runs, seconds)\n' row wall cpu "$RUNS"
+for n in "${names[@]}"; do
+  printf '%-14s %10s %10s   runs: %s\n' "$n" "$(median "$OUT/$n.wall")" "$(median "$OUT/$n.cpu")" "$(paste -sd' ' "$OUT/$n.wall")"
+done
+ratio() { awk -v a="$(median "$OUT/$1.$3")" -v b="$(median "$OUT/$2.$3")" 'BEGIN { if (b > 0) printf "%.0fx", a / b; else print "inf" }'; }
+echo
+echo "every human frame: new-yokosuka / boneyard check   wall $(ratio every_human check wall)   cpu $(ratio every_human check cpu)   (1 thread: wall $(ratio every_human check_1thread wall), cpu $(ratio every_human check_1thread cpu))"
+echo "parse only:        new-yokosuka / boneyard list    wall $(ratio parse list wall)   cpu $(ratio parse list cpu)"
