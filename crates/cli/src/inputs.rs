@@ -57,13 +57,18 @@ impl Unit {
         self.paths.first().and_then(|p| p.file_stem()).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
     }
 
+    /// The files, read (if not yet read), for a caller that hands them to the family itself.
+    pub fn into_files(self) -> Result<Vec<InputFile>> {
+        match self.files {
+            Some(f) => Ok(f),
+            None => self.paths.iter().map(|p| read(p)).collect(),
+        }
+    }
+
     /// Read (if not yet read) and open the files.
     pub fn open(self, options: &OpenOptions) -> Result<Box<dyn Document>> {
-        let files = match self.files {
-            Some(f) => f,
-            None => self.paths.iter().map(|p| read(p)).collect::<Result<_>>()?,
-        };
-        Ok(self.family.open_with(files, options)?)
+        let family = self.family;
+        Ok(family.open_with(self.into_files()?, options)?)
     }
 }
 

@@ -10,13 +10,12 @@
 
 use crate::args::usage;
 use crate::output::{ensure_dir, safe_name, write_atomic};
-use crate::registry::FAMILIES;
 use anyhow::{Context, Result};
 use boneyard_core::{Document, Family, ImportOptions, InputFile, Warning};
 use boneyard_export::gltf_in::{read_map, GltfSource};
 use serde_json::json;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// What `import` was asked.
 pub struct Request {
@@ -64,31 +63,21 @@ pub fn parse_tolerance(s: &str) -> Result<f64> {
         .ok_or_else(|| usage(format!("--tolerance {s:?}: expected an angle such as 0.0003 (radians) or 0.02deg")))
 }
 
-fn read(path: &Path) -> Result<InputFile> {
-    Ok(InputFile::read(path)?)
-}
-
 pub fn run(req: &Request) -> Result<()> {
-    // The target: the --into files, one family.
-    let into: Vec<InputFile> = req.into.iter().map(|p| read(p)).collect::<Result<_>>()?;
-    let mut family: Option<&'static dyn Family> = None;
-    for f in &into {
-        let fam =
-            FAMILIES.iter().copied().find(|fam| fam.probe(&f.path, &f.data)).ok_or_else(|| {
-                boneyard_core::Error::invalid(0, "not a file of a game boneyard reads").in_file(f.name())
-            })?;
-        match family {
-            Some(prev) if prev.name() != fam.name() => {
-                return Err(usage(format!(
-                    "--into files of two games ({} and {}): give the files of one",
-                    prev.name(),
-                    fam.name()
-                )))
-            }
-            _ => family = Some(fam),
-        }
+    // The target: the --into files, one document of one family (read as every command
+    // reads its files).
+    let mut units = crate::inputs::plan(&req.into)?.units;
+    if units.len() > 1 {
+        let names: Vec<&str> = units.iter().map(|u| u.family.name()).collect();
+        return Err(usage(format!(
+            "--into files of {} documents ({}): give the files of one",
+            units.len(),
+            names.join(", ")
+        )));
     }
-    let family = family.ok_or_else(|| usage("--into needs at least one file"))?;
+    let unit = units.pop().ok_or_else(|| usage("--into needs at least one file"))?;
+    let family: &'static dyn Family = unit.family;
+    let into: Vec<InputFile> = unit.into_files()?;
     let fps = family.import_fps().ok_or_else(|| {
         boneyard_core::Error::unsupported(format!(
             "writing animations back is not supported for {} files",
