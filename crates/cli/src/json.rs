@@ -23,7 +23,7 @@ pub fn skeleton(s: &SkeletonInfo) -> Value {
     Value::Object(m)
 }
 
-pub fn animation(a: &AnimInfo, doc: &dyn Document) -> Value {
+pub fn animation(position: usize, a: &AnimInfo, doc: &dyn Document) -> Value {
     let mut m = Map::new();
     m.insert("index".into(), json!(a.index));
     m.insert("name".into(), json!(a.name));
@@ -40,8 +40,8 @@ pub fn animation(a: &AnimInfo, doc: &dyn Document) -> Value {
             boneyard_core::Interpolation::Step => "step",
         }),
     );
-    for (k, v) in &a.extra {
-        m.entry(k.clone()).or_insert_with(|| v.clone());
+    for (k, v) in doc.animation_extra(position) {
+        m.entry(k).or_insert(v);
     }
     Value::Object(m)
 }
@@ -61,7 +61,7 @@ pub fn list(docs: &[&dyn Document], files: &[String]) -> Value {
     let mut animations = Vec::new();
     for d in docs {
         skeletons.extend(d.skeletons().iter().map(skeleton));
-        animations.extend(d.animations().iter().map(|a| animation(a, *d)));
+        animations.extend(d.animations().iter().enumerate().map(|(i, a)| animation(i, a, *d)));
     }
     json!({"files": files, "skeletons": skeletons, "animations": animations, "warnings": warnings(docs)})
 }

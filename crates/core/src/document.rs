@@ -170,6 +170,14 @@ pub trait Document: Send + Sync {
         &[]
     }
 
+    /// The format-specific fields of animation `anim` for `list --json` (merged after the
+    /// common ones). The default is the info's `extra`; a family with thousands of
+    /// animations may leave `extra` empty and build them here, when they are asked for, so
+    /// that opening a whole level does not hold a JSON tree per animation.
+    fn animation_extra(&self, anim: usize) -> Map<String, Value> {
+        self.animations().get(anim).map(|a| a.extra.clone()).unwrap_or_default()
+    }
+
     /// Sample animation `anim` at `frame` with the engine's own numerics.
     fn sample(&self, anim: usize, frame: f64) -> Result<Sample>;
 

@@ -61,6 +61,9 @@ impl Document for Scaled<'_> {
     fn warnings(&self) -> &[Warning] {
         self.inner.warnings()
     }
+    fn animation_extra(&self, anim: usize) -> serde_json::Map<String, serde_json::Value> {
+        self.inner.animation_extra(anim)
+    }
     fn sample(&self, anim: usize, frame: f64) -> Result<Sample> {
         let mut s = self.inner.sample(anim, frame)?;
         for t in &mut s.locals {

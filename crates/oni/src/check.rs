@@ -2,7 +2,9 @@
 
 use crate::document::OniDocument;
 use crate::keys::is_unit;
+use crate::tram::Tram;
 use boneyard_core::{Error, Result};
+use rayon::prelude::*;
 
 /// Most rotations (frames × parts over all animations) `check` decodes. A retail level has a
 /// few million; the memory limit on the animations alone lets a small file declare over 10⁹
@@ -54,45 +56,11 @@ pub fn lines(doc: &OniDocument) -> Result<Vec<String>> {
             .in_file(&t.file));
         }
     }
-    for (i, t) in doc.trams.iter().enumerate() {
-        for p in 0..t.parts {
-            for (f, q) in t.part_rotations(p)?.iter().enumerate() {
-                if !is_unit(*q) {
-                    return Err(Error::invalid(
-                        0,
-                        format!(
-                            "animation #{i} {} frame {f} part {p}: rotation {q:?} is not a unit quaternion",
-                            t.name
-                        ),
-                    )
-                    .in_file(&t.file));
-                }
-            }
-        }
-        let streams: Vec<String> =
-            (0..t.parts).map(|p| format!("{:08x}", crc32fast::hash(t.stream_bytes(p)))).collect();
-        let mut m = crc32fast::Hasher::new();
-        for v in &t.velocities {
-            m.update(&v[0].to_le_bytes());
-            m.update(&v[1].to_le_bytes());
-        }
-        let mut h = crc32fast::Hasher::new();
-        for v in &t.heights {
-            h.update(&v.to_le_bytes());
-        }
-        out.push(format!(
-            "{i} {} frames={} bones={} key={} type={} from={} to={} streams={} motion={:08x} heights={:08x}",
-            t.name,
-            t.frames,
-            t.parts,
-            t.key_size,
-            t.kind,
-            t.from_state,
-            t.to_state,
-            streams.join(","),
-            m.finalize(),
-            h.finalize()
-        ));
+    // Animations on rayon's threads, lines kept in list order.
+    // The first failing animation in that order is the error, whichever thread met it first.
+    let lines: Vec<Result<String>> = doc.trams.par_iter().enumerate().map(|(i, t)| tram_line(i, t)).collect();
+    for line in lines {
+        out.push(line?);
     }
     for f in doc.instance_files() {
         let base =
@@ -105,4 +73,43 @@ pub fn lines(doc: &OniDocument) -> Result<Vec<String>> {
         ));
     }
     Ok(out)
+}
+
+/// One animation's line: every frame of every part decoded and verified unit, then the
+/// CRC-32s of the streams and per-frame tracks.
+fn tram_line(i: usize, t: &Tram) -> Result<String> {
+    for p in 0..t.parts {
+        for (f, q) in t.part_rotations(p)?.iter().enumerate() {
+            if !is_unit(*q) {
+                return Err(Error::invalid(
+                    0,
+                    format!("animation #{i} {} frame {f} part {p}: rotation {q:?} is not a unit quaternion", t.name),
+                )
+                .in_file(&t.file));
+            }
+        }
+    }
+    let streams: Vec<String> = (0..t.parts).map(|p| format!("{:08x}", crc32fast::hash(t.stream_bytes(p)))).collect();
+    let mut m = crc32fast::Hasher::new();
+    for v in &t.velocities {
+        m.update(&v[0].to_le_bytes());
+        m.update(&v[1].to_le_bytes());
+    }
+    let mut h = crc32fast::Hasher::new();
+    for v in &t.heights {
+        h.update(&v.to_le_bytes());
+    }
+    Ok(format!(
+        "{i} {} frames={} bones={} key={} type={} from={} to={} streams={} motion={:08x} heights={:08x}",
+        t.name,
+        t.frames,
+        t.parts,
+        t.key_size,
+        t.kind,
+        t.from_state,
+        t.to_state,
+        streams.join(","),
+        m.finalize(),
+        h.finalize()
+    ))
 }

@@ -7,6 +7,7 @@
 use crate::layout::{self, descriptor as d, header as h};
 use boneyard_core::reader::{cstr, slice};
 use boneyard_core::{Endian, Error, Reader, Result};
+use bytes::Bytes;
 
 /// The container's version word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,7 +55,7 @@ enum RawStore {
     /// A VR32 file: `[offset, offset + len)` of the file itself; raw fields are relative to it.
     Inside { offset: usize, len: usize },
     /// A VR31 level: the `.raw` beside the `.dat`; raw fields are absolute offsets into it.
-    Companion { name: String, data: Option<Vec<u8>> },
+    Companion { name: String, data: Option<Bytes> },
 }
 
 /// A parsed instance file (descriptors checked; instance data read on demand).
@@ -65,7 +66,8 @@ pub struct InstanceFile {
     pub checksum: u64,
     pub descriptors: Vec<Descriptor>,
     pub num_templates: u32,
-    data: Vec<u8>,
+    /// Shared, so that what is read out of it (a TRAM's rotation block) is a view, not a copy.
+    data: Bytes,
     data_block: usize,
     data_len: usize,
     raw: RawStore,
@@ -188,7 +190,7 @@ impl InstanceFile {
                     ));
                 }
                 match raw {
-                    Some((n, b)) => RawStore::Companion { name: n, data: Some(b) },
+                    Some((n, b)) => RawStore::Companion { name: n, data: Some(Bytes::from(b)) },
                     None => RawStore::Companion { name: String::new(), data: None },
                 }
             }
@@ -258,7 +260,7 @@ impl InstanceFile {
             checksum,
             descriptors,
             num_templates,
-            data,
+            data: Bytes::from(data),
             data_block,
             data_len,
             raw,
@@ -335,13 +337,26 @@ impl InstanceFile {
         }
     }
 
+    /// `len` bytes of the raw data from raw offset `off`, shared with the file (no copy);
+    /// None when they are not all there.
+    pub fn raw_shared(&self, off: u32, len: usize) -> Option<Bytes> {
+        let (store, base, size) = match &self.raw {
+            RawStore::Inside { offset, len } => (&self.data, *offset, *len),
+            RawStore::Companion { data: Some(b), .. } => (b, 0, b.len()),
+            RawStore::Companion { data: None, .. } => return None,
+        };
+        let start = off as usize;
+        let end = start.checked_add(len).filter(|&e| e <= size)?;
+        Some(store.slice(base + start..base + end))
+    }
+
     /// A reader over the raw data from raw offset `off` to the end of the raw data, with
     /// absolute offsets of the file that holds it. `field_at` is where the offset was read
     /// (named in the error when it is out of range).
     pub fn raw_from(&self, off: u32, field_at: u64, what: &str) -> Result<Reader<'_>> {
         let (base, bytes, file): (usize, &[u8], &str) = match &self.raw {
             RawStore::Inside { offset, len } => (*offset, slice(&self.data, *offset, *len)?, &self.name),
-            RawStore::Companion { name, data: Some(b) } => (0, b.as_slice(), name),
+            RawStore::Companion { name, data: Some(b) } => (0, &b[..], name),
             RawStore::Companion { data: None, .. } => {
                 return Err(Error::invalid(
                     field_at,

@@ -246,7 +246,9 @@ impl OniDocument {
                 source: format!("{}#{}", t.file, t.descriptor),
                 skeleton: anim_skeleton.get(&i).copied(),
                 interpolation: Interpolation::Linear,
-                extra: t.info_json(),
+                // Built when asked for (`animation_extra`): a CD's worth of TRAMs would hold
+                // over 50 MB of JSON trees otherwise.
+                extra: Map::new(),
             })
             .collect();
         // A body read twice (a set used by two classes) reports the same things twice.
@@ -568,6 +570,10 @@ impl Document for OniDocument {
 
     fn warnings(&self) -> &[Warning] {
         &self.warnings
+    }
+
+    fn animation_extra(&self, anim: usize) -> Map<String, Value> {
+        self.trams.get(anim).map(Tram::info_json).unwrap_or_default()
     }
 
     /// Whole frames only (the engine's animation time is a frame number): the frame is

@@ -25,6 +25,7 @@ use crate::layout::{self, array as arr, header as h, m3gm as g, tram as t, trcm}
 use crate::math::{EQuat, ANGLE_STEP_6};
 use crate::tram::{AttackBound, Stream, Tram};
 use boneyard_core::{Endian, Error, Mesh, Result, Writer};
+use bytes::Bytes;
 use glam::Vec3;
 
 /// One instance to write.
@@ -441,7 +442,7 @@ pub fn new_tram(name: &str, key_size: u16, parts: usize, frames: usize) -> Tram 
         positions: vec![],
         sounds: vec![],
         attack_extents: vec![],
-        rotations: vec![],
+        rotations: Bytes::new(),
         streams: vec![],
     }
 }
@@ -546,7 +547,7 @@ pub fn tram_instance(tr: &Tram) -> Result<Instance> {
         t::POSITION_POINTS,
         arr(&|w| tr.positions.iter().for_each(|p| ignore(w.i16(p.x).i16(p.z).u16(p.toe_to_head).i16(p.floor_to_toe)))),
     ));
-    raw.push((t::ROTATIONS, tr.rotations.clone()));
+    raw.push((t::ROTATIONS, tr.rotations.to_vec()));
     raw.push((t::SOUNDS, arr(&|w| tr.sounds.iter().for_each(|(n, f)| ignore(w.name(n, t::SOUND_NAME_LEN).u16(*f))))));
     raw.push((
         t::ATTACK_EXTENTS,

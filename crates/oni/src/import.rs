@@ -324,7 +324,7 @@ pub fn clip_to_tram(
     }
     tr.heights = heights;
     tr.velocities = velocities;
-    tr.rotations = rotations;
+    tr.rotations = rotations.into();
     tr.streams = streams;
     let max_error = pks.iter().map(|p| p.max_error).fold(0.0, f64::max);
     let keys_per_part = pks.iter().map(|p| p.keys.len()).collect();

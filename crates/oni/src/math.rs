@@ -28,16 +28,27 @@ pub const ANGLE_STEP_6: f32 = M3C_2PI / 65535.0;
 /// `MUrXYZrEulerToQuat` (EulerAngles.c, 0x437050): Euler angles in radians (as f32 arguments)
 /// to the engine's quaternion.
 pub fn xyzr_euler_to_quat(x: f32, y: f32, z: f32) -> EQuat {
-    // Half angles, stored as floats. y is taken as 2π less its half angle.
-    let ti = z * 0.5;
-    let tj = M3C_2PI - y * 0.5;
-    let th = x * 0.5;
-    // The x87 keeps the sines and cosines of x and z at full precision ...
-    let (si, ci) = (ti as f64).sin_cos();
-    let (sh, ch) = (th as f64).sin_cos();
-    // ... y's go through MUrCos/MUrSin, (float)cos(double).
-    let cj = (tj as f64).cos() as f32 as f64;
-    let sj = (tj as f64).sin() as f32 as f64;
+    let (si, ci) = euler_half_sin_cos(z);
+    let (sj, cj) = euler_y_sin_cos(y);
+    let (sh, ch) = euler_half_sin_cos(x);
+    xyzr_euler_combine((si, ci), (sj, cj), (sh, ch))
+}
+
+/// The sine and cosine of the x or z half angle: the half stored as a float, its sine and
+/// cosine kept at the x87's full precision.
+pub fn euler_half_sin_cos(angle: f32) -> (f64, f64) {
+    ((angle * 0.5) as f64).sin_cos()
+}
+
+/// The sine and cosine of y's half angle, taken as 2π less it (a float), through
+/// `MUrSin`/`MUrCos`: `(float)sin(double)`.
+pub fn euler_y_sin_cos(angle: f32) -> (f64, f64) {
+    let tj = M3C_2PI - angle * 0.5;
+    ((tj as f64).sin() as f32 as f64, (tj as f64).cos() as f32 as f64)
+}
+
+/// The rest of `MUrXYZrEulerToQuat` from the three (sine, cosine) pairs (z's, y's, x's).
+pub fn xyzr_euler_combine((si, ci): (f64, f64), (sj, cj): (f64, f64), (sh, ch): (f64, f64)) -> EQuat {
     // The products are stored as floats.
     let cc = (ci * ch) as f32 as f64;
     let cs = (ci * sh) as f32 as f64;
@@ -48,8 +59,11 @@ pub fn xyzr_euler_to_quat(x: f32, y: f32, z: f32) -> EQuat {
 
 /// `MUrQuat_Normalize`: f32 sum of squares; times `1.0f / (float)sqrt(square)`; the identity
 /// (0, 0, 0, 1) when the length is 0.
+#[inline]
 pub fn quat_normalize(q: EQuat) -> EQuat {
-    let square = q.iter().map(|&c| c as f64 * c as f64).sum::<f64>() as f32;
+    let [x, y, z, w] = q.map(f64::from);
+    // Summed in order (as the C loop), rounded to float once.
+    let square = (x * x + y * y + z * z + w * w) as f32;
     if square > 0.0 {
         let inv = (1.0 / (square as f64).sqrt()) as f32;
         q.map(|c| c * inv)
@@ -61,15 +75,14 @@ pub fn quat_normalize(q: EQuat) -> EQuat {
 /// `MUrQuat_Lerp` (0x433360): the dot product in double decides whether `to` is negated; the
 /// blend uses double scales `1 - t` and `t`; each component is rounded to float; then the
 /// result is normalized.
+#[inline]
 pub fn quat_lerp(from: EQuat, to: EQuat, t: f32) -> EQuat {
-    let cosom: f64 = (0..4).map(|i| from[i] as f64 * to[i] as f64).sum();
-    let to1 = if cosom < 0.0 { [-to[0], -to[1], -to[2], -to[3]] } else { to };
+    let [a, b] = [from, to].map(|q| q.map(f64::from));
+    let cosom = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    let to1 = if cosom < 0.0 { b.map(|c| -c) } else { b };
     let scale0 = 1.0f64 - t as f64;
     let scale1 = t as f64;
-    let mut res = [0f32; 4];
-    for i in 0..4 {
-        res[i] = (scale0 * from[i] as f64 + scale1 * to1[i] as f64) as f32;
-    }
+    let res = [0, 1, 2, 3].map(|i| (scale0 * a[i] + scale1 * to1[i]) as f32);
     quat_normalize(res)
 }
 

@@ -6,6 +6,7 @@ use crate::keys;
 use crate::layout::{tram as t, TRAM};
 use crate::math::{quat_lerp, EQuat};
 use boneyard_core::{Error, Reader, Result};
+use bytes::Bytes;
 use serde_json::{json, Map, Value};
 
 /// An attack (`TRtAttack`, 32 bytes).
@@ -147,8 +148,9 @@ pub struct Tram {
     pub positions: Vec<PositionPoint>,
     pub sounds: Vec<(String, u16)>,
     pub attack_extents: Vec<AttackExtent>,
-    /// The rotation block (offset table and every stream), copied.
-    pub rotations: Vec<u8>,
+    /// The rotation block (offset table and every stream): a view of the file's raw data
+    /// when read, the encoder's bytes when built.
+    pub rotations: Bytes,
     pub streams: Vec<Stream>,
 }
 
@@ -437,7 +439,7 @@ impl Tram {
             return Err(err(t::ROTATIONS, "no rotation data (raw offset 0)".into()));
         }
         let block = file.raw_from(rot_off, at(t::ROTATIONS), &format!("TRAM {name}: rotations"))?;
-        let (rotations, streams) = walk_block(&block, parts, frames, key_size as usize).map_err(|e| {
+        let (block_len, streams) = walk_block(&block, parts, frames, key_size as usize).map_err(|e| {
             let msg = match &e.kind {
                 boneyard_core::ErrorKind::Invalid(m) => m.clone(),
                 k => k.to_string(),
@@ -448,6 +450,10 @@ impl Tram {
                 kind: boneyard_core::ErrorKind::Invalid(format!("TRAM {name}: {msg}")),
             }
         })?;
+
+        let rotations = file
+            .raw_shared(rot_off, block_len)
+            .ok_or_else(|| err(t::ROTATIONS, "the rotation block is past the end of the raw data".into()))?;
 
         let direct_animations =
             [link_name(direct[0], at(t::DIRECT_ANIMATIONS)), link_name(direct[1], at(t::DIRECT_ANIMATIONS + 4))];
@@ -823,8 +829,8 @@ fn bound_json(b: &AttackBound) -> Value {
 
 /// Check the rotation block: the offset table inside the raw data, every stream inside it,
 /// every part's gaps adding up to frames − 1 exactly, no stream running into the next one.
-/// Returns the block's bytes (up to the end of the last stream) and the streams.
-pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) -> Result<(Vec<u8>, Vec<Stream>)> {
+/// Returns the block's length (up to the end of the last stream) and the streams.
+pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) -> Result<(usize, Vec<Stream>)> {
     let data = block.data();
     if frames == 0 || ks == 0 {
         return Err(block.error_at(0, format!("{frames} frames, key size {ks}: nothing to walk")));
@@ -885,7 +891,11 @@ pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) ->
             pos += 1 + ks;
             nkeys += 1;
         }
-        for k in 0..nkeys {
+        // Only float keys can hold a value that is not finite: the other sizes are integers
+        // scaled or looked up, so their keys are not decoded here (a 6-byte key costs three
+        // sines and cosines).
+        let float_keys = if ks == 16 { nkeys } else { 0 };
+        for k in 0..float_keys {
             let at = if k == 0 { start } else { start + ks + (k - 1) * (ks + 1) + 1 };
             if let Some(q) = data.get(at..at + ks).and_then(|b| keys::decode(ks as u16, b)) {
                 if q.iter().any(|c| !c.is_finite()) {
@@ -896,6 +906,8 @@ pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) ->
         streams.push(Stream { start, end: pos, keys: nkeys });
     }
     let end = streams.iter().map(|s| s.end).max().unwrap_or(table).max(table);
-    let bytes = data.get(..end).ok_or_else(|| block.error_at(0, "rotation block past the end"))?.to_vec();
-    Ok((bytes, streams))
+    if end > data.len() {
+        return Err(block.error_at(0, "rotation block past the end"));
+    }
+    Ok((end, streams))
 }

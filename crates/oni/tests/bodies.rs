@@ -235,7 +235,7 @@ fn texture_and_direct_animation_links_are_warnings() {
     let mut tr = encode::new_tram("t", 16, 2, 2);
     let q = [0.0, 0.0, 0.0, 1.0];
     let (r, s) = encode::rotation_block(16, 2, &[vec![(0, q), (1, q)], vec![(0, q), (1, q)]]).unwrap();
-    tr.rotations = r;
+    tr.rotations = r.into();
     tr.streams = s;
     let mut t = encode::tram_instance(&tr).unwrap();
     let direct = layout::tram::DIRECT_ANIMATIONS + 4;

@@ -103,7 +103,7 @@ fn check_work_is_bounded() {
         .collect();
     let mut t = new_tram("long", 3, parts, frames);
     let (r, s) = rotation_block(3, frames, &keys).unwrap();
-    t.rotations = r;
+    t.rotations = r.into();
     t.streams = s;
     let one = write_oni(&[tram_instance(&t).unwrap()]).unwrap();
     let many = duplicate_descriptor(&one, 0, 39);
@@ -151,7 +151,7 @@ fn classes_sharing_a_big_trac_are_bounded() {
     let mut t = new_tram("t", 16, 2, 2);
     let q = [0.0, 0.0, 0.0, 1.0];
     let (r, s) = rotation_block(16, 2, &[vec![(0, q), (1, q)], vec![(0, q), (1, q)]]).unwrap();
-    t.rotations = r;
+    t.rotations = r.into();
     t.streams = s;
     let tram = inst.len();
     append(&mut inst, vec![tram_instance(&t).unwrap()]);
@@ -242,7 +242,7 @@ fn parts_sharing_one_long_stream_are_charged() {
     }
     let mut t = new_tram("shared", 3, parts, frames);
     t.streams = vec![Stream { start: table, end: block.len(), keys: frames }; parts];
-    t.rotations = block;
+    t.rotations = block.into();
     let one = write_oni(&[tram_instance(&t).unwrap()]).unwrap();
     let doc = open_one("shared.oni", one.clone()).unwrap();
     assert_eq!(doc.sample(0, 7.0).unwrap().frame, 7.0);

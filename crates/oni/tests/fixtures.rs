@@ -211,7 +211,7 @@ fn walk19_fields_match_xml() {
         assert!((p.toe_to_head as f64 * 0.01 - h).abs() < 1e-4);
     }
     // list --json carries them.
-    let info = &doc.animations()[0].extra;
+    let info = &doc.animation_extra(0);
     assert_eq!(info["throw"]["distance"], 5.0);
     assert_eq!(info["footsteps"].as_array().unwrap().len(), 4);
     let s = doc.sample(0, 5.0).unwrap();

@@ -51,7 +51,7 @@ fn corpus() -> &'static Vec<Set> {
             let keys: Vec<Vec<(usize, [f32; 4])>> =
                 (0..3).map(|p| vec![(0, q(0.1 * p as f32)), (3, q(1.0)), (6, q(-0.5))]).collect();
             let (r, s) = rotation_block(size, 7, &keys).unwrap();
-            t.rotations = r;
+            t.rotations = r.into();
             t.streams = s;
             let inst = tram_instance(&t).unwrap();
             out.push(vec![(format!("/nonexistent/k{size}.oni"), write_oni(std::slice::from_ref(&inst)).unwrap())]);

@@ -11,7 +11,7 @@ fn tiny() -> (Vec<u8>, usize) {
     let mut tr = new_tram("tiny", 6, 2, 3);
     let id = [0.0, 0.0, 0.0, 1.0];
     let (r, s) = rotation_block(6, 3, &[vec![(0, id), (2, id)], vec![(0, id), (1, id), (2, id)]]).unwrap();
-    tr.rotations = r;
+    tr.rotations = r.into();
     tr.streams = s;
     let f = write_oni(&[tram_instance(&tr).unwrap()]).unwrap();
     let data_block = u32::from_le_bytes(f[0x20..0x24].try_into().unwrap()) as usize;
