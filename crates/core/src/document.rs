@@ -181,6 +181,18 @@ pub trait Document: Send + Sync {
     /// Sample animation `anim` at `frame` with the engine's own numerics.
     fn sample(&self, anim: usize, frame: f64) -> Result<Sample>;
 
+    /// The lean path of [`Document::sample`] for callers that walk every frame (exporters,
+    /// previews, `check`): the same local transforms, written into `locals` (cleared and
+    /// refilled, so one buffer serves every frame), and the same root motion returned,
+    /// without the engine-native channels and extras. The default calls `sample`; families
+    /// override it when building those costs more than the pose.
+    fn sample_locals(&self, anim: usize, frame: f64, locals: &mut Vec<Transform>) -> Result<Option<Vec3>> {
+        let s = self.sample(anim, frame)?;
+        locals.clear();
+        locals.extend_from_slice(&s.locals);
+        Ok(s.root_motion)
+    }
+
     /// World matrices of skeleton `skeleton` posed by `anim` at `frame` (rest pose when
     /// `anim` is None), exactly as the engine computes them. The default is the generic
     /// forward kinematics over the sampled local transforms.

@@ -10,7 +10,8 @@
 
 use crate::document::{AnimInfo, Document, FileSummary, Sample, SkeletonInfo, Warning};
 use crate::error::{Error, Result};
-use glam::Mat4;
+use crate::model::Transform;
+use glam::{Mat4, Vec3};
 
 /// `inner` with every length multiplied by `factor`.
 pub struct Scaled<'a> {
@@ -73,6 +74,13 @@ impl Document for Scaled<'_> {
             *r *= self.factor;
         }
         Ok(s)
+    }
+    fn sample_locals(&self, anim: usize, frame: f64, locals: &mut Vec<Transform>) -> Result<Option<Vec3>> {
+        let root = self.inner.sample_locals(anim, frame, locals)?;
+        for t in locals.iter_mut() {
+            t.translation *= self.factor;
+        }
+        Ok(root.map(|r| r * self.factor))
     }
     fn pose(&self, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<Vec<Mat4>> {
         let mut world = self.inner.pose(skeleton, anim, frame)?;

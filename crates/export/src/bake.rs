@@ -1,6 +1,7 @@
 //! Baking a clip: the document's own sampled local pose at every engine frame.
 //!
-//! Exporters never interpolate: frame `f` of the file is `Document::sample(anim, f)`, at time
+//! Exporters never interpolate: frame `f` of the file is `Document::sample_locals(anim, f)`
+//! (`sample`'s pose without its channels), at time
 //! `f / fps` (the clip's native rate), so the file reproduces the engine at every frame time.
 
 use boneyard_core::error::ErrorKind;
@@ -120,6 +121,7 @@ pub(crate) fn bake(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Expo
     let mut translations = vec![Vec3::ZERO; n];
     let mut rotations = vec![Quat::IDENTITY; n];
     let mut scales = vec![Vec3::ONE; n];
+    let mut locals = Vec::with_capacity(bones);
     for f in 0..frames {
         let t = (f as f64 / info.fps) as f32;
         if times.last().is_some_and(|&p| t <= p) || !t.is_finite() {
@@ -129,11 +131,11 @@ pub(crate) fn bake(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Expo
             ))));
         }
         times.push(t);
-        let sample = doc.sample(anim, f as f64)?;
+        let root_motion = doc.sample_locals(anim, f as f64, &mut locals)?;
         for (b, bone) in skel.bones.iter().enumerate() {
-            let mut local = sample.locals.get(b).copied().unwrap_or(bone.rest);
+            let mut local = locals.get(b).copied().unwrap_or(bone.rest);
             if opts.in_place && b == 0 {
-                if let Some(rm) = sample.root_motion {
+                if let Some(rm) = root_motion {
                     local.translation -= rm;
                 }
             }

@@ -112,7 +112,7 @@ pub fn corpus_level(shape: CorpusShape) -> Result<(Vec<u8>, Vec<u8>)> {
         let mut tr = new_tram(&format!("CORPUS_{i:05}"), key_size, shape.parts, frames);
         for f in 0..frames {
             let t = f as f32 / frames as f32;
-            tr.heights[f] = 9.0 + (t * 6.283).sin() * 0.3;
+            tr.heights[f] = 9.0 + (t * std::f32::consts::TAU).sin() * 0.3;
             tr.velocities[f] = [0.05 * (t * 3.1).cos(), 0.4];
         }
         let keys: Vec<Vec<(usize, crate::math::EQuat)>> = (0..shape.parts)

@@ -437,6 +437,36 @@ pub fn world_matrices(s: &SkelDef, jt: Option<&JointTable>) -> Vec<MtxF> {
     w
 }
 
+impl Z64Document {
+    /// The local transforms (bone order) of animation `anim` posed by joint table `jt`, into
+    /// `locals`, and the root motion since frame 0 (None when the animation has no skeleton).
+    fn locals_of(&self, anim: usize, jt: &JointTable, locals: &mut Vec<Transform>) -> Result<Option<Vec3>> {
+        let a = self.anim(anim)?;
+        locals.clear();
+        let Some(si) = a.skeleton else { return Ok(None) };
+        let s = &self.found.skels[si];
+        locals.resize(s.limbs.len(), Transform::IDENTITY);
+        for l in 0..s.limbs.len() {
+            locals[s.bone_of_limb[l]] = scaled_transform(s, l, Some(jt)).unwrap_or_else(|| {
+                let mut m = MtxF::IDENTITY;
+                apply_limb(&mut m, s, l, Some(jt));
+                Transform::from_matrix(&m.to_mat4())
+            });
+        }
+        let j0 = self.table_at(anim, 0.0)?.1;
+        // The root's translation: joint 0, or limb 0's translation (entry 2) for flex
+        // keyframe tables.
+        let root = if matches!(a.kind, AnimKind::KeyFrame { flex: true, .. } | AnimKind::Curve { .. }) { 2 } else { 0 };
+        Ok(match (jt.joints.get(root), j0.joints.get(root)) {
+            (Some(p), Some(p0)) => {
+                let d = |c: usize| p[c] as f32 - p0[c] as f32;
+                Some(Vec3::new(d(0), d(1), d(2)))
+            }
+            _ => None,
+        })
+    }
+}
+
 impl Document for Z64Document {
     fn family(&self) -> &'static str {
         "z64"
@@ -468,27 +498,7 @@ impl Document for Z64Document {
             }
         }
         let mut locals = Vec::new();
-        let mut root_motion = None;
-        if let Some(si) = a.skeleton {
-            let s = &self.found.skels[si];
-            locals = vec![Transform::IDENTITY; s.limbs.len()];
-            for l in 0..s.limbs.len() {
-                locals[s.bone_of_limb[l]] = scaled_transform(s, l, Some(&jt)).unwrap_or_else(|| {
-                    let mut m = MtxF::IDENTITY;
-                    apply_limb(&mut m, s, l, Some(&jt));
-                    Transform::from_matrix(&m.to_mat4())
-                });
-            }
-            let j0 = self.table_at(anim, 0.0)?.1;
-            // The root's translation: joint 0, or limb 0's translation (entry 2) for flex
-            // keyframe tables.
-            let root =
-                if matches!(a.kind, AnimKind::KeyFrame { flex: true, .. } | AnimKind::Curve { .. }) { 2 } else { 0 };
-            if let (Some(p), Some(p0)) = (jt.joints.get(root), j0.joints.get(root)) {
-                let d = |c: usize| p[c] as f32 - p0[c] as f32;
-                root_motion = Some(Vec3::new(d(0), d(1), d(2)));
-            }
-        }
+        let root_motion = self.locals_of(anim, &jt, &mut locals)?;
         let mut extra = Map::new();
         if matches!(a.kind, AnimKind::KeyFrame { .. }) {
             extra.insert("frame_rounding".into(), json!("none: keyframe curves are sampled at curTime = frame + 1"));
@@ -514,6 +524,11 @@ impl Document for Z64Document {
             extra.insert("right_hand".into(), json!((w >> 8) & 0xF));
         }
         Ok(Sample { frame: f, channels, locals, root_motion, extra })
+    }
+
+    fn sample_locals(&self, anim: usize, frame: f64, locals: &mut Vec<Transform>) -> Result<Option<Vec3>> {
+        let (_, jt) = self.table_at(anim, frame)?;
+        self.locals_of(anim, &jt, locals)
     }
 
     fn pose(&self, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<Vec<Mat4>> {

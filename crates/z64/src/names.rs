@@ -113,9 +113,15 @@ pub fn tables() -> &'static HashMap<String, FileTable> {
 /// The distinct readings of one file over [`VERSIONS`] (empty for an unknown file), in the
 /// order of the first build each holds for.
 pub fn variants(file: &str) -> &'static [Variant] {
-    static MAP: OnceLock<HashMap<String, Vec<Variant>>> = OnceLock::new();
-    let map = MAP.get_or_init(|| tables().iter().map(|(f, t)| (f.clone(), file_variants(t))).collect());
-    map.get(&file.to_ascii_lowercase()).map(|v| v.as_slice()).unwrap_or(&[])
+    // Each file's readings are worked out the first time that file is asked for (all of
+    // them at once cost a ROM-less open of one object about 30 ms).
+    static MAP: OnceLock<HashMap<String, OnceLock<Vec<Variant>>>> = OnceLock::new();
+    let map = MAP.get_or_init(|| tables().keys().map(|f| (f.clone(), OnceLock::new())).collect());
+    let key = file.to_ascii_lowercase();
+    match (map.get(&key), tables().get(&key)) {
+        (Some(cell), Some(t)) => cell.get_or_init(|| file_variants(t)).as_slice(),
+        _ => &[],
+    }
 }
 
 /// The reading of `file` for one build (a decomp version name), if the file is known.

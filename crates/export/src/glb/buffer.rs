@@ -108,13 +108,36 @@ impl Builder {
         if js.len().saturating_add(self.bin.len()) > MAX_BIN_BYTES {
             return Err(Error::new(ErrorKind::Limit("the exported glTF would exceed 3.75 GiB".into())));
         }
-        let glb = gltf::binary::Glb {
-            header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
-            json: std::borrow::Cow::Owned(js),
-            bin: if has_bin { Some(std::borrow::Cow::Owned(self.bin)) } else { None },
-        };
-        glb.to_vec().map_err(|e| Error::new(ErrorKind::Invalid(format!("GLB encoding failed: {e}"))))
+        Ok(glb_container(&js, self.bin))
     }
+}
+
+/// The GLB container (glTF 2.0, section 4.4): the 12-byte header, the JSON chunk padded with
+/// spaces to 4 bytes, then the BIN chunk (already 4-aligned), when there is one. Written
+/// around `bin` in place (it is moved up, not copied into a new allocation: a whole-game
+/// export is tens of megabytes).
+fn glb_container(js: &[u8], mut bin: Vec<u8>) -> Vec<u8> {
+    let json_len = js.len().next_multiple_of(4);
+    let has_bin = !bin.is_empty();
+    let prefix = 12 + 8 + json_len + if has_bin { 8 } else { 0 };
+    let total = prefix + bin.len();
+    let bin_len = bin.len();
+    bin.resize(total, 0);
+    bin.copy_within(0..bin_len, prefix);
+    let mut head = Vec::with_capacity(prefix);
+    head.extend_from_slice(b"glTF");
+    head.extend_from_slice(&2u32.to_le_bytes());
+    head.extend_from_slice(&(total as u32).to_le_bytes());
+    head.extend_from_slice(&(json_len as u32).to_le_bytes());
+    head.extend_from_slice(b"JSON");
+    head.extend_from_slice(js);
+    head.resize(12 + 8 + json_len, b' ');
+    if has_bin {
+        head.extend_from_slice(&(bin_len as u32).to_le_bytes());
+        head.extend_from_slice(b"BIN\0");
+    }
+    bin[..prefix].copy_from_slice(&head);
+    bin
 }
 
 /// Component-wise min and max of `n`-float elements (the exact f32 values written).
@@ -128,4 +151,26 @@ pub(crate) fn min_max(values: &[f32], n: usize) -> (Vec<f32>, Vec<f32>) {
         }
     }
     (lo, hi)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The container is byte for byte what the `gltf` crate's own GLB writer makes of the same
+    /// chunks (JSON lengths of every residue mod 4, with and without a BIN chunk).
+    #[test]
+    fn glb_container_is_the_gltf_crates() {
+        for json_len in 1..9 {
+            let js = vec![b'{'; json_len];
+            for bin in [vec![], vec![7u8; 4], (0..40).collect::<Vec<u8>>()] {
+                let theirs = gltf::binary::Glb {
+                    header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
+                    json: std::borrow::Cow::Borrowed(&js),
+                    bin: if bin.is_empty() { None } else { Some(std::borrow::Cow::Borrowed(&bin)) },
+                }
+                .to_vec()
+                .unwrap();
+                assert_eq!(super::glb_container(&js, bin.clone()), theirs, "json {json_len} bin {}", bin.len());
+            }
+        }
+    }
 }
