@@ -512,6 +512,14 @@ impl Document for ShenmueDoc {
         Ok(Sample { frame: f64::from(f), channels, locals, root_motion, extra })
     }
 
+    /// `sample` without the channel list: the exporters' per-frame path.
+    fn sample_locals(&self, anim: usize, frame: f64, locals: &mut Vec<Transform>) -> Result<Option<Vec3>> {
+        let (_, world, _, _) = self.evaluate(anim, frame)?;
+        let skel = self.skeleton_of(anim).ok_or_else(|| Error::unsupported("animation has no skeleton"))?;
+        *locals = locals_from_world(skel, &world);
+        self.root_motion(anim, &world)
+    }
+
     /// The engine's matrices: the rig's control matrices after IK (human family), plain FK of
     /// the controls for other families. An MT5 model's node skeleton posed by a human-family
     /// animation takes the rig's matrices by render key (routed nodes) and FK elsewhere.
