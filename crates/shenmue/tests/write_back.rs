@@ -188,6 +188,12 @@ fn bad_clips_are_refused_naming_clip_and_bone() {
     let mut c = good.clone();
     c.fps = 60.0;
     assert!(run(c).contains("30 fps"));
+    // Another skeleton of the file (a controller family whose rig is not published): not yet.
+    let opts = ImportOptions { skeleton: Some("family_13".into()), ..Default::default() };
+    match boneyard_shenmue::import::import_clips(vec![InputFile::new("motion.bin", data.clone())], &[good], &opts) {
+        Ok(_) => panic!("family 13 accepted"),
+        Err(e) => assert!(e.to_string().contains("not supported yet") && e.to_string().contains("family_13"), "{e}"),
+    }
 }
 
 fn find(doc: &dyn Document, name: &str) -> usize {
