@@ -184,10 +184,9 @@ pub fn human_targets(clip: &Clip) -> Result<HumanTargets> {
     for c in 0..n {
         let is_target = plan.is_solved(c) && (0..n).any(|r| plan.chain(r).is_some_and(|ch| ch.2 == c));
         if c == 0 || is_target {
-            let p = if c == 0 { &positions } else { &vec![] };
             for (k, axis) in [Axis::PosX, Axis::PosY, Axis::PosZ].into_iter().enumerate() {
                 let v: Vec<f64> = if c == 0 {
-                    p.iter().map(|f| f[0][k]).collect()
+                    positions.iter().map(|f| f[0][k]).collect()
                 } else {
                     target_pos[c].iter().map(|v| v[k]).collect()
                 };
