@@ -26,6 +26,10 @@
 //!   largest distance of any control from where the clip's FK pose has it is reported
 //!   (`max_control_error_m`), and a warning names the controls farther than
 //!   [`WARN_CONTROL_ERROR`] (what the rig cannot hold: other bone lengths, a twisted limb).
+//! * **Other controller families** (their rigs are not published; boneyard plays them as flat
+//!   FK, control 0 the root and every other control under it): each control's own position and
+//!   rotation are written as they are, for every control whose values leave 0 (what a control
+//!   without curves holds) at some frame, with the family in flagHigh ([`family_targets`]).
 
 use crate::bank::{self, NewSequence};
 use crate::curve::Axis;
@@ -238,16 +242,86 @@ pub struct EncodedClip {
     pub max_rotation_error: f64,
 }
 
+/// The skeleton clips are written for: the human rig, or the flat control skeleton of another
+/// controller family (control 0 the root, every other control under it, plain FK).
+#[derive(Debug, Clone)]
+pub enum Target {
+    Human,
+    Family { family: u16, skeleton: boneyard_core::Skeleton },
+}
+
+impl Target {
+    fn names(&self) -> Vec<String> {
+        match self {
+            Target::Human => HUMAN_RIG.iter().map(|c| c.name.to_string()).collect(),
+            Target::Family { skeleton, .. } => skeleton.bones.iter().map(|b| b.name.clone()).collect(),
+        }
+    }
+    fn flag_high(&self) -> u16 {
+        match self {
+            Target::Human => 0,
+            Target::Family { family, .. } => *family,
+        }
+    }
+}
+
+/// A family's flat control skeleton: each control's own position and rotation, as the curves
+/// drive them (controls hold 0 where no curve drives them, as the reader plays them): the
+/// channels of a control whose values leave 0 at some frame.
+pub fn family_targets(clip: &Clip, skeleton: &boneyard_core::Skeleton) -> HumanTargets {
+    let n = skeleton.len();
+    let mut positions = Vec::with_capacity(clip.frames());
+    let mut rot: Vec<Vec<[f64; 3]>> = vec![Vec::with_capacity(clip.frames()); n];
+    let mut not_kept = std::collections::BTreeSet::new();
+    for pose in &clip.poses {
+        let w = boneyard_core::fk::world_matrices(skeleton, pose);
+        positions.push(w.iter().map(|m| m.w_axis.truncate().as_dvec3()).collect::<Vec<_>>());
+        for (c, t) in pose.iter().enumerate().take(n) {
+            if (t.scale - glam::Vec3::ONE).abs().max_element() > 1e-4 {
+                not_kept.insert(skeleton.bones[c].name.clone());
+            }
+            let m = DMat3::from_quat(t.rotation.as_dquat().normalize());
+            let a = euler_zyx(&m).map(|v| v / TAU);
+            let prev = rot[c].last().copied();
+            rot[c].push(continuous(a, prev));
+        }
+    }
+    let mut channels = Vec::new();
+    for c in 0..n {
+        let pos: Vec<[f64; 3]> = clip.poses.iter().map(|p| p[c].translation.as_dvec3().to_array()).collect();
+        if pos.iter().any(|v| v.iter().any(|x| x.abs() > 1e-6)) {
+            for (k, axis) in [Axis::PosX, Axis::PosY, Axis::PosZ].into_iter().enumerate() {
+                let values = pos.iter().map(|v| v[k]).collect();
+                channels.push(ChannelTarget { control: c as u16, axis, quantity: Quantity::Position, values });
+            }
+        }
+        if rot[c].iter().any(|a| a.iter().any(|x| (x * 65536.0).round().rem_euclid(65536.0) != 0.0)) {
+            for (k, axis) in [Axis::RotX, Axis::RotY, Axis::RotZ].into_iter().enumerate() {
+                let mut values: Vec<f64> = rot[c].iter().map(|a| a[k]).collect();
+                let shift = (values[0] + 0.5).floor();
+                values.iter_mut().for_each(|x| *x -= shift);
+                channels.push(ChannelTarget { control: c as u16, axis, quantity: Quantity::Rotation, values });
+            }
+        }
+    }
+    HumanTargets { channels, positions, not_kept: not_kept.into_iter().collect() }
+}
+
 /// Encode one clip on the human rig (see the module docs).
 pub fn encode_clip(clip: &Clip, tolerance: f64) -> Result<EncodedClip> {
+    encode_on(clip, &Target::Human, tolerance)
+}
+
+/// Encode one clip on `target`.
+pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64) -> Result<EncodedClip> {
     let err = |m: String| Error::invalid(0, format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
     clip.validate()?;
-    let names: Vec<&str> = HUMAN_RIG.iter().map(|c| c.name).collect();
+    let names = target.names();
     if clip.bones != names {
-        return Err(err(format!("its bones are not the human rig's {} controls in order", names.len())));
+        return Err(err(format!("its bones are not the skeleton's {} controls in order", names.len())));
     }
     if !clip.animated.iter().any(|&a| a) {
-        return Err(err("no bone of the clip matches a control of the human rig".into()));
+        return Err(err("no bone of the clip matches a control of the skeleton".into()));
     }
     if clip.fps != crate::document::FPS {
         return Err(err(format!("sampled at {} fps; MOTN plays {} fps", clip.fps, crate::document::FPS)));
@@ -263,7 +337,10 @@ pub fn encode_clip(clip: &Clip, tolerance: f64) -> Result<EncodedClip> {
         return Err(err(format!("tolerance {tolerance}")));
     }
     let name = sequence_name(&clip.name)?;
-    let targets = human_targets(clip)?;
+    let targets = match target {
+        Target::Human => human_targets(clip)?,
+        Target::Family { skeleton, .. } => family_targets(clip, skeleton),
+    };
     let (mut pos_err, mut rot_err, mut keys) = (0f64, 0f64, 0usize);
     let mut curves = Vec::with_capacity(targets.channels.len());
     for ch in &targets.channels {
@@ -271,7 +348,7 @@ pub fn encode_clip(clip: &Clip, tolerance: f64) -> Result<EncodedClip> {
             return Err(err(format!(
                 "control {} ({}) {} at frame {f} is not finite",
                 ch.control,
-                HUMAN_RIG[usize::from(ch.control)].name,
+                names[usize::from(ch.control)],
                 ch.axis.path()
             )));
         }
@@ -297,7 +374,7 @@ pub fn encode_clip(clip: &Clip, tolerance: f64) -> Result<EncodedClip> {
                 .collect(),
         });
     }
-    let spec = SequenceSpec { name, frames: clip.frames() as u16, flag_high: 0, curves };
+    let spec = SequenceSpec { name, frames: clip.frames() as u16, flag_high: target.flag_high(), curves };
     let bytes = encode_sequence_checked(&spec).map_err(|e| {
         // Name the control by its bone name too.
         let m = e.to_string();
@@ -305,7 +382,7 @@ pub fn encode_clip(clip: &Clip, tolerance: f64) -> Result<EncodedClip> {
             .curves
             .iter()
             .find(|c| m.contains(&format!("control {} ", c.control)))
-            .map(|c| format!(" (bone {:?})", HUMAN_RIG[usize::from(c.control)].name))
+            .map(|c| format!(" (bone {:?})", names[usize::from(c.control)]))
             .unwrap_or_default();
         err(format!("{m}{bone}"))
     })?;
@@ -354,13 +431,20 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
         Some(s) => d.find_skeleton(s)?,
         None => 0,
     };
-    if sk != 0 {
-        let info = &d.skeletons()[sk];
-        return Err(Error::unsupported(format!(
-            "writing onto skeleton {} ({}) is not supported yet: Shenmue write-back writes the human rig (controller family 0, skeleton human_rig)",
-            info.id, info.name
-        )));
-    }
+    let info = &d.skeletons()[sk];
+    let family = info.extra.get("controller_family").and_then(|v| v.as_u64());
+    let target = match (sk, family) {
+        (0, _) => Target::Human,
+        (_, Some(f)) if info.id == format!("family_{f}") => {
+            Target::Family { family: f as u16, skeleton: info.skeleton.clone() }
+        }
+        _ => {
+            return Err(Error::unsupported(format!(
+                "writing onto skeleton {} ({}) is not supported yet: Shenmue write-back writes the human rig (skeleton human_rig) and the flat control skeletons of other controller families (family_N)",
+                info.id, info.name
+            )))
+        }
+    };
     let m = MotnFile::parse(&file.data).map_err(|e| e.in_file(&fname))?;
     let tolerance = options.tolerance.unwrap_or(DEFAULT_TOLERANCE);
     let mut out = Imported::default();
@@ -385,7 +469,7 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
     let mut encoded = Vec::with_capacity(clips.len());
     let mut seen = std::collections::HashSet::new();
     for clip in clips {
-        let enc = encode_clip(clip, tolerance)?;
+        let enc = encode_on(clip, &target, tolerance)?;
         if !seen.insert(enc.spec.name.clone()) {
             return Err(Error::invalid(
                 0,
@@ -444,7 +528,8 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
         extra.insert("max_rotation_error_rad".into(), json!(enc.max_rotation_error));
         extra.insert("max_control_error_m".into(), json!(err));
         extra.insert("bytes".into(), json!(enc.bytes.len()));
-        extra.insert("skeleton".into(), json!("human_rig"));
+        extra.insert("skeleton".into(), json!(info.id));
+        extra.insert("controller_family".into(), json!(target.flag_high()));
         anims.push(ImportedAnim {
             name: clip_name.clone(),
             index: p.entries[0],
@@ -531,7 +616,10 @@ fn read_back(
         let mut worst = 0f64;
         let mut far = std::collections::BTreeSet::new();
         for (f, want) in e.targets.positions.iter().enumerate() {
-            let world = doc.pose(0, Some(p.entries[0]), f as f64)?;
+            let sk = doc.animations()[p.entries[0]]
+                .skeleton
+                .ok_or_else(|| bad(format!("{} has no skeleton", e.spec.name)))?;
+            let world = doc.pose(sk, Some(p.entries[0]), f as f64)?;
             for (c, (w, t)) in world.iter().zip(want).enumerate() {
                 let d = (w.w_axis.truncate().as_dvec3() - *t).length();
                 if !d.is_finite() {
@@ -543,7 +631,11 @@ fn read_back(
                 }
             }
         }
-        out.push((worst, far.into_iter().map(|c| HUMAN_RIG[c].name.to_string()).collect()));
+        let names = doc.skeletons()[doc.animations()[p.entries[0]].skeleton.unwrap_or(0)].skeleton.bones.clone();
+        out.push((
+            worst,
+            far.into_iter().map(|c| names.get(c).map_or(format!("control {c}"), |b| b.name.clone())).collect(),
+        ));
     }
     Ok(out)
 }

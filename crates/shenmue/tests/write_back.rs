@@ -188,14 +188,54 @@ fn bad_clips_are_refused_naming_clip_and_bone() {
     let mut c = good.clone();
     c.fps = 60.0;
     assert!(run(c).contains("30 fps"));
-    // Another skeleton of the file (a controller family whose rig is not published): not yet.
-    let opts = ImportOptions { skeleton: Some("family_13".into()), ..Default::default() };
-    match boneyard_shenmue::import::import_clips(vec![InputFile::new("motion.bin", data.clone())], &[good], &opts) {
-        Ok(_) => panic!("family 13 accepted"),
-        Err(e) => assert!(e.to_string().contains("not supported yet") && e.to_string().contains("family_13"), "{e}"),
-    }
 }
 
 fn find(doc: &dyn Document, name: &str) -> usize {
     doc.find_animation(name).unwrap()
+}
+
+/// A sequence of controller family 13 (its rig is not published; boneyard plays it as flat
+/// FK) written on that family's skeleton and read back: every control where the original
+/// puts it.
+#[test]
+fn a_family_13_sequence_round_trips_on_its_control_skeleton() {
+    let Some(data) = load("a_family_13_sequence_round_trips_on_its_control_skeleton") else { return };
+    let doc = boneyard_shenmue::open_bytes(&[("motion.bin".into(), &data)]).unwrap();
+    let sk = (&doc as &dyn Document).find_skeleton("family_13").unwrap();
+    let anim = doc.animations().iter().position(|a| a.skeleton == Some(sk)).unwrap();
+    let a = doc.animations()[anim].clone();
+    let bones: Vec<String> = doc.skeletons()[sk].skeleton.bones.iter().map(|b| b.name.clone()).collect();
+    let clip = Clip {
+        name: a.name.clone(),
+        fps: 30.0,
+        animated: vec![true; bones.len()],
+        bones,
+        poses: (0..a.frames).map(|f| doc.sample(anim, f64::from(f)).unwrap().locals).collect(),
+        root_motion: None,
+        source: "test".into(),
+    };
+    let opts = ImportOptions { skeleton: Some("family_13".into()), ..Default::default() };
+    let out = boneyard_shenmue::import::import_clips(vec![InputFile::new("motion.bin", data.clone())], &[clip], &opts)
+        .unwrap();
+    let w = &out.files[0].animations[0];
+    assert_eq!((w.index, w.extra["controller_family"].as_u64()), (anim, Some(13)));
+    let back = boneyard_shenmue::open_bytes(&[("written.bin".into(), &out.files[0].bytes)]).unwrap();
+    assert_eq!(back.animations()[anim].skeleton, Some(sk));
+    let mut worst = 0f32;
+    for f in 0..a.frames {
+        let (p, q) =
+            (doc.pose(sk, Some(anim), f64::from(f)).unwrap(), back.pose(sk, Some(anim), f64::from(f)).unwrap());
+        for (x, y) in p.iter().zip(&q) {
+            worst = worst.max((x.w_axis.truncate() - y.w_axis.truncate()).length());
+        }
+    }
+    println!(
+        "{} (family 13): {} frames, {} channels, {} keys, max control error {:.3} mm",
+        a.name,
+        a.frames,
+        w.extra["channels"],
+        w.extra["keys"],
+        worst * 1e3
+    );
+    assert!(worst < 2e-3, "{worst}");
 }
