@@ -349,6 +349,10 @@ fn shenmue_run_loop_round_trip_and_edit_as_the_peer_runtime_solves_them() {
     assert_eq!((a["name"].as_str(), a["index"].as_u64(), a["frames"].as_u64()), (Some(RUN), Some(64), Some(19)));
     assert_eq!((a["fps"].as_f64(), a["replaced"].as_bool()), (Some(30.0), Some(true)));
     assert!(a["offset"].as_u64().is_some());
+    // Nothing the rig cannot hold: only the input's own summary and the shared block's note.
+    let warns: Vec<&str> = j["warnings"].as_array().unwrap().iter().map(|w| w["message"].as_str().unwrap()).collect();
+    assert!(warns.iter().all(|w| !w.contains("not kept") && !w.contains("more than")), "{warns:?}");
+    assert!(warns.iter().any(|w| w.contains("shared with AKI_AKI_BATTLE_RUN_LP")), "{warns:?}");
     let written = out.join("motion.bin");
     // boneyard lists the written file like the original, plus nothing.
     let l = boneyard(&["list", s(&written), "--json"]);
@@ -393,6 +397,29 @@ fn shenmue_run_loop_round_trip_and_edit_as_the_peer_runtime_solves_them() {
     );
     assert!(worst.0 < 5e-3, "{worst:?}");
     assert!(readers < 1e-4, "{readers}");
+
+    // A new name is appended (entry #1559) and the peer finds it by the name table's span.
+    let renamed = d.join("renamed.glb");
+    let b = std::fs::read(&glb).unwrap();
+    let pat = format!("\"name\":\"{RUN}\"");
+    let at = b.windows(pat.len()).position(|w| w == pat.as_bytes()).unwrap() + pat.len() - 2;
+    let mut b2 = b.clone();
+    b2[at] = b'Q';
+    std::fs::write(&renamed, &b2).unwrap();
+    let out3 = d.join("out3");
+    let o = boneyard(&["import", s(&renamed), "--into", s(&motion), "--out", s(&out3), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["written"][0]["animations"][0]["index"], 1559);
+    assert_eq!(j["written"][0]["animations"][0]["replaced"], false);
+    let app = peer_positions(&out3.join("motion.bin"), "AKI_AKI_RUN_LQ", 1559).unwrap();
+    let appended =
+        orig.iter().zip(&app).flat_map(|(a, b)| a.iter().zip(b).map(|(p, q)| dist(*p, *q))).fold(0.0, f64::max);
+    println!(
+        "AKI_AKI_RUN_LQ appended as #1559: max control error vs the peer's solve of the original {:.2} mm",
+        appended * 1e3
+    );
+    assert!(appended < 5e-3, "{appended}");
 
     // The edit: the right thigh (control 6) turned 20° in the glTF. The peer's solve of the
     // written file moves the right leg (6-10) and nothing else.

@@ -131,10 +131,13 @@ pub fn human_targets(clip: &Clip) -> Result<HumanTargets> {
     let mut positions = Vec::with_capacity(frames);
     let mut target_pos: Vec<Vec<DVec3>> = vec![Vec::with_capacity(frames); n];
     let mut not_kept = std::collections::BTreeSet::new();
+    // The two-bone targets: their world positions are written (the solver reaches for them
+    // whether or not the limb spans them), so their translations are kept.
+    let reached: Vec<usize> = (0..n).filter_map(|r| plan.chain(r).filter(|c| c.1.is_some()).map(|c| c.2)).collect();
     for pose in &clip.poses {
         for (b, t) in pose.iter().enumerate().skip(1) {
             let rest = &skel.bones[b].rest;
-            if (t.translation - rest.translation).abs().max_element() > 1e-4 {
+            if !reached.contains(&b) && (t.translation - rest.translation).abs().max_element() > 1e-4 {
                 not_kept.insert(skel.bones[b].name.clone());
             }
         }
