@@ -503,6 +503,23 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
                 format!("{clip_name}: appended as entry #{} with {}", p.entries[0], meta.1),
             ));
         }
+        // Replaced entries keep their action metadata: say when its frames pass the new clip.
+        let last = u32::from(enc.spec.frames.saturating_sub(1));
+        for &i in p.entries.iter().filter(|_| p.replaced) {
+            let Some(a) = &m.entries[i].action else { continue };
+            let frames = a.hit_frames.iter().flatten().copied().chain(a.sound_cues.iter().map(|c| c.0));
+            let late = frames.chain(a.surface_cues.iter().map(|c| c.0)).map(u32::from).max();
+            if let Some(f) = late.filter(|&f| f > last) {
+                out.warnings.push(Warning::at(
+                    &short,
+                    a.offset as u64,
+                    format!(
+                        "{}: its action metadata (kept) has cues up to frame {f}, past the new clip's last frame {last}",
+                        m.entries[i].name
+                    ),
+                ));
+            }
+        }
         if !p.kept_for.is_empty() {
             out.warnings.push(Warning::in_file(&short, format!(
                 "{clip_name}: its old data is shared with {}, which keep playing it; {clip_name} now has a block of its own",

@@ -239,3 +239,21 @@ fn a_family_13_sequence_round_trips_on_its_control_skeleton() {
     );
     assert!(worst < 2e-3, "{worst}");
 }
+
+/// A replaced sequence keeps its action metadata; cues past the new clip's end are warned.
+#[test]
+fn kept_cues_past_a_shorter_clip_are_warned() {
+    let Some(data) = load("kept_cues_past_a_shorter_clip_are_warned") else { return };
+    let doc = boneyard_shenmue::open_bytes(&[("motion.bin".into(), &data)]).unwrap();
+    let anim = find(&doc, NAME);
+    let mut clip = clip_of(&doc, anim);
+    // The run's surface cues are at frames 8 and 17; 10 frames end at 9.
+    clip.poses.truncate(10);
+    let out = import(&data, &[clip]);
+    let w: Vec<&str> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(
+        w.iter().any(|m| m.contains("AKI_AKI_RUN_LP") && m.contains("up to frame 17") && m.contains("frame 9")),
+        "{w:?}"
+    );
+    assert_eq!(out.files[0].animations[0].frames, 10);
+}
