@@ -249,3 +249,218 @@ fn import_onto_a_level() {
     assert_eq!(l.status.code(), Some(0), "{}", stderr(&l));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+// ---- Shenmue: MOTN write-back, checked by new-yokosuka's runtime (an independent reader) ----
+
+/// `node ny_pose.mjs MOTION.BIN NAME INDEX` of the peer runtime (`../shared/peers/new-yokosuka`):
+/// every control's world position at every frame. `None` (with a SKIPPED line) when node or
+/// the peer is missing; a failure when BONEYARD_REQUIRE_DATA=1 (CI has both).
+fn peer_positions(motion: &Path, name: &str, index: usize) -> Option<Vec<Vec<[f64; 3]>>> {
+    let peer = boneyard_core::testdata::data_dir()
+        .and_then(|d| d.parent().map(|p| p.join("peers/new-yokosuka/ny_pose.mjs")))
+        .filter(|p| p.is_file());
+    let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    let Some(peer) = peer.filter(|_| node) else {
+        if std::env::var_os("BONEYARD_REQUIRE_DATA").is_some_and(|v| v == "1") {
+            panic!("node or ../shared/peers/new-yokosuka is missing and BONEYARD_REQUIRE_DATA=1");
+        }
+        println!("SKIPPED (peer runtime): node or ../shared/peers/new-yokosuka/ny_pose.mjs is missing");
+        eprintln!("SKIPPED (peer runtime): node or ../shared/peers/new-yokosuka/ny_pose.mjs is missing");
+        return None;
+    };
+    let o = Command::new("node").arg(&peer).arg(motion).arg(name).arg(index.to_string()).output().expect("node runs");
+    assert!(o.status.success(), "peer on {}: {}", motion.display(), stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let frames = j["matrices"].as_array().unwrap();
+    Some(
+        frames
+            .iter()
+            .map(|f| {
+                f.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| {
+                        let m = m.as_array().unwrap();
+                        [12, 13, 14].map(|i| m[i].as_f64().unwrap())
+                    })
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+fn dist(a: [f64; 3], b: [f64; 3]) -> f64 {
+    (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt()
+}
+
+const RUN: &str = "AKI_AKI_RUN_LP";
+
+/// The real MOTION.BIN and the glb `boneyard export` makes of the run loop.
+fn shenmue_setup(tag: &str) -> Option<(PathBuf, PathBuf, PathBuf)> {
+    let motion = shared_data("shenmue/motion.bin", tag)?;
+    let d = tmpdir(tag);
+    let o = boneyard(&["-q", "export", s(&motion), "--anim", RUN, "--format", "glb", "--out", s(&d.join("glb"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let glb = d.join("glb/motion_human_rig_AKI_AKI_RUN_LP.glb");
+    assert!(glb.is_file());
+    Some((motion, glb, d))
+}
+
+/// Turn node `name`'s rotation keys by `q · Ry(deg)` (a script editing the glTF, as Blender would).
+fn turn_node(glb: &[u8], name: &str, deg: f32) -> Vec<u8> {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let j: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let node = j["nodes"].as_array().unwrap().iter().position(|n| n["name"] == name).unwrap() as u64;
+    let anim = &j["animations"][0];
+    let ch = anim["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["target"]["node"] == node && c["target"]["path"] == "rotation")
+        .unwrap();
+    let sampler = &anim["samplers"][ch["sampler"].as_u64().unwrap() as usize];
+    assert_ne!(sampler["interpolation"], "CUBICSPLINE");
+    let count = j["accessors"][sampler["output"].as_u64().unwrap() as usize]["count"].as_u64().unwrap() as usize;
+    let at = rotation_at(glb, node);
+    let mut out = glb.to_vec();
+    let turn = glam::Quat::from_rotation_y(deg.to_radians());
+    for k in 0..count {
+        let p = at + 16 * k;
+        let v: Vec<f32> =
+            (0..4).map(|i| f32::from_le_bytes(out[p + 4 * i..p + 4 * i + 4].try_into().unwrap())).collect();
+        let q = (glam::Quat::from_xyzw(v[0], v[1], v[2], v[3]) * turn).normalize();
+        for (i, x) in q.to_array().iter().enumerate() {
+            out[p + 4 * i..p + 4 * i + 4].copy_from_slice(&x.to_le_bytes());
+        }
+    }
+    out
+}
+
+#[test]
+fn shenmue_run_loop_round_trip_and_edit_as_the_peer_runtime_solves_them() {
+    let Some((motion, glb, d)) = shenmue_setup("shenmue") else { return };
+    let out = d.join("out");
+    let o = boneyard(&["import", s(&glb), "--into", s(&motion), "--out", s(&out), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let w = &j["written"][0];
+    assert_eq!((w["path"].as_str(), w["format"].as_str()), (Some("motion.bin"), Some("Shenmue MOTN")));
+    let a = &w["animations"][0];
+    assert_eq!((a["name"].as_str(), a["index"].as_u64(), a["frames"].as_u64()), (Some(RUN), Some(64), Some(19)));
+    assert_eq!((a["fps"].as_f64(), a["replaced"].as_bool()), (Some(30.0), Some(true)));
+    assert!(a["offset"].as_u64().is_some());
+    // Nothing the rig cannot hold: only the input's own summary and the shared block's note.
+    let warns: Vec<&str> = j["warnings"].as_array().unwrap().iter().map(|w| w["message"].as_str().unwrap()).collect();
+    assert!(warns.iter().all(|w| !w.contains("not kept") && !w.contains("more than")), "{warns:?}");
+    assert!(warns.iter().any(|w| w.contains("shared with AKI_AKI_BATTLE_RUN_LP")), "{warns:?}");
+    let written = out.join("motion.bin");
+    // boneyard lists the written file like the original, plus nothing.
+    let l = boneyard(&["list", s(&written), "--json"]);
+    assert_eq!(l.status.code(), Some(0), "{}", stderr(&l));
+    let l: Value = serde_json::from_slice(&l.stdout).unwrap();
+    assert_eq!(l["animations"].as_array().unwrap().len(), 1559);
+    assert_eq!(l["animations"][64]["name"], RUN);
+    assert_eq!(l["animations"][64]["data_offset"], a["offset"]);
+
+    // The peer's solve of the written file against its solve of the original, every frame.
+    let Some(orig) = peer_positions(&motion, RUN, 64) else { return };
+    let new = peer_positions(&written, RUN, 64).unwrap();
+    assert_eq!((orig.len(), new.len()), (19, 19));
+    let mut worst = (0f64, 0, 0);
+    for (f, (a, b)) in orig.iter().zip(&new).enumerate() {
+        for (c, (p, q)) in a.iter().zip(b).enumerate() {
+            if dist(*p, *q) > worst.0 {
+                worst = (dist(*p, *q), f, c);
+            }
+        }
+    }
+    // boneyard's reader of the written file against the peer's, every frame.
+    let mut readers = 0f64;
+    for (f, peer) in new.iter().enumerate() {
+        let o = boneyard(&["pose", s(&written), "--anim", RUN, "--frame", &f.to_string(), "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let p: Value = serde_json::from_slice(&o.stdout).unwrap();
+        for (c, b) in p["bones"].as_array().unwrap().iter().enumerate() {
+            let m = b["matrix"].as_array().unwrap();
+            readers = readers.max(dist([12, 13, 14].map(|i| m[i].as_f64().unwrap()), peer[c]));
+        }
+    }
+    println!(
+        "{RUN}: 19 frames, {} controls, {} channels, {} keys; max control error vs the peer's solve of the original {:.2} mm (frame {}, control {}); boneyard and the peer on the written file agree to {:.1e} m",
+        orig[0].len(),
+        a["channels"],
+        a["keys"],
+        worst.0 * 1e3,
+        worst.1,
+        worst.2,
+        readers
+    );
+    assert!(worst.0 < 5e-3, "{worst:?}");
+    assert!(readers < 1e-4, "{readers}");
+
+    // A new name is appended (entry #1559) and the peer finds it by the name table's span.
+    let renamed = d.join("renamed.glb");
+    let b = std::fs::read(&glb).unwrap();
+    let pat = format!("\"name\":\"{RUN}\"");
+    let at = b.windows(pat.len()).position(|w| w == pat.as_bytes()).unwrap() + pat.len() - 2;
+    let mut b2 = b.clone();
+    b2[at] = b'Q';
+    std::fs::write(&renamed, &b2).unwrap();
+    let out3 = d.join("out3");
+    let o = boneyard(&["import", s(&renamed), "--into", s(&motion), "--out", s(&out3), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["written"][0]["animations"][0]["index"], 1559);
+    assert_eq!(j["written"][0]["animations"][0]["replaced"], false);
+    let app = peer_positions(&out3.join("motion.bin"), "AKI_AKI_RUN_LQ", 1559).unwrap();
+    let appended =
+        orig.iter().zip(&app).flat_map(|(a, b)| a.iter().zip(b).map(|(p, q)| dist(*p, *q))).fold(0.0, f64::max);
+    println!(
+        "AKI_AKI_RUN_LQ appended as #1559: max control error vs the peer's solve of the original {:.2} mm",
+        appended * 1e3
+    );
+    assert!(appended < 5e-3, "{appended}");
+
+    // The edit: the right thigh (control 6) turned 20° in the glTF. The peer's solve of the
+    // written file moves the right leg (6-10) and nothing else.
+    let edited = d.join("edited.glb");
+    std::fs::write(&edited, turn_node(&std::fs::read(&glb).unwrap(), "R_thigh", 20.0)).unwrap();
+    let out2 = d.join("out2");
+    let o = boneyard(&["import", s(&edited), "--into", s(&motion), "--out", s(&out2), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let moved = peer_positions(&out2.join("motion.bin"), RUN, 64).unwrap();
+    let (mut leg, mut rest) = (0f64, 0f64);
+    for (a, b) in orig.iter().zip(&moved) {
+        for (c, (p, q)) in a.iter().zip(b).enumerate() {
+            if (7..=10).contains(&c) {
+                leg = leg.max(dist(*p, *q));
+            } else {
+                rest = rest.max(dist(*p, *q));
+            }
+        }
+    }
+    println!("{RUN} edited (R_thigh +20°): the peer moves the right leg up to {:.0} mm, every other control at most {:.2} mm", leg * 1e3, rest * 1e3);
+    assert!(leg > 0.05 && rest < 5e-3, "{leg} {rest}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn shenmue_bad_input_names_clip_and_bone_and_writes_nothing() {
+    let Some((motion, glb, d)) = shenmue_setup("shenmue_bad") else { return };
+    let bytes = std::fs::read(&glb).unwrap();
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let j: Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    let foot = j["nodes"].as_array().unwrap().iter().position(|n| n["name"] == "L_foot").unwrap() as u64;
+    let mut nan = bytes.clone();
+    let at = rotation_at(&bytes, foot) + 16 * 4;
+    nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    let nan_glb = d.join("nan.glb");
+    std::fs::write(&nan_glb, &nan).unwrap();
+    let out = d.join("out");
+    let o = boneyard(&["import", s(&nan_glb), "--into", s(&motion), "--out", s(&out)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains(RUN) && e.contains("L_foot") && e.contains("not finite"), "{e}");
+    assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
+    let _ = std::fs::remove_dir_all(&d);
+}

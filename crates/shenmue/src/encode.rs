@@ -4,7 +4,15 @@
 
 use crate::curve::Axis;
 use crate::layout::motn as L;
-use boneyard_core::{Endian, Writer};
+use boneyard_core::{Endian, Error, Result, Writer};
+
+/// Most frames of a standard sequence written: ShenmueDK reads block 2 as u16 entries once the
+/// header word `frames | flagHigh << 16` sets a bit of 0xFFFF8000, so frames stay below 0x8000.
+pub const MAX_FRAMES: usize = 0x7FFF;
+/// Most interior keys of one channel (block 2 entries are u8).
+pub const MAX_INTERIOR_KEYS: usize = 255;
+/// Highest control id a block 1 descriptor holds (`id = v >> 9`).
+pub const MAX_CONTROL: u16 = 127;
 
 /// A key to write: which halves are stored follows `count` (1 = value, 2 = shared tangent +
 /// value, 3 = in, out, value, 0 = nothing).
@@ -104,6 +112,55 @@ pub fn encode_sequence(s: &SequenceSpec) -> Vec<u8> {
         w.patch_u16(4 + 2 * i, o as u16);
     }
     w.into_bytes()
+}
+
+/// Check that `s` fits the format (what [`encode_sequence`] would otherwise truncate) and that
+/// its keys are what the reader takes them for, then encode it. Errors name the control and
+/// axis (the caller names the clip).
+pub fn encode_sequence_checked(s: &SequenceSpec) -> Result<Vec<u8>> {
+    let frames = usize::from(s.frames);
+    if frames == 0 || frames > MAX_FRAMES {
+        return Err(Error::limit(0, format!("{frames} frames; a MOTN sequence holds 1 to {MAX_FRAMES}")));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let (mut ids, mut interior, mut b4_bytes) = (std::collections::BTreeSet::new(), 0usize, 0usize);
+    for c in &s.curves {
+        let what = format!("control {} {}", c.control, c.axis.path());
+        if c.control > MAX_CONTROL || !seen.insert((c.control, c.axis)) {
+            return Err(Error::invalid(0, format!("{what}: id above {MAX_CONTROL} or written twice")));
+        }
+        ids.insert(c.control);
+        let n = c.keys.len();
+        if n < 2 || c.keys[0].frame != 0 || usize::from(c.keys[n - 1].frame) != frames - 1 {
+            return Err(Error::invalid(0, format!("{what}: keys must run from frame 0 to frame {}", frames - 1)));
+        }
+        if n - 2 > MAX_INTERIOR_KEYS {
+            return Err(Error::limit(
+                0,
+                format!("{what}: {} interior keys; a channel holds at most {MAX_INTERIOR_KEYS} (u8 counts)", n - 2),
+            ));
+        }
+        for (i, k) in c.keys.iter().enumerate() {
+            let exact = |v: f32| half::f16::from_f32(v).to_f32().to_bits() == v.to_bits() && v.is_finite();
+            if i > 0 && k.frame < c.keys[i - 1].frame {
+                return Err(Error::invalid(0, format!("{what}: key {i} at frame {} goes backwards", k.frame)));
+            }
+            if k.count > 3 || !(exact(k.value) && exact(k.tangent_in) && exact(k.tangent_out)) {
+                return Err(Error::invalid(0, format!("{what}: key {i} is not a count 0-3 of finite halves")));
+            }
+        }
+        interior += n - 2;
+        b4_bytes += n.div_ceil(4);
+    }
+    let even = |v: usize| v + v % 2;
+    let b2 = L::SEQ_HEADER + 2 * (ids.len() + 1);
+    let b3 = even(b2 + s.curves.len());
+    let b4 = even(b3 + interior * if frames > L::U8_FRAMES_MAX as usize { 2 } else { 1 });
+    let b5 = even(b4 + b4_bytes);
+    if b5 > usize::from(u16::MAX) {
+        return Err(Error::limit(0, format!("block 5 would start at +{b5:#x}; block offsets are u16")));
+    }
+    Ok(encode_sequence(s))
 }
 
 /// Keys at every frame of `values` (one per frame), each with its value and a shared tangent

@@ -9,13 +9,19 @@
 //! * [`document`]: the [`boneyard_core::Document`] (pose = the rig's matrices after IK,
 //!   `sample.locals` = the FK locals derived from them).
 //!
+//! * [`import`]: write-back, clips on the human rig to MOTN sequences ([`fit`] places the
+//!   keys, [`encode`] lays out the blocks, [`bank`] writes them into a copy of a MOTION.BIN).
+//!
 //! Entry points: [`Shenmue`] (the family), [`open_bytes`], [`demo_files`].
 
+pub mod bank;
 pub mod container;
 pub mod curve;
 pub mod demo;
 pub mod document;
 pub mod encode;
+pub mod fit;
+pub mod import;
 pub mod layout;
 pub mod model;
 pub mod motn;
@@ -341,5 +347,18 @@ impl Family for Shenmue {
     /// `demo_motion.bin`, `demo_body.mt5`, `demo_character.mt5` (see [`demo`]).
     fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
         demo::demo_files()
+    }
+    /// The curves' clock: 30 frames a second.
+    fn import_fps(&self) -> Option<f64> {
+        Some(document::FPS)
+    }
+    /// MOTN sequences on the human rig in a copy of the one MOTN file of `into` (see [`import`]).
+    fn import_clips(
+        &self,
+        into: Vec<InputFile>,
+        clips: &[boneyard_core::Clip],
+        options: &boneyard_core::ImportOptions,
+    ) -> Result<boneyard_core::Imported> {
+        import::import_clips(into, clips, options)
     }
 }

@@ -355,6 +355,21 @@ impl RigPlan {
         PLAN.get_or_init(|| RigPlan::new(&HUMAN_RIG))
     }
 
+    /// The chain control `i` solves when it is visited, as (upper, lower, target): `lower` is
+    /// `None` for an aimed one-bone control. `None` when `i` solves nothing.
+    pub fn chain(&self, i: usize) -> Option<(usize, Option<usize>, usize)> {
+        match self.solver.get(i)? {
+            Solver::None => None,
+            Solver::OneBone { upper, target } => Some((*upper, None, *target)),
+            Solver::TwoBone { upper, lower, target } => Some((*upper, Some(*lower), *target)),
+        }
+    }
+
+    /// Is control `i` placed by a solver (so its own rotation and position are not read)?
+    pub fn is_solved(&self, i: usize) -> bool {
+        self.solved.get(i).copied().unwrap_or(false)
+    }
+
     /// Number of controls.
     pub fn len(&self) -> usize {
         self.parent.len()

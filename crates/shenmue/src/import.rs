@@ -1,0 +1,689 @@
+//! Write-back: [`Clip`]s on the human rig (30 fps, the rig's 37 control names) encoded as MOTN
+//! sequences in a copy of the `--into` `MOTION.BIN` ([`crate::bank`]).
+//!
+//! * **From the FK pose to what the rig reads.** The clip's locals give every control's world
+//!   matrix (plain FK, as boneyard exports the rig: the IK already baked in). The rig reads
+//!   back: the root's position and rotation; every control a solver does not place, its
+//!   rotation relative to its parent (feet and hands relative to the solved targets, as the
+//!   rig chains them); each IK target's world position (feet, hands: where the FK pose puts
+//!   them; the torso and head aims: the end of the aimed bone, which the aim solver puts back
+//!   at the same place). The limbs' bend is set by the two-bone root's rotation (its Z axis is
+//!   the pole): that rotation is turned about the root→target axis until its pole is the
+//!   normal of the plane the FK pose's knee or elbow lies in (on the side the solver bends to),
+//!   so an edited knee or elbow is solved back where the FK pose has it; the aimed roots'
+//!   rotations likewise carry the aimed bone's roll. Rotations are the rig's `Rz · Ry · Rx`
+//!   angles, in turns, chosen continuous from frame to frame.
+//! * **Channels.** The root: position and rotation (0x1F8); the six targets: position
+//!   (0x1C0); every other control whose rotation leaves the rig's default at some frame:
+//!   rotation (0x38), as the game's own human sequences have them. Translations of other
+//!   controls (bone lengths) and scales are not in the rig: a warning names the bones.
+//! * **Keys** ([`crate::fit`]): within `tolerance` of the clip, read as metres for position
+//!   channels and radians for rotation channels ([`DEFAULT_TOLERANCE`]); half precision is the
+//!   floor where it is coarser.
+//! * **Read back.** The written file is opened again by the reader ([`crate::open_bytes`]): every
+//!   entry not written must have its bytes and metadata unchanged, every written sequence must
+//!   decode to the keys written, and the rig is evaluated at every frame from the file: the
+//!   largest distance of any control from where the clip's FK pose has it is reported
+//!   (`max_control_error_m`), and a warning names the controls farther than
+//!   [`WARN_CONTROL_ERROR`] (what the rig cannot hold: other bone lengths, a twisted limb).
+//! * **Other controller families** (their rigs are not published; boneyard plays them as flat
+//!   FK, control 0 the root and every other control under it): each control's own position and
+//!   rotation are written as they are, for every control whose values leave 0 (what a control
+//!   without curves holds) at some frame, with the family in flagHigh ([`family_targets`]).
+
+use crate::bank::{self, NewSequence};
+use crate::curve::Axis;
+use crate::encode::{encode_sequence_checked, CurveSpec, KeySpec, SequenceSpec};
+use crate::fit::{place_keys, Quantity};
+use crate::motn::MotnFile;
+use crate::rig::{RigPlan, HUMAN_RIG};
+use boneyard_core::Warning;
+use boneyard_core::{Clip, Document, Error, ImportOptions, Imported, ImportedAnim, ImportedFile, InputFile, Result};
+use glam::{DMat3, DMat4, DVec3};
+use serde_json::json;
+use std::f64::consts::TAU;
+
+/// Default tolerance: 0.5 mm for position channels, 0.5 mrad (0.03°) for rotation channels.
+pub const DEFAULT_TOLERANCE: f64 = 5e-4;
+/// A control the written motion puts farther than this from the clip's pose is warned about.
+pub const WARN_CONTROL_ERROR: f64 = 5e-3;
+/// A knee or elbow closer than this (metres) to the line from its limb's root to its target
+/// leaves the pole to the upper bone's own axes (the plane it bends in is then noise).
+pub const MIN_BEND: f64 = 0.01;
+/// Longest sequence name written (the reader reads 63 characters and the NUL).
+pub const MAX_NAME: usize = 63;
+
+/// One channel's targets, one per frame (metres, or turns continuous from frame to frame).
+#[derive(Debug, Clone)]
+pub struct ChannelTarget {
+    pub control: u16,
+    pub axis: Axis,
+    pub quantity: Quantity,
+    pub values: Vec<f64>,
+}
+
+/// What a clip asks of the rig.
+#[derive(Debug, Clone)]
+pub struct HumanTargets {
+    pub channels: Vec<ChannelTarget>,
+    /// Per frame, every control's world position in the clip's FK pose.
+    pub positions: Vec<Vec<DVec3>>,
+    /// Bones whose translations or scales the rig does not hold.
+    pub not_kept: Vec<String>,
+}
+
+/// `Rz · Ry · Rx` angles (radians, x, y, z) of a rotation matrix; the principal solution
+/// (|y| ≤ 90°).
+pub fn euler_zyx(m: &DMat3) -> [f64; 3] {
+    let (r00, r10, r20) = (m.x_axis.x, m.x_axis.y, m.x_axis.z);
+    let (r01, r11, r21) = (m.y_axis.x, m.y_axis.y, m.y_axis.z);
+    let r22 = m.z_axis.z;
+    let c = r00.hypot(r10);
+    let y = (-r20).atan2(c);
+    if c < 1e-12 {
+        // Gimbal lock: only x ± z is defined; z = 0.
+        let sy = y.signum();
+        return [(r01 * sy).atan2(r11), y, 0.0];
+    }
+    [r21.atan2(r22), y, r10.atan2(r00)]
+}
+
+/// Of the two angle triples of the rotation (`a` and `(x + ½, ½ − y, z + ½)` turns), each
+/// angle moved by whole turns to the nearest of `prev`, the one closest to `prev`.
+fn continuous(a: [f64; 3], prev: Option<[f64; 3]>) -> [f64; 3] {
+    let Some(p) = prev else { return a };
+    let near = |v: f64, p: f64| v + ((p - v) + 0.5).floor();
+    let cands =
+        [a, [a[0] + 0.5, 0.5 - a[1], a[2] + 0.5]].map(|c| [near(c[0], p[0]), near(c[1], p[1]), near(c[2], p[2])]);
+    let cost = |c: &[f64; 3]| (0..3).map(|i| (c[i] - p[i]).abs()).sum::<f64>();
+    if cost(&cands[1]) < cost(&cands[0]) {
+        cands[1]
+    } else {
+        cands[0]
+    }
+}
+
+fn rot3(m: &DMat4) -> DMat3 {
+    DMat3::from_mat4(*m)
+}
+
+/// Turn `w`'s rotation about `axis` (unit) so that its Z axis, made perpendicular to `axis`,
+/// points along `want` (perpendicular to `axis`, unit); `w` unchanged when either is degenerate.
+fn roll_pole(w: &DMat4, axis: DVec3, want: DVec3) -> DMat4 {
+    let z = w.z_axis.truncate();
+    let cur = z - axis * z.dot(axis);
+    if cur.length() < 1e-6 || want.length() < 0.5 {
+        return *w;
+    }
+    let cur = cur.normalize();
+    let angle = cur.cross(want).dot(axis).atan2(cur.dot(want));
+    let r = DMat3::from_axis_angle(axis, angle) * rot3(w);
+    DMat4::from_cols(r.x_axis.extend(0.0), r.y_axis.extend(0.0), r.z_axis.extend(0.0), w.w_axis)
+}
+
+/// The targets of `clip` (its bones = the rig's controls, in order): see the module docs.
+pub fn human_targets(clip: &Clip) -> Result<HumanTargets> {
+    let skel = crate::document::rig_skeleton();
+    let plan = RigPlan::human();
+    let n = HUMAN_RIG.len();
+    let frames = clip.frames();
+    let mut rot: Vec<Vec<[f64; 3]>> = vec![Vec::with_capacity(frames); n];
+    let mut positions = Vec::with_capacity(frames);
+    let mut target_pos: Vec<Vec<DVec3>> = vec![Vec::with_capacity(frames); n];
+    let mut not_kept = std::collections::BTreeSet::new();
+    // The two-bone targets: their world positions are written (the solver reaches for them
+    // whether or not the limb spans them), so their translations are kept.
+    let reached: Vec<usize> = (0..n).filter_map(|r| plan.chain(r).filter(|c| c.1.is_some()).map(|c| c.2)).collect();
+    for pose in &clip.poses {
+        for (b, t) in pose.iter().enumerate().skip(1) {
+            let rest = &skel.bones[b].rest;
+            if !reached.contains(&b) && (t.translation - rest.translation).abs().max_element() > 1e-4 {
+                not_kept.insert(skel.bones[b].name.clone());
+            }
+        }
+        for (b, t) in pose.iter().enumerate() {
+            if (t.scale - glam::Vec3::ONE).abs().max_element() > 1e-4 {
+                not_kept.insert(skel.bones[b].name.clone());
+            }
+        }
+        let mut w: Vec<DMat4> = boneyard_core::fk::world_matrices(&skel, pose).iter().map(|m| m.as_dmat4()).collect();
+        positions.push(w.iter().map(|m| m.w_axis.truncate()).collect::<Vec<_>>());
+        // The poles: the solver roots' rolls about their root→target axes.
+        for r in 0..n {
+            let Some((upper, lower, target)) = plan.chain(r) else { continue };
+            let origin = w[r].w_axis.truncate();
+            let Some(axis) = (w[target].w_axis.truncate() - origin).try_normalize() else { continue };
+            // The upper bone's own Z (the pole the solver gave it), unless a bent limb's
+            // plane says otherwise (an edited knee or elbow): then that plane's normal, on the
+            // side the solver bends to (target × pole for the lower joint's subtype 0, else
+            // pole × target). A nearly straight limb's plane is noise: its Z decides.
+            let z = w[upper].z_axis.truncate();
+            let mut want = (z - axis * z.dot(axis)).normalize_or_zero();
+            if let Some(l) = lower {
+                let knee = w[l].w_axis.truncate() - origin;
+                let perp = knee - axis * knee.dot(axis);
+                if perp.length() >= MIN_BEND {
+                    let bend = perp.normalize();
+                    want = if HUMAN_RIG[l].subtype == 0 { bend.cross(axis) } else { axis.cross(bend) };
+                }
+            }
+            w[r] = roll_pole(&w[r], axis, want);
+        }
+        for c in 0..n {
+            if plan.is_solved(c) {
+                target_pos[c].push(w[c].w_axis.truncate());
+                continue;
+            }
+            let local = match HUMAN_RIG[c].parent {
+                Some(p) => w[p].inverse() * w[c],
+                None => w[c],
+            };
+            let a = euler_zyx(&rot3(&local)).map(|v| v / TAU);
+            let prev = rot[c].last().copied();
+            rot[c].push(continuous(a, prev));
+        }
+    }
+    let mut channels = Vec::new();
+    let push = |channels: &mut Vec<ChannelTarget>, c: usize, axis: Axis, values: Vec<f64>| {
+        let quantity = if axis.is_rotation() { Quantity::Rotation } else { Quantity::Position };
+        channels.push(ChannelTarget { control: c as u16, axis, quantity, values });
+    };
+    for c in 0..n {
+        let is_target = plan.is_solved(c) && (0..n).any(|r| plan.chain(r).is_some_and(|ch| ch.2 == c));
+        if c == 0 || is_target {
+            for (k, axis) in [Axis::PosX, Axis::PosY, Axis::PosZ].into_iter().enumerate() {
+                let v: Vec<f64> = if c == 0 {
+                    positions.iter().map(|f| f[0][k]).collect()
+                } else {
+                    target_pos[c].iter().map(|v| v[k]).collect()
+                };
+                push(&mut channels, c, axis, v);
+            }
+        }
+        if plan.is_solved(c) {
+            continue;
+        }
+        let default = HUMAN_RIG[c].rotation;
+        let moves = rot[c].iter().any(|a| {
+            (0..3).any(|k| {
+                let d = ((a[k] * 65536.0).round() - f64::from(default[k])).rem_euclid(65536.0);
+                d != 0.0
+            })
+        });
+        if c == 0 || moves {
+            for (k, axis) in [Axis::RotX, Axis::RotY, Axis::RotZ].into_iter().enumerate() {
+                let mut v: Vec<f64> = rot[c].iter().map(|a| a[k]).collect();
+                // Whole turns off, so the curve starts within half a turn of 0 (halves are
+                // finer there).
+                let shift = (v[0] + 0.5).floor();
+                v.iter_mut().for_each(|x| *x -= shift);
+                push(&mut channels, c, axis, v);
+            }
+        }
+    }
+    Ok(HumanTargets { channels, positions, not_kept: not_kept.into_iter().collect() })
+}
+
+/// The sequence name of a clip: its name with characters other than ASCII letters, digits and
+/// `_` replaced by `_`.
+pub fn sequence_name(clip: &str) -> Result<String> {
+    let s: String = clip.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if s.is_empty() || s.len() > MAX_NAME {
+        return Err(Error::invalid(0, format!("clip {clip:?}: a sequence name has 1 to {MAX_NAME} characters")));
+    }
+    Ok(s)
+}
+
+/// One clip encoded.
+#[derive(Debug, Clone)]
+pub struct EncodedClip {
+    pub spec: SequenceSpec,
+    pub bytes: Vec<u8>,
+    pub targets: HumanTargets,
+    pub keys: usize,
+    pub max_position_error: f64,
+    pub max_rotation_error: f64,
+}
+
+/// The skeleton clips are written for: the human rig, or the flat control skeleton of another
+/// controller family (control 0 the root, every other control under it, plain FK).
+#[derive(Debug, Clone)]
+pub enum Target {
+    Human,
+    Family { family: u16, skeleton: boneyard_core::Skeleton },
+}
+
+impl Target {
+    fn names(&self) -> Vec<String> {
+        match self {
+            Target::Human => HUMAN_RIG.iter().map(|c| c.name.to_string()).collect(),
+            Target::Family { skeleton, .. } => skeleton.bones.iter().map(|b| b.name.clone()).collect(),
+        }
+    }
+    fn flag_high(&self) -> u16 {
+        match self {
+            Target::Human => 0,
+            Target::Family { family, .. } => *family,
+        }
+    }
+}
+
+/// A family's flat control skeleton: each control's own position and rotation, as the curves
+/// drive them (controls hold 0 where no curve drives them, as the reader plays them): the
+/// channels of a control whose values leave 0 at some frame.
+pub fn family_targets(clip: &Clip, skeleton: &boneyard_core::Skeleton) -> HumanTargets {
+    let n = skeleton.len();
+    let mut positions = Vec::with_capacity(clip.frames());
+    let mut rot: Vec<Vec<[f64; 3]>> = vec![Vec::with_capacity(clip.frames()); n];
+    let mut not_kept = std::collections::BTreeSet::new();
+    for pose in &clip.poses {
+        let w = boneyard_core::fk::world_matrices(skeleton, pose);
+        positions.push(w.iter().map(|m| m.w_axis.truncate().as_dvec3()).collect::<Vec<_>>());
+        for (c, t) in pose.iter().enumerate().take(n) {
+            if (t.scale - glam::Vec3::ONE).abs().max_element() > 1e-4 {
+                not_kept.insert(skeleton.bones[c].name.clone());
+            }
+            let m = DMat3::from_quat(t.rotation.as_dquat().normalize());
+            let a = euler_zyx(&m).map(|v| v / TAU);
+            let prev = rot[c].last().copied();
+            rot[c].push(continuous(a, prev));
+        }
+    }
+    let mut channels = Vec::new();
+    for c in 0..n {
+        let pos: Vec<[f64; 3]> = clip.poses.iter().map(|p| p[c].translation.as_dvec3().to_array()).collect();
+        if pos.iter().any(|v| v.iter().any(|x| x.abs() > 1e-6)) {
+            for (k, axis) in [Axis::PosX, Axis::PosY, Axis::PosZ].into_iter().enumerate() {
+                let values = pos.iter().map(|v| v[k]).collect();
+                channels.push(ChannelTarget { control: c as u16, axis, quantity: Quantity::Position, values });
+            }
+        }
+        if rot[c].iter().any(|a| a.iter().any(|x| (x * 65536.0).round().rem_euclid(65536.0) != 0.0)) {
+            for (k, axis) in [Axis::RotX, Axis::RotY, Axis::RotZ].into_iter().enumerate() {
+                let mut values: Vec<f64> = rot[c].iter().map(|a| a[k]).collect();
+                let shift = (values[0] + 0.5).floor();
+                values.iter_mut().for_each(|x| *x -= shift);
+                channels.push(ChannelTarget { control: c as u16, axis, quantity: Quantity::Rotation, values });
+            }
+        }
+    }
+    HumanTargets { channels, positions, not_kept: not_kept.into_iter().collect() }
+}
+
+/// Encode one clip on the human rig (see the module docs).
+pub fn encode_clip(clip: &Clip, tolerance: f64) -> Result<EncodedClip> {
+    encode_on(clip, &Target::Human, tolerance)
+}
+
+/// Encode one clip on `target`.
+pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64) -> Result<EncodedClip> {
+    let err = |m: String| Error::invalid(0, format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
+    clip.validate()?;
+    let names = target.names();
+    if clip.bones != names {
+        return Err(err(format!("its bones are not the skeleton's {} controls in order", names.len())));
+    }
+    if !clip.animated.iter().any(|&a| a) {
+        return Err(err("no bone of the clip matches a control of the skeleton".into()));
+    }
+    if clip.fps != crate::document::FPS {
+        return Err(err(format!("sampled at {} fps; MOTN plays {} fps", clip.fps, crate::document::FPS)));
+    }
+    if clip.frames() > crate::encode::MAX_FRAMES {
+        return Err(err(format!(
+            "{} frames; a MOTN sequence holds at most {}",
+            clip.frames(),
+            crate::encode::MAX_FRAMES
+        )));
+    }
+    if !(tolerance.is_finite() && tolerance >= 0.0) {
+        return Err(err(format!("tolerance {tolerance}")));
+    }
+    let name = sequence_name(&clip.name)?;
+    let targets = match target {
+        Target::Human => human_targets(clip)?,
+        Target::Family { skeleton, .. } => family_targets(clip, skeleton),
+    };
+    let (mut pos_err, mut rot_err, mut keys) = (0f64, 0f64, 0usize);
+    let mut curves = Vec::with_capacity(targets.channels.len());
+    for ch in &targets.channels {
+        if let Some(f) = ch.values.iter().position(|v| !v.is_finite()) {
+            return Err(err(format!(
+                "control {} ({}) {} at frame {f} is not finite",
+                ch.control,
+                names[usize::from(ch.control)],
+                ch.axis.path()
+            )));
+        }
+        let fit = place_keys(ch.quantity, &ch.values, tolerance);
+        match ch.quantity {
+            Quantity::Position => pos_err = pos_err.max(fit.max_error),
+            Quantity::Rotation => rot_err = rot_err.max(fit.max_error),
+        }
+        keys += fit.keys.len();
+        curves.push(CurveSpec {
+            control: ch.control,
+            axis: ch.axis,
+            keys: fit
+                .keys
+                .iter()
+                .map(|k| KeySpec {
+                    frame: k.frame,
+                    count: k.count,
+                    tangent_in: k.tangent_in,
+                    tangent_out: k.tangent_out,
+                    value: k.value,
+                })
+                .collect(),
+        });
+    }
+    let spec = SequenceSpec { name, frames: clip.frames() as u16, flag_high: target.flag_high(), curves };
+    let bytes = encode_sequence_checked(&spec).map_err(|e| {
+        // Name the control by its bone name too.
+        let m = e.to_string();
+        let bone = spec
+            .curves
+            .iter()
+            .find(|c| m.contains(&format!("control {} ", c.control)))
+            .map(|c| format!(" (bone {:?})", names[usize::from(c.control)]))
+            .unwrap_or_default();
+        err(format!("{m}{bone}"))
+    })?;
+    Ok(EncodedClip { spec, bytes, targets, keys, max_position_error: pos_err, max_rotation_error: rot_err })
+}
+
+/// The action metadata an appended clip takes without `--like`: the block most human entries
+/// share whose decoded records hold no hit frames, attack, or cues. `None` when there is none.
+fn empty_action(m: &MotnFile) -> Option<(u32, String)> {
+    let mut count: std::collections::BTreeMap<u32, (usize, String)> = Default::default();
+    for e in &m.entries {
+        let Some(a) = &e.action else { continue };
+        if m.blocks[e.block].family() == 0
+            && a.hit_frames.is_none()
+            && a.attack.is_none()
+            && a.sound_cues.is_empty()
+            && a.surface_cues.is_empty()
+        {
+            count.entry(e.meta_offset).or_insert((0, e.name.clone())).0 += 1;
+        }
+    }
+    count.into_iter().max_by_key(|(o, (c, _))| (*c, std::cmp::Reverse(*o))).map(|(o, (_, n))| (o, n))
+}
+
+/// [`boneyard_core::Family::import_clips`] for Shenmue: `into` holds one MOTN file (a
+/// `MOTION.BIN`), the clips are written into a copy of it.
+pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOptions) -> Result<Imported> {
+    let motns: Vec<&InputFile> = into.iter().filter(|f| crate::motn::looks_like_motn(&f.data)).collect();
+    let file =
+        match motns.as_slice() {
+            [one] => *one,
+            [] => return Err(Error::unsupported(
+                "the --into files hold no MOTN file (MOTION.BIN) to write into; MOTN inside containers is not written",
+            )),
+            _ => {
+                return Err(Error::invalid(
+                    0,
+                    format!("--into holds {} MOTN files: give the one to write into", motns.len()),
+                ))
+            }
+        };
+    let fname = file.name();
+    let doc = crate::open_bytes(&[(fname.clone(), &file.data[..])])?;
+    let d: &dyn Document = &doc;
+    let sk = match &options.skeleton {
+        Some(s) => d.find_skeleton(s)?,
+        None => 0,
+    };
+    let info = &d.skeletons()[sk];
+    let family = info.extra.get("controller_family").and_then(|v| v.as_u64());
+    let target = match (sk, family) {
+        (0, _) => Target::Human,
+        (_, Some(f)) if info.id == format!("family_{f}") => {
+            Target::Family { family: f as u16, skeleton: info.skeleton.clone() }
+        }
+        _ => {
+            return Err(Error::unsupported(format!(
+                "writing onto skeleton {} ({}) is not supported yet: Shenmue write-back writes the human rig (skeleton human_rig) and the flat control skeletons of other controller families (family_N)",
+                info.id, info.name
+            )))
+        }
+    };
+    let m = MotnFile::parse(&file.data).map_err(|e| e.in_file(&fname))?;
+    let tolerance = options.tolerance.unwrap_or(DEFAULT_TOLERANCE);
+    let mut out = Imported::default();
+    out.warnings.extend(d.warnings().iter().take(1).cloned());
+    if let Some(k) = options.key_size {
+        out.warnings.push(Warning::in_file(&fname, format!("key size {k} is for Oni; MOTN keys are halves (ignored)")));
+    }
+    let meta = match &options.like {
+        Some(a) => {
+            let i = d.find_animation(a)?;
+            (m.entries[i].meta_offset, format!("--like {}", m.entries[i].name))
+        }
+        None => match empty_action(&m) {
+            Some((o, n)) => {
+                (o, format!("the action metadata of {n} (no hit frames, attacks or cues), as no --like was given"))
+            }
+            None => {
+                (0, "no action metadata (offset 0): the file has no empty action block and no --like was given".into())
+            }
+        },
+    };
+    let mut encoded = Vec::with_capacity(clips.len());
+    let mut seen = std::collections::HashSet::new();
+    for clip in clips {
+        let enc = encode_on(clip, &target, tolerance)?;
+        if !seen.insert(enc.spec.name.clone()) {
+            return Err(Error::invalid(
+                0,
+                format!("clip {:?}: a second clip is also named {}", clip.name, enc.spec.name),
+            ));
+        }
+        if !enc.targets.not_kept.is_empty() {
+            out.warnings.push(Warning::in_file(&clip.source, format!(
+                "clip {:?}: the rig animates rotations, the root and the IK targets only; the translations (bone lengths) or scales of {} are not kept",
+                clip.name, enc.targets.not_kept.join(", ")
+            )));
+        }
+        encoded.push(enc);
+    }
+    let seqs: Vec<NewSequence> = encoded
+        .iter()
+        .map(|e| NewSequence { name: e.spec.name.clone(), bytes: e.bytes.clone(), meta: meta.0 })
+        .collect();
+    let rebuilt = bank::rebuild(&file.data, &m, &seqs).map_err(|e| e.in_file(&fname))?;
+    let short = std::path::Path::new(&fname).file_name().map_or(fname.clone(), |s| s.to_string_lossy().into_owned());
+    let errors = read_back(&file.data, &m, &rebuilt, &encoded, &short)?;
+    let mut anims = Vec::new();
+    for ((enc, p), (err, far)) in encoded.iter().zip(&rebuilt.placed).zip(errors) {
+        let clip_name = &enc.spec.name;
+        if !p.replaced {
+            out.warnings.push(Warning::in_file(
+                &short,
+                format!("{clip_name}: appended as entry #{} with {}", p.entries[0], meta.1),
+            ));
+        }
+        // Replaced entries keep their action metadata: say when its frames pass the new clip.
+        let last = u32::from(enc.spec.frames.saturating_sub(1));
+        for &i in p.entries.iter().filter(|_| p.replaced) {
+            let Some(a) = &m.entries[i].action else { continue };
+            let frames = a.hit_frames.iter().flatten().copied().chain(a.sound_cues.iter().map(|c| c.0));
+            let late = frames.chain(a.surface_cues.iter().map(|c| c.0)).map(u32::from).max();
+            if let Some(f) = late.filter(|&f| f > last) {
+                out.warnings.push(Warning::at(
+                    &short,
+                    a.offset as u64,
+                    format!(
+                        "{}: its action metadata (kept) has cues up to frame {f}, past the new clip's last frame {last}",
+                        m.entries[i].name
+                    ),
+                ));
+            }
+        }
+        if !p.kept_for.is_empty() {
+            out.warnings.push(Warning::in_file(&short, format!(
+                "{clip_name}: its old data is shared with {}, which keep playing it; {clip_name} now has a block of its own",
+                p.kept_for.join(", ")
+            )));
+        }
+        if !far.is_empty() {
+            out.warnings.push(Warning::in_file(
+                &short,
+                format!(
+                    "{clip_name}: the rig puts {} more than {} mm from the clip's pose (at most {:.1} mm)",
+                    far.join(", "),
+                    WARN_CONTROL_ERROR * 1e3,
+                    err * 1e3
+                ),
+            ));
+        }
+        let mut extra = serde_json::Map::new();
+        extra.insert("replaced".into(), json!(p.replaced));
+        extra.insert("entries".into(), json!(p.entries));
+        extra.insert("shared_old_data_with".into(), json!(p.kept_for));
+        extra.insert("channels".into(), json!(enc.spec.curves.len()));
+        extra.insert("keys".into(), json!(enc.keys));
+        extra.insert("tolerance".into(), json!(tolerance));
+        extra.insert("max_position_error_m".into(), json!(enc.max_position_error));
+        extra.insert("max_rotation_error_rad".into(), json!(enc.max_rotation_error));
+        extra.insert("max_control_error_m".into(), json!(err));
+        extra.insert("bytes".into(), json!(enc.bytes.len()));
+        extra.insert("skeleton".into(), json!(info.id));
+        extra.insert("controller_family".into(), json!(target.flag_high()));
+        anims.push(ImportedAnim {
+            name: clip_name.clone(),
+            index: p.entries[0],
+            offset: Some(p.offset as u64),
+            frames: u32::from(enc.spec.frames),
+            fps: crate::document::FPS,
+            extra,
+        });
+    }
+    out.files.push(ImportedFile {
+        name: short,
+        bytes: rebuilt.bytes,
+        format: "Shenmue MOTN".into(),
+        animations: anims,
+    });
+    Ok(out)
+}
+
+/// Read the written file back (see the module docs); per clip, the largest control error
+/// and the controls past [`WARN_CONTROL_ERROR`].
+fn read_back(
+    old: &[u8],
+    m: &MotnFile,
+    r: &bank::Rebuilt,
+    enc: &[EncodedClip],
+    file: &str,
+) -> Result<Vec<(f64, Vec<String>)>> {
+    let bad =
+        |msg: String| Error::invalid(0, format!("the written file does not read back as written: {msg}")).in_file(file);
+    let doc = crate::open_bytes(&[(file.to_string(), &r.bytes[..])]).map_err(|e| bad(e.to_string()))?;
+    let back = MotnFile::parse(&r.bytes).map_err(|e| bad(e.to_string()))?;
+    let written: std::collections::BTreeSet<usize> = r.placed.iter().flat_map(|p| p.entries.iter().copied()).collect();
+    // Everything not written: unchanged.
+    for (i, e) in m.entries.iter().enumerate() {
+        let b = &back.entries[i];
+        if b.name != e.name {
+            return Err(bad(format!("entry #{i} is named {}, was {}", b.name, e.name)));
+        }
+        let (ob, nb) = (&m.blocks[e.block], &back.blocks[b.block]);
+        if !written.contains(&i) {
+            let (ol, nl) = (bank::sequence_len(m, e.block), bank::sequence_len(&back, b.block));
+            if old[ob.offset..ob.offset + ol] != r.bytes[nb.offset..nb.offset + nl] {
+                return Err(bad(format!("entry #{i} {}: its sequence changed", e.name)));
+            }
+        }
+        if let (Some(oa), Some(na)) = (&e.action, &b.action) {
+            if old[oa.offset..oa.offset + oa.len] != r.bytes[na.offset..na.offset + oa.len.min(na.len)] {
+                return Err(bad(format!("entry #{i} {}: its action metadata changed", e.name)));
+            }
+        } else if e.action.is_some() != b.action.is_some() {
+            return Err(bad(format!("entry #{i} {}: its action metadata moved out of its region", e.name)));
+        }
+    }
+    let mut out = Vec::with_capacity(enc.len());
+    for (e, p) in enc.iter().zip(&r.placed) {
+        for &i in &p.entries {
+            let blk = &back.blocks[back.entries[i].block];
+            if blk.offset != p.offset {
+                return Err(bad(format!("{} points at {:#x}, not {:#x}", e.spec.name, blk.offset, p.offset)));
+            }
+        }
+        let motion = back.blocks[back.entries[p.entries[0]].block]
+            .motion()
+            .ok_or_else(|| bad(format!("{} is not a curve sequence", e.spec.name)))?;
+        let mut want = e.spec.curves.clone();
+        want.sort_by_key(|c| (c.control, c.axis));
+        let same = motion.curves.len() == want.len()
+            && motion.curves.iter().zip(&want).all(|(g, w)| {
+                g.control == w.control
+                    && g.axis == w.axis
+                    && g.keys.len() == w.keys.len()
+                    && g.keys.iter().zip(&w.keys).all(|(a, b)| {
+                        a.frame == b.frame
+                            && a.count == b.count
+                            && a.value.to_bits() == b.value.to_bits()
+                            && (a.count < 2 || a.tangent_in.to_bits() == b.tangent_in.to_bits())
+                            && (a.count < 3 || a.tangent_out.to_bits() == b.tangent_out.to_bits())
+                    })
+            });
+        if !same {
+            return Err(bad(format!("{}: the curves read are not the keys written", e.spec.name)));
+        }
+        // The rig from the written file at every frame, against the clip's FK pose.
+        let mut worst = 0f64;
+        let mut far = std::collections::BTreeSet::new();
+        for (f, want) in e.targets.positions.iter().enumerate() {
+            let sk = doc.animations()[p.entries[0]]
+                .skeleton
+                .ok_or_else(|| bad(format!("{} has no skeleton", e.spec.name)))?;
+            let world = doc.pose(sk, Some(p.entries[0]), f as f64)?;
+            for (c, (w, t)) in world.iter().zip(want).enumerate() {
+                let d = (w.w_axis.truncate().as_dvec3() - *t).length();
+                if !d.is_finite() {
+                    return Err(bad(format!("{} frame {f}: control {c} is not finite", e.spec.name)));
+                }
+                worst = worst.max(d);
+                if d > WARN_CONTROL_ERROR {
+                    far.insert(c);
+                }
+            }
+        }
+        let names = doc.skeletons()[doc.animations()[p.entries[0]].skeleton.unwrap_or(0)].skeleton.bones.clone();
+        out.push((
+            worst,
+            far.into_iter().map(|c| names.get(c).map_or(format!("control {c}"), |b| b.name.clone())).collect(),
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn euler_is_the_rigs_order() {
+        for &(x, y, z) in &[(0.1, -0.4, 2.0), (-2.5, 1.2, -0.3), (0.0, 0.0, 0.0), (3.0, -1.5, 1.0)] {
+            let m = DMat3::from_rotation_z(z) * DMat3::from_rotation_y(y) * DMat3::from_rotation_x(x);
+            let [a, b, c] = euler_zyx(&m);
+            let back = DMat3::from_rotation_z(c) * DMat3::from_rotation_y(b) * DMat3::from_rotation_x(a);
+            assert!((back - m).abs().to_cols_array().iter().all(|v| *v < 1e-12), "{x} {y} {z}");
+        }
+        // The rig's own matrix (f32, raw turns) gives its angles back.
+        let r = crate::rig::local_matrix(glam::Vec3::ZERO, [1000, -2000, 16384]).as_dmat4();
+        let a = euler_zyx(&rot3(&r)).map(|v| v / TAU * 65536.0);
+        assert!((a[0] - 1000.0).abs() < 0.01 && (a[1] + 2000.0).abs() < 0.01 && (a[2] - 16384.0).abs() < 0.01, "{a:?}");
+    }
+
+    #[test]
+    fn angles_stay_continuous() {
+        // Past half a turn: 0.49 then -0.49 (principal) is 0.51.
+        assert_eq!(continuous([0.0, 0.0, -0.49], Some([0.0, 0.0, 0.49])), [0.0, 0.0, 0.51]);
+        // The other triple when it is closer (y past a quarter turn).
+        let c = continuous([0.5, 0.2, 0.5], Some([0.0, 0.3, 0.0]));
+        assert!((c[0] - 0.0).abs() < 1e-12 && (c[1] - 0.3).abs() < 1e-12 && (c[2] - 0.0).abs() < 1e-12, "{c:?}");
+    }
+}
