@@ -151,8 +151,8 @@ pub struct ImportArgs {
     /// Oni rotation keys: 6 bytes (Euler angles, the default) or 16 (quaternions).
     #[arg(long, value_name = "6|16", value_parser = clap::builder::PossibleValuesParser::new(["6", "16"]))]
     pub oni_keys: Option<String>,
-    /// Largest rotation error left where keys are dropped: radians, or e.g. `0.02deg`
-    /// (Oni default 0.0003).
+    /// Largest error left where keys are dropped: radians (or e.g. `0.02deg`) for rotations;
+    /// Shenmue also bounds positions with it, in metres (defaults: Oni 0.0003, Shenmue 0.0005).
     #[arg(long, value_name = "ANGLE")]
     pub tolerance: Option<String>,
     /// An animation of the --into files whose other fields (type, states, attacks, sounds...)
