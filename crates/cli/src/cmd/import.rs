@@ -96,6 +96,7 @@ pub fn run(req: &Request) -> Result<()> {
         None => 0,
     };
     let target = &d.skeletons()[sk];
+    let fps = family.import_fps_for(d, sk).unwrap_or(fps);
     let map = match &req.map {
         Some(p) => {
             let bytes = std::fs::read(p).with_context(|| format!("{}: cannot read", p.display()))?;
