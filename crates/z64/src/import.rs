@@ -162,9 +162,8 @@ pub fn normal_data(name: &str, joints: &[Vec<[i16; 3]>]) -> Result<NormalData> {
     let channel = |j: usize, c: usize| joints.iter().map(move |t| t[j][c]);
     let mut statics: Vec<i16> = Vec::new();
     let mut varying: Vec<(usize, usize)> = Vec::new();
-    for j in 0..count {
-        for c in 0..3 {
-            let first = joints[0][j][c];
+    for (j, first_frame) in joints.first().into_iter().flatten().enumerate() {
+        for (c, &first) in first_frame.iter().enumerate() {
             if channel(j, c).all(|v| v == first) {
                 if !statics.contains(&first) {
                     statics.push(first);
@@ -204,7 +203,7 @@ pub fn normal_data(name: &str, joints: &[Vec<[i16; 3]>]) -> Result<NormalData> {
 }
 
 fn pad_to(out: &mut Vec<u8>, align: usize) {
-    while out.len() % align != 0 {
+    while !out.len().is_multiple_of(align) {
         out.push(0);
     }
 }

@@ -84,8 +84,7 @@ fn animation_at(data: &[u8], seg: u8, h: usize) -> Option<usize> {
 /// Link (player) animation headers in a gameplay_keep: the longest run of consecutive 8-byte
 /// `FFFF 0000 07oooooo` headers whose frames lie inside link_animetion (`link_len` bytes). OoT's
 /// run is 573 headers from 0x2310; MM keeps its player animations elsewhere, and the run finds
-/// them too. Runs shorter than 16 headers are not taken. Headers appended after the run whose
-/// frames are appended to link_animetion (past all the run's frames) are taken too.
+/// them too. Runs shorter than 16 headers are not taken.
 pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
     let valid = |h: usize| -> bool {
         let (Some(f), Some(pad), Some(p)) = (be16(keep, h), be16(keep, h + 2), be32(keep, h + 4)) else {
@@ -120,11 +119,16 @@ pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
     if best.1 < 16 {
         return Vec::new();
     }
-    let mut out: Vec<usize> = (0..best.1).map(|i| best.0 + i * LINK_ANIMATION_HEADER_SIZE).collect();
-    // Headers appended after the run (as `boneyard import` writes them): 4-aligned, past the
-    // run, their frames wholly past every frame the run's headers use. In the game's files the
-    // run's frames end within the last 16 bytes of link_animetion, so none can qualify there.
-    let data_end = out
+    (0..best.1).map(|i| best.0 + i * LINK_ANIMATION_HEADER_SIZE).collect()
+}
+
+/// Link animation headers appended after the run `run` ([`link_headers`]), as `boneyard
+/// import` writes them: 4-aligned, past the run, their frames wholly inside link_animetion
+/// (`link_len` bytes, the real one) and past every frame the run's headers use. In the game's
+/// files the run's frames end within the last 16 bytes of link_animetion, so none qualifies.
+pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec<usize> {
+    let Some(&last) = run.last() else { return Vec::new() };
+    let data_end = run
         .iter()
         .filter_map(|&h| {
             let f = be16(keep, h)? as usize;
@@ -132,9 +136,24 @@ pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
         })
         .max()
         .unwrap_or(0);
-    let mut h = best.0 + best.1 * LINK_ANIMATION_HEADER_SIZE;
+    let valid = |h: usize| -> bool {
+        let (Some(f), Some(pad), Some(p)) = (be16(keep, h), be16(keep, h + 2), be32(keep, h + 4)) else {
+            return false;
+        };
+        let (s, off) = split_segmented(p);
+        let (off, f) = (off as usize, f as usize);
+        f > 0
+            && f < 0x8000
+            && pad == 0
+            && p >> 28 == 0
+            && s == SEG_LINK_ANIMETION
+            && off >= data_end
+            && off + f * LINK_FRAME_SIZE <= link_len
+    };
+    let mut out = Vec::new();
+    let mut h = last + LINK_ANIMATION_HEADER_SIZE;
     while h + LINK_ANIMATION_HEADER_SIZE <= keep.len() {
-        if valid(h) && be32(keep, h + 4).is_some_and(|p| split_segmented(p).1 as usize >= data_end) {
+        if valid(h) {
             out.push(h);
             h += LINK_ANIMATION_HEADER_SIZE;
         } else {

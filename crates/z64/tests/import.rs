@@ -139,7 +139,7 @@ fn link_walk_round_trip_through_gltf() {
         like: Some("gPlayerAnim_link_normal_walk".into()),
         ..Default::default()
     };
-    let imp = Z64.import_clips(into.clone(), &[clip.clone()], &opts).unwrap();
+    let imp = Z64.import_clips(into.clone(), std::slice::from_ref(&clip), &opts).unwrap();
     let names: Vec<&str> = imp.files.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["gameplay_keep", "link_animetion", "player_anim_imported.c", "player_anim_imported.xml"]);
     let a = &imp.files[0].animations[0];
@@ -275,4 +275,33 @@ fn bad_clips_are_errors_naming_clip_and_bone() {
         assert!(e.contains("gameplay_keep") && e.contains("link_animetion"), "{e}");
         let _ = std::fs::remove_dir_all(&tmp);
     }
+}
+
+/// The game's own gameplay_keep has no header past its run that the appended-header scan would
+/// take (its frames end at link_animetion's end); the imported copy has exactly the new ones.
+#[test]
+fn appended_link_headers_only_in_written_copies() {
+    let files = ["object_link_boy", "gameplay_keep", "link_animetion"];
+    let Some(into) = dbg_files(&files, "appended_link_headers_only_in_written_copies") else { return };
+    let (gk, la) = (&into[1].data, &into[2].data);
+    let run = boneyard_z64::scan::link_headers(gk, la.len());
+    assert_eq!(run.len(), 573);
+    assert!(boneyard_z64::scan::appended_link_headers(gk, la.len(), &run).is_empty());
+    let doc = open_files(into.clone()).unwrap();
+    let walk = anim_named(&doc, "gPlayerAnim_link_normal_walk");
+    let skel = doc.animations()[walk].skeleton.unwrap();
+    let clip = clip_through_gltf(&doc, skel, walk);
+    let mut short = clip.clone();
+    short.name = "gPlayerAnim_boneyard_short".into();
+    short.poses.truncate(5);
+    let opts = ImportOptions { skeleton: Some(doc.skeletons()[skel].id.clone()), ..Default::default() };
+    let imp = Z64.import_clips(into, &[clip, short], &opts).unwrap();
+    let (wgk, wla) = (&imp.files[0].bytes, &imp.files[1].bytes);
+    let run2 = boneyard_z64::scan::link_headers(wgk, wla.len());
+    assert_eq!(run2, run);
+    assert_eq!(boneyard_z64::scan::appended_link_headers(wgk, wla.len(), &run2), vec![0x567B0, 0x567B8]);
+    let offs: Vec<u64> = imp.files[0].animations.iter().map(|a| a.offset.unwrap()).collect();
+    assert_eq!(offs, [0x567B0, 0x567B8]);
+    // The second clip's frames start on the next 16 bytes after the first's 29 frames.
+    assert_eq!(imp.files[0].animations[1].extra["frame_data"], format!("0x{:X}", (0x265C30 + 29 * 134 + 15) / 16 * 16));
 }
