@@ -28,6 +28,9 @@ pub const UNITS_PER_RADIAN: f64 = 32768.0 / PI;
 /// the best one's are equally good: the nearer to the previous frame wins.
 pub const EQUIVALENT: f64 = 5e-4;
 
+/// Matrix differences this small are f32 noise: candidates within it are equally close.
+const TIE: f64 = 1e-6;
+
 /// The game's rotation matrix of binary angles `r` (x, y, z), as `r[row][column]`.
 pub fn game_rotation(r: [i16; 3]) -> [[f64; 3]; 3] {
     let mut m = MtxF::IDENTITY;
@@ -117,7 +120,14 @@ fn refine(target: &[[f64; 3]; 3], b: [f64; 3]) -> Solved {
                 // Within the step, the value nearest the analytic angle (the matrix is the same).
                 let v: [i64; 3] = std::array::from_fn(|c| (b[c].round() as i64).clamp(k[c] * 16, k[c] * 16 + 15));
                 let err = max_diff(&game_rotation(v.map(to_s16)), target);
-                if best.is_none_or(|(_, e)| err < e) {
+                // Mirrored table entries give equal matrices (steps 0xFFF and 0 both have sine
+                // 0): of candidates equal within f32 noise, the one nearest the analytic angles.
+                let off = |v: &[i64; 3]| (0..3).map(|c| (v[c] as f64 - b[c]).abs()).sum::<f64>();
+                let better = match &best {
+                    None => true,
+                    Some((bv, e)) => err < e - TIE || (err <= e + TIE && off(&v) < off(bv)),
+                };
+                if better {
                     best = Some((v, err));
                 }
             }
