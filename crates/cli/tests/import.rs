@@ -331,6 +331,20 @@ fn z64_dekunuts_run_round_trip() {
     assert!(rot < 2e-3 && root <= 1.0, "{rot} {root}");
     let xml = std::fs::read_to_string(out.join("object_dekunuts_imported.xml")).unwrap();
     assert!(xml.contains(&format!("Offset=\"0x{off:X}\"")), "{xml}");
+    // The Deku Scrub's clip onto adult Link: no bone matches; exit 1, one line, nothing written.
+    let t = "z64_dekunuts_run_round_trip";
+    if let (Some(boy), Some(gk), Some(la)) = (
+        shared_data("z64/oot-gc-eu-mq-dbg/object_link_boy", t),
+        shared_data("z64/oot-gc-eu-mq-dbg/gameplay_keep", t),
+        shared_data("z64/oot-gc-eu-mq-dbg/link_animetion", t),
+    ) {
+        let bad = d.join("bad");
+        let o = boneyard(&["import", s(&glb), "--into", s(&boy), s(&gk), s(&la), "--out", s(&bad)]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains("gDekuNutsRunAnim") && e.contains("gLinkAdultSkel") && e.lines().count() == 1, "{e}");
+        assert!(!bad.exists() || std::fs::read_dir(&bad).unwrap().next().is_none());
+    }
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -249,6 +249,11 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
         .in_file(home_file.name.clone()));
     }
     let names: Vec<String> = info.skeleton.bones.iter().map(|b| b.name.clone()).collect();
+    if s.limbs.is_empty() || names.len() != s.limbs.len() {
+        return Err(
+            Error::invalid(0, format!("skeleton {} has no limbs to animate", s.name)).in_file(home_file.name.clone())
+        );
+    }
     let link = is_link_skeleton(&home_file.stem, s.limbs.len());
     let fps = if link { LINK_FPS } else { NORMAL_FPS };
     let mut out = Imported::default();
