@@ -464,3 +464,147 @@ fn shenmue_bad_input_names_clip_and_bone_and_writes_nothing() {
     assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `pose --json` of `file` (with `extra` files) at `frame`: per bone the column-major matrix.
+fn pose(files: &[&Path], anim: &str, frame: u32) -> Vec<Vec<f64>> {
+    let mut args = vec!["pose"];
+    args.extend(files.iter().map(|p| s(p)));
+    let f = frame.to_string();
+    args.extend(["--anim", anim, "--frame", &f, "--json"]);
+    let o = boneyard(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    j["bones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["matrix"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect())
+        .collect()
+}
+
+/// Largest rotation element difference (world matrices) and root translation difference of
+/// the written animation against the original, every frame, as `pose` (the game's matrices)
+/// gives them.
+fn compare_poses(orig: &[&Path], anim: &str, written: &[&Path], new: &str, frames: u32) -> (f64, f64) {
+    let (mut rot, mut root) = (0f64, 0f64);
+    for f in 0..frames {
+        let (a, b) = (pose(orig, anim, f), pose(written, new, f));
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            for c in 0..3 {
+                for r in 0..3 {
+                    rot = rot.max((x[c * 4 + r] - y[c * 4 + r]).abs());
+                }
+            }
+        }
+        for r in 12..15 {
+            root = root.max((a[0][r] - b[0][r]).abs());
+        }
+    }
+    (rot, root)
+}
+
+/// Zelda 64: the Deku Scrub's run exported to glb and imported back onto object_dekunuts: the
+/// copy of the object with the animation appended, C and XML beside it; the written object
+/// lists the new animation at the offset reported and poses it as the original at every frame.
+#[test]
+fn z64_dekunuts_run_round_trip() {
+    let Some(obj) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "z64_dekunuts_run_round_trip") else { return };
+    let d = tmpdir("z64");
+    let o = boneyard(&[
+        "-q",
+        "export",
+        s(&obj),
+        "--format",
+        "glb",
+        "--anim",
+        "gDekuNutsRunAnim",
+        "--out",
+        s(&d.join("glb")),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let glb = d.join("glb/object_dekunuts_gDekuNutsRunAnim.glb");
+    let out = d.join("out");
+    let o = boneyard(&["import", s(&glb), "--into", s(&obj), "--out", s(&out), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let paths: Vec<&str> = j["written"].as_array().unwrap().iter().map(|w| w["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["object_dekunuts", "object_dekunuts_imported.c", "object_dekunuts_imported.xml"]);
+    let a = &j["written"][0]["animations"][0];
+    assert_eq!((a["frames"].as_u64(), a["fps"].as_f64(), a["index"].as_u64()), (Some(18), Some(20.0), Some(10)));
+    let off = a["offset"].as_u64().unwrap();
+    let written = out.join("object_dekunuts");
+    let l = boneyard(&["list", s(&written), "--json"]);
+    let l: Value = serde_json::from_slice(&l.stdout).unwrap();
+    let new = &l["animations"][10];
+    assert_eq!(new["header"], format!("0x{off:X}"));
+    assert_eq!(new["frames"].as_u64(), Some(18));
+    let (rot, root) = compare_poses(&[&obj], "gDekuNutsRunAnim", &[&written], "#10", 18);
+    eprintln!(
+        "CLI z64 round trip: gDekuNutsRunAnim, 18 frames, max rotation matrix error {rot:.2e}, root within {root}"
+    );
+    assert!(rot < 2e-3 && root <= 1.0, "{rot} {root}");
+    let xml = std::fs::read_to_string(out.join("object_dekunuts_imported.xml")).unwrap();
+    assert!(xml.contains(&format!("Offset=\"0x{off:X}\"")), "{xml}");
+    // The Deku Scrub's clip onto adult Link: no bone matches; exit 1, one line, nothing written.
+    let t = "z64_dekunuts_run_round_trip";
+    if let (Some(boy), Some(gk), Some(la)) = (
+        shared_data("z64/oot-gc-eu-mq-dbg/object_link_boy", t),
+        shared_data("z64/oot-gc-eu-mq-dbg/gameplay_keep", t),
+        shared_data("z64/oot-gc-eu-mq-dbg/link_animetion", t),
+    ) {
+        let bad = d.join("bad");
+        let o = boneyard(&["import", s(&glb), "--into", s(&boy), s(&gk), s(&la), "--out", s(&bad)]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains("gDekuNutsRunAnim") && e.contains("gLinkAdultSkel") && e.lines().count() == 1, "{e}");
+        assert!(!bad.exists() || std::fs::read_dir(&bad).unwrap().next().is_none());
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Zelda 64: adult Link's walk exported and imported back (with gameplay_keep and
+/// link_animetion): header and frames appended to their copies, posed as the original.
+#[test]
+fn z64_link_walk_round_trip() {
+    let t = "z64_link_walk_round_trip";
+    let (Some(boy), Some(gk), Some(la)) = (
+        shared_data("z64/oot-gc-eu-mq-dbg/object_link_boy", t),
+        shared_data("z64/oot-gc-eu-mq-dbg/gameplay_keep", t),
+        shared_data("z64/oot-gc-eu-mq-dbg/link_animetion", t),
+    ) else {
+        return;
+    };
+    let d = tmpdir("z64link");
+    let walk = "gPlayerAnim_link_normal_walk";
+    let o = boneyard(&[
+        "-q",
+        "export",
+        s(&boy),
+        s(&gk),
+        s(&la),
+        "--format",
+        "glb",
+        "--anim",
+        walk,
+        "--out",
+        s(&d.join("glb")),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let glb = d.join(format!("glb/object_link_boy_gLinkAdultSkel_{walk}.glb"));
+    let out = d.join("out");
+    let o =
+        boneyard(&["import", s(&glb), "--into", s(&boy), s(&gk), s(&la), "--like", walk, "--out", s(&out), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let paths: Vec<&str> = j["written"].as_array().unwrap().iter().map(|w| w["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["gameplay_keep", "link_animetion", "player_anim_imported.c", "player_anim_imported.xml"]);
+    let a = &j["written"][0]["animations"][0];
+    assert_eq!((a["frames"].as_u64(), a["fps"].as_f64()), (Some(29), Some(30.0)));
+    let index = format!("#{}", a["index"].as_u64().unwrap());
+    let (wgk, wla) = (out.join("gameplay_keep"), out.join("link_animetion"));
+    let (rot, root) = compare_poses(&[&boy, &gk, &la], walk, &[&boy, &wgk, &wla], &index, 29);
+    eprintln!("CLI z64 round trip: {walk}, 29 frames, max rotation matrix error {rot:.2e}, root within {root}");
+    assert!(rot < 2e-3 && root <= 1.0, "{rot} {root}");
+    let _ = std::fs::remove_dir_all(&d);
+}

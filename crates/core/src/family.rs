@@ -76,6 +76,13 @@ pub trait Family: Sync {
     fn import_fps(&self) -> Option<f64> {
         None
     }
+    /// The frame rate clips for skeleton `skeleton` of `doc` (the `into` files, opened) must be
+    /// sampled at, where it depends on the skeleton (Zelda 64: Link's animations play at 30
+    /// fps, the others at 20). The default: [`Family::import_fps`].
+    fn import_fps_for(&self, doc: &dyn crate::Document, skeleton: usize) -> Option<f64> {
+        let _ = (doc, skeleton);
+        self.import_fps()
+    }
     /// Write-back: encode `clips` (sampled at [`Family::import_fps`], bones named as the
     /// skeleton of `into` that `options.skeleton` picks) in the family's own format, on the
     /// body of the `into` files (a character, an object file, a motion bank...). Every file

@@ -559,7 +559,9 @@ fn link_animations(ctx: &Ctx, ci: usize, names: Option<&Variant>, f: &mut Found)
         }
     }
     let len = ctx.segment_len(SEG_LINK_ANIMETION).unwrap_or(0);
-    for h in scan::link_headers(&file.data, len) {
+    let run = scan::link_headers(&file.data, len);
+    let appended = scan::appended_link_headers(&file.data, len, &run);
+    for h in run.into_iter().chain(appended) {
         let addr = seg | h as u32;
         if seen.contains(&addr) {
             continue;

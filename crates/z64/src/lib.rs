@@ -26,6 +26,10 @@
 //! animation headers. The reading of the table is the build's (a ROM's build string) or, for a
 //! bare file, the first whose entries all verify.
 //!
+//! Write-back ([`import`]): clips as normal animations appended to a copy of an object file,
+//! or as Link's animations appended to copies of gameplay_keep and link_animetion, with
+//! decomp C and asset XML; rotations through the inverse of the game's Z-Y-X ([`euler`]).
+//!
 //! Entry points: [`Z64`] (the [`Family`]: `probe`, `open`, `demo_files`), [`open_files`],
 //! [`open_files_with`] (plus keyframe/curve data given by offset),
 //! [`open_bytes`], [`demo_files`]; for the game's own numbers
@@ -40,6 +44,8 @@ pub mod curve;
 pub mod demo;
 pub mod dlist;
 pub mod document;
+pub mod euler;
+pub mod import;
 pub mod keyframe;
 pub mod layout;
 pub mod mtx;
@@ -134,6 +140,27 @@ impl Family for Z64 {
 
     fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
         demo::demo_files()
+    }
+
+    /// Normal animations' rate (20 fps, one frame a game update).
+    fn import_fps(&self) -> Option<f64> {
+        Some(import::NORMAL_FPS)
+    }
+
+    /// 30 fps for Link's skeletons (his animations advance 1.5 frames an update), else 20.
+    fn import_fps_for(&self, doc: &dyn Document, skeleton: usize) -> Option<f64> {
+        Some(import::fps_for(doc, skeleton))
+    }
+
+    /// Normal animations appended to a copy of the skeleton's file, Link's to copies of
+    /// gameplay_keep and link_animetion, plus decomp C and asset XML (see [`import`]).
+    fn import_clips(
+        &self,
+        into: Vec<InputFile>,
+        clips: &[boneyard_core::Clip],
+        options: &boneyard_core::ImportOptions,
+    ) -> Result<boneyard_core::Imported> {
+        import::import_clips(into, clips, options)
     }
 }
 

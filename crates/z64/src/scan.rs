@@ -122,6 +122,47 @@ pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
     (0..best.1).map(|i| best.0 + i * LINK_ANIMATION_HEADER_SIZE).collect()
 }
 
+/// Link animation headers appended after the run `run` ([`link_headers`]), as `boneyard
+/// import` writes them: 4-aligned, past the run, their frames wholly inside link_animetion
+/// (`link_len` bytes, the real one) and past every frame the run's headers use. In the game's
+/// files the run's frames end within the last 16 bytes of link_animetion, so none qualifies.
+pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec<usize> {
+    let Some(&last) = run.last() else { return Vec::new() };
+    let data_end = run
+        .iter()
+        .filter_map(|&h| {
+            let f = be16(keep, h)? as usize;
+            Some(split_segmented(be32(keep, h + 4)?).1 as usize + f * LINK_FRAME_SIZE)
+        })
+        .max()
+        .unwrap_or(0);
+    let valid = |h: usize| -> bool {
+        let (Some(f), Some(pad), Some(p)) = (be16(keep, h), be16(keep, h + 2), be32(keep, h + 4)) else {
+            return false;
+        };
+        let (s, off) = split_segmented(p);
+        let (off, f) = (off as usize, f as usize);
+        f > 0
+            && f < 0x8000
+            && pad == 0
+            && p >> 28 == 0
+            && s == SEG_LINK_ANIMETION
+            && off >= data_end
+            && off + f * LINK_FRAME_SIZE <= link_len
+    };
+    let mut out = Vec::new();
+    let mut h = last + LINK_ANIMATION_HEADER_SIZE;
+    while h + LINK_ANIMATION_HEADER_SIZE <= keep.len() {
+        if valid(h) {
+            out.push(h);
+            h += LINK_ANIMATION_HEADER_SIZE;
+        } else {
+            h += 4;
+        }
+    }
+    out
+}
+
 /// Legacy (beta) animation headers, as ZSaten finds them: `FFFF LLLL SSoooooo SSoooooo`,
 /// frames > 0, 1..=255 limbs, `frameData < jointKey`, and the limbCount + 1 joint keys ending at
 /// the header (up to 15 zero bytes of padding). Returns (header offset, limb count).

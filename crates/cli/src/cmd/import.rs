@@ -6,7 +6,8 @@
 //! them first) and its family's frame rate the rate clips are sampled at
 //! (`boneyard_export::gltf_in`). Every clip is encoded (and read back by the family) before
 //! anything is written: a bad clip is exit 1 with nothing written. Oni writes one
-//! `TRAM<clip>.oni` per clip.
+//! `TRAM<clip>.oni` per clip; Zelda 64 a copy of the object file with the animations appended
+//! (Link's: copies of gameplay_keep and link_animetion), plus decomp C and asset XML.
 
 use crate::args::usage;
 use crate::output::{ensure_dir, safe_name, write_atomic};
@@ -96,6 +97,7 @@ pub fn run(req: &Request) -> Result<()> {
         None => 0,
     };
     let target = &d.skeletons()[sk];
+    let fps = family.import_fps_for(d, sk).unwrap_or(fps);
     let map = match &req.map {
         Some(p) => {
             let bytes = std::fs::read(p).with_context(|| format!("{}: cannot read", p.display()))?;
@@ -166,7 +168,11 @@ pub fn run(req: &Request) -> Result<()> {
         crate::progress::wrote(&path);
         if !req.json && !crate::progress::verbose() && !crate::progress::quiet() {
             let what: Vec<String> = f.animations.iter().map(|a| format!("{} ({} frames)", a.name, a.frames)).collect();
-            println!("wrote {} ({})", path.display(), what.join(", "));
+            if what.is_empty() {
+                println!("wrote {}", path.display());
+            } else {
+                println!("wrote {} ({})", path.display(), what.join(", "));
+            }
         }
         written.push(json!({
             "path": name,

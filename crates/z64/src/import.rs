@@ -1,0 +1,611 @@
+//! Write-back: [`Clip`]s encoded as Zelda 64 animations on a skeleton of the `into` files.
+//!
+//! * **Joint tables.** Per frame, joint 0 is the root limb's translation (rounded to the s16
+//!   the game stores, in the skeleton's units) and joint `l + 1` limb `l`'s rotation as Z-Y-X
+//!   binary angles, solved against the game's own matrix arithmetic and kept continuous from
+//!   frame to frame ([`crate::euler`]). Other limbs' translations and any scale are not in the
+//!   format (a warning names the limbs that had them).
+//! * **Normal animations** (20 fps): the 3 × joints channels, each constant one folded into the
+//!   static values (one slot per distinct value, indices below `staticIndexMax`), the others
+//!   `frames` values each after them; `frameData | jointIndices | AnimationHeader` appended to
+//!   a copy of the skeleton's file, 16-byte aligned as the game's object files lay them out.
+//! * **Link's animations** (Link's 21-limb skeletons in `object_link_boy`/`object_link_child`;
+//!   30 fps): 134-byte frames (22 joints and the face word) appended to a copy of
+//!   `link_animetion`, the 8-byte `LinkAnimationHeader`s (segment 7 pointers) appended to a copy
+//!   of `gameplay_keep`. The face word is copied from `--like ANIM` frame by frame (its last
+//!   frame past its end), else 0 (the actor's default eyes and mouth); a warning says which.
+//! * **Decomp files.** `<file>_imported.c` (the arrays and headers as the decomp's C writes
+//!   them) and `<file>_imported.xml` (the asset XML entries with the offsets in the written
+//!   files), [`decomp`].
+//! * **Read back.** The written files are opened again by the reader ([`crate::open_files`]):
+//!   each new animation must be found at its offset with its frame count, and its joint table
+//!   at every frame must equal what was encoded; otherwise nothing is returned.
+
+pub mod decomp;
+
+use crate::anim::AnimKind;
+use crate::document::Z64Document;
+use crate::euler;
+use crate::layout::{LINK_ANIMATION_HEADER_SIZE, LINK_FRAME_SIZE, LINK_JOINTS, SEG_LINK_ANIMETION};
+use crate::skeleton::{SkelDef, SkelType};
+use boneyard_core::{Clip, Document, Error, ImportOptions, Imported, ImportedAnim, ImportedFile, InputFile, Result};
+use boneyard_core::{Endian, Warning, Writer};
+use serde_json::json;
+
+/// Normal animations: one frame a game update (20 a second), as `list` reports them.
+pub const NORMAL_FPS: f64 = 20.0;
+/// Link's animations: 1.5 frames a game update (30 a second), as `list` reports them.
+pub const LINK_FPS: f64 = 30.0;
+/// Largest frame count (`frameCount` is an s16).
+pub const MAX_FRAMES: usize = 0x7FFF;
+
+/// Is a skeleton of `limbs` limbs in the file `stem` one of Link's (animated by player
+/// animations from gameplay_keep and link_animetion)?
+pub fn is_link_skeleton(stem: &str, limbs: usize) -> bool {
+    crate::build::is_link_object(stem) && limbs == LINK_JOINTS - 1
+}
+
+/// The frame rate clips for skeleton `skeleton` of a z64 document are sampled at.
+pub fn fps_for(doc: &dyn Document, skeleton: usize) -> f64 {
+    let Some(s) = doc.skeletons().get(skeleton) else { return NORMAL_FPS };
+    let stem = s.extra.get("file").and_then(|v| v.as_str()).unwrap_or("");
+    if is_link_skeleton(stem, s.skeleton.len()) {
+        LINK_FPS
+    } else {
+        NORMAL_FPS
+    }
+}
+
+/// One clip as the game's numbers.
+#[derive(Debug, Clone)]
+pub struct Encoded {
+    /// The clip's name.
+    pub name: String,
+    /// The C symbol of its header.
+    pub symbol: String,
+    /// Per frame, the joint table (limbs + 1 entries).
+    pub joints: Vec<Vec<[i16; 3]>>,
+    /// Link's animations: the face word of every frame.
+    pub faces: Option<Vec<u16>>,
+    /// Largest element difference between the game's rotation matrix of the angles written and
+    /// the clip's rotation, over every limb and frame.
+    pub max_rotation_error: f64,
+}
+
+/// The joint tables of `clip` on skeleton `s` (bone names `names`, in bone order).
+pub fn clip_joints(
+    clip: &Clip,
+    s: &SkelDef,
+    names: &[String],
+    fps: f64,
+    warnings: &mut Vec<Warning>,
+) -> Result<Encoded> {
+    let err = |m: String| Error::invalid(0, format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
+    clip.validate()?;
+    if clip.bones != names {
+        return Err(err(format!("its bones are not the {} limbs of skeleton {} in order", s.limbs.len(), s.name)));
+    }
+    if clip.fps != fps {
+        return Err(err(format!("sampled at {} fps; these animations play at {fps} fps", clip.fps)));
+    }
+    let frames = clip.frames();
+    if frames > MAX_FRAMES {
+        return Err(err(format!("{frames} frames; a Zelda 64 animation holds at most {MAX_FRAMES} (s16)")));
+    }
+    if !clip.animated.iter().any(|&a| a) {
+        return Err(err(format!("no bone of it matches a limb of skeleton {}", s.name)));
+    }
+    let limbs = s.limbs.len();
+    let mut joints = vec![vec![[0i16; 3]; limbs + 1]; frames];
+    // The root translation, rounded to the game's s16.
+    let root_bone = s.bone_of_limb[0];
+    for (f, pose) in clip.poses.iter().enumerate() {
+        let t = pose[root_bone].translation;
+        for c in 0..3 {
+            let v = t[c].round();
+            if !(-32768.0..=32767.0).contains(&v) {
+                return Err(err(format!(
+                    "bone {:?} frame {f}: translation {} is outside the s16 range the game stores",
+                    names[root_bone], t[c]
+                )));
+            }
+            joints[f][0][c] = v as i16;
+        }
+    }
+    let mut max_error = 0f64;
+    let mut moved = Vec::new();
+    let mut scaled = Vec::new();
+    for l in 0..limbs {
+        let b = s.bone_of_limb[l];
+        let track: Vec<glam::Quat> = clip.poses.iter().map(|p| p[b].rotation).collect();
+        for (f, sol) in euler::solve_track(&track).into_iter().enumerate() {
+            joints[f][l + 1] = sol.angles;
+            max_error = max_error.max(sol.error);
+        }
+        let rest = glam::Vec3::from_array(s.limbs[l].pos);
+        if l != 0 && clip.poses.iter().any(|p| (p[b].translation - rest).abs().max_element() > 0.5) {
+            moved.push(names[b].clone());
+        }
+        if clip.poses.iter().any(|p| (p[b].scale - glam::Vec3::ONE).abs().max_element() > 1e-3) {
+            scaled.push(names[b].clone());
+        }
+    }
+    let warn =
+        |w: &mut Vec<Warning>, m: String| w.push(Warning::in_file(&clip.source, format!("clip {:?}: {m}", clip.name)));
+    if !moved.is_empty() {
+        warn(warnings, format!("Zelda 64 animations move only the root limb; the translations of {} are not kept (their limbs keep their joint positions)", moved.join(", ")));
+    }
+    if !scaled.is_empty() {
+        warn(warnings, format!("Zelda 64 animations hold no scale; the scales of {} are not kept", scaled.join(", ")));
+    }
+    Ok(Encoded {
+        name: clip.name.clone(),
+        symbol: decomp::c_symbol(&clip.name),
+        joints,
+        faces: None,
+        max_rotation_error: max_error,
+    })
+}
+
+/// A normal animation's data: the values (statics first) and each joint's indices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NormalData {
+    pub frame_data: Vec<i16>,
+    pub joint_indices: Vec<[u16; 3]>,
+    pub static_max: u16,
+}
+
+/// Fold the joint tables into `frameData`, `jointIndices` and `staticIndexMax`.
+pub fn normal_data(name: &str, joints: &[Vec<[i16; 3]>]) -> Result<NormalData> {
+    let frames = joints.len();
+    let count = joints.first().map_or(0, |j| j.len());
+    let channel = |j: usize, c: usize| joints.iter().map(move |t| t[j][c]);
+    let mut statics: Vec<i16> = Vec::new();
+    let mut varying: Vec<(usize, usize)> = Vec::new();
+    for (j, first_frame) in joints.first().into_iter().flatten().enumerate() {
+        for (c, &first) in first_frame.iter().enumerate() {
+            if channel(j, c).all(|v| v == first) {
+                if !statics.contains(&first) {
+                    statics.push(first);
+                }
+            } else {
+                varying.push((j, c));
+            }
+        }
+    }
+    let static_max = statics.len();
+    let mut frame_data = statics.clone();
+    let mut joint_indices = vec![[0u16; 3]; count];
+    for j in 0..count {
+        for c in 0..3 {
+            if let Some(k) = varying.iter().position(|&v| v == (j, c)) {
+                let start = static_max + k * frames;
+                let start = u16::try_from(start).map_err(|_| {
+                    Error::limit(
+                        0,
+                        format!(
+                            "clip {name:?}: joint {j} axis {c} would start at value {start}, past the u16 joint indices ({} varying channels x {frames} frames)",
+                            varying.len()
+                        ),
+                    )
+                })?;
+                joint_indices[j][c] = start;
+            } else {
+                let v = joints[0][j][c];
+                joint_indices[j][c] = statics.iter().position(|&s| s == v).unwrap_or(0) as u16;
+            }
+        }
+    }
+    for &(j, c) in &varying {
+        frame_data.extend(channel(j, c));
+    }
+    Ok(NormalData { frame_data, joint_indices, static_max: static_max as u16 })
+}
+
+fn pad_to(out: &mut Vec<u8>, align: usize) {
+    while !out.len().is_multiple_of(align) {
+        out.push(0);
+    }
+}
+
+/// The output name of a file of the document: its own name without folders or ROM prefix.
+fn out_name(name: &str) -> String {
+    let n = name.rsplit('#').next().unwrap_or(name);
+    std::path::Path::new(n).file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| n.to_string())
+}
+
+/// Where one clip went.
+#[derive(Debug, Clone)]
+pub struct Placed {
+    pub enc: Encoded,
+    /// Header offset in its file.
+    pub header: usize,
+    /// Normal: frame data and joint indices offsets; Link: frame data offset in link_animetion.
+    pub frame_data: usize,
+    pub joint_indices: Option<usize>,
+    pub normal: Option<NormalData>,
+}
+
+/// [`boneyard_core::Family::import_clips`] for Zelda 64: `into` opened as one document, the
+/// clips written onto its skeleton `options.skeleton` (see the module documentation).
+pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOptions) -> Result<Imported> {
+    let doc = crate::open_files(into)?;
+    let d: &dyn Document = &doc;
+    let si = match &options.skeleton {
+        Some(s) => d.find_skeleton(s)?,
+        None if d.skeletons().is_empty() => return Err(Error::invalid(0, "the --into files hold no skeleton")),
+        None => 0,
+    };
+    let s = &doc.found.skels[si];
+    let info = &d.skeletons()[si];
+    let home = doc.found.ctxs[s.ctx].1;
+    let home_file = &doc.files[home];
+    if matches!(s.ty, SkelType::Legacy | SkelType::KeyFrame { .. } | SkelType::Curve) {
+        return Err(Error::unsupported(format!(
+            "skeleton {} is a {} skeleton; animations are written for SkelAnime (Normal and Flex) skeletons",
+            s.name,
+            s.ty.name()
+        ))
+        .in_file(home_file.name.clone()));
+    }
+    let names: Vec<String> = info.skeleton.bones.iter().map(|b| b.name.clone()).collect();
+    if s.limbs.is_empty() || names.len() != s.limbs.len() {
+        return Err(
+            Error::invalid(0, format!("skeleton {} has no limbs to animate", s.name)).in_file(home_file.name.clone())
+        );
+    }
+    let link = is_link_skeleton(&home_file.stem, s.limbs.len());
+    let fps = if link { LINK_FPS } else { NORMAL_FPS };
+    let mut out = Imported::default();
+    out.warnings.extend(d.warnings().iter().cloned());
+    let mut encs = Vec::with_capacity(clips.len());
+    let mut taken = std::collections::HashSet::new();
+    for clip in clips {
+        let mut e = clip_joints(clip, s, &names, fps, &mut out.warnings)?;
+        if d.animations().iter().any(|a| a.name == e.symbol) {
+            let was = e.symbol.clone();
+            e.symbol.push_str("_imported");
+            out.warnings.push(Warning::in_file(
+                &clip.source,
+                format!(
+                    "clip {:?}: {was} is an animation of the --into files already; the new one is {} in the C and XML",
+                    clip.name, e.symbol
+                ),
+            ));
+        }
+        if !taken.insert(e.symbol.clone()) {
+            return Err(Error::invalid(
+                0,
+                format!("clip {:?}: a second clip would also be named {}", clip.name, e.symbol),
+            ));
+        }
+        encs.push(e);
+    }
+    if link {
+        import_link(&doc, si, encs, options, &mut out)?;
+    } else {
+        if let Some(l) = &options.like {
+            out.warnings.push(Warning::in_file(
+                home_file.name.clone(),
+                format!("--like {l} is not used: a normal animation holds nothing but its frames"),
+            ));
+        }
+        import_normal(&doc, si, encs, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn be_words(w: &mut Writer, v: &[i16]) {
+    for &x in v {
+        w.u16(x as u16);
+    }
+}
+
+fn import_normal(doc: &Z64Document, si: usize, encs: Vec<Encoded>, out: &mut Imported) -> Result<()> {
+    let s = &doc.found.skels[si];
+    let home = doc.found.ctxs[s.ctx].1;
+    let file = &doc.files[home];
+    let seg = (file.segment as u32) << 24;
+    let mut bytes = file.data.clone();
+    let mut placed = Vec::with_capacity(encs.len());
+    for enc in encs {
+        let nd = normal_data(&enc.name, &enc.joints)?;
+        pad_to(&mut bytes, 16);
+        let fd = bytes.len();
+        let mut w = Writer::new(Endian::Big);
+        be_words(&mut w, &nd.frame_data);
+        bytes.extend(w.into_bytes());
+        pad_to(&mut bytes, 4);
+        let ji = bytes.len();
+        let mut w = Writer::new(Endian::Big);
+        for j in &nd.joint_indices {
+            for &v in j {
+                w.u16(v);
+            }
+        }
+        bytes.extend(w.into_bytes());
+        pad_to(&mut bytes, 4);
+        let header = bytes.len();
+        if header + 16 > 0xFF_FFFF {
+            return Err(Error::limit(
+                0,
+                format!("clip {:?}: {} would pass the 16 MiB a segment addresses", enc.name, file.stem),
+            ));
+        }
+        let mut w = Writer::new(Endian::Big);
+        w.u16(enc.joints.len() as u16);
+        w.u16(0);
+        w.u32(seg | fd as u32);
+        w.u32(seg | ji as u32);
+        w.u16(nd.static_max);
+        w.u16(0);
+        bytes.extend(w.into_bytes());
+        placed.push(Placed { enc, header, frame_data: fd, joint_indices: Some(ji), normal: Some(nd) });
+    }
+    pad_to(&mut bytes, 16);
+    let name = out_name(&file.name);
+    let mut inputs = vec![InputFile::new(&name, bytes.clone())];
+    if crate::build::is_gameplay_keep(&file.stem) {
+        if let Some(la) = doc.found.link_animetion {
+            inputs.push(InputFile::new("link_animetion", doc.files[la].data.clone()));
+        }
+    }
+    let anims = read_back(inputs, &name, &placed, doc.skeletons()[si].name.as_str(), NORMAL_FPS, out)?;
+    let format = format!("Zelda 64 {} (segment {}) with {} animations appended", file.stem, file.segment, placed.len());
+    out.files.push(ImportedFile { name: name.clone(), bytes, format, animations: anims });
+    let (c, xml) = decomp::normal_files(&file.stem, file.segment, &placed);
+    let stem = file.stem.clone();
+    out.files.push(ImportedFile {
+        name: format!("{stem}_imported.c"),
+        bytes: c.into_bytes(),
+        format: "decomp C (AnimationHeader, frame data, joint indices)".into(),
+        animations: vec![],
+    });
+    out.files.push(ImportedFile {
+        name: format!("{stem}_imported.xml"),
+        bytes: xml.into_bytes(),
+        format: "decomp asset XML (ZAPD)".into(),
+        animations: vec![],
+    });
+    Ok(())
+}
+
+fn import_link(
+    doc: &Z64Document,
+    si: usize,
+    mut encs: Vec<Encoded>,
+    options: &ImportOptions,
+    out: &mut Imported,
+) -> Result<()> {
+    let s = &doc.found.skels[si];
+    let home = doc.found.ctxs[s.ctx].1;
+    let object = &doc.files[home];
+    let (Some(gk), Some(la)) = (doc.found.gameplay_keep, doc.found.link_animetion) else {
+        return Err(Error::invalid(
+            0,
+            format!("skeleton {} is Link's: his animations are written into gameplay_keep and link_animetion; give them with --into (or put them beside the object)", s.name),
+        )
+        .in_file(object.name.clone()));
+    };
+    // The face words.
+    let d: &dyn Document = doc;
+    let like = match &options.like {
+        Some(l) => {
+            let i = d.find_animation(l)?;
+            if !matches!(doc.found.anims[i].kind, AnimKind::Link { .. }) {
+                return Err(Error::invalid(
+                    0,
+                    format!("--like {l}: not one of Link's animations (it has no face words)"),
+                ));
+            }
+            Some(i)
+        }
+        None => None,
+    };
+    for e in &mut encs {
+        let frames = e.joints.len();
+        let faces = match like {
+            Some(i) => {
+                let n = doc.found.anims[i].frames as usize;
+                if n != frames {
+                    out.warnings.push(Warning::in_file(
+                        object.name.clone(),
+                        format!("clip {:?}: --like {} has {n} frames, the clip {frames}: its last face word holds past its end", e.name, d.animations()[i].name),
+                    ));
+                }
+                (0..frames)
+                    .map(|f| Ok(doc.joint_table(i, f.min(n - 1))?.face.unwrap_or(0)))
+                    .collect::<Result<Vec<u16>>>()?
+            }
+            None => {
+                out.warnings.push(Warning::in_file(
+                    object.name.clone(),
+                    format!("clip {:?}: face word 0 at every frame (the actor's default eyes and mouth); --like ANIM copies an animation's", e.name),
+                ));
+                vec![0; frames]
+            }
+        };
+        e.faces = Some(faces);
+    }
+    let mut la_bytes = doc.files[la].data.clone();
+    let mut gk_bytes = doc.files[gk].data.clone();
+    pad_to(&mut gk_bytes, 16);
+    let mut placed = Vec::with_capacity(encs.len());
+    for enc in encs {
+        pad_to(&mut la_bytes, 16);
+        let fd = la_bytes.len();
+        let mut w = Writer::new(Endian::Big);
+        for (f, t) in enc.joints.iter().enumerate() {
+            for j in t {
+                be_words(&mut w, j);
+            }
+            w.u16(enc.faces.as_ref().map_or(0, |v| v[f]));
+        }
+        la_bytes.extend(w.into_bytes());
+        if la_bytes.len() > 0xFF_FFFF {
+            return Err(Error::limit(
+                0,
+                format!("clip {:?}: link_animetion would pass the 16 MiB segment 7 addresses", enc.name),
+            ));
+        }
+        let header = gk_bytes.len();
+        let mut w = Writer::new(Endian::Big);
+        w.u16(enc.joints.len() as u16);
+        w.u16(0);
+        w.u32((SEG_LINK_ANIMETION as u32) << 24 | fd as u32);
+        gk_bytes.extend(w.into_bytes());
+        debug_assert_eq!(gk_bytes.len(), header + LINK_ANIMATION_HEADER_SIZE);
+        placed.push(Placed { enc, header, frame_data: fd, joint_indices: None, normal: None });
+    }
+    pad_to(&mut la_bytes, 16);
+    pad_to(&mut gk_bytes, 16);
+    let obj_name = out_name(&object.name);
+    let inputs = vec![
+        InputFile::new(&obj_name, object.data.clone()),
+        InputFile::new("gameplay_keep", gk_bytes.clone()),
+        InputFile::new("link_animetion", la_bytes.clone()),
+    ];
+    let anims = read_back(inputs, "gameplay_keep", &placed, doc.skeletons()[si].name.as_str(), LINK_FPS, out)?;
+    let n = placed.len();
+    out.files.push(ImportedFile {
+        name: "gameplay_keep".into(),
+        bytes: gk_bytes,
+        format: format!("Zelda 64 gameplay_keep with {n} Link animation headers appended"),
+        animations: anims,
+    });
+    out.files.push(ImportedFile {
+        name: "link_animetion".into(),
+        bytes: la_bytes,
+        format: format!(
+            "Zelda 64 link_animetion with the frames of {n} animations appended ({LINK_FRAME_SIZE} bytes a frame)"
+        ),
+        animations: vec![],
+    });
+    let (c, xml) = decomp::link_files(&placed);
+    out.files.push(ImportedFile {
+        name: "player_anim_imported.c".into(),
+        bytes: c.into_bytes(),
+        format: "decomp C (LinkAnimationHeader, frame data)".into(),
+        animations: vec![],
+    });
+    out.files.push(ImportedFile {
+        name: "player_anim_imported.xml".into(),
+        bytes: xml.into_bytes(),
+        format: "decomp asset XML (ZAPD)".into(),
+        animations: vec![],
+    });
+    Ok(())
+}
+
+/// Open the written files, find every placed animation in `file` at its offset with its frame
+/// count and check its joint table (and face word) at every frame.
+fn read_back(
+    inputs: Vec<InputFile>,
+    file: &str,
+    placed: &[Placed],
+    skeleton: &str,
+    fps: f64,
+    out: &mut Imported,
+) -> Result<Vec<ImportedAnim>> {
+    let back = crate::open_files(inputs)
+        .map_err(|e| Error::invalid(0, format!("the written files do not read back: {e}")).in_file(file))?;
+    let bd: &dyn Document = &back;
+    let mut anims = Vec::with_capacity(placed.len());
+    for p in placed {
+        let bad = |m: String| {
+            Error::invalid(p.header as u64, format!("read back of clip {:?}: {m}", p.enc.name)).in_file(file)
+        };
+        let at =
+            back.found.anims.iter().position(|a| {
+                a.addr & 0xFF_FFFF == p.header as u32 && back.files[back.found.ctxs[a.ctx].1].name == file
+            });
+        let Some(i) = at else { return Err(bad(format!("no animation found at {:#X}", p.header))) };
+        let a = &back.found.anims[i];
+        if a.frames as usize != p.enc.joints.len() {
+            return Err(bad(format!("{} frames, {} written", a.frames, p.enc.joints.len())));
+        }
+        for (f, want) in p.enc.joints.iter().enumerate() {
+            let jt = back.joint_table(i, f)?;
+            if &jt.joints != want {
+                return Err(bad(format!("joint table of frame {f} differs")));
+            }
+            if let Some(faces) = &p.enc.faces {
+                if jt.face != Some(faces[f]) {
+                    return Err(bad(format!("face word of frame {f} differs")));
+                }
+            }
+        }
+        let paired = a.skeleton.map(|s| bd.skeletons()[s].name.as_str());
+        if paired != Some(skeleton) {
+            out.warnings.push(Warning::at(
+                file,
+                p.header as u64,
+                format!("the new animation {} reads back paired with skeleton {:?}, not {skeleton} (another skeleton of as many limbs)", p.enc.name, paired),
+            ));
+        }
+        let mut extra = serde_json::Map::new();
+        extra.insert("symbol".into(), json!(p.enc.symbol));
+        extra.insert("kind".into(), json!(a.kind.name()));
+        extra.insert("skeleton".into(), json!(skeleton));
+        extra.insert("read_back_name".into(), json!(a.name));
+        extra.insert("frame_data".into(), json!(format!("0x{:X}", p.frame_data)));
+        if let Some(ji) = p.joint_indices {
+            extra.insert("joint_indices".into(), json!(format!("0x{ji:X}")));
+        }
+        if let Some(nd) = &p.normal {
+            extra.insert("static_index_max".into(), json!(nd.static_max));
+            extra.insert("values".into(), json!(nd.frame_data.len()));
+        } else {
+            extra.insert("frame_data_file".into(), json!("link_animetion"));
+        }
+        extra.insert("max_rotation_error".into(), json!(p.enc.max_rotation_error));
+        anims.push(ImportedAnim {
+            name: p.enc.name.clone(),
+            index: i,
+            offset: Some(p.header as u64),
+            frames: p.enc.joints.len() as u32,
+            fps,
+            extra,
+        });
+    }
+    Ok(anims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Joints 0..2, 3 frames by hand: constant channels share static slots (0 once, 700 once),
+    /// the varying ones follow at static_max + k * frames.
+    #[test]
+    fn normal_data_folds_constants_by_hand() {
+        let j = vec![
+            vec![[0, 700, 5], [0, 0x4000, 0], [10, 0, 0]],
+            vec![[0, 700, 6], [0, 0x4000, 0], [20, 0, 0]],
+            vec![[0, 700, 7], [0, 0x4000, 0], [30, 0, 0]],
+        ];
+        let nd = normal_data("t", &j).unwrap();
+        // Statics in order of first appearance: 0, 700, 0x4000.
+        assert_eq!(nd.static_max, 3);
+        assert_eq!(nd.frame_data, vec![0, 700, 0x4000, 5, 6, 7, 10, 20, 30]);
+        assert_eq!(nd.joint_indices, vec![[0, 1, 3], [0, 2, 0], [6, 0, 0]]);
+        // The reader's rule: index >= static_max reads index + frame.
+        for (f, t) in j.iter().enumerate() {
+            for (ji, want) in nd.joint_indices.iter().zip(t) {
+                for c in 0..3 {
+                    let i = ji[c] as usize;
+                    let i = if i >= nd.static_max as usize { i + f } else { i };
+                    assert_eq!(nd.frame_data[i], want[c]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn too_many_values_for_u16_indices_is_an_error() {
+        // 66 varying channels x 1100 frames: the last start is past 65535.
+        let j: Vec<Vec<[i16; 3]>> = (0..1100).map(|f| vec![[f as i16, f as i16 + 1, f as i16 + 2]; 22]).collect();
+        let e = normal_data("big", &j).unwrap_err().to_string();
+        assert!(e.contains("\"big\"") && e.contains("u16"), "{e}");
+    }
+}
