@@ -278,8 +278,12 @@ fn vertex_colours_and_texture_tint_the_face() {
     m.base_color = [1.0, 0.5, 1.0, 1.0];
     m.colors = Some(vec![[1.0, 1.0, 0.0, 1.0]; 4]);
     // A 2-texel texture: mean (0.5, 1, 1) from (0, 255, 255) and (255, 255, 255).
-    m.texture =
-        Some(boneyard_core::model::Texture { width: 2, height: 1, rgba: vec![0, 255, 255, 255, 255, 255, 255, 255] });
+    m.texture = Some(boneyard_core::model::Texture {
+        width: 2,
+        height: 1,
+        rgba: vec![0, 255, 255, 255, 255, 255, 255, 255],
+        filter: Default::default(),
+    });
     let info = SkeletonInfo {
         id: "s".into(),
         name: "one".into(),

@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 
 use boneyard_core::error::ErrorKind;
+use boneyard_core::model::TextureFilter;
 use boneyard_core::{Error, Mesh, MeshBinding, Result};
 use glam::{Mat3, Mat4, Vec3};
 use gltf_json as json;
@@ -98,9 +99,25 @@ fn texture(b: &mut Builder, mesh: &Mesh) -> Result<Option<json::Index<json::Text
         extensions: None,
         extras: Default::default(),
     });
+    // The format's filtering: bilinear (the N64's 3-point filter, which LINEAR approximates)
+    // or the nearest texel; repeating, as glTF's default.
+    let filter = mesh.texture.as_ref().map(|t| t.filter).unwrap_or_default();
+    let (mag, min) = match filter {
+        TextureFilter::Point => (json::texture::MagFilter::Nearest, json::texture::MinFilter::Nearest),
+        TextureFilter::ThreePoint => (json::texture::MagFilter::Linear, json::texture::MinFilter::Linear),
+    };
+    let sampler = b.root.push(json::texture::Sampler {
+        mag_filter: Some(Valid(mag)),
+        min_filter: Some(Valid(min)),
+        name: None,
+        wrap_s: Valid(json::texture::WrappingMode::Repeat),
+        wrap_t: Valid(json::texture::WrappingMode::Repeat),
+        extensions: None,
+        extras: Default::default(),
+    });
     Ok(Some(b.root.push(json::Texture {
         name: Some(mesh.name.clone()),
-        sampler: None,
+        sampler: Some(sampler),
         source: image,
         extensions: None,
         extras: Default::default(),
