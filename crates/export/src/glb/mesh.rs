@@ -7,6 +7,10 @@
 //!
 //! A mesh's texture is embedded as a PNG with `TEXCOORD_0` from its uvs, written as given:
 //! glTF puts uv (0, 0) at the image's first (top) row, which the model's RGBA rows follow.
+//! Its sampler follows the texture's filter (LINEAR for bilinear formats, NEAREST for point
+//! sampled ones), repeating. The material is `base_color` times the texture times the
+//! vertex colours (`COLOR_0`), which is how the families hand their materials over (Zelda
+//! 64: the colour combiner's formula).
 
 use std::collections::BTreeMap;
 
