@@ -51,8 +51,9 @@ done
 
 if [ -d "$data" ]; then
   z=$data/z64/oot-gc-eu-mq-dbg
-  # Adult Link walking, textured; hover, play and root motion off too.
-  INTERACT=1 run target/viewer-link.png gLinkAdultSkel gPlayerAnim_link_normal_walk 7,0,28 \
+  # Adult Link walking, textured; hover, play and root motion off too; the tunic is the
+  # Kokiri green the player's draw sets (sTunicColors in the decomp's z_player_lib.c).
+  INTERACT=1 TUNIC=30,105,27 run target/viewer-link.png gLinkAdultSkel gPlayerAnim_link_normal_walk 7,0,28 \
     "$z/object_link_boy" "$z/gameplay_keep" "$z/link_animetion"
   # Shenmue's MOTION.BIN (1559 clips, no model): what it opens on, drawn as capsules.
   run target/viewer-shenmue.png - - 10,0 "$data/shenmue/motion.bin"

@@ -10,10 +10,14 @@
 //   FRAME: an engine frame, or several (comma-separated; the first is shown and saved);
 //   "-" takes the middle of the clip.
 // A skeleton without a model must show as capsules, one with meshes as the export's meshes.
-// env: TOL (default 1e-4), INTERACT=1 (also hover a joint for its name and play for a moment).
+// env: TOL (default 1e-4), INTERACT=1 (also hover a joint for its name and play for a moment),
+//   TUNIC=R,G,B (the screenshot must show that tunic colour: count the pixels whose hue is
+//   the colour's, within 25 degrees, and whose saturation is at least half the colour's;
+//   at least MIN_TUNIC_PIXELS, default 2000).
 // Exits 1 on a failed check, 2 on a broken setup.
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -299,8 +303,73 @@ const shot = await send('Page.captureScreenshot', { format: 'png' });
 fs.mkdirSync(path.dirname(shotPath), { recursive: true });
 fs.writeFileSync(shotPath, Buffer.from(shot.result.data, 'base64'));
 console.log(`     ${label}: screenshot ${shotPath}`);
+if (process.env.TUNIC) {
+  const want = process.env.TUNIC.split(',').map(Number);
+  const img = decodePng(Buffer.from(shot.result.data, 'base64'));
+  const [wh, ws] = hueSat(want);
+  let n = 0;
+  for (let i = 0; i < img.width * img.height; i++) {
+    const px = [img.rgb[i * 3], img.rgb[i * 3 + 1], img.rgb[i * 3 + 2]];
+    const [h, s] = hueSat(px);
+    const dh = Math.min(Math.abs(h - wh), 360 - Math.abs(h - wh));
+    if (dh <= 25 && s >= ws / 2 && Math.max(...px) >= 24) n++;
+  }
+  const min = Number(process.env.MIN_TUNIC_PIXELS || 2000);
+  check(n >= min, `the screenshot shows the tunic colour (${want}): ${n} of ${img.width * img.height} pixels of its hue (at least ${min})`);
+}
 check(!logs.some((l) => l.startsWith('EXCEPTION')), `no script errors ${JSON.stringify(logs.filter((l) => l.startsWith('EXCEPTION')))}`);
 check(!logs.some((l) => l.startsWith('OFF-HOST')), `nothing loaded off-host ${JSON.stringify(logs.filter((l) => l.startsWith('OFF-HOST')))}`);
 ws.close();
 await cleanup();
 process.exit(failures.length ? 1 : 0);
+
+// Hue (degrees) and saturation (0..1, HSV) of an RGB8 colour.
+function hueSat([r, g, b]) {
+  const max = Math.max(r, g, b), min = Math.min(r, g, b), d = max - min;
+  if (max === 0 || d === 0) return [0, 0];
+  let h;
+  if (max === r) h = ((g - b) / d) % 6;
+  else if (max === g) h = (b - r) / d + 2;
+  else h = (r - g) / d + 4;
+  return [(h * 60 + 360) % 360, d / max];
+}
+
+// A non-interlaced 8-bit RGB or RGBA PNG (what Chromium's screenshots are) to RGB8.
+function decodePng(buf) {
+  let at = 8, width = 0, height = 0, type = 0;
+  const idat = [];
+  while (at < buf.length) {
+    const len = buf.readUInt32BE(at), kind = buf.toString('latin1', at + 4, at + 8);
+    const body = buf.subarray(at + 8, at + 8 + len);
+    if (kind === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      type = body[9];
+      if (body[8] !== 8 || body[12] !== 0 || (type !== 2 && type !== 6)) throw new Error('unsupported PNG');
+    } else if (kind === 'IDAT') idat.push(body);
+    at += 12 + len;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const bpp = type === 6 ? 4 : 3, stride = width * bpp;
+  const out = Buffer.alloc(height * stride);
+  for (let y = 0; y < height; y++) {
+    const f = raw[y * (stride + 1)], src = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? out[y * stride + x - bpp] : 0;
+      const b = y > 0 ? out[(y - 1) * stride + x] : 0;
+      const c = x >= bpp && y > 0 ? out[(y - 1) * stride + x - bpp] : 0;
+      let p = src[x];
+      if (f === 1) p += a;
+      else if (f === 2) p += b;
+      else if (f === 3) p += (a + b) >> 1;
+      else if (f === 4) {
+        const q = a + b - c, pa = Math.abs(q - a), pb = Math.abs(q - b), pc = Math.abs(q - c);
+        p += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      out[y * stride + x] = p & 255;
+    }
+  }
+  const rgb = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < width * height; i++) for (let k = 0; k < 3; k++) rgb[i * 3 + k] = out[i * bpp + k];
+  return { width, height, rgb };
+}

@@ -16,12 +16,24 @@ pub struct Cli {
     /// In a ROM or archive, read only the file of this name (as `info` prints it).
     #[arg(long = "file", global = true, value_name = "NAME")]
     pub pick: Option<String>,
+    /// Run-time state the game sets before drawing: Link's tunic colour (Zelda 64), one of
+    /// kokiri (the default), goron, zora. Passed to the file's family as `tunic=NAME`; the
+    /// family checks the value.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub tunic: Option<String>,
     /// No progress bar and no summary: warnings and errors only.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
     /// Name each output file as it is written.
     #[arg(short, long, global = true)]
     pub verbose: bool,
+}
+
+impl Cli {
+    /// The run-time state options as the neutral key/value pairs families interpret.
+    pub fn runtime_state(&self) -> Vec<(String, String)> {
+        self.tunic.iter().map(|t| ("tunic".to_string(), t.clone())).collect()
+    }
 }
 
 #[derive(Debug, Subcommand)]

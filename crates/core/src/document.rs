@@ -6,7 +6,7 @@
 //! export, preview and viewer do goes through this trait, so none of them names a format.
 
 use crate::error::{Error, Result};
-use crate::model::{Mesh, Skeleton, Transform};
+use crate::model::{Mesh, Skeleton, Texture, Transform};
 use glam::{Mat4, Vec3};
 use serde_json::{Map, Value};
 
@@ -191,6 +191,13 @@ pub trait Document: Send + Sync {
         locals.clear();
         locals.extend_from_slice(&s.locals);
         Ok(s.root_motion)
+    }
+
+    /// Textures the engine binds at run time for `anim` at `frame` on `skeleton`, replacing
+    /// those meshes' own (`SkeletonInfo::meshes[i].texture`): (mesh index, texture). Zelda
+    /// 64: Link's eyes and mouth, as the animation's face word picks them. Default: none.
+    fn frame_textures(&self, _skeleton: usize, _anim: Option<usize>, _frame: f64) -> Result<Vec<(usize, Texture)>> {
+        Ok(Vec::new())
     }
 
     /// World matrices of skeleton `skeleton` posed by `anim` at `frame` (rest pose when

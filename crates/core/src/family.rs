@@ -36,6 +36,11 @@ pub struct OpenOptions {
     /// In a container that holds many files (a ROM, an archive), read only the file of this
     /// name (`--file NAME`); matched case-insensitively against the names `info` prints.
     pub pick: Option<String>,
+    /// Run-time state the game sets before it draws, which the files do not hold, as
+    /// key/value pairs the family interprets (the CLI knows no family's keys): `tunic` =
+    /// `kokiri`|`goron`|`zora` for Zelda 64's Link (`--tunic`). A family ignores keys it does
+    /// not know and refuses a value of its own it does not know.
+    pub runtime: Vec<(String, String)>,
 }
 
 pub trait Family: Sync {

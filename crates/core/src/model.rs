@@ -107,6 +107,19 @@ pub struct Texture {
     pub width: u32,
     pub height: u32,
     pub rgba: Vec<u8>,
+    /// How the format samples it (previews and the glTF sampler follow it).
+    pub filter: TextureFilter,
+}
+
+/// Texture sampling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TextureFilter {
+    /// Nearest texel.
+    Point,
+    /// Bilinear; on the N64 the RDP's 3-point filter (the triangle of the three nearest
+    /// texels), which previews reproduce and glTF's LINEAR approximates.
+    #[default]
+    ThreePoint,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -94,6 +94,14 @@ impl Document for Scaled<'_> {
     fn check(&self) -> Result<Vec<String>> {
         self.inner.check()
     }
+    fn frame_textures(
+        &self,
+        skeleton: usize,
+        anim: Option<usize>,
+        frame: f64,
+    ) -> Result<Vec<(usize, crate::model::Texture)>> {
+        self.inner.frame_textures(skeleton, anim, frame)
+    }
 }
 
 #[cfg(test)]

@@ -7,10 +7,15 @@
 //!   front; the default yaw of 25° turns it slightly so the boxes read as solids.
 //! * Meshes are posed with the document's own world matrices (`Document::pose`): rigid meshes
 //!   as `world[bone] * p`, skinned ones as `Σ w · world[j] · inverse(rest_world[j]) · p`; they
-//!   are filled with a z-buffer and shaded flat from the face normal with a fixed light, in
-//!   `Mesh::base_color` (times the mean of the face's vertex colours and of the mesh's
-//!   texture, when it has them). Bones are drawn on top as lines with dots at the joints when
-//!   asked, or when there is no mesh.
+//!   are filled with a z-buffer and lit flat from the face normal with a fixed light, in
+//!   `Mesh::base_color` times the vertex colours (interpolated across the face, as the RDP
+//!   shades) times the texture sampled at the interpolated uvs, with the N64's 3-point
+//!   filter when the texture says bilinear ([`boneyard_core::model::TextureFilter`]), the
+//!   nearest texel otherwise; texels of alpha below one half are not drawn (cut-outs). A
+//!   texture without uvs counts as its mean colour. Textures the engine binds per frame
+//!   (`Document::frame_textures`: Link's eyes and mouth from the face word) replace the
+//!   meshes' own. Bones are drawn on top as lines with
+//!   dots at the joints when asked, or when there is no mesh.
 //! * Same input, same bytes: integer edge functions, no threads, no hash-order iteration.
 //! * Animations: every frame of the clip, at most [`MAX_ANIMATION_FRAMES`]; a longer clip
 //!   keeps every k-th frame (k = ceil(frames / 600)) and shows each k times as long.
@@ -25,6 +30,7 @@ mod camera;
 mod encode;
 mod palette;
 mod raster;
+mod sample;
 mod scene;
 
 pub use camera::{Bounds, Camera};
@@ -172,21 +178,38 @@ impl<'a> Renderer<'a> {
         if self.draw_mesh {
             let mut posed = Vec::new();
             let mut screen = Vec::new();
-            for m in &self.scene.info.meshes {
+            // Textures the engine binds at this frame (Link's eyes and mouth).
+            let swaps = self.doc.frame_textures(self.skeleton, anim, frame)?;
+            for (mi, m) in self.scene.info.meshes.iter().enumerate() {
                 self.scene.pose_mesh(m, &world, &mut posed);
                 screen.clear();
                 screen.extend(posed.iter().map(|&p| self.camera.project(p)));
-                let base = mesh_colour(m);
+                let swap = swaps.iter().rev().find(|(i, _)| *i == mi).map(|(_, t)| t);
+                let mapped = mapped_texture(m, swap);
+                let base = if mapped.is_some() { unit_colour(m) } else { mesh_colour(m) };
+                let alpha = if base[3].is_finite() { base[3].clamp(0.0, 1.0) } else { 1.0 };
                 for t in m.indices.chunks_exact(3) {
                     // `Mesh::validate` (in Scene::new) checked every index against the vertices.
                     let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
                     let (va, vb, vc) = (posed[a], posed[b], posed[c]);
-                    // Flat shading, two-sided: game meshes do not all wind their faces alike.
+                    // Flat lighting, two-sided: game meshes do not all wind their faces alike.
                     let n = self.camera.view((vb - va).cross(vc - va)).normalize_or_zero();
-                    let shade = AMBIENT + (1.0 - AMBIENT) * n.dot(light).abs();
-                    let face = face_colour(m, [a, b, c]);
-                    let colour = [0, 1, 2].map(|i| (base[i] * face[i] * shade * 255.0).round() as u8);
-                    canvas.fill_triangle([screen[a], screen[b], screen[c]], colour, true);
+                    let lit = AMBIENT + (1.0 - AMBIENT) * n.dot(light).abs();
+                    let vc4 = [a, b, c].map(|v| vertex_colour(m, v));
+                    let uvs = mapped.map(|(uvs, _)| [a, b, c].map(|v| uvs[v].to_array()));
+                    canvas.fill_triangle_with([screen[a], screen[b], screen[c]], true, |w| {
+                        let mix = |k: usize| w[0] * vc4[0][k] + w[1] * vc4[1][k] + w[2] * vc4[2][k];
+                        let mut rgba = [mix(0) * base[0], mix(1) * base[1], mix(2) * base[2], mix(3) * alpha];
+                        if let (Some(uv), Some((_, tex))) = (uvs, mapped) {
+                            let at = [0, 1].map(|k| w[0] * uv[0][k] + w[1] * uv[1][k] + w[2] * uv[2][k]);
+                            let texel = sample::sample(tex, at);
+                            for (x, t) in rgba.iter_mut().zip(texel) {
+                                *x *= t;
+                            }
+                        }
+                        (rgba[3] >= 0.5 || mapped.is_none())
+                            .then(|| [0, 1, 2].map(|i| (rgba[i].clamp(0.0, 1.0) * lit * 255.0).round() as u8))
+                    });
                 }
             }
         }
@@ -207,11 +230,27 @@ impl<'a> Renderer<'a> {
     }
 }
 
-/// A mesh's flat colour: `base_color` times the mean colour of its texture, if it has one
-/// (a preview has no texture mapping; the mean keeps a green tunic green).
-fn mesh_colour(m: &boneyard_core::Mesh) -> [f32; 3] {
-    let unit = |c: f32| if c.is_finite() { c.clamp(0.0, 1.0) } else { 0.8 };
-    let mut c = [unit(m.base_color[0]), unit(m.base_color[1]), unit(m.base_color[2])];
+/// The mesh's texture and uvs, when it has both and the texture holds its texels.
+/// `swap` replaces the mesh's own texture.
+fn mapped_texture<'m>(
+    m: &'m boneyard_core::Mesh,
+    swap: Option<&'m boneyard_core::model::Texture>,
+) -> Option<(&'m [glam::Vec2], &'m boneyard_core::model::Texture)> {
+    let t = swap.or(m.texture.as_ref())?;
+    let uvs = m.uvs.as_deref()?;
+    let ok = t.width > 0 && t.height > 0 && t.rgba.len() == t.width as usize * t.height as usize * 4;
+    (ok && uvs.len() == m.positions.len()).then_some((uvs, t))
+}
+
+/// `base_color`, each channel made finite and 0..1.
+fn unit_colour(m: &boneyard_core::Mesh) -> [f32; 4] {
+    m.base_color.map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 0.8 })
+}
+
+/// A mesh's colour when its texture cannot be mapped: `base_color` times the mean colour of
+/// its texture, if it has one (the mean keeps a green tunic green).
+fn mesh_colour(m: &boneyard_core::Mesh) -> [f32; 4] {
+    let mut c = unit_colour(m);
     if let Some(t) = &m.texture {
         let texels = t.width as usize * t.height as usize;
         if texels > 0 && t.rgba.len() == texels * 4 {
@@ -233,18 +272,11 @@ fn mesh_colour(m: &boneyard_core::Mesh) -> [f32; 3] {
     c
 }
 
-/// The mean of a face's vertex colours, when the mesh has them (white otherwise).
-fn face_colour(m: &boneyard_core::Mesh, corners: [usize; 3]) -> [f32; 3] {
-    let Some(colors) = &m.colors else { return [1.0; 3] };
-    let mut out = [0.0; 3];
-    for v in corners {
-        // Mesh::validate checked that there is one colour per vertex.
-        let c = colors.get(v).copied().unwrap_or([1.0; 4]);
-        for (o, x) in out.iter_mut().zip(c) {
-            *o += if x.is_finite() { x.clamp(0.0, 1.0) } else { 1.0 } / 3.0;
-        }
-    }
-    out
+/// A vertex's colour, when the mesh has them (white otherwise), made finite and 0..1.
+fn vertex_colour(m: &boneyard_core::Mesh, v: usize) -> [f32; 4] {
+    // Mesh::validate checked that there is one colour per vertex.
+    let c = m.colors.as_ref().and_then(|c| c.get(v).copied()).unwrap_or([1.0; 4]);
+    c.map(|x| if x.is_finite() { x.clamp(0.0, 1.0) } else { 1.0 })
 }
 
 /// The frames a still picture is framed on: the whole clip (capped like an animation) plus the

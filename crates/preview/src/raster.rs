@@ -47,6 +47,18 @@ impl Canvas {
     /// closer). With `depth_test` a pixel is written only when it is strictly closer than what is
     /// there; without, it is overwritten (overlays). Returns the number of pixels written.
     pub fn fill_triangle(&mut self, v: [Vec3; 3], color: [u8; 3], depth_test: bool) -> usize {
+        self.fill_triangle_with(v, depth_test, |_| Some(color))
+    }
+
+    /// [`Canvas::fill_triangle`] with a colour per pixel: `shade` gets the pixel centre's
+    /// barycentric weights of `v[0]`, `v[1]`, `v[2]` (summing to 1) and returns the colour, or
+    /// None to leave the pixel as it is (a transparent texel), depth included.
+    pub fn fill_triangle_with(
+        &mut self,
+        v: [Vec3; 3],
+        depth_test: bool,
+        mut shade: impl FnMut([f32; 3]) -> Option<[u8; 3]>,
+    ) -> usize {
         if v.iter().any(|p| !p.is_finite() || p.x.abs() > MAX_COORD || p.y.abs() > MAX_COORD) {
             return 0;
         }
@@ -59,7 +71,8 @@ impl Canvas {
         if area == 0 {
             return 0;
         }
-        if area < 0 {
+        let swapped = area < 0;
+        if swapped {
             // Make the winding positive so "inside" is edge >= 0 for every edge.
             std::mem::swap(&mut a, &mut b);
             std::mem::swap(&mut za, &mut zb);
@@ -101,11 +114,16 @@ impl Canvas {
                     let i = row + px as usize;
                     let z = ((wa as f64 * za as f64 + wb as f64 * zb as f64 + wc as f64 * zc as f64) * inv_area) as f32;
                     if !depth_test || z > self.depth[i] {
-                        if depth_test {
-                            self.depth[i] = z;
+                        let (fa, fb) = ((wa as f64 * inv_area) as f32, (wb as f64 * inv_area) as f32);
+                        let fc = (wc as f64 * inv_area) as f32;
+                        let weights = if swapped { [fb, fa, fc] } else { [fa, fb, fc] };
+                        if let Some(color) = shade(weights) {
+                            if depth_test {
+                                self.depth[i] = z;
+                            }
+                            self.rgb[i * 3..i * 3 + 3].copy_from_slice(&color);
+                            written += 1;
                         }
-                        self.rgb[i * 3..i * 3 + 3].copy_from_slice(&color);
-                        written += 1;
                     }
                 }
                 wa += dxa;

@@ -278,8 +278,12 @@ fn vertex_colours_and_texture_tint_the_face() {
     m.base_color = [1.0, 0.5, 1.0, 1.0];
     m.colors = Some(vec![[1.0, 1.0, 0.0, 1.0]; 4]);
     // A 2-texel texture: mean (0.5, 1, 1) from (0, 255, 255) and (255, 255, 255).
-    m.texture =
-        Some(boneyard_core::model::Texture { width: 2, height: 1, rgba: vec![0, 255, 255, 255, 255, 255, 255, 255] });
+    m.texture = Some(boneyard_core::model::Texture {
+        width: 2,
+        height: 1,
+        rgba: vec![0, 255, 255, 255, 255, 255, 255, 255],
+        filter: Default::default(),
+    });
     let info = SkeletonInfo {
         id: "s".into(),
         name: "one".into(),
@@ -295,6 +299,47 @@ fn vertex_colours_and_texture_tint_the_face() {
     // red: base 1 * texture 0.5 * vertex 1; green: 0.5 * 1 * 1; blue: 1 * 1 * vertex 0.
     let expect = [(0.5 * shade * 255.0).round() as u8, (0.5 * shade * 255.0).round() as u8, 0];
     assert_eq!(c.pixel(25, 25), Some(expect));
+}
+
+/// The square of `vertex_colours_and_texture_tint_the_face`, white, with uvs spanning a 2x1
+/// texture (red | blue) across it.
+fn textured_square(filter: boneyard_core::model::TextureFilter) -> BakedDocument {
+    let skel =
+        Skeleton::new("one", vec![Bone { name: "root".into(), parent: None, rest: Transform::IDENTITY }]).unwrap();
+    let p = vec![Vec3::new(-1., -1., 0.), Vec3::new(1., -1., 0.), Vec3::new(1., 1., 0.), Vec3::new(-1., 1., 0.)];
+    let mut m = boneyard_core::Mesh::rigid("square", 0, p, vec![0, 1, 2, 0, 2, 3]);
+    m.base_color = [1.0; 4];
+    m.uvs = Some([(0., 1.), (1., 1.), (1., 0.), (0., 0.)].map(|(u, v)| glam::Vec2::new(u, v)).to_vec());
+    m.texture =
+        Some(boneyard_core::model::Texture { width: 2, height: 1, rgba: vec![255, 0, 0, 255, 0, 0, 255, 255], filter });
+    let info = SkeletonInfo {
+        id: "s".into(),
+        name: "one".into(),
+        source: String::new(),
+        skeleton: skel,
+        meshes: vec![m],
+        extra: Default::default(),
+    };
+    BakedDocument::new("test", vec![], vec![info], vec![])
+}
+
+#[test]
+fn textures_are_sampled_at_the_uvs() {
+    use boneyard_core::model::TextureFilter;
+    let shade = 0.3 + 0.7 * (0.76 / (0.35f32 * 0.35 + 0.55 * 0.55 + 0.76 * 0.76).sqrt());
+    let lit = (shade * 255.0).round() as u8;
+    let o = RenderOptions { yaw_degrees: 0.0, pitch_degrees: 0.0, ..opts(50, 50) };
+    // Point sampling: +X (screen right) is u = 1, the blue texel; the left half red.
+    let c = render(&textured_square(TextureFilter::Point), 0, None, 0.0, &o).unwrap();
+    assert_eq!(c.pixel(15, 25), Some([lit, 0, 0]));
+    assert_eq!(c.pixel(34, 25), Some([0, 0, lit]));
+    // 3-point: at the middle the two texels blend (wrapping makes the edges blend too);
+    // one texel's width from the middle toward a texel's centre is nearer that texel.
+    let c = render(&textured_square(TextureFilter::ThreePoint), 0, None, 0.0, &o).unwrap();
+    let mid = c.pixel(25, 25).unwrap();
+    assert!(mid[0] > 40 && mid[2] > 40 && mid[1] == 0, "{mid:?}");
+    let left = c.pixel(18, 25).unwrap();
+    assert!(left[0] > left[2], "{left:?}");
 }
 
 /// The demo with every rigid box turned into a skinned mesh (model-space positions at rest,

@@ -3,14 +3,28 @@
 //! loads flex skeletons use to reach other limbs' matrices (G_MTX from segment 0x0D, where
 //! the game puts one `Mtx` per limb with a display list, in draw order). Textures, colours and
 //! render state are not decoded. Display lists or vertices in segments no given file provides
-//! (textures swapped at run time, eyes, ...) are skipped. Animated Skin limbs' lists read their
-//! vertices from the buffer [`crate::skin`] computes (segment 8).
+//! (textures swapped at run time, eyes, ...) are skipped unless the caller's
+//! [`DrawState`] binds them (Link's face). Animated Skin limbs' lists read their vertices
+//! from the buffer [`crate::skin`] computes (segment 8).
+//!
+//! Colour state: G_SETPRIMCOLOR, G_SETENVCOLOR, G_SETCOMBINE and G_SETOTHERMODE_H (cycle type,
+//! texture filter) are tracked, and each group of triangles becomes a mesh whose material is
+//! the combiner's formula ([`crate::combiner`]): base colour factor, texture and vertex
+//! colours as the formula uses them. A formula no glTF material holds is approximated, and a
+//! note names the G_SETCOMBINE command. Before the first G_SETOTHERMODE_H the state is the
+//! one the game's actor setup display list (`Gfx_SetupDL_25Opa`) leaves: 2-cycle, bilinear.
+//! The state carries from limb to limb in draw order, as the RDP's does.
+//!
+//! Calls and branches into a display list already running (a list that calls itself, two
+//! that call each other) are cut there with a note naming the limb and the command.
 
+use crate::combiner::{self, Combine, Constants, Material};
 use crate::layout::*;
+pub use crate::runtime::DrawState;
 use crate::segment::{be32, Ctx};
 use crate::skeleton::SkelDef;
 use crate::texture;
-use boneyard_core::model::{Mesh, MeshBinding};
+use boneyard_core::model::{Mesh, MeshBinding, TextureFilter};
 use glam::{Mat4, Vec3};
 use std::collections::HashMap;
 
@@ -24,6 +38,9 @@ const G_DL: u8 = 0xDE;
 const G_ENDDL: u8 = 0xDF;
 /// Display-list call depth the RSP allows (F3DEX2: 10).
 const MAX_DEPTH: usize = 10;
+/// Branches remembered per call level for cutting loops (a hostile chain of thousands of
+/// branches must not cost a search of all of them at each).
+const MAX_BRANCHES_TRACKED: usize = 64;
 /// Commands decoded per limb at most (hostile loops).
 const MAX_COMMANDS: usize = 1 << 16;
 /// Commands all the skeletons of a document may run together, and texels they may decode:
@@ -125,7 +142,8 @@ fn merge_notes(raw: Vec<RawNote>) -> Vec<MeshNote> {
 /// Returns the meshes and notes about what could not be decoded; errors in skin limb data are
 /// errors when `strict` (a file the asset table names), notes otherwise. Meshes are named
 /// after the display lists `names` (the asset table's reading chosen for the file) names.
-/// Curve limbs draw both their display lists (`SkelCurve_DrawLimb` at lod 1).
+/// Curve limbs draw both their display lists (`SkelCurve_DrawLimb` at lod 1). `draw` is what
+/// the actor sets before the skeleton is drawn (environment colour, segments).
 pub fn skeleton_meshes(
     ctx: &Ctx,
     s: &SkelDef,
@@ -133,7 +151,12 @@ pub fn skeleton_meshes(
     budget: &mut Budget,
     strict: bool,
     names: Option<&crate::names::Variant>,
-) -> boneyard_core::Result<(Vec<Mesh>, Vec<MeshNote>)> {
+    draw: &DrawState,
+) -> boneyard_core::Result<(Vec<Mesh>, Vec<MeshNote>, Vec<RuntimeTexture>)> {
+    let mut runtime = Vec::new();
+    // The RDP's colour state carries from one limb's display list to the next (in draw
+    // order), as on the console: a limb may draw with the colours an earlier one set.
+    let mut colours = ColourState::start(draw);
     let mut meshes = Vec::new();
     let mut notes = Vec::new();
     let limb_at = |l: usize| Some(ctx.home_offset(s.limbs[l].addr));
@@ -188,9 +211,22 @@ pub fn skeleton_meshes(
                 break 'limbs;
             }
             let vtx_buf = skin.as_ref().map(|m| m.vtx_bytes());
-            let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands);
+            let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands, draw);
+            d.set_colours(colours);
             d.skin_vertices = vtx_buf.as_deref();
             let run = d.run(dl);
+            colours = d.colours();
+            for (cmd, message) in std::mem::take(&mut d.skipped.at_commands) {
+                // At the command concerned (a G_SETCOMBINE, a call cut), in its own file.
+                let (seg, off) = split_segmented(cmd);
+                let fi = ctx.map.get(seg as usize).copied().flatten();
+                notes.push(RawNote {
+                    file: fi.filter(|&fi| fi != ctx.home).map(|fi| ctx.files[fi].name.clone()),
+                    offset: fi.map(|_| off as u64).or_else(|| limb_at(l)),
+                    message,
+                    subject: format!("limb {l}, display list {dl:#010x}"),
+                });
+            }
             for (message, subject) in d.skipped.describe(l) {
                 // At the limb's display list (the calls are in it or in what it calls).
                 let (seg, off) = split_segmented(dl);
@@ -222,19 +258,89 @@ pub fn skeleton_meshes(
             let many = groups.len() > 1;
             for (gi, g) in groups.into_iter().enumerate() {
                 let name = if many { format!("{base}_{gi}") } else { base.clone() };
+                let rt = g.runtime_texture(meshes.len());
                 let mesh = match &skin {
                     Some(m) => g.into_skin_mesh(ctx, name, (s, l), m, &mut budget.texels, &mut notes),
                     None => g.into_mesh(ctx, name, (s, l), rest_world, &mut budget.texels, &mut notes),
                 };
+                if let Some(rt) = rt.filter(|_| mesh.texture.is_some()) {
+                    runtime.push(rt);
+                }
                 meshes.push(mesh);
             }
         }
     }
-    Ok((meshes, merge_notes(notes)))
+    Ok((meshes, merge_notes(notes), runtime))
 }
 
 /// Texture state at a triangle: (image address, format, size, width, height, palette address).
 type TexKey = (u32, u8, u8, usize, usize, Option<u32>);
+/// Material state at a triangle: the combiner's material and the texture filter (bilinear).
+type MatKey = (([u32; 4], [bool; 4]), bool);
+
+/// The colour state one display list leaves to the next.
+#[derive(Clone, Copy)]
+struct ColourState {
+    prim: Option<[f32; 4]>,
+    env: Option<[f32; 4]>,
+    combine: Option<(Combine, u32)>,
+    othermode_h: u32,
+}
+
+impl ColourState {
+    fn start(draw: &DrawState) -> Self {
+        ColourState { prim: draw.prim, env: draw.env, combine: None, othermode_h: OTHERMODE_H_SETUP }
+    }
+}
+
+/// A mesh whose texture is in a segment the actor binds (Link's eyes and mouth): what to
+/// decode when the draw binds another texture there ([`RuntimeTexture::decode`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuntimeTexture {
+    /// Index of the mesh in the skeleton's meshes.
+    pub mesh: usize,
+    /// The segment (8, 9) and the offset in it the display list names.
+    pub segment: u8,
+    pub offset: u32,
+    fmt: u8,
+    siz: u8,
+    width: usize,
+    height: usize,
+    tlut: Option<u32>,
+    bilinear: bool,
+    texel_rgb: bool,
+    texel_alpha: bool,
+}
+
+impl RuntimeTexture {
+    /// The texture when the draw binds the segment to `base` (a segmented address of a file
+    /// of `ctx`); None when its bytes are not there.
+    pub fn decode(&self, ctx: &Ctx, base: u32) -> Option<boneyard_core::model::Texture> {
+        let addr = base.wrapping_add(self.offset);
+        let bytes = (self.width * self.height * texture::bits(self.siz)).div_ceil(8);
+        let data = ctx.bytes(addr, bytes, 0).ok()?;
+        let pal = match self.tlut {
+            Some(t) => Some(ctx.tail(t, 0).ok()?),
+            None => None,
+        };
+        let mut t = texture::decode(self.fmt, self.siz, self.width, self.height, data, pal)?;
+        apply_texel_use(&mut t, self.bilinear, self.texel_rgb, self.texel_alpha);
+        Some(t)
+    }
+}
+
+/// The filter, and white where the combiner does not read the texture's colour or alpha.
+fn apply_texel_use(t: &mut boneyard_core::model::Texture, bilinear: bool, rgb: bool, alpha: bool) {
+    t.filter = if bilinear { TextureFilter::ThreePoint } else { TextureFilter::Point };
+    for px in t.rgba.chunks_exact_mut(4) {
+        if !rgb {
+            px[..3].fill(255);
+        }
+        if !alpha {
+            px[3] = 255;
+        }
+    }
+}
 
 /// One vertex as loaded into the vertex cache.
 #[derive(Clone, Copy)]
@@ -250,8 +356,13 @@ struct Vtx {
 /// Triangles sharing one texture.
 struct Group {
     tex: Option<TexKey>,
+    mat_key: MatKey,
+    mat: Material,
+    bilinear: bool,
     /// The G_SETTIMG command that named the texture.
     tex_cmd: u32,
+    /// The texture came from a segment the actor binds: (segment, offset in it).
+    runtime_seg: Option<(u8, u32)>,
     scale: [f32; 2],
     origin: [f32; 2],
     positions: Vec<Vec3>,
@@ -263,6 +374,25 @@ struct Group {
 }
 
 impl Group {
+    /// What [`RuntimeTexture`] needs, when the texture is in a segment the actor binds.
+    fn runtime_texture(&self, mesh: usize) -> Option<RuntimeTexture> {
+        let (segment, offset) = self.runtime_seg?;
+        let (_, fmt, siz, width, height, tlut) = self.tex?;
+        Some(RuntimeTexture {
+            mesh,
+            segment,
+            offset,
+            fmt,
+            siz,
+            width,
+            height,
+            tlut,
+            bilinear: self.bilinear,
+            texel_rgb: self.mat.texel_rgb,
+            texel_alpha: self.mat.texel_alpha,
+        })
+    }
+
     fn into_mesh(
         mut self,
         ctx: &Ctx,
@@ -299,9 +429,19 @@ impl Group {
     /// Colours and the texture (within the document's texel budget); a texture not decoded is
     /// a note.
     fn finish(self, ctx: &Ctx, mut mesh: Mesh, texels: &mut usize, notes: &mut Vec<RawNote>) -> Mesh {
-        mesh.colors = Some(self.colors);
-        mesh.base_color = [1.0, 1.0, 1.0, 1.0];
-        let Some((addr, fmt, siz, w, h, tlut)) = self.tex else { return mesh };
+        let m = self.mat;
+        // Vertex colours as the combiner reads them: a part it does not read is white.
+        mesh.colors = m.shade().then(|| {
+            self.colors
+                .iter()
+                .map(|c| {
+                    let rgb = if m.shade_rgb { [c[0], c[1], c[2]] } else { [1.0; 3] };
+                    [rgb[0], rgb[1], rgb[2], if m.shade_alpha { c[3] } else { 1.0 }]
+                })
+                .collect()
+        });
+        mesh.base_color = m.factor;
+        let Some((addr, fmt, siz, w, h, tlut)) = self.tex.filter(|_| m.texture()) else { return mesh };
         // Where the texture is, for the note when it is not decoded; in a segment bound to no
         // file, the command that names it.
         let (seg, off) = split_segmented(addr);
@@ -335,7 +475,8 @@ impl Group {
                     _ => "the format or its palette is not readable".to_string(),
                 });
             }
-            if let Some(t) = decoded {
+            if let Some(mut t) = decoded {
+                apply_texel_use(&mut t, self.bilinear, m.texel_rgb, m.texel_alpha);
                 let (sx, sy) = (self.scale[0] / (32.0 * w as f32), self.scale[1] / (32.0 * h as f32));
                 let (ox, oy) = (self.origin[0] / w as f32, self.origin[1] / h as f32);
                 mesh.uvs = Some(
@@ -429,6 +570,10 @@ struct Decoder<'a, 'b> {
     timg: (u32, u8, u8),
     /// Where the last G_SETTIMG command is (for notes about its texture).
     timg_cmd: u32,
+    /// The last G_SETTIMG named a segment the actor binds (segment, offset), and the image
+    /// loaded last did.
+    timg_runtime: Option<(u8, u32)>,
+    loaded_runtime: Option<(u8, u32)>,
     /// The image last loaded into TMEM and the last palette.
     loaded: Option<u32>,
     tlut: Option<u32>,
@@ -438,6 +583,20 @@ struct Decoder<'a, 'b> {
     lighting: bool,
     /// An animated Skin limb's Vtx buffer, which the game binds to segment 8.
     skin_vertices: Option<&'b [u8]>,
+    /// What the actor set before the draw.
+    draw: &'b DrawState,
+    prim: Option<[f32; 4]>,
+    env: Option<[f32; 4]>,
+    /// The last G_SETCOMBINE and where it is (None: not set, the old flat reading: texture
+    /// times vertex colour).
+    combine: Option<(Combine, u32)>,
+    /// G_SETOTHERMODE_H's word.
+    othermode_h: u32,
+    /// The material of the current state, computed at the first triangle after a change.
+    material: Option<(MatKey, Material)>,
+    /// Display lists running, by call depth: the lists each level entered (its call, then
+    /// its branches), for cutting loops.
+    running: Vec<Vec<u32>>,
     /// What was not followed or drawn, told once per limb after the run.
     skipped: Skipped,
 }
@@ -455,6 +614,8 @@ struct Skipped {
     triangles_without_vertices: usize,
     /// Triangles past the limb's [`MAX_GROUPS`] textures.
     triangles_past_groups: usize,
+    /// Notes at a command's own address (combiners approximated, loops cut), once each.
+    at_commands: Vec<(u32, String)>,
 }
 
 impl Skipped {
@@ -502,13 +663,30 @@ const G_LOADBLOCK: u8 = 0xF3;
 const G_LOADTILE: u8 = 0xF4;
 const G_SETTILE: u8 = 0xF5;
 const G_SETTIMG: u8 = 0xFD;
+const G_SETOTHERMODE_H: u8 = 0xE3;
+const G_SETPRIMCOLOR: u8 = 0xFA;
+const G_SETENVCOLOR: u8 = 0xFB;
+const G_SETCOMBINE: u8 = 0xFC;
+/// G_SETOTHERMODE_H fields (gbi.h G_MDSFT_*): cycle type (bits 20-21, 1 = 2-cycle), texture
+/// filter (bits 12-13: 0 point, 2 bilinear, 3 average).
+const G_MDSFT_CYCLETYPE: u32 = 20;
+const G_MDSFT_TEXTFILT: u32 = 12;
+/// What `Gfx_SetupDL_25Opa` leaves before an actor draws: G_CYC_2CYCLE | G_TF_BILERP.
+const OTHERMODE_H_SETUP: u32 = 1 << G_MDSFT_CYCLETYPE | 2 << G_MDSFT_TEXTFILT;
 /// F3DEX2 G_LIGHTING geometry-mode bit.
 const G_LIGHTING: u32 = 0x0020_0000;
 /// Groups (textures) per limb at most.
 const MAX_GROUPS: usize = 64;
 
 impl<'a, 'b> Decoder<'a, 'b> {
-    fn new(ctx: &'b Ctx<'a>, limb: usize, slots: &'b [usize], flex: bool, commands_left: &'b mut usize) -> Self {
+    fn new(
+        ctx: &'b Ctx<'a>,
+        limb: usize,
+        slots: &'b [usize],
+        flex: bool,
+        commands_left: &'b mut usize,
+        draw: &'b DrawState,
+    ) -> Self {
         Decoder {
             ctx,
             limb,
@@ -520,6 +698,8 @@ impl<'a, 'b> Decoder<'a, 'b> {
             groups: Vec::new(),
             timg: (0, 0, 0),
             timg_cmd: 0,
+            timg_runtime: None,
+            loaded_runtime: None,
             loaded: None,
             tlut: None,
             tiles: [Tile::default(); 8],
@@ -528,7 +708,70 @@ impl<'a, 'b> Decoder<'a, 'b> {
             lighting: true,
             skin_vertices: None,
             skipped: Skipped::default(),
+            draw,
+            prim: draw.prim,
+            env: draw.env,
+            combine: None,
+            othermode_h: OTHERMODE_H_SETUP,
+            material: None,
+            running: Vec::new(),
         }
+    }
+
+    fn set_colours(&mut self, c: ColourState) {
+        (self.prim, self.env, self.combine, self.othermode_h) = (c.prim, c.env, c.combine, c.othermode_h);
+        self.material = None;
+    }
+
+    fn colours(&self) -> ColourState {
+        ColourState { prim: self.prim, env: self.env, combine: self.combine, othermode_h: self.othermode_h }
+    }
+
+    /// The material of the current colour state (and a note, once per G_SETCOMBINE, when it
+    /// is approximated or reads a colour nobody set).
+    fn material(&mut self) -> (MatKey, Material) {
+        if let Some(m) = &self.material {
+            return m.clone();
+        }
+        let bilinear = (self.othermode_h >> G_MDSFT_TEXTFILT) & 3 != 0;
+        let two_cycle = (self.othermode_h >> G_MDSFT_CYCLETYPE) & 3 == 1;
+        let mat = match self.combine {
+            None => Material {
+                factor: [1.0; 4],
+                texel_rgb: true,
+                texel_alpha: true,
+                shade_rgb: true,
+                shade_alpha: true,
+                approximated: None,
+            },
+            Some((c, at)) => {
+                let k = Constants { prim: self.prim.unwrap_or([1.0; 4]), env: self.env.unwrap_or([1.0; 4]) };
+                let m = combiner::evaluate(c, two_cycle, &k);
+                let mut why = Vec::new();
+                if let Some(a) = &m.approximated {
+                    why.push(format!("approximated ({a})"));
+                }
+                let formula = combiner::describe(c);
+                let reads = |v: &str| formula.contains(v);
+                if self.env.is_none() && (reads("ENVIRONMENT") || reads("ENV_ALPHA")) {
+                    why.push("the environment colour is set at run time by the actor: white assumed".into());
+                }
+                if self.prim.is_none() && reads("PRIMITIVE") {
+                    why.push("the primitive colour is set at run time by the actor: white assumed".into());
+                }
+                if !why.is_empty() && !self.skipped.at_commands.iter().any(|(a, _)| *a == at) {
+                    let cycles = if two_cycle { "2-cycle" } else { "1-cycle" };
+                    self.skipped.at_commands.push((
+                        at,
+                        format!("combiner {:08X} {:08X} ({cycles}: {formula}): {}", c.w0, c.w1, why.join("; ")),
+                    ));
+                }
+                m
+            }
+        };
+        let key = (mat.key(), bilinear);
+        self.material = Some((key, mat.clone()));
+        (key, mat)
     }
 
     /// The group for the current texture state (created on first use).
@@ -545,7 +788,8 @@ impl<'a, 'b> Decoder<'a, 'b> {
             }
             _ => None,
         };
-        if let Some(i) = self.groups.iter().position(|g| g.tex == key) {
+        let (mat_key, mat) = self.material();
+        if let Some(i) = self.groups.iter().position(|g| g.tex == key && g.mat_key == mat_key) {
             return Some(i);
         }
         if self.groups.len() >= MAX_GROUPS {
@@ -553,7 +797,11 @@ impl<'a, 'b> Decoder<'a, 'b> {
         }
         self.groups.push(Group {
             tex: key,
+            mat_key,
+            mat,
+            bilinear: mat_key.1,
             tex_cmd: self.timg_cmd,
+            runtime_seg: key.and(self.loaded_runtime),
             scale: self.tex_scale,
             origin: [t.size[0] as f32 / 4.0, t.size[1] as f32 / 4.0],
             positions: Vec::new(),
@@ -568,6 +816,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
     fn run(&mut self, start: u32) -> Result<(), String> {
         let mut stack: Vec<u32> = Vec::new();
         let mut pc = start;
+        self.running = vec![vec![start]];
         for _ in 0..MAX_COMMANDS {
             let Some(left) = self.commands_left.checked_sub(1) else {
                 return Err(format!(
@@ -614,10 +863,41 @@ impl<'a, 'b> Decoder<'a, 'b> {
                     self.lighting = ((mode & w0) | w1) & G_LIGHTING != 0;
                 }
                 G_SETTIMG => {
-                    self.timg = (w1, ((w0 >> 21) & 7) as u8, ((w0 >> 19) & 3) as u8);
+                    // A texture in a segment the actor binds (Link's eyes and mouth).
+                    let (seg, off) = split_segmented(w1);
+                    let (addr, runtime) = match self.draw.segments[seg as usize] {
+                        Some(base) if !self.ctx.is_valid(w1) => (base.wrapping_add(off), Some((seg, off))),
+                        _ => (w1, None),
+                    };
+                    self.timg_runtime = runtime;
+                    self.timg = (addr, ((w0 >> 21) & 7) as u8, ((w0 >> 19) & 3) as u8);
                     self.timg_cmd = pc.wrapping_sub(8);
                 }
-                G_LOADBLOCK | G_LOADTILE => self.loaded = Some(self.timg.0),
+                G_SETPRIMCOLOR | G_SETENVCOLOR => {
+                    let c = w1.to_be_bytes().map(|b| b as f32 / 255.0);
+                    if cmd[0] == G_SETPRIMCOLOR {
+                        self.prim = Some(c);
+                    } else {
+                        self.env = Some(c);
+                    }
+                    self.material = None;
+                }
+                G_SETCOMBINE => {
+                    self.combine = Some((Combine { w0, w1 }, pc.wrapping_sub(8)));
+                    self.material = None;
+                }
+                G_SETOTHERMODE_H => {
+                    // gsSPSetOtherMode: shift = 32 - sft - len, len - 1 in the low byte.
+                    let len = (w0 & 0xFF) + 1;
+                    let shift = 32u32.saturating_sub(((w0 >> 8) & 0xFF) + len);
+                    let mask = (((1u64 << len.min(32)) - 1) << shift.min(31)) as u32;
+                    self.othermode_h = (self.othermode_h & !mask) | (w1 & mask);
+                    self.material = None;
+                }
+                G_LOADBLOCK | G_LOADTILE => {
+                    self.loaded = Some(self.timg.0);
+                    self.loaded_runtime = self.timg_runtime;
+                }
                 G_LOADTLUT => self.tlut = Some(self.timg.0),
                 G_SETTILE => {
                     let t = &mut self.tiles[((w1 >> 24) & 7) as usize];
@@ -641,16 +921,40 @@ impl<'a, 'b> Decoder<'a, 'b> {
                         *self.skipped.unbound.entry(split_segmented(w1).0).or_default() += 1;
                         continue;
                     }
+                    if self.running.iter().any(|level| level.contains(&w1)) {
+                        // Into a list already running: the RSP would loop (or overflow its
+                        // stack) for ever. Cut: this command ends the current list.
+                        let how = if call { "calls" } else { "branches to" };
+                        self.skipped.at_commands.push((
+                            pc.wrapping_sub(8),
+                            format!("the display list {how} {w1:#010x}, which is already running (a loop): cut there"),
+                        ));
+                        match stack.pop() {
+                            Some(ret) => {
+                                self.running.pop();
+                                pc = ret;
+                                continue;
+                            }
+                            None => return Ok(()),
+                        }
+                    }
                     if call {
                         if stack.len() >= MAX_DEPTH {
                             return Err("display list calls nest too deep".into());
                         }
                         stack.push(pc);
+                        self.running.push(vec![w1]);
+                    } else if let Some(level) = self.running.last_mut().filter(|l| l.len() < MAX_BRANCHES_TRACKED) {
+                        // Past that many, a loop is caught by the command limit instead.
+                        level.push(w1);
                     }
                     pc = w1;
                 }
                 G_ENDDL => match stack.pop() {
-                    Some(ret) => pc = ret,
+                    Some(ret) => {
+                        self.running.pop();
+                        pc = ret;
+                    }
                     None => return Ok(()),
                 },
                 _ => {}

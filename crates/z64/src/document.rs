@@ -39,6 +39,10 @@ pub struct Z64Document {
     first_anim: Vec<Option<usize>>,
     /// What was skipped or doubted while reading (companions, the builder's, the meshes').
     pub(crate) warnings: Vec<Warning>,
+    /// What the game sets before drawing (Link's tunic).
+    pub(crate) runtime: crate::runtime::RuntimeState,
+    /// By skeleton: meshes whose textures the draw binds (Link's eyes and mouth).
+    runtime_textures: Vec<Vec<dlist::RuntimeTexture>>,
 }
 
 fn hex(v: u32) -> String {
@@ -46,7 +50,12 @@ fn hex(v: u32) -> String {
 }
 
 impl Z64Document {
-    pub(crate) fn new(files: Vec<SegFile>, mut summaries: Vec<FileSummary>, found: Found) -> Result<Self> {
+    pub(crate) fn new(
+        files: Vec<SegFile>,
+        mut summaries: Vec<FileSummary>,
+        found: Found,
+        runtime: crate::runtime::RuntimeState,
+    ) -> Result<Self> {
         let mut first_anim = vec![None; found.skels.len()];
         for (i, a) in found.anims.iter().enumerate() {
             if let Some(slot) = a.skeleton.and_then(|s| first_anim.get_mut(s)) {
@@ -61,6 +70,8 @@ impl Z64Document {
             anim_infos: Vec::new(),
             first_anim,
             warnings: Vec::new(),
+            runtime,
+            runtime_textures: Vec::new(),
         };
         doc.warnings = std::mem::take(&mut doc.found.warnings);
         let multi = doc.found.skels.iter().map(|s| doc.found.ctxs[s.ctx].1).collect::<std::collections::BTreeSet<_>>();
@@ -68,8 +79,9 @@ impl Z64Document {
         let mut budget = dlist::Budget::default();
         let mut warnings = Vec::new();
         for si in 0..doc.found.skels.len() {
-            let info = doc.skeleton_info(si, multi, &mut budget, &mut warnings)?;
+            let (info, runtime) = doc.skeleton_info(si, multi, &mut budget, &mut warnings)?;
             doc.skel_infos.push(info);
+            doc.runtime_textures.push(runtime);
         }
         doc.warnings.extend(warnings);
         if doc.warnings.len() > MAX_WARNINGS {
@@ -175,7 +187,7 @@ impl Z64Document {
         multi: bool,
         budget: &mut dlist::Budget,
         warnings: &mut Vec<Warning>,
-    ) -> Result<SkeletonInfo> {
+    ) -> Result<(SkeletonInfo, Vec<dlist::RuntimeTexture>)> {
         let s = &self.found.skels[si];
         let ctx = self.ctx(s.ctx);
         let home = ctx.home_file();
@@ -205,7 +217,8 @@ impl Z64Document {
         // ROM files of another version) a failure is a note.
         let names = self.found.names.get(ctx.home).and_then(|v| v.as_deref());
         let strict = names.is_some() && !home.lenient;
-        let (meshes, notes) = dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, names)
+        let draw = self.draw_state(si, crate::runtime::DEFAULT_FACE);
+        let (meshes, notes, runtime) = dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, names, &draw)
             .map_err(|e| e.in_file(home.name.clone()))?;
         let mut extra = Map::new();
         extra.insert("type".into(), json!(s.ty.name()));
@@ -235,14 +248,38 @@ impl Z64Document {
             let message = format!("skeleton {}: {}", s.name, n.message);
             warnings.push(Warning { file, offset: n.offset, message });
         }
-        Ok(SkeletonInfo {
+        let info = SkeletonInfo {
             id,
             name: s.name.clone(),
             source: format!("{}@{}", home.stem, hex(off)),
             skeleton,
             meshes,
             extra,
-        })
+        };
+        Ok((info, runtime))
+    }
+
+    /// The face `Player_DrawImpl` draws at `frame` of `anim` (the default face for other
+    /// animations and the rest pose).
+    pub fn face_at(&self, anim: Option<usize>, frame: f64) -> Result<(usize, usize)> {
+        let Some(a) = anim else { return Ok(crate::runtime::DEFAULT_FACE) };
+        if !matches!(self.anim(a)?.kind, AnimKind::Link { .. }) {
+            return Ok(crate::runtime::DEFAULT_FACE);
+        }
+        let jt = self.joint_table(a, self.engine_frame(a, frame)?)?;
+        Ok(crate::runtime::face_indices(jt.face))
+    }
+
+    /// What the game sets before drawing skeleton `si` with the face `(eye, mouth)`: Link's
+    /// draw for skeletons in Link's objects ([`crate::build::is_link_object`]), nothing else.
+    pub fn draw_state(&self, si: usize, face: (usize, usize)) -> dlist::DrawState {
+        let s = &self.found.skels[si];
+        let home = self.ctx(s.ctx).home_file();
+        if crate::build::is_link_object(&home.stem) {
+            dlist::DrawState::link(self.runtime, home.segment, face)
+        } else {
+            dlist::DrawState::default()
+        }
     }
 
     /// The joint table of animation `anim` at engine frame `frame` (already wrapped).
@@ -468,6 +505,28 @@ impl Z64Document {
 }
 
 impl Document for Z64Document {
+    /// Link's eyes and mouth at the frame, when the face word picks another face than the
+    /// default one the meshes carry.
+    fn frame_textures(
+        &self,
+        skeleton: usize,
+        anim: Option<usize>,
+        frame: f64,
+    ) -> Result<Vec<(usize, boneyard_core::model::Texture)>> {
+        let Some(slots) = self.runtime_textures.get(skeleton).filter(|s| !s.is_empty()) else {
+            return Ok(Vec::new());
+        };
+        let face = self.face_at(anim, frame)?;
+        if face == crate::runtime::DEFAULT_FACE {
+            return Ok(Vec::new());
+        }
+        let draw = self.draw_state(skeleton, face);
+        let ctx = self.ctx(self.found.skels[skeleton].ctx);
+        Ok(slots
+            .iter()
+            .filter_map(|rt| Some((rt.mesh, rt.decode(&ctx, draw.segments[rt.segment as usize]?)?)))
+            .collect())
+    }
     fn family(&self) -> &'static str {
         "z64"
     }

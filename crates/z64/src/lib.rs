@@ -40,6 +40,7 @@
 
 pub mod anim;
 pub mod build;
+pub mod combiner;
 pub mod curve;
 pub mod demo;
 pub mod dlist;
@@ -51,6 +52,7 @@ pub mod layout;
 pub mod mtx;
 pub mod names;
 pub mod rom;
+pub mod runtime;
 pub mod scan;
 pub mod segment;
 pub mod sins;
@@ -129,7 +131,8 @@ impl Family for Z64 {
     /// `pick`: one file of the ROMs given (`--file object_link_boy`), with `gameplay_keep` and
     /// `link_animetion` when it is Link's.
     fn open_with(&self, files: Vec<InputFile>, options: &boneyard_core::OpenOptions) -> Result<Box<dyn Document>> {
-        Ok(Box::new(open_files_picking(files, &[], options.pick.as_deref())?))
+        let runtime = runtime::RuntimeState::from_pairs(&options.runtime)?;
+        Ok(Box::new(open_files_running(files, &[], options.pick.as_deref(), runtime)?))
     }
 
     /// `link_animetion` holds only the frames `gameplay_keep`'s headers point into; it is read
@@ -182,9 +185,20 @@ pub fn open_files_with(inputs: Vec<InputFile>, explicit: &[build::Explicit]) -> 
 /// plus `gameplay_keep` and `link_animetion` when the file is Link's (they hold his
 /// animations). A name no ROM file has is an error that offers the closest names.
 pub fn open_files_picking(
+    inputs: Vec<InputFile>,
+    explicit: &[build::Explicit],
+    pick: Option<&str>,
+) -> Result<Z64Document> {
+    open_files_running(inputs, explicit, pick, runtime::RuntimeState::default())
+}
+
+/// [`open_files_picking`] with the run-time state the game would set before drawing
+/// ([`runtime::RuntimeState`]: Link's tunic).
+pub fn open_files_running(
     mut inputs: Vec<InputFile>,
     explicit: &[build::Explicit],
     pick: Option<&str>,
+    runtime: runtime::RuntimeState,
 ) -> Result<Z64Document> {
     if pick.is_some() && !inputs.iter().any(|i| rom::byte_order(&i.data).is_some()) {
         return Err(Error::not_found("--file picks a file inside a ROM, and none of the files given is a ROM"));
@@ -257,7 +271,7 @@ pub fn open_files_picking(
             return Err(build::nothing_found(&name));
         }
     }
-    let mut doc = Z64Document::new(files, summaries, found)?;
+    let mut doc = Z64Document::new(files, summaries, found, runtime)?;
     doc.warnings.splice(0..0, companion_warnings);
     if nothing {
         for s in &mut doc.summaries {

@@ -61,7 +61,7 @@ pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: 
         };
         rgba.extend_from_slice(&px);
     }
-    Some(Texture { width: width as u32, height: height as u32, rgba })
+    Some(Texture { width: width as u32, height: height as u32, rgba, filter: Default::default() })
 }
 
 #[cfg(test)]

@@ -178,17 +178,23 @@ proptest! {
     }
 }
 
-/// `skeletons` skeletons of 255 limbs whose display lists all branch to themselves
-/// (`G_DL` branch at 0 to 0x06000000): open must stay bounded by a document-wide budget, not
-/// run 65536 commands a limb for every skeleton.
+/// `skeletons` skeletons of 255 limbs whose display lists all loop for ever: a chain of 66
+/// branches (`G_DL` branch at 8i to 8(i+1)), the last two branching to each other, past the
+/// branches the decoder remembers for cutting loops. Open must stay bounded by a
+/// document-wide budget, not run 65536 commands a limb for every skeleton.
 fn looping_display_lists(skeletons: usize) -> Vec<u8> {
-    let mut o = common::Obj(vec![0xDE, 0x01, 0, 0, 0x06, 0, 0, 0]);
-    // One Standard limb at 8: pos (0,0,0), no child/sibling, display list at 0.
-    o.at(8).s16(0).s16(0).s16(0).u8(0xFF).u8(0xFF).ptr(0);
+    let mut o = common::Obj(Vec::new());
+    for i in 0..67u32 {
+        let to = if i == 66 { 8 * 65 } else { 8 * (i + 1) };
+        o.u8(0xDE).u8(0x01).s16(0).ptr(to);
+    }
+    // One Standard limb after: pos (0,0,0), no child/sibling, display list at 0.
+    let limb = o.0.len() as u32;
+    o.s16(0).s16(0).s16(0).u8(0xFF).u8(0xFF).ptr(0);
     for _ in 0..skeletons {
         let table = o.0.len() as u32;
         for _ in 0..255 {
-            o.ptr(8);
+            o.ptr(limb);
         }
         o.ptr(table).u8(255).u8(0).s16(0);
     }

@@ -13,7 +13,8 @@ use crate::args::{Cli, Command};
 use anyhow::Result;
 
 pub fn run(cli: Cli) -> Result<()> {
-    let options = boneyard_core::OpenOptions { pick: cli.pick };
+    let runtime = cli.runtime_state();
+    let options = boneyard_core::OpenOptions { pick: cli.pick, runtime };
     match cli.command {
         Command::Info { files, json } => info::run(&files, json, &options),
         Command::List { files, json } => list::run(&files, json, &options),

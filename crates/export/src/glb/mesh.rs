@@ -7,10 +7,15 @@
 //!
 //! A mesh's texture is embedded as a PNG with `TEXCOORD_0` from its uvs, written as given:
 //! glTF puts uv (0, 0) at the image's first (top) row, which the model's RGBA rows follow.
+//! Its sampler follows the texture's filter (LINEAR for bilinear formats, NEAREST for point
+//! sampled ones), repeating. The material is `base_color` times the texture times the
+//! vertex colours (`COLOR_0`), which is how the families hand their materials over (Zelda
+//! 64: the colour combiner's formula).
 
 use std::collections::BTreeMap;
 
 use boneyard_core::error::ErrorKind;
+use boneyard_core::model::TextureFilter;
 use boneyard_core::{Error, Mesh, MeshBinding, Result};
 use glam::{Mat3, Mat4, Vec3};
 use gltf_json as json;
@@ -98,9 +103,25 @@ fn texture(b: &mut Builder, mesh: &Mesh) -> Result<Option<json::Index<json::Text
         extensions: None,
         extras: Default::default(),
     });
+    // The format's filtering: bilinear (the N64's 3-point filter, which LINEAR approximates)
+    // or the nearest texel; repeating, as glTF's default.
+    let filter = mesh.texture.as_ref().map(|t| t.filter).unwrap_or_default();
+    let (mag, min) = match filter {
+        TextureFilter::Point => (json::texture::MagFilter::Nearest, json::texture::MinFilter::Nearest),
+        TextureFilter::ThreePoint => (json::texture::MagFilter::Linear, json::texture::MinFilter::Linear),
+    };
+    let sampler = b.root.push(json::texture::Sampler {
+        mag_filter: Some(Valid(mag)),
+        min_filter: Some(Valid(min)),
+        name: None,
+        wrap_s: Valid(json::texture::WrappingMode::Repeat),
+        wrap_t: Valid(json::texture::WrappingMode::Repeat),
+        extensions: None,
+        extras: Default::default(),
+    });
     Ok(Some(b.root.push(json::Texture {
         name: Some(mesh.name.clone()),
-        sampler: None,
+        sampler: Some(sampler),
         source: image,
         extensions: None,
         extras: Default::default(),

@@ -232,6 +232,7 @@ pub fn with_texture(mut doc: BakedDocument) -> BakedDocument {
         width: 2,
         height: 2,
         rgba: vec![255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255],
+        filter: Default::default(),
     });
     doc
 }

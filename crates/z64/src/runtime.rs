@@ -1,0 +1,143 @@
+//! What the game sets before it draws a skeleton, which the object's own display lists leave
+//! to the actor: Link's tunic colour (the environment colour) and face textures (segments 8
+//! and 9), from the decomp's `z_player_lib.c` (`sTunicColors`, `sEyeTextures`,
+//! `sMouthTextures`, `sEyeMouthIndexes`, `Player_DrawImpl`).
+//!
+//! `Player_DrawImpl` reads the face from joint 22's x (Link's animations' last word of each
+//! frame): eye index `(x & 0xF) - 1`, mouth index `(x >> 4) - 1`, each replaced by the
+//! player's default face (`sEyeMouthIndexes[face]`, face 0: eyes 0, mouth 0) when negative;
+//! binds segment 8 to the eye texture and segment 9 to the mouth texture; and sets the
+//! environment colour to the tunic's, alpha 0.
+
+use boneyard_core::{Error, Result};
+
+/// Link's tunics, in the game's order (`PLAYER_TUNIC_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tunic {
+    #[default]
+    Kokiri,
+    Goron,
+    Zora,
+}
+
+impl Tunic {
+    pub const ALL: [Tunic; 3] = [Tunic::Kokiri, Tunic::Goron, Tunic::Zora];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tunic::Kokiri => "kokiri",
+            Tunic::Goron => "goron",
+            Tunic::Zora => "zora",
+        }
+    }
+
+    /// `sTunicColors[tunic]` (RGB8).
+    pub fn rgb(self) -> [u8; 3] {
+        match self {
+            Tunic::Kokiri => [30, 105, 27],
+            Tunic::Goron => [100, 20, 0],
+            Tunic::Zora => [0, 60, 100],
+        }
+    }
+
+    /// The environment colour `Player_DrawImpl` sets (alpha 0), 0..1.
+    pub fn env(self) -> [f32; 4] {
+        let [r, g, b] = self.rgb();
+        [r as f32 / 255.0, g as f32 / 255.0, b as f32 / 255.0, 0.0]
+    }
+
+    pub fn parse(s: &str) -> Option<Tunic> {
+        Tunic::ALL.into_iter().find(|t| t.name().eq_ignore_ascii_case(s))
+    }
+}
+
+/// Run-time state asked for by the caller (`OpenOptions::runtime`: key/value pairs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RuntimeState {
+    pub tunic: Tunic,
+}
+
+impl RuntimeState {
+    /// From the caller's key/value pairs: `tunic` = kokiri|goron|zora. Keys other families
+    /// interpret are not ours and are left alone; a bad value of ours is an error.
+    pub fn from_pairs(pairs: &[(String, String)]) -> Result<RuntimeState> {
+        let mut s = RuntimeState::default();
+        for (k, v) in pairs {
+            if k == "tunic" {
+                s.tunic = Tunic::parse(v).ok_or_else(|| {
+                    Error::not_found(format!("--tunic {v:?}: Link's tunics are kokiri, goron and zora"))
+                })?;
+            }
+        }
+        Ok(s)
+    }
+}
+
+/// Offsets in Link's object (adult and child alike: the decomp notes both keep them at the
+/// same place) of the eye textures `sEyeTextures` lists, in its order: 64x32 CI8 each.
+pub const EYE_TEXTURES: [u32; 8] = [0x0000, 0x0800, 0x1000, 0x1800, 0x2000, 0x2800, 0x3000, 0x3800];
+/// The mouth textures `sMouthTextures` lists: 32x32 CI8 each.
+pub const MOUTH_TEXTURES: [u32; 4] = [0x4000, 0x4400, 0x4800, 0x4C00];
+/// `sEyeMouthIndexes[0]`: the face the player draws when the animation's face word says none.
+pub const DEFAULT_FACE: (usize, usize) = (0, 0);
+
+/// The (eye, mouth) texture indices `Player_DrawImpl` uses for face word `word` (None: the
+/// animation has none, the default face).
+pub fn face_indices(word: Option<u16>) -> (usize, usize) {
+    let Some(w) = word else { return DEFAULT_FACE };
+    let eye = (w & 0xF) as i32 - 1;
+    let mouth = (w >> 4) as i32 - 1;
+    let eye = if eye < 0 { DEFAULT_FACE.0 } else { eye as usize };
+    let mouth = if mouth < 0 { DEFAULT_FACE.1 } else { mouth as usize };
+    // `sEyeTextures` has 8 entries, `sMouthTextures` 4; the game would read past them for a
+    // larger index (garbage): we keep the default rather than guess.
+    (
+        if eye < EYE_TEXTURES.len() { eye } else { DEFAULT_FACE.0 },
+        if mouth < MOUTH_TEXTURES.len() { mouth } else { DEFAULT_FACE.1 },
+    )
+}
+
+/// What a skeleton's draw starts with: the environment colour, and textures bound to
+/// segments the actor binds (address in the skeleton's own segment).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct DrawState {
+    pub env: Option<[f32; 4]>,
+    pub prim: Option<[f32; 4]>,
+    /// Texture addresses for segments 8 and 9 (eyes, mouth).
+    pub segments: [Option<u32>; 16],
+    /// Who set it, for notes ("Link's Kokiri tunic").
+    pub origin: Option<&'static str>,
+}
+
+impl DrawState {
+    /// Link's draw with `state` and the face of `(eye, mouth)`, for his object bound to `seg`.
+    pub fn link(state: RuntimeState, seg: u8, (eye, mouth): (usize, usize)) -> DrawState {
+        let mut segments = [None; 16];
+        let base = (seg as u32) << 24;
+        segments[8] = EYE_TEXTURES.get(eye).map(|o| base | o);
+        segments[9] = MOUTH_TEXTURES.get(mouth).map(|o| base | o);
+        let origin = match state.tunic {
+            Tunic::Kokiri => "Link's draw (Kokiri tunic)",
+            Tunic::Goron => "Link's draw (Goron tunic)",
+            Tunic::Zora => "Link's draw (Zora tunic)",
+        };
+        DrawState { env: Some(state.tunic.env()), prim: None, segments, origin: Some(origin) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn face_word_as_player_draw_impl_reads_it() {
+        assert_eq!(face_indices(None), (0, 0));
+        assert_eq!(face_indices(Some(0)), (0, 0));
+        // eye nibble 3 -> index 2 (closed), mouth nibble 2 -> index 1.
+        assert_eq!(face_indices(Some(0x23)), (2, 1));
+        assert_eq!(face_indices(Some(0x10)), (0, 0));
+        assert_eq!(face_indices(Some(0xFF)), (0, 0), "past the tables: default");
+        assert_eq!(Tunic::parse("ZORA"), Some(Tunic::Zora));
+        assert!(RuntimeState::from_pairs(&[("tunic".into(), "pink".into())]).is_err());
+    }
+}

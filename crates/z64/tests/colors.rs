@@ -1,0 +1,250 @@
+//! Colour state of display lists as materials: crafted combiners with hand-worked results,
+//! loops cut with a warning, and on the real adult Link the tunic colour and face textures the
+//! game's draw sets (values from the decomp's z_player_lib.c and object_link_boy.xml).
+
+mod common;
+
+use boneyard_core::document::Document;
+use boneyard_core::family::{Family, InputFile, OpenOptions};
+use boneyard_core::testdata::shared_data;
+use boneyard_z64::{open_files, texture, Z64};
+use std::path::PathBuf;
+
+/// gbi.h's `gsDPSetCombineLERP(a0, b0, c0, d0, Aa0, Ab0, Ac0, Ad0, a1, b1, c1, d1, Aa1, Ab1,
+/// Ac1, Ad1)` words, packed from its `GCCc0w0`/`GCCc1w0`/`GCCc0w1`/`GCCc1w1` layout.
+fn combine_lerp(c0: [u32; 8], c1: [u32; 8]) -> [u32; 2] {
+    let w0 = 0xFC00_0000
+        | (c0[0] & 0xF) << 20
+        | (c0[2] & 0x1F) << 15
+        | (c0[4] & 7) << 12
+        | (c0[6] & 7) << 9
+        | (c1[0] & 0xF) << 5
+        | (c1[2] & 0x1F);
+    let w1 = (c0[1] & 0xF) << 28
+        | (c0[3] & 7) << 15
+        | (c0[5] & 7) << 12
+        | (c0[7] & 7) << 9
+        | (c1[1] & 0xF) << 24
+        | (c1[4] & 7) << 21
+        | (c1[6] & 7) << 18
+        | (c1[3] & 7) << 6
+        | (c1[5] & 7) << 3
+        | (c1[7] & 7);
+    [w0, w1]
+}
+
+// gbi.h G_CCMUX_* / G_ACMUX_* numbers.
+const TEXEL0: u32 = 1;
+const PRIMITIVE: u32 = 3;
+const SHADE: u32 = 4;
+const ENVIRONMENT: u32 = 5;
+const ZERO_AB: u32 = 15;
+const ZERO_D: u32 = 7;
+const ONE_D: u32 = 6;
+
+/// An object of three Standard limbs (0 the parent of 1, 1 of 2), each with its own display
+/// list drawing one triangle (vertices at 0x400, colours (200, 100, 50, 255)):
+/// * limb 0 at 0x000: 1-cycle (G_SETOTHERMODE_H), PRIMITIVE * SHADE, prim (0x33, 0x66, 0x99).
+/// * limb 1 at 0x100: (TEXEL0 - ENV) * SHADE + ENV, env never set: approximated.
+/// * limb 2 at 0x200: the triangle, then a call of itself (a loop).
+fn crafted() -> Vec<u8> {
+    let mut dls: Vec<Vec<u32>> = Vec::new();
+    let tri = [0x0100_3006, 0x0600_0400, 0x0500_0204, 0]; // G_VTX 3 at 0x400, G_TRI1 0 1 2
+    let prim_shade = [PRIMITIVE, ZERO_AB, SHADE, ZERO_D, 7, 7, 7, PRIMITIVE];
+    let mut l0 = vec![0xD9DF_FFFF, 0]; // G_LIGHTING cleared: the vertex colours are the shade
+    l0.extend([0xE300_0A01, 0]); // G_SETOTHERMODE_H cycle type (shift 20, 2 bits): 1-cycle
+    l0.extend(combine_lerp(prim_shade, prim_shade));
+    l0.extend([0xFA00_0000, 0x3366_99FF]);
+    l0.extend(tri);
+    l0.extend([0xDF00_0000, 0]);
+    dls.push(l0);
+    let blend = [TEXEL0, ENVIRONMENT, SHADE, ENVIRONMENT, 7, 7, 7, ONE_D];
+    let mut l1 = combine_lerp(blend, blend).to_vec();
+    l1.extend(tri);
+    l1.extend([0xDF00_0000, 0]);
+    dls.push(l1);
+    let mut l2 = tri.to_vec();
+    l2.extend([0xDE00_0000, 0x0600_0200, 0xDF00_0000, 0]); // G_DL call 0x200: itself
+    dls.push(l2);
+    let mut o = common::Obj(Vec::new());
+    for (i, dl) in dls.iter().enumerate() {
+        o.at(0x100 * i);
+        for w in dl {
+            o.0.extend_from_slice(&w.to_be_bytes());
+        }
+    }
+    o.at(0x400);
+    for v in [[0, 0, 0], [100, 0, 0], [0, 100, 0]] {
+        o.s16(v[0]).s16(v[1]).s16(v[2]).s16(0).s16(0).s16(0).u8(200).u8(100).u8(50).u8(255);
+    }
+    // Limbs at 0x440 (0xC each): pos, child, sibling, display list.
+    o.at(0x440);
+    o.s16(0).s16(0).s16(0).u8(1).u8(0xFF).ptr(0x000);
+    o.s16(0).s16(0).s16(0).u8(2).u8(0xFF).ptr(0x100);
+    o.s16(0).s16(0).s16(0).u8(0xFF).u8(0xFF).ptr(0x200);
+    let table = o.0.len() as u32;
+    for i in 0..3 {
+        o.ptr(0x440 + 0xC * i);
+    }
+    o.ptr(table).u8(3).u8(0).s16(0);
+    o.0
+}
+
+#[test]
+fn crafted_combiners_become_materials() {
+    let doc = open_files(vec![InputFile::new("object_colors", crafted())]).unwrap();
+    let s = &doc.skeletons()[0];
+    let mesh = |dl: u32| s.meshes.iter().find(|m| m.name.ends_with(&format!("{dl:06X}"))).unwrap();
+    // PRIMITIVE * SHADE: factor = prim, vertex colours kept, no texture.
+    let m = mesh(0);
+    let prim = [0x33 as f32 / 255.0, 0x66 as f32 / 255.0, 0x99 as f32 / 255.0, 1.0];
+    assert_eq!(m.base_color, prim);
+    assert!(m.texture.is_none());
+    let c = m.colors.as_ref().unwrap()[0];
+    assert_eq!(c, [200.0 / 255.0, 100.0 / 255.0, 50.0 / 255.0, 1.0]);
+    // (TEXEL0 - ENV) * SHADE + ENV: a sum, approximated, the warning at its G_SETCOMBINE
+    // (0x100) naming the formula.
+    let w = doc.warnings();
+    let approx = w.iter().find(|w| w.message.contains("approximated")).expect("approximation warned");
+    assert_eq!((approx.file.as_str(), approx.offset), ("object_colors", Some(0x100)), "{approx:?}");
+    assert!(approx.message.contains("(TEXEL0 - ENVIRONMENT) * SHADE + ENVIRONMENT"), "{}", approx.message);
+    assert!(approx.message.contains("environment colour is set at run time"), "{}", approx.message);
+    // The self-call: the triangle before it kept, the call cut, told at the G_DL (0x210)
+    // with the limb.
+    assert_eq!(mesh(0x200).indices.len(), 3);
+    let cut = w.iter().find(|w| w.message.contains("already running")).expect("loop warned");
+    assert_eq!(cut.offset, Some(0x210), "{cut:?}");
+    assert!(cut.message.contains("limb 2"), "{}", cut.message);
+}
+
+fn dbg_file(name: &str, test: &str) -> Option<PathBuf> {
+    shared_data(&format!("z64/oot-gc-eu-mq-dbg/{name}"), test)
+}
+
+fn open_link(test: &str, runtime: Vec<(String, String)>) -> Option<Box<dyn Document>> {
+    let files: Vec<PathBuf> = ["object_link_boy", "gameplay_keep", "link_animetion"]
+        .iter()
+        .map(|n| dbg_file(n, test))
+        .collect::<Option<_>>()?;
+    let inputs = files.iter().map(|p| InputFile::read(p).unwrap()).collect();
+    Some(Z64.open_with(inputs, &OpenOptions { pick: None, runtime }).unwrap())
+}
+
+/// `sTunicColors` in the decomp's z_player_lib.c (RGB8), written here by hand.
+const KOKIRI: [u8; 3] = [30, 105, 27];
+const ZORA: [u8; 3] = [0, 60, 100];
+
+fn tunic_meshes(doc: &dyn Document, rgb: [u8; 3]) -> Vec<String> {
+    let want = rgb.map(|c| c as f32 / 255.0);
+    let s = doc.skeletons().iter().find(|s| s.name == "gLinkAdultSkel").expect("adult Link's skeleton");
+    s.meshes
+        .iter()
+        .filter(|m| m.base_color[..3].iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6))
+        .map(|m| m.name.clone())
+        .collect()
+}
+
+#[test]
+fn adult_link_tunic_is_the_decomps_kokiri_green_and_zora_on_request() {
+    let Some(doc) = open_link("adult_link_tunic", vec![]) else { return };
+    let kokiri = tunic_meshes(doc.as_ref(), KOKIRI);
+    println!("Kokiri-green meshes: {} ({:?})", kokiri.len(), kokiri);
+    assert!(kokiri.len() >= 5, "{kokiri:?}");
+    // Nothing of the tunic comes out white-on-green from the display lists' own primitive
+    // colour: the combiner reads the environment colour the draw sets.
+    assert!(tunic_meshes(doc.as_ref(), ZORA).is_empty());
+    let Some(zora) = open_link("adult_link_tunic", vec![("tunic".into(), "zora".into())]) else { return };
+    let blue = tunic_meshes(zora.as_ref(), ZORA);
+    println!("Zora-blue meshes with --tunic zora: {}", blue.len());
+    assert_eq!(blue, kokiri, "the same meshes change colour");
+    assert!(tunic_meshes(zora.as_ref(), KOKIRI).is_empty());
+    let files: Vec<PathBuf> = ["object_link_boy", "gameplay_keep", "link_animetion"]
+        .iter()
+        .map(|n| dbg_file(n, "adult_link_tunic").unwrap())
+        .collect();
+    let inputs = files.iter().map(|p| InputFile::read(p).unwrap()).collect();
+    let e = Z64.open_with(inputs, &OpenOptions { pick: None, runtime: vec![("tunic".into(), "pink".into())] });
+    assert!(e.is_err());
+}
+
+/// One `<Texture>` of the decomp's XML: (offset, width, height, tlut offset).
+fn xml_texture(xml: &str, name: &str) -> (usize, usize, usize, usize) {
+    let line = xml.lines().find(|l| l.contains(&format!("Name=\"{name}\""))).expect(name);
+    let attr = |a: &str| {
+        let v = line.split(&format!("{a}=\"")).nth(1).unwrap().split('"').next().unwrap();
+        match v.strip_prefix("0x") {
+            Some(h) => usize::from_str_radix(h, 16).unwrap(),
+            None => v.parse().unwrap(),
+        }
+    };
+    (attr("Offset"), attr("Width"), attr("Height"), attr("TlutOffset"))
+}
+
+#[test]
+fn adult_link_face_is_the_xmls_open_eyes_and_closed_mouth() {
+    let Some(doc) = open_link("adult_link_face", vec![]) else { return };
+    let Some(xml) = shared_data("z64/oot-decomp-xml/objects/object_link_boy.xml", "adult_link_face") else { return };
+    let xml = std::fs::read_to_string(xml).unwrap();
+    let obj = std::fs::read(dbg_file("object_link_boy", "adult_link_face").unwrap()).unwrap();
+    let s = doc.skeletons().iter().find(|s| s.name == "gLinkAdultSkel").unwrap();
+    for name in ["gLinkAdultEyesOpenTex", "gLinkAdultMouthClosedTex"] {
+        let (off, w, h, tlut) = xml_texture(&xml, name);
+        // CI8 through the XML's palette.
+        let want = texture::decode(texture::FMT_CI, 1, w, h, &obj[off..off + w * h], Some(&obj[tlut..])).unwrap();
+        let hits: Vec<&str> = s
+            .meshes
+            .iter()
+            .filter(|m| m.texture.as_ref().is_some_and(|t| t.rgba == want.rgba))
+            .map(|m| m.name.as_str())
+            .collect();
+        println!("{name} at {off:#X} ({w}x{h}): meshes {hits:?}");
+        assert!(!hits.is_empty(), "{name} is on no mesh");
+    }
+    // Segments 8 and 9 are no longer said to be bound to no file.
+    let w = doc.warnings();
+    assert!(!w.iter().any(|w| w.message.contains("texture 0x08") || w.message.contains("texture 0x09")), "{w:?}");
+}
+
+#[test]
+fn link_face_changes_per_frame_as_the_face_word_says() {
+    let files: Option<Vec<PathBuf>> = ["object_link_boy", "gameplay_keep", "link_animetion"]
+        .iter()
+        .map(|n| dbg_file(n, "link_face_per_frame"))
+        .collect();
+    let Some(files) = files else { return };
+    let Some(xml) = shared_data("z64/oot-decomp-xml/objects/object_link_boy.xml", "link_face_per_frame") else {
+        return;
+    };
+    let xml = std::fs::read_to_string(xml).unwrap();
+    let obj = std::fs::read(&files[0]).unwrap();
+    let doc = open_files(files.iter().map(|p| InputFile::read(p).unwrap()).collect()).unwrap();
+    let si = doc.skeletons().iter().position(|s| s.name == "gLinkAdultSkel").unwrap();
+    // The first Link animation frame whose face word picks closed eyes (eye index 2).
+    let mut found = None;
+    'search: for (a, info) in doc.animations().iter().enumerate() {
+        if info.skeleton != Some(si) {
+            continue;
+        }
+        for f in 0..info.frames {
+            if doc.face_at(Some(a), f as f64).unwrap().0 == 2 {
+                found = Some((a, f));
+                break 'search;
+            }
+        }
+    }
+    let (a, f) = found.expect("some Link animation closes his eyes");
+    let swaps = doc.frame_textures(si, Some(a), f as f64).unwrap();
+    // The eye textures in the XML's order, which is sEyeTextures' order: the third.
+    let eyes: Vec<&str> = xml.lines().filter(|l| l.contains("Name=\"gLinkAdultEyes")).collect();
+    let name = eyes[2].split("Name=\"").nth(1).unwrap().split('"').next().unwrap();
+    let (off, w, h, tlut) = xml_texture(&xml, name);
+    let want = texture::decode(texture::FMT_CI, 1, w, h, &obj[off..off + w * h], Some(&obj[tlut..])).unwrap();
+    println!(
+        "{} frame {f}: face {:?}, {name} at {off:#X}",
+        doc.animations()[a].name,
+        doc.face_at(Some(a), f as f64).unwrap()
+    );
+    assert!(swaps.iter().any(|(_, t)| t.rgba == want.rgba), "{} swaps", swaps.len());
+    // The rest pose draws the default face: nothing swapped.
+    assert!(doc.frame_textures(si, None, 0.0).unwrap().is_empty());
+}
