@@ -8,22 +8,47 @@ use crate::layout::*;
 use crate::segment::{be16, be32, Ctx};
 use boneyard_core::Result;
 
+/// The animation formats of the two games, each with the header fields its reader needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AnimKind {
     /// `AnimationHeader`: values below `static_max` are constant, others advance per frame.
-    Normal { frame_data: u32, joint_indices: u32, static_max: u16 },
+    Normal {
+        /// Segmented address of the frame data (s16 values).
+        frame_data: u32,
+        /// Segmented address of the joint indices (three value indices a joint).
+        joint_indices: u32,
+        /// staticIndexMax: indices below it name constant values.
+        static_max: u16,
+    },
     /// `LinkAnimationHeader`: 134-byte frames in link_animetion (segment 7).
-    Link { data: u32 },
+    Link {
+        /// Offset of the frame data in link_animetion (segment 7).
+        data: u32,
+    },
     /// `LegacyAnimationHeader` (object_human): per-axis (max, index) keys.
-    Legacy { frame_data: u32, keys: u32 },
+    Legacy {
+        /// Segmented address of the frame data (s16 values).
+        frame_data: u32,
+        /// Segmented address of the per-axis (max, index) keys.
+        keys: u32,
+    },
     /// MM `KeyFrameAnimation` (c_keyframe.c), read against a keyframe skeleton: standard
     /// (root translation + rotations) or flex (scale, rotation, translation per limb).
-    KeyFrame { header: crate::keyframe::KfHeader, flex: bool },
+    KeyFrame {
+        /// The `KeyFrameAnimation` header.
+        header: crate::keyframe::KfHeader,
+        /// Read against flex limbs (scale, rotation, translation each).
+        flex: bool,
+    },
     /// `CurveAnimationHeader` (SkelCurve): 9 curves a limb.
-    Curve { header: crate::curve::CurveHeader },
+    Curve {
+        /// The `CurveAnimationHeader`.
+        header: crate::curve::CurveHeader,
+    },
 }
 
 impl AnimKind {
+    /// The kind as `list` shows it ("normal", "link", "legacy", "mm keyframe", "curve").
     pub fn name(&self) -> &'static str {
         match self {
             AnimKind::Normal { .. } => "normal",
@@ -50,24 +75,31 @@ impl AnimKind {
     }
 }
 
+/// An animation found in a file: where its header is, what kind it is, what it plays on.
 #[derive(Debug, Clone)]
 pub struct AnimDef {
     /// Segmented address of the header.
     pub addr: u32,
+    /// Index of the segment context (document-level) it is read in.
     pub ctx: usize,
+    /// Its name (from the asset table, or made from file and offset).
     pub name: String,
     /// frameCount (read as u16, as `Animation_GetLastFrame` does).
     pub frames: u16,
     /// Joint table entries (limbCount + 1).
     pub joints: usize,
+    /// The format and its header fields.
     pub kind: AnimKind,
+    /// Index of the skeleton it was paired with, when one fits.
     pub skeleton: Option<usize>,
 }
 
 /// A joint table at one frame, plus Link's face word.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JointTable {
+    /// Per joint: X, Y, Z (the root's translation first, then each limb's binary angles).
     pub joints: Vec<[i16; 3]>,
+    /// Link's face word (eyes and mouth indices), for `link` animations.
     pub face: Option<u16>,
 }
 
