@@ -367,8 +367,12 @@ pub struct Motion {
     pub block5_pad: usize,
 }
 
-fn name_at(data: &[u8], ptr: usize) -> Result<String> {
-    let tail = data.get(ptr..).ok_or_else(|| Error::invalid(ptr as u64, "name pointer past the end"))?;
+/// The name at `ptr`, whose pointer is stored at `ptr_at` (where a pointer past the end is
+/// reported: the bytes at fault are the pointer's, not those it names).
+fn name_at(data: &[u8], ptr: usize, ptr_at: u64) -> Result<String> {
+    let tail = data.get(ptr..).ok_or_else(|| {
+        Error::invalid(ptr_at, format!("name pointer {ptr:#x} is past the end ({:#x} bytes)", data.len()))
+    })?;
     let s = &tail[..tail.len().min(MAX_NAME)];
     if !s.contains(&0) {
         return Err(Error::invalid(ptr as u64, "name is not NUL-terminated within 64 bytes"));
@@ -413,10 +417,16 @@ impl MotnFile {
             return Err(Error::invalid(L::ATTRIBUTES as u64, "attribute word declares no table slots"));
         }
         let count = slots - 1;
-        let tab = Reader::at(data, table_offset as usize, Endian::Little)?;
-        let count = tab.check_count(count as u64, L::TABLE_ENTRY, MAX_SEQUENCES, "sequences")?;
-        let names = Reader::at(data, name_table_offset as usize, Endian::Little)?;
-        names.check_count(count as u64, 4, MAX_SEQUENCES, "names")?;
+        // An error's offset is where the offending bytes are: a pointer past the end is the
+        // header field holding it, a count that does not fit is the attribute word declaring
+        // it (not the table it would overrun).
+        let at_field = |field: usize| move |e: Error| Error { offset: Some(field as u64), ..e };
+        let tab = Reader::at(data, table_offset as usize, Endian::Little).map_err(at_field(L::SEQ_TABLE))?;
+        let count = tab
+            .check_count(count as u64, L::TABLE_ENTRY, MAX_SEQUENCES, "sequences")
+            .map_err(at_field(L::ATTRIBUTES))?;
+        let names = Reader::at(data, name_table_offset as usize, Endian::Little).map_err(at_field(L::NAME_TABLE))?;
+        names.check_count(count as u64, 4, MAX_SEQUENCES, "names").map_err(at_field(L::ATTRIBUTES))?;
         let mut tab = tab;
         let mut names = names;
         let mut raw = Vec::with_capacity(count);
@@ -424,8 +434,9 @@ impl MotnFile {
             let at = tab.offset();
             let d = tab.u32()?;
             let m = tab.u32()?;
+            let name_ptr_at = names.offset();
             let p = names.u32()? as usize;
-            let name = name_at(data, p).map_err(|e| e.shifted(0))?;
+            let name = name_at(data, p, name_ptr_at)?;
             let abs = (data_base as u64) + d as u64;
             if abs + L::SEQ_HEADER as u64 > data.len() as u64 {
                 return Err(Error::invalid(at, format!("sequence {i} ({name}) data offset {abs:#x} is past the end")));

@@ -177,9 +177,11 @@ impl AnimDef {
         let frames = self.frames as usize;
         match self.kind {
             AnimKind::Normal { frame_data, joint_indices, static_max } => {
+                // A pointer that leads nowhere is reported where it is stored: the header's
+                // frame data pointer at +4, its joint indices pointer at +8.
                 let at = ctx.home_offset(self.addr);
-                let n = frame_data_len(ctx, frame_data, joint_indices, at)?;
-                let ji = ctx.bytes(joint_indices, self.joints * JOINT_INDEX_SIZE, at)?;
+                let n = frame_data_len(ctx, frame_data, joint_indices, at + 4)?;
+                let ji = ctx.bytes(joint_indices, self.joints * JOINT_INDEX_SIZE, at + 8)?;
                 for j in 0..self.joints {
                     for c in 0..3 {
                         let idx = be16(ji, j * 6 + c * 2).unwrap_or(0) as usize;
@@ -197,14 +199,16 @@ impl AnimDef {
                 Ok(())
             }
             AnimKind::Link { data } => {
-                ctx.bytes(data, frames * LINK_FRAME_SIZE, ctx.home_offset(self.addr)).map(|_| ())
+                // The frame data pointer is stored at header +4.
+                ctx.bytes(data, frames * LINK_FRAME_SIZE, ctx.home_offset(self.addr) + 4).map(|_| ())
             }
             AnimKind::KeyFrame { .. } => self.keyframes(ctx).map(|_| ()),
             AnimKind::Curve { .. } => self.curves(ctx).map(|_| ()),
             AnimKind::Legacy { frame_data, keys } => {
+                // The frame data pointer is stored at header +4, the keys pointer at +8.
                 let at = ctx.home_offset(self.addr);
-                let n = frame_data_len(ctx, frame_data, keys, at)?;
-                let k = ctx.bytes(keys, self.joints * LEGACY_JOINT_KEY_SIZE, at)?;
+                let n = frame_data_len(ctx, frame_data, keys, at + 4)?;
+                let k = ctx.bytes(keys, self.joints * LEGACY_JOINT_KEY_SIZE, at + 8)?;
                 for j in 0..self.joints {
                     for c in 0..3 {
                         let max = be16(k, j * 12 + c * 4).unwrap_or(0) as i16;
