@@ -247,8 +247,8 @@ fn euler_sines_stay_at_x87_precision() {
     let q = xyzr_euler_to_quat(step, 0.0, 16384.0 * step);
     assert_eq!(q.map(f32::to_bits), expect, "{q:?}");
     // The inputs are the ones worked above.
-    assert_eq!(step.to_bits(), (9.587526437826455e-05f32).to_bits());
-    assert_eq!((16384.0 * step).to_bits(), 1.5708203315734863f32.to_bits());
+    assert_eq!(f64::from(step), 9.587526437826455e-05);
+    assert_eq!(f64::from(16384.0 * step), 1.5708203315734863);
 }
 
 /// MUrQuat_Lerp's scales are doubles, and each component is rounded to float once. Worked in
