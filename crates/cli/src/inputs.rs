@@ -104,10 +104,15 @@ fn family_of(file: &InputFile) -> Option<&'static dyn Family> {
 
 /// "Not a file boneyard recognises", at offset 0 with the first bytes it saw.
 fn not_recognised(file: &InputFile) -> boneyard_core::Error {
-    let head: Vec<String> = file.data.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    boneyard_core::Error::invalid(0, not_recognised_message(&file.data)).in_file(file.name())
+}
+
+/// The message of [`not_recognised`]: what was not recognised, with the first 8 bytes (the
+/// magic every family looks at first).
+fn not_recognised_message(data: &[u8]) -> String {
+    let head: Vec<String> = data.iter().take(8).map(|b| format!("{b:02x}")).collect();
     let magic = if head.is_empty() { "an empty file".to_string() } else { format!("it starts {}", head.join(" ")) };
-    boneyard_core::Error::invalid(0, format!("not a file boneyard recognises (Oni, Zelda 64 or Shenmue): {magic}"))
-        .in_file(file.name())
+    format!("not a file boneyard recognises (Oni, Zelda 64 or Shenmue): {magic}")
 }
 
 /// Decide which documents the arguments make. Named files are read now (an unreadable or
@@ -160,7 +165,7 @@ fn classify(path: &Path) -> Result<Option<&'static dyn Family>, String> {
     match family_of(&file) {
         Some(f) if f.is_companion(&file.path, &file.data) => Ok(None),
         Some(f) => Ok(Some(f)),
-        None => Err("not a file boneyard recognises".into()),
+        None => Err(format!("at byte offset 0: {}", not_recognised_message(&file.data))),
     }
 }
 

@@ -66,8 +66,17 @@ mod tests {
 
     #[test]
     fn hash_is_crc32_of_lines_with_newlines() {
-        // CRC-32 of "a\nb\n" computed independently (e.g. `printf 'a\nb\n' | gzip -c | tail -c8`).
-        assert_eq!(hash_lines(&["a", "b"]), crc32fast::hash(b"a\nb\n"));
-        assert_eq!(crc32fast::hash(b"123456789"), 0xcbf43926); // the standard check value
+        // Values from an independent CRC-32 (IEEE) implementation, zlib's
+        // (`python3 -c 'import zlib; print(hex(zlib.crc32(b"a\nb\n")))'`), not from crc32fast:
+        // each line is followed by '\n', nothing else is hashed.
+        assert_eq!(hash_lines(&["a", "b"]), 0x18572a97);
+        assert_eq!(hash_lines(&["12345678"]), 0x74245830);
+        // The empty input hashes to the CRC's initial value after final XOR: 0.
+        assert_eq!(hash_lines::<&str>(&[]), 0);
+        // The hasher is CRC-32/ISO-HDLC (the IEEE CRC of zlib and PNG): its published check
+        // value is CRC("123456789") = 0xCBF43926 (the catalogue of parametrised CRCs).
+        let mut h = crc32fast::Hasher::new();
+        h.update(b"123456789");
+        assert_eq!(h.finalize(), 0xcbf43926);
     }
 }

@@ -96,12 +96,15 @@ pub struct ImportOptions {
 /// One animation in a written file, for `import --json`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportedAnim {
+    /// The animation's name as it is stored in the written file.
     pub name: String,
     /// Its position in the written file's animation list (as `--anim #N` takes it).
     pub index: usize,
     /// Byte offset of its header in the written file, when the format has one worth naming.
     pub offset: Option<u64>,
+    /// Number of frames written (the engine's samples 0..frames-1).
     pub frames: u32,
+    /// The playback rate the written file declares, in frames per second.
     pub fps: f64,
     /// Format-specific figures (keys written, largest error...).
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -112,9 +115,11 @@ pub struct ImportedAnim {
 pub struct ImportedFile {
     /// File name (no directories) to write under `--out`.
     pub name: String,
+    /// The whole file, ready to write.
     pub bytes: Vec<u8>,
     /// e.g. "Oni instance file (OniSplit .oni)".
     pub format: String,
+    /// The animations the file holds, in its own order.
     pub animations: Vec<ImportedAnim>,
 }
 
@@ -122,7 +127,9 @@ pub struct ImportedFile {
 /// family's own reader) and what was guessed or left out.
 #[derive(Debug, Clone, Default)]
 pub struct Imported {
+    /// The files written, each already read back by the family's own reader.
     pub files: Vec<ImportedFile>,
+    /// What was guessed or left out while writing, each naming file and offset where known.
     pub warnings: Vec<Warning>,
 }
 

@@ -35,12 +35,16 @@ pub const BONES: [(&str, Option<usize>, [f32; 3]); 19] = [
 /// The demo's clips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DemoClip {
+    /// A walk cycle along +Z with root motion (1 s loop).
     Walk,
+    /// A right-arm wave in place (1.5 s loop).
     Wave,
 }
 
 impl DemoClip {
+    /// Every demo clip, in the order the demo document lists them.
     pub const ALL: [DemoClip; 2] = [DemoClip::Walk, DemoClip::Wave];
+    /// The clip's animation name (`demo_walk`, `demo_wave`).
     pub fn name(self) -> &'static str {
         match self {
             DemoClip::Walk => "demo_walk",
@@ -67,6 +71,8 @@ impl DemoClip {
     }
 }
 
+/// The demo's 19-bone humanoid skeleton (Oni's bone names, parents first), rest offsets in
+/// engine units.
 pub fn skeleton() -> Skeleton {
     let bones = BONES
         .iter()

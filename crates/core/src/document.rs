@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 /// One input file as `info` reports it.
 #[derive(Debug, Clone, Default)]
 pub struct FileSummary {
+    /// The path as given by the caller (or the entry's name inside a container).
     pub path: String,
     /// e.g. "Oni level file", "Zelda 64 object", "Shenmue MOTN".
     pub format: String,
@@ -61,10 +62,13 @@ impl std::fmt::Display for Warning {
 pub struct SkeletonInfo {
     /// Stable identifier (`--skeleton` accepts it), e.g. "0x3268" or "TRBSkonoko".
     pub id: String,
+    /// Display name (the engine's own name where the format stores one).
     pub name: String,
     /// Where it came from ("object_dekunuts@0x3268").
     pub source: String,
+    /// The bones and their rest transforms.
     pub skeleton: Skeleton,
+    /// Meshes bound to the skeleton's bones (empty when the format has none or they were not read).
     pub meshes: Vec<Mesh>,
     /// Format-specific fields for `list --json`.
     pub extra: Map<String, Value>,
@@ -106,6 +110,7 @@ pub enum Interpolation {
 pub struct AnimInfo {
     /// Position in `Document::animations` (what `--anim #N` selects).
     pub index: usize,
+    /// The animation's name (from the file, or made from its offset when the format has none).
     pub name: String,
     /// Number of frames (samples 0..frames-1 are the clip's keys).
     pub frames: u32,
@@ -115,9 +120,11 @@ pub struct AnimInfo {
     pub bones: usize,
     /// e.g. "TRAM/6", "z64 normal", "z64 link", "MOTN".
     pub format: String,
+    /// Where it came from ("object_dekunuts@0x1a4c", "MOTION.BIN#12").
     pub source: String,
     /// Index into `Document::skeletons` of the skeleton it plays on, when known.
     pub skeleton: Option<usize>,
+    /// How exporters interpolate between the baked engine frames.
     pub interpolation: Interpolation,
     /// Format-specific fields for `list --json` (never renamed once published).
     pub extra: Map<String, Value>,
@@ -126,12 +133,16 @@ pub struct AnimInfo {
 /// One engine-native value (before conversion to the common model).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Channel {
+    /// What the value drives (a bone, joint or control name).
     pub target: String,
+    /// Which property of the target ("rotation", "translation", a family's own channel name).
     pub path: String,
+    /// The engine's value as JSON (numbers as the engine holds them, before conversion).
     pub value: Value,
 }
 
 impl Channel {
+    /// A channel of `value` for `path` of `target`.
     pub fn new(target: impl Into<String>, path: impl Into<String>, value: impl Into<Value>) -> Self {
         Channel { target: target.into(), path: path.into(), value: value.into() }
     }
@@ -153,6 +164,9 @@ pub struct Sample {
     pub extra: Map<String, Value>,
 }
 
+/// What a family hands out after reading its files: skeletons and animations, sampled and
+/// posed with the family's own engine numerics. Everything downstream (CLI, export, preview,
+/// viewer) reads a game only through this trait.
 pub trait Document: Send + Sync {
     /// The family's name ("oni", "z64", "shenmue").
     fn family(&self) -> &'static str;
@@ -160,8 +174,10 @@ pub trait Document: Send + Sync {
     /// What each input file is.
     fn files(&self) -> Vec<FileSummary>;
 
+    /// The skeletons read, in a stable order (`--skeleton` indexes or ids select one).
     fn skeletons(&self) -> &[SkeletonInfo];
 
+    /// The animations read, in a stable order (`--anim #N` is an index into this list).
     fn animations(&self) -> &[AnimInfo];
 
     /// What was skipped, guessed or left out while reading (name-table entries that did not

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+/// The libraries' result type, with [`Error`] as its default error.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// What went wrong, without the "where".
@@ -10,7 +11,12 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum ErrorKind {
     /// The data ended before a read of `need` bytes could complete.
     #[error("unexpected end of data: needed {need} bytes, {have} left")]
-    Truncated { need: u64, have: u64 },
+    Truncated {
+        /// Bytes the read asked for.
+        need: u64,
+        /// Bytes that were left.
+        have: u64,
+    },
     /// The bytes are there but do not make sense for the format.
     #[error("{0}")]
     Invalid(String),
@@ -31,30 +37,40 @@ pub enum ErrorKind {
 /// An error with its location.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
+    /// The file concerned, when known (inner layers name the most precise one).
     pub file: Option<String>,
+    /// Absolute byte offset, in `file`, of the offending bytes.
     pub offset: Option<u64>,
+    /// What went wrong.
     pub kind: ErrorKind,
 }
 
 impl Error {
+    /// An error with neither file nor offset.
     pub fn new(kind: ErrorKind) -> Self {
         Error { file: None, offset: None, kind }
     }
+    /// An error at a byte offset (the file is added later with [`Error::in_file`]).
     pub fn at(offset: u64, kind: ErrorKind) -> Self {
         Error { file: None, offset: Some(offset), kind }
     }
+    /// Bytes at `offset` that make no sense for the format ([`ErrorKind::Invalid`]).
     pub fn invalid(offset: u64, msg: impl Into<String>) -> Self {
         Self::at(offset, ErrorKind::Invalid(msg.into()))
     }
+    /// A count or size at `offset` larger than boneyard accepts ([`ErrorKind::Limit`]).
     pub fn limit(offset: u64, msg: impl Into<String>) -> Self {
         Self::at(offset, ErrorKind::Limit(msg.into()))
     }
+    /// A well-formed variant boneyard does not read ([`ErrorKind::Unsupported`]).
     pub fn unsupported(msg: impl Into<String>) -> Self {
         Self::new(ErrorKind::Unsupported(msg.into()))
     }
+    /// Something the user asked for is not there ([`ErrorKind::NotFound`]; a usage error).
     pub fn not_found(msg: impl Into<String>) -> Self {
         Self::new(ErrorKind::NotFound(msg.into()))
     }
+    /// The operating system refused to read or write `path`.
     pub fn io(path: &std::path::Path, e: std::io::Error) -> Self {
         Error { file: Some(path.display().to_string()), offset: None, kind: ErrorKind::Io(e.to_string()) }
     }
@@ -93,6 +109,7 @@ impl std::error::Error for Error {}
 
 /// `result.in_file(path)` for any result.
 pub trait ResultExt<T> {
+    /// Attach the file name to the error, unless an inner layer already named one.
     fn in_file(self, file: &str) -> Result<T>;
 }
 

@@ -8,14 +8,18 @@ use std::path::{Path, PathBuf};
 /// A file given on the command line, read whole.
 #[derive(Debug, Clone)]
 pub struct InputFile {
+    /// The path as given (used in messages and for finding companion files).
     pub path: PathBuf,
+    /// The whole file.
     pub data: Vec<u8>,
 }
 
 impl InputFile {
+    /// A file already in memory (tests, containers, the demo).
     pub fn new(path: impl Into<PathBuf>, data: Vec<u8>) -> Self {
         InputFile { path: path.into(), data }
     }
+    /// Read a file whole; an I/O error names the path.
     pub fn read(path: &Path) -> Result<Self> {
         let data = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
         Ok(InputFile { path: path.to_path_buf(), data })
@@ -43,6 +47,8 @@ pub struct OpenOptions {
     pub runtime: Vec<(String, String)>,
 }
 
+/// One game family: recognises its files, opens them into a [`Document`] and writes clips back.
+/// The CLI's registry holds one value of each; no family knows another's formats.
 pub trait Family: Sync {
     /// Short name ("oni", "z64", "shenmue").
     fn name(&self) -> &'static str;

@@ -10,6 +10,7 @@
 //! * [`clip`]: a clip to write back into a game's format ([`Family::import_clips`]).
 //! * [`memory`]: an in-memory document of baked poses (built-in sample data, tests).
 //! * [`scaled`]: a document seen at another scale (`export --scale`).
+#![deny(missing_docs)]
 
 pub mod check;
 pub mod clip;

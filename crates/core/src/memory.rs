@@ -6,8 +6,10 @@ use crate::error::{Error, Result};
 use crate::model::Transform;
 use glam::Vec3;
 
+/// One animation as baked local transforms, one set per frame.
 #[derive(Debug, Clone)]
 pub struct BakedClip {
+    /// The animation's metadata as [`Document::animations`] lists it.
     pub info: AnimInfo,
     /// `frames[f][bone]`.
     pub frames: Vec<Vec<Transform>>,
@@ -15,16 +17,24 @@ pub struct BakedClip {
     pub root_motion: Option<Vec<Vec3>>,
 }
 
+/// A [`Document`] whose animations are baked poses: sampling returns the stored frame, no
+/// engine numerics.
 #[derive(Debug, Clone, Default)]
 pub struct BakedDocument {
+    /// The family name it reports ([`Document::family`]).
     pub family: &'static str,
+    /// The input files as `info` shows them.
     pub files: Vec<FileSummary>,
+    /// The skeletons the clips play on.
     pub skeletons: Vec<SkeletonInfo>,
+    /// The clips' metadata (kept beside `clips` so `animations()` can lend a slice).
     pub infos: Vec<AnimInfo>,
+    /// The baked clips, in `--anim #N` order.
     pub clips: Vec<BakedClip>,
 }
 
 impl BakedDocument {
+    /// A document of these skeletons and clips; the animation list is taken from the clips.
     pub fn new(
         family: &'static str,
         files: Vec<FileSummary>,

@@ -11,8 +11,11 @@ use glam::{Mat4, Quat, Vec2, Vec3};
 /// Translation, rotation, scale.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Transform {
+    /// Offset from the parent's origin, in the parent's space (engine units).
     pub translation: Vec3,
+    /// Rotation relative to the parent (unit quaternion).
     pub rotation: Quat,
+    /// Scale along the bone's own axes (1 for every game boneyard reads).
     pub scale: Vec3,
 }
 
@@ -23,11 +26,14 @@ impl Default for Transform {
 }
 
 impl Transform {
+    /// No translation, no rotation, unit scale.
     pub const IDENTITY: Transform = Transform { translation: Vec3::ZERO, rotation: Quat::IDENTITY, scale: Vec3::ONE };
 
+    /// A translation and rotation with unit scale.
     pub fn new(translation: Vec3, rotation: Quat) -> Self {
         Transform { translation, rotation, scale: Vec3::ONE }
     }
+    /// The local matrix `T * R * S`.
     pub fn matrix(&self) -> Mat4 {
         Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
     }
@@ -38,17 +44,23 @@ impl Transform {
     }
 }
 
+/// One joint of a skeleton.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bone {
+    /// The engine's name for it, or one made from its index when the format has none.
     pub name: String,
+    /// Index of the parent bone (always lower than this bone's); `None` for a root.
     pub parent: Option<usize>,
     /// The bind/rest local transform.
     pub rest: Transform,
 }
 
+/// Bones stored parents-first, each with its rest transform.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Skeleton {
+    /// The skeleton's name (from the file, or its source).
     pub name: String,
+    /// The bones, parents before children (checked by [`Skeleton::new`]).
     pub bones: Vec<Bone>,
 }
 
@@ -67,18 +79,23 @@ impl Skeleton {
         }
         Ok(Skeleton { name: name.into(), bones })
     }
+    /// Number of bones.
     pub fn len(&self) -> usize {
         self.bones.len()
     }
+    /// True for a skeleton of no bones.
     pub fn is_empty(&self) -> bool {
         self.bones.is_empty()
     }
+    /// Indices of the bones whose parent is `i`, in order.
     pub fn children(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.bones.iter().enumerate().filter(move |(_, b)| b.parent == Some(i)).map(|(j, _)| j)
     }
+    /// Indices of the bones with no parent.
     pub fn roots(&self) -> impl Iterator<Item = usize> + '_ {
         self.bones.iter().enumerate().filter(|(_, b)| b.parent.is_none()).map(|(j, _)| j)
     }
+    /// Every bone's rest local transform, in bone order.
     pub fn rest_locals(&self) -> Vec<Transform> {
         self.bones.iter().map(|b| b.rest).collect()
     }
@@ -86,6 +103,7 @@ impl Skeleton {
     pub fn rest_world(&self) -> Vec<Mat4> {
         crate::fk::world_matrices(self, &self.rest_locals())
     }
+    /// The index of the first bone named `name`.
     pub fn find(&self, name: &str) -> Option<usize> {
         self.bones.iter().position(|b| b.name == name)
     }
@@ -95,17 +113,28 @@ impl Skeleton {
 #[derive(Debug, Clone, PartialEq)]
 pub enum MeshBinding {
     /// Every vertex follows one bone; positions/normals are in that bone's local space.
-    Rigid { bone: usize },
+    Rigid {
+        /// Index of the bone every vertex follows.
+        bone: usize,
+    },
     /// Up to four bones per vertex; positions/normals are in model space at the rest pose
     /// (the inverse bind matrices are the inverses of the rest world matrices).
-    Skinned { joints: Vec<[u16; 4]>, weights: Vec<[f32; 4]> },
+    Skinned {
+        /// Per vertex, up to four bone indices.
+        joints: Vec<[u16; 4]>,
+        /// Per vertex, the weights of those bones (summing to 1).
+        weights: Vec<[f32; 4]>,
+    },
 }
 
 /// An RGBA8 texture.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Texture {
+    /// Width in pixels.
     pub width: u32,
+    /// Height in pixels.
     pub height: u32,
+    /// Pixels row by row from the top, four bytes each (R, G, B, A).
     pub rgba: Vec<u8>,
     /// How the format samples it (previews and the glTF sampler follow it).
     pub filter: TextureFilter,
@@ -122,19 +151,26 @@ pub enum TextureFilter {
     ThreePoint,
 }
 
+/// A triangle mesh bound to a skeleton.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mesh {
+    /// Name for exporters (the format's own, or made from the bone it hangs on).
     pub name: String,
+    /// Vertex positions (bone-local for rigid meshes, model space for skinned ones).
     pub positions: Vec<Vec3>,
+    /// Vertex normals in the same space as the positions, when the format has them.
     pub normals: Option<Vec<Vec3>>,
+    /// Texture coordinates (0..1, V down as glTF has it), when the format has them.
     pub uvs: Option<Vec<Vec2>>,
     /// Per-vertex RGBA colours (0..1), when the format has them.
     pub colors: Option<Vec<[f32; 4]>>,
     /// Triangle list.
     pub indices: Vec<u32>,
+    /// How the vertices follow the bones.
     pub binding: MeshBinding,
     /// A flat colour for previews and the glTF material.
     pub base_color: [f32; 4],
+    /// The image the uvs index, decoded to RGBA8, when the format has one and it was read.
     pub texture: Option<Texture>,
 }
 

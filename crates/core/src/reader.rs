@@ -1,15 +1,19 @@
 //! A bounds-checked cursor over `&[u8]`.
 //!
 //! Every read checks the remaining length and returns an [`Error`] naming the absolute byte
-//! offset. Counts read from a file go through [`Reader::count`], which checks them against a
+//! offset. Counts read from a file go through [`Reader::check_count`], which checks them against a
 //! limit *and* against the bytes that could possibly hold them, so hostile input can never
 //! make us allocate without bound.
 
 use crate::error::{Error, ErrorKind, Result};
 
+/// Byte order of multi-byte values (Oni is little-endian; Zelda 64 and Shenmue's Dreamcast
+/// files are read in the order their headers say).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Endian {
+    /// Least significant byte first (x86, the Dreamcast's SH-4).
     Little,
+    /// Most significant byte first (the N64's MIPS).
     Big,
 }
 
@@ -28,6 +32,24 @@ impl Default for Limits {
     }
 }
 
+/// A bounds-checked cursor over a file's bytes: every read checks what is left and an error
+/// names the absolute byte offset of the bytes it could not read.
+///
+/// ```
+/// use boneyard_core::{Endian, Reader};
+///
+/// // A 6-byte big-endian record: a u16 count, then a u32 offset.
+/// let bytes = [0x00, 0x02, 0x00, 0x00, 0x01, 0x80];
+/// let mut r = Reader::new(&bytes, Endian::Big);
+/// assert_eq!(r.u16()?, 2);
+/// assert_eq!(r.u32()?, 0x180);
+///
+/// // A sub-reader keeps absolute offsets: reading past its end names byte 4 of the file.
+/// let mut tail = r.sub(4, 2)?;
+/// let err = tail.u32().unwrap_err();
+/// assert_eq!(err.offset, Some(4));
+/// # Ok::<(), boneyard_core::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
     data: &'a [u8],
@@ -39,6 +61,7 @@ pub struct Reader<'a> {
 
 macro_rules! read_int {
     ($name:ident, $t:ty, $n:expr) => {
+        /// The next integer of this width, in the reader's byte order.
         #[inline]
         pub fn $name(&mut self) -> Result<$t> {
             let b = self.array::<$n>()?;
@@ -51,6 +74,7 @@ macro_rules! read_int {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader over the whole of `data` at position 0 (absolute offsets = positions).
     pub fn new(data: &'a [u8], endian: Endian) -> Self {
         Reader { data, pos: 0, base: 0, endian }
     }
@@ -62,9 +86,11 @@ impl<'a> Reader<'a> {
         Ok(r)
     }
 
+    /// The byte order values are read in.
     pub fn endian(&self) -> Endian {
         self.endian
     }
+    /// Change the byte order for the reads that follow.
     pub fn set_endian(&mut self, e: Endian) {
         self.endian = e;
     }
@@ -76,18 +102,23 @@ impl<'a> Reader<'a> {
     pub fn offset(&self) -> u64 {
         self.base + self.pos as u64
     }
+    /// Absolute file offset of this reader's first byte (non-zero for sub-readers).
     pub fn base(&self) -> u64 {
         self.base
     }
+    /// Length of this reader's slice.
     pub fn len(&self) -> usize {
         self.data.len()
     }
+    /// True for an empty slice.
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
+    /// Bytes left after the current position.
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos
     }
+    /// The whole slice (independent of the position).
     pub fn data(&self) -> &'a [u8] {
         self.data
     }
@@ -101,6 +132,8 @@ impl<'a> Reader<'a> {
         Error::invalid(self.base + pos as u64, msg)
     }
 
+    /// Move to position `pos` of this slice (the end itself is allowed); past the end is an error
+    /// at that absolute offset.
     pub fn seek(&mut self, pos: usize) -> Result<()> {
         if pos > self.data.len() {
             return Err(Error::at(
@@ -115,6 +148,7 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// Step over `n` bytes (an error when fewer are left).
     pub fn skip(&mut self, n: usize) -> Result<()> {
         self.bytes(n).map(|_| ())
     }
@@ -133,6 +167,7 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
 
+    /// The next `N` bytes as an array.
     #[inline]
     pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
         let s = self.bytes(N)?;
@@ -141,10 +176,12 @@ impl<'a> Reader<'a> {
         Ok(a)
     }
 
+    /// The next byte.
     #[inline]
     pub fn u8(&mut self) -> Result<u8> {
         Ok(self.array::<1>()?[0])
     }
+    /// The next byte as a signed value.
     #[inline]
     pub fn i8(&mut self) -> Result<i8> {
         Ok(self.u8()? as i8)
@@ -154,6 +191,7 @@ impl<'a> Reader<'a> {
     read_int!(u32, u32, 4);
     read_int!(i32, i32, 4);
     read_int!(u64, u64, 8);
+    /// The next IEEE-754 single, in this reader's byte order (NaN and infinities pass through).
     #[inline]
     pub fn f32(&mut self) -> Result<f32> {
         Ok(f32::from_bits(self.u32()?))
@@ -168,6 +206,7 @@ impl<'a> Reader<'a> {
             Err(Error::invalid(at, format!("float is not finite ({v})")))
         }
     }
+    /// Three f32s (x, y, z).
     pub fn vec3(&mut self) -> Result<[f32; 3]> {
         Ok([self.f32()?, self.f32()?, self.f32()?])
     }

@@ -50,6 +50,7 @@ pub fn shared_data(rel: &str, test: &str) -> Option<PathBuf> {
 pub struct XorShift64(pub u64);
 
 impl XorShift64 {
+    /// The next value of the sequence.
     pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;

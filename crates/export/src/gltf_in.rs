@@ -43,17 +43,22 @@ fn invalid(msg: String) -> Error {
 /// A node of the glTF file: its name and rest transform.
 #[derive(Debug, Clone)]
 pub struct SourceNode {
+    /// The node's name, when it has one (clips bind to bones by it).
     pub name: Option<String>,
+    /// The node's own TRS (or its matrix, decomposed).
     pub rest: Transform,
 }
 
 /// One channel: a node's property over time.
 #[derive(Debug, Clone)]
 pub struct SourceChannel {
+    /// Index of the target node in [`GltfSource::nodes`].
     pub node: usize,
     /// "translation", "rotation" or "scale".
     pub property: &'static str,
+    /// The sampler's interpolation (LINEAR or STEP; CUBICSPLINE is kept with its tangents).
     pub interpolation: Interpolation,
+    /// Key times in seconds, ascending.
     pub times: Vec<f32>,
     /// `n` floats per key (3 or 4), three times that for CUBICSPLINE (in-tangent, value,
     /// out-tangent).
@@ -63,7 +68,9 @@ pub struct SourceChannel {
 /// One glTF animation.
 #[derive(Debug, Clone)]
 pub struct SourceAnimation {
+    /// The animation's name (or `animation<i>` when it has none).
     pub name: String,
+    /// Its channels, in the file's order.
     pub channels: Vec<SourceChannel>,
 }
 
@@ -72,7 +79,9 @@ pub struct SourceAnimation {
 pub struct GltfSource {
     /// The file name, for messages.
     pub file: String,
+    /// Every node of the file, in its order.
     pub nodes: Vec<SourceNode>,
+    /// Every animation of the file, in its order.
     pub animations: Vec<SourceAnimation>,
     /// What was skipped (morph-target weight channels...).
     pub warnings: Vec<Warning>,

@@ -13,6 +13,7 @@
 //! The exporters never sample on their own: they bake `Document::sample(anim, f).locals` at
 //! every frame `f = 0..frames-1`, so whatever the family's engine numerics are, the file
 //! reproduces them at the frame times.
+#![deny(missing_docs)]
 
 mod bake;
 pub mod bvh;
@@ -43,6 +44,7 @@ pub fn glb(doc: &dyn Document, skeleton: usize, anims: &[usize], opts: &ExportOp
 /// A GLB and the clips that were left out of it.
 #[derive(Debug, Clone)]
 pub struct Exported {
+    /// The GLB file.
     pub bytes: Vec<u8>,
     /// (animation index, why) for every requested clip that could not be baked.
     pub skipped: Vec<(usize, boneyard_core::Error)>,

@@ -30,6 +30,8 @@ pub const PART_NAMES: [&str; 19] = [
     "right_handfist",
 ];
 
+/// The name of part `i` of a body of `parts` parts: Oni's biped names ("pelvis",
+/// "left_thigh"...) for a 19-part body, `part<i>` otherwise.
 pub fn part_name(i: usize, parts: usize) -> String {
     match PART_NAMES.get(i) {
         Some(n) if parts == PART_NAMES.len() => n.to_string(),
@@ -40,19 +42,25 @@ pub fn part_name(i: usize, parts: usize) -> String {
 /// A body ready to pose.
 #[derive(Debug, Clone)]
 pub struct Body {
+    /// The body's name (the ONCC/TRBS instance's, without its tag).
     pub name: String,
+    /// Where it came from: file and instance.
     pub source: String,
+    /// Each part's offset from its parent (TRCM's TRTA), in world units.
     pub translations: Vec<[f32; 3]>,
     /// TRIA: parent, first child, next sibling, zero.
     pub index_blocks: Vec<[u8; 4]>,
     /// Parents as the child/sibling links give them (what the engine follows).
     pub parents: Vec<Option<usize>>,
+    /// One M3GM mesh per part, rigid on that part.
     pub meshes: Vec<Mesh>,
     /// The triangle strips (M3GM's first IDXA) as stored, one entry per mesh of `meshes`
     /// (empty for a mesh not read from a file). The encoder writes them back when they still
     /// describe the mesh's triangles, so a body read and written again keeps OniSplit's strips.
     pub strips: Vec<Vec<u32>>,
+    /// TRCM's polygon count field, kept for the encoder.
     pub polygon_count: i32,
+    /// TRCM's debug name field, kept for the encoder.
     pub debug_name: String,
     /// Not from a file: boneyard's generic skeleton for bodiless animations.
     pub generic: bool,
@@ -536,6 +544,7 @@ impl Body {
         }
     }
 
+    /// Number of parts (bones).
     pub fn parts(&self) -> usize {
         self.translations.len()
     }

@@ -19,6 +19,7 @@ pub enum Version {
 }
 
 impl Version {
+    /// The version's four characters ("VR31", "VR32").
     pub fn name(self) -> &'static str {
         match self {
             Version::Vr31 => "VR31",
@@ -30,6 +31,7 @@ impl Version {
 /// One instance descriptor.
 #[derive(Debug, Clone)]
 pub struct Descriptor {
+    /// The template tag ([`crate::layout::tag`] of "TRAM", "ONCC"...).
     pub tag: u32,
     /// Offset of the struct (past the 8-byte pre-data), relative to the data block.
     pub data_offset: u32,
@@ -37,6 +39,7 @@ pub struct Descriptor {
     pub name: Option<String>,
     /// Size in bytes, the pre-data included.
     pub size: u32,
+    /// Descriptor flags ([`crate::layout::descriptor::FLAG_UNIQUE`], `FLAG_PLACEHOLDER`).
     pub flags: u32,
     /// Defined elsewhere: looked up by name in the other files given.
     pub placeholder: bool,
@@ -61,10 +64,15 @@ enum RawStore {
 /// A parsed instance file (descriptors checked; instance data read on demand).
 #[derive(Debug, Clone)]
 pub struct InstanceFile {
+    /// The file's name as given (used in errors and warnings).
     pub name: String,
+    /// VR31 level file or VR32 OniSplit file.
     pub version: Version,
+    /// The template checksum of the header (names the build: PC retail, demo, PS2).
     pub checksum: u64,
+    /// Every instance descriptor, in file order.
     pub descriptors: Vec<Descriptor>,
+    /// Number of template descriptors in the header.
     pub num_templates: u32,
     /// Shared, so that what is read out of it (a TRAM's rotation block) is a view, not a copy.
     data: Bytes,
@@ -323,6 +331,7 @@ impl InstanceFile {
         }
     }
 
+    /// True when the raw data is at hand (inside a VR32 file, or the level's `.raw` was found).
     pub fn has_raw(&self) -> bool {
         match &self.raw {
             RawStore::Inside { .. } => true,
@@ -330,6 +339,7 @@ impl InstanceFile {
         }
     }
 
+    /// Length of the raw data (0 when the `.raw` was not found).
     pub fn raw_len(&self) -> usize {
         match &self.raw {
             RawStore::Inside { len, .. } => *len,
@@ -406,6 +416,7 @@ impl InstanceFile {
         self.descriptors.iter().enumerate().filter(move |(_, d)| d.tag == t && !d.placeholder).map(|(i, _)| i)
     }
 
+    /// Length of the instance file in bytes.
     pub fn file_len(&self) -> usize {
         self.data.len()
     }

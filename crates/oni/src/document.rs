@@ -15,6 +15,8 @@ use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
+/// Oni instance files opened together: their TRAMs with the engine's frame walk, their bodies
+/// (ONCC, TRBS, TRCM with M3GM) and which body each animation plays on.
 pub struct OniDocument {
     pub(crate) files: Files,
     pub(crate) trams: Vec<Tram>,
@@ -40,6 +42,7 @@ const TRAM_OVERHEAD: usize = 4096;
 const MAX_BODIES: usize = 1 << 12;
 
 impl OniDocument {
+    /// Read the TRAMs and bodies of these files (links across them resolved by name).
     pub fn new(files: Vec<InstanceFile>) -> Result<OniDocument> {
         let files = Files::new(files);
         // Every TRAM with data, file by file, in descriptor order.
@@ -328,12 +331,15 @@ impl OniDocument {
         }
     }
 
+    /// The instance files as parsed.
     pub fn instance_files(&self) -> &[InstanceFile] {
         &self.files.files
     }
+    /// Every TRAM read, in the order of [`Document::animations`].
     pub fn trams(&self) -> &[Tram] {
         &self.trams
     }
+    /// Every body read (and boneyard's generic one for bodiless animations).
     pub fn bodies(&self) -> &[Body] {
         &self.bodies
     }

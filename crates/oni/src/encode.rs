@@ -31,6 +31,7 @@ use glam::Vec3;
 /// One instance to write.
 #[derive(Debug, Clone, Default)]
 pub struct Instance {
+    /// The template tag ([`crate::layout::tag`] of its four characters).
     pub tag: u32,
     /// The full name with the tag prefix ("TRAMKONOKOidle1"); None for an unnamed instance.
     pub name: Option<String>,

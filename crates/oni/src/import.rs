@@ -93,8 +93,11 @@ fn best_key(size: u16, q: Quat) -> Result<(Vec<u8>, EQuat)> {
 
 /// One part's keys: (frame, key bytes) and the engine's sampling of them at every frame.
 pub struct PartKeys {
+    /// The frames at which keys are written.
     pub frames: Vec<usize>,
+    /// The key bytes, one entry per frame of `frames`.
     pub keys: Vec<Vec<u8>>,
+    /// The engine's sampling of the keys at every frame.
     pub sampled: Vec<EQuat>,
     /// Largest angle between the sampling and the clip.
     pub max_error: f64,
@@ -186,8 +189,11 @@ pub fn instance_name(clip: &str) -> String {
 /// The figures of one written clip.
 #[derive(Debug, Clone)]
 pub struct Encoded {
+    /// The TRAM as written.
     pub tram: Tram,
+    /// Number of keys written per part.
     pub keys_per_part: Vec<usize>,
+    /// Largest angle (radians) between the engine's sampling of the written keys and the clip.
     pub max_error: f64,
     /// Per part, per frame: the engine's sampling of the keys written (what the reader must
     /// give back).

@@ -77,12 +77,17 @@ fn angle6_trig() -> &'static Angle6Trig {
 /// BFW_Totoro.c), as floats: for i in 0..256, with θ = i·π/255,
 /// `sin(θ − π)`, `cos(θ − π)`, `sin(θ/2)`, `cos(θ/2)`.
 pub struct ByteTrig {
+    /// `sin(θ − π)` for θ = i·π/255.
     pub sin: [f32; 256],
+    /// `cos(θ − π)`.
     pub cos: [f32; 256],
+    /// `sin(θ/2)`.
     pub sin_half: [f32; 256],
+    /// `cos(θ/2)`.
     pub cos_half: [f32; 256],
 }
 
+/// The tables, computed once.
 pub fn byte_trig() -> &'static ByteTrig {
     static T: OnceLock<ByteTrig> = OnceLock::new();
     T.get_or_init(|| {

@@ -8,6 +8,7 @@
 //! Modules: [`layout`] (offsets only), [`container`] (instance files), [`resolve`] (links
 //! across files), [`tram`], [`keys`] and [`math`] (the engine's numerics), [`body`],
 //! [`document`], [`check`], [`import`] (write-back of glTF clips as TRAM `.oni` files).
+#![deny(missing_docs)]
 
 pub mod body;
 pub mod check;
@@ -30,6 +31,24 @@ use container::InstanceFile;
 use std::path::{Path, PathBuf};
 
 /// The Oni family.
+///
+/// Opening the built-in demo level (a `.dat` and its `.raw`, made in memory) and posing its
+/// first animation with the engine's numerics:
+///
+/// ```
+/// use boneyard_core::{Document, Family, InputFile};
+///
+/// let files = boneyard_oni::demo_files()?;
+/// let inputs: Vec<InputFile> = files.into_iter().map(|(name, bytes)| InputFile::new(name, bytes)).collect();
+/// assert!(boneyard_oni::Oni.probe(&inputs[0].path, &inputs[0].data));
+/// let doc = boneyard_oni::Oni.open(inputs)?;
+/// let walk = doc.find_animation("demo_walk")?;
+/// assert_eq!(doc.animations()[walk].fps, 60.0);
+/// let skeleton = doc.skeleton_for(walk).expect("the demo walk plays on the demo body");
+/// let world = doc.pose(skeleton, Some(walk), 10.0)?;
+/// assert_eq!(world.len(), doc.skeletons()[skeleton].skeleton.len());
+/// # Ok::<(), boneyard_core::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Oni;
 

@@ -105,10 +105,12 @@ pub fn from_glam(q: Quat) -> EQuat {
 /// `M3tMatrix4x3`: four columns of three floats, the translation last.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Matrix43 {
+    /// The columns: X, Y, Z axes, then the translation.
     pub m: [[f32; 3]; 4],
 }
 
 impl Matrix43 {
+    /// No rotation, no translation.
     pub const IDENTITY: Matrix43 = Matrix43 { m: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]] };
 
     /// `MUrQuatToMatrix` (0x4338c0): scale 2/|q|²; the transpose of the textbook matrix.
@@ -167,11 +169,13 @@ impl Matrix43 {
         *self = self.mul(&Matrix43::from_quat(q));
     }
 
+    /// As a glam matrix (column-major, same columns).
     pub fn to_mat4(&self) -> Mat4 {
         let c = |i: usize, w: f32| Vec4::new(self.m[i][0], self.m[i][1], self.m[i][2], w);
         Mat4::from_cols(c(0, 0.0), c(1, 0.0), c(2, 0.0), c(3, 1.0))
     }
 
+    /// The translation column.
     pub fn translation(&self) -> Vec3 {
         Vec3::from(self.m[3])
     }

@@ -10,17 +10,24 @@ use std::collections::HashMap;
 /// An instance: file index and descriptor index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Ref {
+    /// Index of the file among the files given.
     pub file: usize,
+    /// Index of the descriptor in that file.
     pub index: usize,
 }
 
+/// The instance files given together, with an index of their named instances for
+/// placeholder lookups.
 #[derive(Debug, Default)]
 pub struct Files {
+    /// The files, in the order given.
     pub files: Vec<InstanceFile>,
     by_name: HashMap<String, Ref>,
 }
 
 impl Files {
+    /// Index the named (non-placeholder) instances of these files; the first file defining a
+    /// name wins.
     pub fn new(files: Vec<InstanceFile>) -> Self {
         let mut by_name = HashMap::new();
         for (fi, f) in files.iter().enumerate() {
@@ -33,6 +40,7 @@ impl Files {
         Files { files, by_name }
     }
 
+    /// File `i`, or an error when there is none.
     pub fn file(&self, i: usize) -> Result<&InstanceFile> {
         self.files.get(i).ok_or_else(|| Error::invalid(0, format!("no file #{i}")))
     }

@@ -220,3 +220,50 @@ fn lerp_uses_double_scales_not_float() {
     println!("{lerps} lerped samples equal the double-scale formula; {differ} of them differ from a float blend");
     assert!(lerps > 300 && differ > 0);
 }
+
+/// The x87 keeps the sines and cosines of x and z at full precision: the products `ci·sh`
+/// etc. are rounded to float once, from exact doubles. A key where that shows: the 6-byte key
+/// (1, 0, 0x4000). Worked in f64 (values printed by Python's `math`, the same libm):
+/// * x = (float)(1 · 2π/65535) = 9.587526437826455e-05, z = (float)(16384 · 2π/65535) =
+///   1.5708203315734863; th = x/2, ti = z/2 (exact halvings);
+/// * sh = sin(th) = 4.793763217077203e-05, ch = cos(th) = 0.9999999988509917,
+///   si = sin(ti) = 0.7071152681064762, ci = cos(ti) = 0.7070982941647549;
+/// * y = 0, so tj = M3c2Pi: cj = (float)cos = 1, sj = (float)sin = 1.7484555e-7;
+/// * cs = (float)(ci·sh) = 3.3896616514539346e-05 (bits 0x380E2C37), sc = (float)(si·ch) =
+///   0.7071152925491333, cc = (float)(ci·ch), ss = (float)(si·sh);
+/// * x = (float)(cj·cs − sj·sc) = 3.3772979804780334e-05 = bits 0x380DA776, and y, z, w as
+///   the formulas give them: bits 0xB80EB1D7, 0x3F350582, 0xBF350465.
+///
+/// Sines and cosines rounded to float first (an f32 port) give cs = 0x380E2C38 (the product
+/// of (float)ci = 0.7070983052253723 and (float)sh = 4.793763218913227e-05), so x = 0x380DA777,
+/// one unit in the last place off.
+#[test]
+fn euler_sines_stay_at_x87_precision() {
+    let expect = [0x380D_A776u32, 0xB80E_B1D7, 0x3F35_0582, 0xBF35_0465];
+    let q = decode6([1, 0, 0x4000]);
+    assert_eq!(q.map(f32::to_bits), expect, "{q:?}");
+    // The same through the radian entry point, with the angles decode6 makes.
+    let step = boneyard_oni::math::ANGLE_STEP_6;
+    let q = xyzr_euler_to_quat(step, 0.0, 16384.0 * step);
+    assert_eq!(q.map(f32::to_bits), expect, "{q:?}");
+    // The inputs are the ones worked above.
+    assert_eq!(f64::from(step), 9.587526437826455e-05);
+    assert_eq!(f64::from(16384.0 * step), 1.5708203315734863);
+}
+
+/// MUrQuat_Lerp's scales are doubles, and each component is rounded to float once. Worked in
+/// f64 from the identity (0, 0, 0, 1) to (0, 0, 0.6f, 0.8f) at t = 0.1f (dot 0.8 > 0, no flip):
+/// * t = 0.10000000149011612, 1 − t = 0.8999999985098839 (exact in double, not a float);
+/// * w = (float)(0.8999999985098839 + t·0.800000011920929) = (float)0.9800000008940697
+///   = 0.9800000190734863; z = (float)(t·0.6000000238418579) = 0.06000000238418579;
+/// * normalize: square = (float)(z² + w²) = 0.9640000462532043, inv = (float)(1/√square) =
+///   1.0185010433197021; z·inv = 0.06111006438732147 (bits 0x3D7A4E8C), w·inv =
+///   0.9981310367584229 (bits 0x3F7F8584).
+///
+/// A float blend gives w = 0.9f + (float)(t·0.8f) = 0.9799999594688416 before the normalize and
+/// 0.9981309771537781 (0x3F7F8583) after: one unit in the last place off.
+#[test]
+fn lerp_scales_are_doubles_by_hand() {
+    let q = quat_lerp([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.6, 0.8], 0.1);
+    assert_eq!(q.map(f32::to_bits), [0, 0, 0x3D7A_4E8C, 0x3F7F_8584], "{q:?}");
+}

@@ -11,13 +11,17 @@ pub struct Camera {
     /// Screen right, screen up and "towards the viewer", as world directions (orthonormal,
     /// right-handed: right x up = back).
     pub right: Vec3,
+    /// Screen up, as a world direction.
     pub up: Vec3,
+    /// Towards the viewer, as a world direction.
     pub back: Vec3,
     /// The view-space (right, up) point drawn at the centre of the image.
     pub centre: Vec2,
     /// Pixels per world unit.
     pub scale: f32,
+    /// Image width in pixels.
     pub width: u32,
+    /// Image height in pixels.
     pub height: u32,
 }
 
@@ -72,6 +76,7 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// Grow the box to hold `v` (non-finite points are ignored).
     pub fn add(&mut self, v: Vec2) {
         if !v.is_finite() {
             return;
@@ -81,6 +86,7 @@ impl Bounds {
             Some((lo, hi)) => (lo.min(v), hi.max(v)),
         });
     }
+    /// The (min, max) corners, or `None` when nothing was added.
     pub fn get(&self) -> Option<(Vec2, Vec2)> {
         self.extent
     }

@@ -25,6 +25,7 @@
 //!   their own palette (exact when a frame has at most 256 colours, which flat shading without
 //!   anti-aliasing nearly always gives; else a median cut), and after the first one only the
 //!   rectangle that changed. Width x height x frames is capped at [`MAX_ANIMATION_PIXELS`].
+#![deny(missing_docs)]
 
 mod camera;
 mod encode;
@@ -51,15 +52,19 @@ pub const MAX_ANIMATION_PIXELS: u64 = 1024 * 1024 * 1000;
 /// How to draw a preview.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RenderOptions {
+    /// Image width in pixels.
     pub width: u32,
+    /// Image height in pixels.
     pub height: u32,
     /// Camera orbit around the Y axis in degrees; 0 looks from +Z towards -Z.
     pub yaw_degrees: f32,
     /// Camera elevation in degrees; positive looks down on the character.
     pub pitch_degrees: f32,
+    /// Background colour (RGB).
     pub background: [u8; 3],
     /// Draw bones and joints over the mesh (always done when there is no mesh).
     pub draw_bones: bool,
+    /// Draw the meshes (when the skeleton has any).
     pub draw_mesh: bool,
     /// Frame the camera on the whole clip (true) or only on the frame drawn (false). Animated
     /// previews always frame the whole clip.

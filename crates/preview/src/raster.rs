@@ -16,7 +16,9 @@ const MAX_COORD: f32 = 1.0e6;
 /// An RGB8 image with a depth buffer (larger depth = closer to the viewer).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Canvas {
+    /// Width in pixels.
     pub width: u32,
+    /// Height in pixels.
     pub height: u32,
     /// Row-major RGB8, top row first.
     pub rgb: Vec<u8>,

@@ -24,7 +24,9 @@ use boneyard_core::{Endian, Error, Result, Writer};
 /// One sequence to write: its name and encoded bytes (header and five blocks).
 #[derive(Debug, Clone)]
 pub struct NewSequence {
+    /// The entry name it is written under (an existing name replaces that entry).
     pub name: String,
+    /// The sequence's bytes: header and five blocks.
     pub bytes: Vec<u8>,
     /// The action metadata offset (in the *input* file) an appended entry takes; replaced
     /// entries keep their own.
@@ -47,7 +49,9 @@ pub struct Placed {
 /// The written file and where each [`NewSequence`] is (in the order given).
 #[derive(Debug, Clone)]
 pub struct Rebuilt {
+    /// The whole written MOTN file.
     pub bytes: Vec<u8>,
+    /// Per sequence given, where it was placed.
     pub placed: Vec<Placed>,
 }
 

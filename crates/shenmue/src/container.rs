@@ -18,21 +18,30 @@ pub const MAX_ENTRIES: usize = 1 << 16;
 /// One entry of a container.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry<'a> {
+    /// The entry's name (`NAME.EXT` for IPAC, the chunk tag for PKF, the AFS name table's).
     pub name: String,
     /// Absolute offset in the container's bytes.
     pub offset: usize,
+    /// The entry's bytes.
     pub data: &'a [u8],
 }
 
+/// The container formats Shenmue's discs pack files in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// A gzip stream (one file).
     Gz,
+    /// PAKF: tagged chunks (`{fourcc, size}`).
     Pkf,
+    /// PAKS: a header pointing at an IPAC directory.
     Pks,
+    /// IPAC: a dictionary of named files.
     Ipac,
+    /// AFS: an offset table with an optional name table.
     Afs,
 }
 
+/// The container a file is, from its magic bytes (`None` for anything else).
 pub fn kind_of(data: &[u8]) -> Option<Kind> {
     match data.get(..4) {
         Some(m) if m == L::PAKF => Some(Kind::Pkf),
@@ -61,6 +70,7 @@ pub fn gunzip_max(data: &[u8], max: u64) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Compress `data` as a gzip stream (test fixtures, the demo).
 pub fn gzip(data: &[u8]) -> Vec<u8> {
     use std::io::Write;
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -115,6 +125,7 @@ pub fn read_pkf(data: &[u8]) -> Result<Vec<Entry<'_>>> {
     Ok(out)
 }
 
+/// A PAKF of these chunks (tag, payload), for fixtures.
 pub fn write_pkf(chunks: &[([u8; 4], &[u8])]) -> Vec<u8> {
     let mut w = Writer::new(Endian::Little);
     w.bytes(L::PAKF).u32(0).u32(0).u32(chunks.len() as u32);
@@ -170,6 +181,7 @@ pub fn read_ipac(data: &[u8], base: usize) -> Result<Vec<Entry<'_>>> {
     Ok(out)
 }
 
+/// An IPAC of these files (name, extension, bytes), for fixtures.
 pub fn write_ipac(files: &[(&str, &str, &[u8])]) -> Vec<u8> {
     let mut w = Writer::new(Endian::Little);
     w.bytes(L::IPAC).u32(0).u32(files.len() as u32).u32(0);
@@ -203,6 +215,7 @@ pub fn read_pks(data: &[u8]) -> Result<Vec<Entry<'_>>> {
     read_ipac(data, ipac)
 }
 
+/// A PAKS holding an IPAC of these files (name, extension, bytes), for fixtures.
 pub fn write_pks(files: &[(&str, &str, &[u8])]) -> Vec<u8> {
     let mut w = Writer::new(Endian::Little);
     w.bytes(L::PAKS).u32(L::PKS_HEADER as u32).u32(0).u32(0);
@@ -260,6 +273,7 @@ pub fn afs_first_data(count: usize) -> usize {
     end + L::AFS_SECTOR - end % L::AFS_SECTOR
 }
 
+/// An AFS of these files (name, bytes) with a name table, for fixtures.
 pub fn write_afs(files: &[(&str, &[u8])]) -> Vec<u8> {
     let mut w = Writer::new(Endian::Little);
     w.bytes(L::AFS).u32(files.len() as u32);

@@ -9,15 +9,22 @@ use crate::layout::motn::{FPS, TURN};
 /// What a curve drives on its control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Axis {
+    /// Position X.
     PosX,
+    /// Position Y.
     PosY,
+    /// Position Z.
     PosZ,
+    /// Rotation about X.
     RotX,
+    /// Rotation about Y.
     RotY,
+    /// Rotation about Z.
     RotZ,
 }
 
 impl Axis {
+    /// Every axis, in block 1's expansion order.
     pub const ALL: [Axis; 6] = [Axis::PosX, Axis::PosY, Axis::PosZ, Axis::RotX, Axis::RotY, Axis::RotZ];
 
     /// The `sample --json` path name (cli.md).
@@ -31,6 +38,7 @@ impl Axis {
             Axis::RotZ => "rotation.z",
         }
     }
+    /// True for the rotation axes.
     pub fn is_rotation(self) -> bool {
         matches!(self, Axis::RotX | Axis::RotY | Axis::RotZ)
     }
@@ -58,17 +66,24 @@ impl Axis {
 /// verified by any source.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Key {
+    /// The key's frame (block 3).
     pub frame: u16,
+    /// Halves stored for it (block 4's 2-bit number, 0-3).
     pub count: u8,
+    /// Slope arriving at the key, per second (block 5).
     pub tangent_in: f32,
+    /// Slope leaving the key, per second (block 5).
     pub tangent_out: f32,
+    /// The value at the key: units for positions, turns for rotations (block 5).
     pub value: f32,
 }
 
+/// One channel of a sequence: the keys of one axis of one control.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Curve {
     /// The MOTN id (a runtime control index for the human family).
     pub control: u16,
+    /// Which axis of the control it drives.
     pub axis: Axis,
     /// `[0, interior..., frames-1]`, non-decreasing; equal neighbours are steps.
     pub keys: Vec<Key>,

@@ -51,19 +51,26 @@ pub struct ShenmueDoc {
 /// A model skeleton as [`ShenmueDoc::new`] takes it: the skeleton, how its nodes follow the
 /// human rig, and (when its root declares a controller family) its nodes for FK playback.
 pub struct ModelSkeleton {
+    /// The skeleton as listed.
     pub info: SkeletonInfo,
+    /// Per MT5 node, how it is posed from the rig.
     pub routes: Vec<NodeRoute>,
+    /// The controller family its root node declares, if any.
     pub family: Option<u16>,
+    /// Per MT5 node, its rest values (for FK playback of that family).
     pub nodes: Vec<NodeFk>,
 }
 
 /// One MT5 node's rest values, for families played as FK on a model's nodes.
 #[derive(Debug, Clone, Copy)]
 pub struct NodeFk {
+    /// Index of the parent node.
     pub parent: Option<usize>,
+    /// Rest position relative to the parent.
     pub position: Vec3,
     /// Turns × 65536.
     pub rotation: [i32; 3],
+    /// Rest scale.
     pub scale: Vec3,
 }
 
@@ -71,8 +78,11 @@ pub struct NodeFk {
 /// other node its parent's matrix times its own local transform.
 #[derive(Debug, Clone, Copy)]
 pub struct NodeRoute {
+    /// Index of the parent node.
     pub parent: Option<usize>,
+    /// The node's own local transform (used when it has no control).
     pub local: Mat4,
+    /// The rig control whose matrix it takes, if routed.
     pub control: Option<usize>,
 }
 

@@ -18,25 +18,37 @@ pub const MAX_CONTROL: u16 = 127;
 /// value, 3 = in, out, value, 0 = nothing).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct KeySpec {
+    /// The key's frame.
     pub frame: u16,
+    /// Halves to store (0-3, as [`crate::curve::Key::count`]).
     pub count: u8,
+    /// Slope arriving at the key, per second.
     pub tangent_in: f32,
+    /// Slope leaving the key, per second.
     pub tangent_out: f32,
+    /// The value (turns for rotations).
     pub value: f32,
 }
 
 /// One channel: control id, axis and its keys (the first at frame 0, the last at frames-1).
 #[derive(Debug, Clone)]
 pub struct CurveSpec {
+    /// The MOTN id of the control.
     pub control: u16,
+    /// Which axis.
     pub axis: Axis,
+    /// The keys, frames ascending.
     pub keys: Vec<KeySpec>,
 }
 
+/// One sequence to write into a MOTN file.
 #[derive(Debug, Clone)]
 pub struct SequenceSpec {
+    /// Its name in the name table.
     pub name: String,
+    /// Number of frames.
     pub frames: u16,
+    /// The header's flagHigh (controller family; 0 = the human rig).
     pub flag_high: u16,
     /// Sorted by control then axis (the writer sorts them).
     pub curves: Vec<CurveSpec>,

@@ -56,15 +56,20 @@ pub const MAX_NAME: usize = 63;
 /// One channel's targets, one per frame (metres, or turns continuous from frame to frame).
 #[derive(Debug, Clone)]
 pub struct ChannelTarget {
+    /// The rig control the channel drives.
     pub control: u16,
+    /// Which of its position or rotation components.
     pub axis: Axis,
+    /// Whether the values are metres or turns (what the tolerance bounds).
     pub quantity: Quantity,
+    /// The target at every frame.
     pub values: Vec<f64>,
 }
 
 /// What a clip asks of the rig.
 #[derive(Debug, Clone)]
 pub struct HumanTargets {
+    /// Every channel the rig reads, with its per-frame targets.
     pub channels: Vec<ChannelTarget>,
     /// Per frame, every control's world position in the clip's FK pose.
     pub positions: Vec<Vec<DVec3>>,
@@ -237,11 +242,17 @@ pub fn sequence_name(clip: &str) -> Result<String> {
 /// One clip encoded.
 #[derive(Debug, Clone)]
 pub struct EncodedClip {
+    /// The sequence as the encoder takes it (curves and keys).
     pub spec: SequenceSpec,
+    /// Its encoded bytes (header and five blocks).
     pub bytes: Vec<u8>,
+    /// What the keys were fitted to.
     pub targets: HumanTargets,
+    /// Keys written over all channels.
     pub keys: usize,
+    /// Largest distance (metres) of a position channel from its target at any frame.
     pub max_position_error: f64,
+    /// Largest difference (turns) of a rotation channel from its target at any frame.
     pub max_rotation_error: f64,
 }
 
@@ -249,8 +260,15 @@ pub struct EncodedClip {
 /// controller family (control 0 the root, every other control under it, plain FK).
 #[derive(Debug, Clone)]
 pub enum Target {
+    /// The 37-control human rig (family 0), IK targets written.
     Human,
-    Family { family: u16, skeleton: boneyard_core::Skeleton },
+    /// Another controller family: every control's own position and rotation.
+    Family {
+        /// The controller family (flagHigh).
+        family: u16,
+        /// Its flat control skeleton, as boneyard reads it.
+        skeleton: boneyard_core::Skeleton,
+    },
 }
 
 impl Target {

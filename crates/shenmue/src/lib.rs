@@ -13,6 +13,7 @@
 //!   keys, [`encode`] lays out the blocks, [`bank`] writes them into a copy of a MOTION.BIN).
 //!
 //! Entry points: [`Shenmue`] (the family), [`open_bytes`], [`demo_files`].
+#![deny(missing_docs)]
 
 pub mod bank;
 pub mod container;
@@ -56,6 +57,24 @@ const MAX_PARSED: u64 = 1 << 26;
 const MAX_ANIMATIONS: usize = 1 << 17;
 
 /// The Shenmue family.
+///
+/// Opening the built-in demo (a MOTN file and two MT5 models, made in memory) and posing its
+/// walk through the human rig, IK included:
+///
+/// ```
+/// use boneyard_core::{Document, Family, InputFile};
+///
+/// let files = boneyard_shenmue::demo_files()?;
+/// let inputs: Vec<InputFile> = files.into_iter().map(|(name, bytes)| InputFile::new(name, bytes)).collect();
+/// assert!(boneyard_shenmue::Shenmue.probe(&inputs[0].path, &inputs[0].data));
+/// let doc = boneyard_shenmue::Shenmue.open(inputs)?;
+/// let walk = doc.find_animation("demo_walk")?;
+/// assert_eq!(doc.animations()[walk].fps, 30.0); // the curve clock
+/// let skeleton = doc.skeleton_for(walk).expect("the demo walk plays on a demo skeleton");
+/// let world = doc.pose(skeleton, Some(walk), 5.0)?;
+/// assert_eq!(world.len(), doc.skeletons()[skeleton].skeleton.len());
+/// # Ok::<(), boneyard_core::Error>(())
+/// ```
 pub struct Shenmue;
 
 /// One line naming everything the reader left out of `m` (listed sequences with their

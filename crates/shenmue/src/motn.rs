@@ -52,12 +52,18 @@ pub const MAX_ACTION_BYTES: usize = 4096;
 /// The action metadata header before its records.
 const ACTION_HEADER: usize = 12;
 
+/// A MOTN file (`MOTION.BIN`, `M_*.BIN`): header, table entries and decoded sequence blocks.
 #[derive(Debug, Clone)]
 pub struct MotnFile {
+    /// Header 0x00: offset of the sequence table (0x20).
     pub table_offset: u32,
+    /// Header 0x04: offset of the name table.
     pub name_table_offset: u32,
+    /// Header 0x08: the base the table's data offsets are relative to.
     pub data_base: u32,
+    /// Header 0x0C: attributes (the low 12 bits are the slot count).
     pub attributes: u32,
+    /// Header 0x10: the file size the header declares.
     pub file_size: u32,
     /// One per table slot (name), in table order: `--anim #N` indexes this.
     pub entries: Vec<Entry>,
@@ -153,8 +159,10 @@ impl MotnFile {
     }
 }
 
+/// One slot of the sequence table, with its name.
 #[derive(Debug, Clone)]
 pub struct Entry {
+    /// The sequence's name from the name table.
     pub name: String,
     /// Data offset relative to the header's data base.
     pub data_offset: u32,
@@ -171,6 +179,7 @@ pub struct Entry {
 /// reference documents are decoded; everything else stays raw (`len` bytes at `offset`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ActionMeta {
+    /// Absolute offset of the metadata block.
     pub offset: usize,
     /// Up to the next metadata block (or the name table).
     pub len: usize,
@@ -209,16 +218,20 @@ fn parse_action(data: &[u8], offset: usize, end: usize) -> Option<ActionMeta> {
     Some(m)
 }
 
+/// One sequence's bytes: its 12-byte header and how its data is laid out.
 #[derive(Debug, Clone)]
 pub struct Block {
     /// Absolute offset of the 12-byte sequence header.
     pub offset: usize,
     /// Where the next block (or the end of the file) starts.
     pub region_end: usize,
+    /// Number of frames (header +0).
     pub frames: u16,
+    /// flagHigh (header +2): layout bits and controller family.
     pub flag_high: u16,
     /// The raw header: `(frames, flagHigh, block2, block3, block4, block5)`.
     pub header: [u16; 6],
+    /// How the data after the header is laid out.
     pub layout: Layout,
     /// For a listed (not decoded) layout, what its bytes show, when they show it.
     pub shape: Option<Shape>,
@@ -232,9 +245,19 @@ pub enum Shape {
     /// mask at +6): root position (3 halves) and 3 more root words (0 in the legacy records,
     /// so perhaps the root rotation), then 3 × i16 rotations a control, 1 for each of
     /// `hinges` (the human rig's class-3 controls among them).
-    FrameRecords { stride: usize, controls: Vec<u16>, hinges: Vec<u16> },
+    FrameRecords {
+        /// Bytes per frame record.
+        stride: usize,
+        /// The controls the mask names, ascending.
+        controls: Vec<u16>,
+        /// Those of them stored with one rotation component (hinges).
+        hinges: Vec<u16>,
+    },
     /// `nodes` records of 32 bytes from +0x0C, then 3 arrays of `frames + 1` i16 a node.
-    NodeArrays { nodes: usize },
+    NodeArrays {
+        /// Number of node records.
+        nodes: usize,
+    },
 }
 
 impl Shape {
@@ -292,9 +315,11 @@ pub fn frame_record(data: &[u8], block: &Block, frame: u16) -> Option<Vec<i16>> 
 }
 
 impl Block {
+    /// The controller family (`flagHigh & 0x7FFF`; 0 = the human rig).
     pub fn family(&self) -> u16 {
         self.flag_high & L::FAMILY_MASK
     }
+    /// The decoded curves, for the standard five-block layout.
     pub fn motion(&self) -> Option<&Motion> {
         match &self.layout {
             Layout::Curves(m) => Some(m),
@@ -303,18 +328,23 @@ impl Block {
     }
 }
 
+/// How a sequence's data is laid out.
 #[derive(Debug, Clone)]
 pub enum Layout {
     /// The standard five-block layout, decoded.
     Curves(Motion),
     /// flagHigh 0x8000 with the frame32 signature: `frames × 16 × i16` from +0x0E. Listed,
     /// not interpreted (what the 16 components drive is not documented).
-    LegacyFrame32 { payload: usize },
+    LegacyFrame32 {
+        /// Absolute offset of the first frame.
+        payload: usize,
+    },
     /// A layout no source documents; listed with the reason.
     Undecodable(String),
 }
 
 impl Layout {
+    /// The layout as one token ("curves", "legacy-frame32", "undecodable").
     pub fn kind(&self) -> &'static str {
         match self {
             Layout::Curves(_) => "curves",
@@ -324,6 +354,7 @@ impl Layout {
     }
 }
 
+/// A decoded five-block sequence: its descriptors and curves.
 #[derive(Debug, Clone)]
 pub struct Motion {
     /// Block 1 descriptors (without the terminator).
@@ -336,8 +367,12 @@ pub struct Motion {
     pub block5_pad: usize,
 }
 
-fn name_at(data: &[u8], ptr: usize) -> Result<String> {
-    let tail = data.get(ptr..).ok_or_else(|| Error::invalid(ptr as u64, "name pointer past the end"))?;
+/// The name at `ptr`, whose pointer is stored at `ptr_at` (where a pointer past the end is
+/// reported: the bytes at fault are the pointer's, not those it names).
+fn name_at(data: &[u8], ptr: usize, ptr_at: u64) -> Result<String> {
+    let tail = data.get(ptr..).ok_or_else(|| {
+        Error::invalid(ptr_at, format!("name pointer {ptr:#x} is past the end ({:#x} bytes)", data.len()))
+    })?;
     let s = &tail[..tail.len().min(MAX_NAME)];
     if !s.contains(&0) {
         return Err(Error::invalid(ptr as u64, "name is not NUL-terminated within 64 bytes"));
@@ -363,6 +398,7 @@ pub fn header_shape(data: &[u8]) -> Option<u32> {
 }
 
 impl MotnFile {
+    /// Read a MOTN file: header, table, names, and every distinct sequence block.
     pub fn parse(data: &[u8]) -> Result<MotnFile> {
         let mut r = Reader::new(data, Endian::Little);
         let table_offset = r.u32()?;
@@ -381,10 +417,16 @@ impl MotnFile {
             return Err(Error::invalid(L::ATTRIBUTES as u64, "attribute word declares no table slots"));
         }
         let count = slots - 1;
-        let tab = Reader::at(data, table_offset as usize, Endian::Little)?;
-        let count = tab.check_count(count as u64, L::TABLE_ENTRY, MAX_SEQUENCES, "sequences")?;
-        let names = Reader::at(data, name_table_offset as usize, Endian::Little)?;
-        names.check_count(count as u64, 4, MAX_SEQUENCES, "names")?;
+        // An error's offset is where the offending bytes are: a pointer past the end is the
+        // header field holding it, a count that does not fit is the attribute word declaring
+        // it (not the table it would overrun).
+        let at_field = |field: usize| move |e: Error| Error { offset: Some(field as u64), ..e };
+        let tab = Reader::at(data, table_offset as usize, Endian::Little).map_err(at_field(L::SEQ_TABLE))?;
+        let count = tab
+            .check_count(count as u64, L::TABLE_ENTRY, MAX_SEQUENCES, "sequences")
+            .map_err(at_field(L::ATTRIBUTES))?;
+        let names = Reader::at(data, name_table_offset as usize, Endian::Little).map_err(at_field(L::NAME_TABLE))?;
+        names.check_count(count as u64, 4, MAX_SEQUENCES, "names").map_err(at_field(L::ATTRIBUTES))?;
         let mut tab = tab;
         let mut names = names;
         let mut raw = Vec::with_capacity(count);
@@ -392,8 +434,9 @@ impl MotnFile {
             let at = tab.offset();
             let d = tab.u32()?;
             let m = tab.u32()?;
+            let name_ptr_at = names.offset();
             let p = names.u32()? as usize;
-            let name = name_at(data, p).map_err(|e| e.shifted(0))?;
+            let name = name_at(data, p, name_ptr_at)?;
             let abs = (data_base as u64) + d as u64;
             if abs + L::SEQ_HEADER as u64 > data.len() as u64 {
                 return Err(Error::invalid(at, format!("sequence {i} ({name}) data offset {abs:#x} is past the end")));

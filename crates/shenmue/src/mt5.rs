@@ -6,7 +6,7 @@
 //!
 //! Routing onto the runtime rig is by the node's signed low-16 *render key*
 //! ([`control_for_render_key`]). No public MT5 exists; the tests use this module's own
-//! writer ([`write`]) and check the reader against values worked out by hand.
+//! writer ([`write()`]) and check the reader against values worked out by hand.
 
 use crate::layout::mt5 as L;
 use boneyard_core::{Endian, Error, Reader, Result, Writer};
@@ -23,8 +23,10 @@ const MAX_OPS: usize = 1 << 20;
 /// no-op opcodes would otherwise be 4·10⁹ reads of a 2 MB file).
 pub const MAX_MODEL_VERTICES: usize = 1 << 22;
 
+/// An MT5 ("HRCM") model: its node tree with meshes and the texture ids it lists.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mt5 {
+    /// Header +4: offset of the TEXD texture data (0: none).
     pub texture_offset: u32,
     /// Depth-first (parents first).
     pub nodes: Vec<Node>,
@@ -36,17 +38,24 @@ pub struct Mt5 {
     pub skipped: Vec<(u64, String)>,
 }
 
+/// One node of the tree: its transform, links and mesh.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
     /// Absolute offset of the node record.
     pub offset: u32,
+    /// The node's flags (the low 16 bits are its render key).
     pub flags: u32,
+    /// Index of the parent node, in `Mt5::nodes`.
     pub parent: Option<usize>,
     /// Rotation in turns × 65536.
     pub rotation: [i32; 3],
+    /// Scale.
     pub scale: Vec3,
+    /// Position relative to the parent.
     pub position: Vec3,
+    /// The node's name id.
     pub name: u32,
+    /// Its mesh, when it has one.
     pub mesh: Option<MeshData>,
 }
 
@@ -55,6 +64,7 @@ impl Node {
     pub fn render_key(&self) -> i16 {
         self.flags as u16 as i16
     }
+    /// `T · Rz · Ry · Rx · S` of the node's own values.
     pub fn local_matrix(&self) -> Mat4 {
         node_matrix(self.position, self.rotation, self.scale)
     }
@@ -65,6 +75,7 @@ impl Node {
         let key = i32::from(self.render_key());
         (key >= L::FAMILY_KEY_BASE).then(|| (key - L::FAMILY_KEY_BASE) as u16)
     }
+    /// The rotation as a quaternion (Z · Y · X, X applied first).
     pub fn rotation_quat(&self) -> Quat {
         let r = self.rotation.map(|v| v as f32 * (std::f32::consts::TAU / 65536.0));
         Quat::from_rotation_z(r[2]) * Quat::from_rotation_y(r[1]) * Quat::from_rotation_x(r[0])
@@ -81,24 +92,33 @@ pub fn node_matrix(position: Vec3, rotation: [i32; 3], scale: Vec3) -> Mat4 {
         * Mat4::from_scale(scale)
 }
 
+/// A node's mesh: its own vertices and its strips.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MeshData {
+    /// The mesh header's polyType.
     pub poly_type: u32,
+    /// The node's own vertex positions (in the node's space).
     pub positions: Vec<Vec3>,
+    /// The node's own vertex normals.
     pub normals: Vec<Vec3>,
+    /// Bounding sphere centre.
     pub center: Vec3,
+    /// Bounding sphere radius.
     pub radius: f32,
+    /// The triangle strips.
     pub strips: Vec<Strip>,
 }
 
 /// One triangle strip with its state at the time it was read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Strip {
+    /// Index of the texture bound when the strip was read.
     pub texture: u16,
     /// Raw vertex indices: >= 0 this node's vertex, < 0 `parent.vertCount + idx`.
     pub indices: Vec<i16>,
     /// Per strip vertex, scaled (`/uvSize`, or `/65536` with UVH).
     pub uvs: Option<Vec<Vec2>>,
+    /// Per strip vertex RGBA colours, for the colour opcodes.
     pub colors: Option<Vec<[u8; 4]>>,
     /// A negative stored length (winding hint).
     pub reversed: bool,
@@ -122,6 +142,7 @@ fn opt_ofs(v: u32) -> Option<usize> {
 }
 
 impl Mt5 {
+    /// Read an MT5 file: the node tree depth-first, each node's mesh and strips, the TEXD list.
     pub fn parse(data: &[u8]) -> Result<Mt5> {
         let mut r = Reader::new(data, Endian::Little);
         let magic = r.array::<4>()?;
@@ -401,10 +422,15 @@ pub type StripSpec = Vec<(Vec<i16>, Option<Vec<[i16; 2]>>)>;
 /// A node to write.
 #[derive(Debug, Clone)]
 pub struct NodeSpec {
+    /// The node's render key (low 16 bits of its flags).
     pub render_key: i16,
+    /// Index of the parent node among the nodes written.
     pub parent: Option<usize>,
+    /// Rotation in turns × 65536.
     pub rotation: [i32; 3],
+    /// Scale.
     pub scale: Vec3,
+    /// Position relative to the parent.
     pub position: Vec3,
     /// Own vertices (position, normal).
     pub vertices: Vec<(Vec3, Vec3)>,

@@ -19,18 +19,25 @@
 use crate::curve::raw_to_radians;
 use glam::{Mat4, Vec3};
 
+/// Number of controls of the human runtime rig.
 pub const CONTROLS: usize = 37;
 
 /// One control record of the rig.
 #[derive(Debug, Clone, Copy)]
 pub struct ControlDef {
+    /// The control's name (boneyard's, after the body part it moves).
     pub name: &'static str,
+    /// Index of its parent control.
     pub parent: Option<usize>,
     /// The executable's stable controller type byte (curves of other families bind by it).
     pub ty: u8,
+    /// Solver class (2: a limb solved toward a target, 4: an IK target...; see the module docs).
     pub class: u8,
+    /// Solver subtype within the class.
     pub subtype: u8,
+    /// Default position, relative to the parent.
     pub position: [f32; 3],
+    /// Default rotation, int16 turns (65536 a turn).
     pub rotation: [i16; 3],
 }
 
@@ -102,7 +109,9 @@ pub static HUMAN_RIG: [ControlDef; CONTROLS] = [
 /// The live state of every control for one frame.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Controls {
+    /// Per control, its position (defaults overwritten by the curves).
     pub position: Vec<Vec3>,
+    /// Per control, its rotation in int16 turns.
     pub rotation: Vec<[i16; 3]>,
 }
 
@@ -125,6 +134,7 @@ pub fn local_matrix(position: Vec3, rotation: [i16; 3]) -> Mat4 {
 /// The result of evaluating the rig for one frame.
 #[derive(Debug, Clone)]
 pub struct Evaluated {
+    /// Per control, its world matrix after the solvers.
     pub world: Vec<Mat4>,
     /// Solver calls that hit a degenerate case (target on the root, pole parallel to the aim)
     /// and used the fallback axes documented at [`aim_frame`].
@@ -194,9 +204,13 @@ pub fn aim_frame(parent: &Mat4, direction: Vec3, origin: Vec3) -> (Mat4, bool) {
 /// Matrices of a two-bone solve.
 #[derive(Debug, Clone, Copy)]
 pub struct TwoBone {
+    /// The upper bone's world matrix (thigh, upper arm).
     pub upper: Mat4,
+    /// The lower bone's world matrix (shin, forearm).
     pub lower: Mat4,
+    /// The end effector's world matrix (at the target).
     pub target: Mat4,
+    /// True when the solve hit a degenerate case and used the fallback axes.
     pub degenerate: bool,
 }
 
@@ -374,6 +388,7 @@ impl RigPlan {
     pub fn len(&self) -> usize {
         self.parent.len()
     }
+    /// True for a rig of no controls.
     pub fn is_empty(&self) -> bool {
         self.parent.is_empty()
     }

@@ -22,8 +22,11 @@ pub fn clamp_frame(frame: f64, frames: u16) -> f32 {
 /// One sampled curve value (rotations in turns, before truncation).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CurveValue {
+    /// The control's MOTN id.
     pub control: u16,
+    /// Which axis.
     pub axis: Axis,
+    /// The sampled value (units for positions, turns for rotations).
     pub value: f32,
 }
 

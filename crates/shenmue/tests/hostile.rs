@@ -217,3 +217,47 @@ fn containers_holding_the_demo_open() {
     assert_eq!(e.file.as_deref(), Some("BAD.PKS"));
     assert_eq!(e.offset, Some((dict + 12) as u64));
 }
+
+/// A small valid MOTN file to corrupt: one sequence of 3 frames, one channel of two keys (a
+/// few hundred bytes, so a count of 4094 sequences cannot fit in it).
+fn small_motn() -> Vec<u8> {
+    use boneyard_shenmue::curve::Axis;
+    use boneyard_shenmue::encode::{encode_file, CurveSpec, KeySpec, SequenceSpec};
+    let key = |frame: u16| KeySpec { frame, count: 1, tangent_in: 0.0, tangent_out: 0.0, value: 0.25 };
+    let curves = vec![CurveSpec { control: 1, axis: Axis::RotX, keys: vec![key(0), key(2)] }];
+    encode_file(&[SequenceSpec { name: "SMALL".into(), frames: 3, flag_high: 0, curves }])
+}
+
+#[test]
+fn header_errors_name_the_bytes_at_fault() {
+    let good = small_motn();
+    assert!(good.len() < 4094 * 8, "{} bytes", good.len());
+    MotnFile::parse(&good).unwrap();
+    let u32_at = |d: &[u8], o: usize| u32::from_le_bytes(d[o..o + 4].try_into().unwrap());
+    let put = |d: &mut Vec<u8>, o: usize, v: u32| d[o..o + 4].copy_from_slice(&v.to_le_bytes());
+    // A sequence count (attributes at 0x0C) far larger than the table can hold: the error is
+    // at the attribute word, not at the table (0x20) it would overrun.
+    let mut d = good.clone();
+    let attributes = (u32_at(&d, 0x0C) & !0xFFF) | 0xFFF;
+    put(&mut d, 0x0C, attributes);
+    let e = MotnFile::parse(&d).unwrap_err();
+    assert_eq!(e.offset, Some(0x0C), "{e}");
+    // The name-table pointer (0x04) past the end: the error is at the pointer (0x04), not at
+    // its value (0x7FFF_0000, past the end of the file).
+    let mut d = good.clone();
+    put(&mut d, 0x04, 0x7FFF_0000);
+    let e = MotnFile::parse(&d).unwrap_err();
+    assert_eq!(e.offset, Some(0x04), "{e}");
+    // The sequence-table pointer (0x00) likewise.
+    let mut d = good.clone();
+    put(&mut d, 0x00, 0x7FFF_0000);
+    let e = MotnFile::parse(&d).unwrap_err();
+    assert_eq!(e.offset, Some(0x00), "{e}");
+    // The first name pointer past the end: the error is at its entry in the name table.
+    let mut d = good.clone();
+    let names = u32_at(&d, 0x04) as usize;
+    put(&mut d, names, 0x7FFF_0000);
+    let e = MotnFile::parse(&d).unwrap_err();
+    assert_eq!(e.offset, Some(names as u64), "{e}");
+    assert!(e.to_string().contains("name pointer"), "{e}");
+}

@@ -8,22 +8,47 @@ use crate::layout::*;
 use crate::segment::{be16, be32, Ctx};
 use boneyard_core::Result;
 
+/// The animation formats of the two games, each with the header fields its reader needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AnimKind {
     /// `AnimationHeader`: values below `static_max` are constant, others advance per frame.
-    Normal { frame_data: u32, joint_indices: u32, static_max: u16 },
+    Normal {
+        /// Segmented address of the frame data (s16 values).
+        frame_data: u32,
+        /// Segmented address of the joint indices (three value indices a joint).
+        joint_indices: u32,
+        /// staticIndexMax: indices below it name constant values.
+        static_max: u16,
+    },
     /// `LinkAnimationHeader`: 134-byte frames in link_animetion (segment 7).
-    Link { data: u32 },
+    Link {
+        /// Offset of the frame data in link_animetion (segment 7).
+        data: u32,
+    },
     /// `LegacyAnimationHeader` (object_human): per-axis (max, index) keys.
-    Legacy { frame_data: u32, keys: u32 },
+    Legacy {
+        /// Segmented address of the frame data (s16 values).
+        frame_data: u32,
+        /// Segmented address of the per-axis (max, index) keys.
+        keys: u32,
+    },
     /// MM `KeyFrameAnimation` (c_keyframe.c), read against a keyframe skeleton: standard
     /// (root translation + rotations) or flex (scale, rotation, translation per limb).
-    KeyFrame { header: crate::keyframe::KfHeader, flex: bool },
+    KeyFrame {
+        /// The `KeyFrameAnimation` header.
+        header: crate::keyframe::KfHeader,
+        /// Read against flex limbs (scale, rotation, translation each).
+        flex: bool,
+    },
     /// `CurveAnimationHeader` (SkelCurve): 9 curves a limb.
-    Curve { header: crate::curve::CurveHeader },
+    Curve {
+        /// The `CurveAnimationHeader`.
+        header: crate::curve::CurveHeader,
+    },
 }
 
 impl AnimKind {
+    /// The kind as `list` shows it ("normal", "link", "legacy", "mm keyframe", "curve").
     pub fn name(&self) -> &'static str {
         match self {
             AnimKind::Normal { .. } => "normal",
@@ -50,24 +75,31 @@ impl AnimKind {
     }
 }
 
+/// An animation found in a file: where its header is, what kind it is, what it plays on.
 #[derive(Debug, Clone)]
 pub struct AnimDef {
     /// Segmented address of the header.
     pub addr: u32,
+    /// Index of the segment context (document-level) it is read in.
     pub ctx: usize,
+    /// Its name (from the asset table, or made from file and offset).
     pub name: String,
     /// frameCount (read as u16, as `Animation_GetLastFrame` does).
     pub frames: u16,
     /// Joint table entries (limbCount + 1).
     pub joints: usize,
+    /// The format and its header fields.
     pub kind: AnimKind,
+    /// Index of the skeleton it was paired with, when one fits.
     pub skeleton: Option<usize>,
 }
 
 /// A joint table at one frame, plus Link's face word.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JointTable {
+    /// Per joint: X, Y, Z (the root's translation first, then each limb's binary angles).
     pub joints: Vec<[i16; 3]>,
+    /// Link's face word (eyes and mouth indices), for `link` animations.
     pub face: Option<u16>,
 }
 
@@ -145,9 +177,11 @@ impl AnimDef {
         let frames = self.frames as usize;
         match self.kind {
             AnimKind::Normal { frame_data, joint_indices, static_max } => {
+                // A pointer that leads nowhere is reported where it is stored: the header's
+                // frame data pointer at +4, its joint indices pointer at +8.
                 let at = ctx.home_offset(self.addr);
-                let n = frame_data_len(ctx, frame_data, joint_indices, at)?;
-                let ji = ctx.bytes(joint_indices, self.joints * JOINT_INDEX_SIZE, at)?;
+                let n = frame_data_len(ctx, frame_data, joint_indices, at + 4)?;
+                let ji = ctx.bytes(joint_indices, self.joints * JOINT_INDEX_SIZE, at + 8)?;
                 for j in 0..self.joints {
                     for c in 0..3 {
                         let idx = be16(ji, j * 6 + c * 2).unwrap_or(0) as usize;
@@ -165,14 +199,16 @@ impl AnimDef {
                 Ok(())
             }
             AnimKind::Link { data } => {
-                ctx.bytes(data, frames * LINK_FRAME_SIZE, ctx.home_offset(self.addr)).map(|_| ())
+                // The frame data pointer is stored at header +4.
+                ctx.bytes(data, frames * LINK_FRAME_SIZE, ctx.home_offset(self.addr) + 4).map(|_| ())
             }
             AnimKind::KeyFrame { .. } => self.keyframes(ctx).map(|_| ()),
             AnimKind::Curve { .. } => self.curves(ctx).map(|_| ()),
             AnimKind::Legacy { frame_data, keys } => {
+                // The frame data pointer is stored at header +4, the keys pointer at +8.
                 let at = ctx.home_offset(self.addr);
-                let n = frame_data_len(ctx, frame_data, keys, at)?;
-                let k = ctx.bytes(keys, self.joints * LEGACY_JOINT_KEY_SIZE, at)?;
+                let n = frame_data_len(ctx, frame_data, keys, at + 4)?;
+                let k = ctx.bytes(keys, self.joints * LEGACY_JOINT_KEY_SIZE, at + 8)?;
                 for j in 0..self.joints {
                     for c in 0..3 {
                         let max = be16(k, j * 12 + c * 4).unwrap_or(0) as i16;

@@ -19,8 +19,11 @@ use std::sync::Arc;
 
 /// What the builder found, before the common model is made.
 pub struct Found {
+    /// Segment contexts: for each, the file bound to each of the 16 segments and the home file.
     pub ctxs: Vec<([Option<usize>; 16], usize)>,
+    /// The skeletons found, every file together.
     pub skels: Vec<SkelDef>,
+    /// The animations found, every file together.
     pub anims: Vec<AnimDef>,
     /// Per file: (skeletons, animations, notes).
     pub per_file: Vec<(usize, usize, Vec<String>)>,
@@ -33,7 +36,9 @@ pub struct Found {
     pub warnings: Vec<Warning>,
     /// Skeletons and animations (context, address) the asset table names.
     pub named: HashSet<(usize, u32)>,
+    /// Index of `gameplay_keep` among the files, when given or found.
     pub gameplay_keep: Option<usize>,
+    /// Index of `link_animetion` among the files, when given or found.
     pub link_animetion: Option<usize>,
     /// Animations given explicitly (context, address): failing to pair or validate is an error.
     pub required: Vec<(usize, u32)>,
@@ -53,8 +58,10 @@ pub const MAX_SCAN_WORK: usize = 1 << 24;
 /// Skeletons and animations one document may hold (a whole OoT or MM ROM has a few hundred
 /// skeletons and a few thousand animations); more is a hostile file, refused.
 pub const MAX_SKELETONS: usize = 8192;
+/// See [`MAX_SKELETONS`].
 pub const MAX_ANIMATIONS: usize = 65536;
 
+/// True for the stem of `gameplay_keep` (segment 4: Link's animation headers, shared data).
 pub fn is_gameplay_keep(stem: &str) -> bool {
     stem == "gameplay_keep"
 }
@@ -63,6 +70,7 @@ pub fn is_link_object(stem: &str) -> bool {
     matches!(stem, "object_link_boy" | "object_link_child")
 }
 
+/// True for the stem of `link_animetion` (segment 7: Link's frame data).
 pub fn is_link_animetion(stem: &str) -> bool {
     stem == "link_animetion"
 }
@@ -75,15 +83,20 @@ pub struct Explicit {
     pub file: String,
     /// Offset in the file (the segment offset).
     pub offset: u32,
+    /// What it is.
     pub kind: ExplicitKind,
     /// Name to list it under (default: `<file>_<kind>_<offset>`).
     pub name: Option<String>,
 }
 
+/// The kinds of structure that can be given by offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExplicitKind {
     /// `KeyFrameSkeleton`; `flex` None infers the limb kind.
-    KeyFrameSkeleton { flex: Option<bool> },
+    KeyFrameSkeleton {
+        /// Flex limbs (`Some(true)`), standard ones (`Some(false)`), or inferred (`None`).
+        flex: Option<bool>,
+    },
     /// `KeyFrameAnimation`, played on the file's first keyframe skeleton it fits.
     KeyFrameAnimation,
     /// `CurveSkeletonHeader`.
@@ -92,6 +105,8 @@ pub enum ExplicitKind {
     CurveAnimation,
 }
 
+/// Find every skeleton and animation in these files (the asset table's names where it has
+/// them, the structural scan elsewhere) and pair animations with skeletons.
 pub fn find_all(files: &[SegFile], gk: Option<usize>, la: Option<usize>) -> Result<Found> {
     find_all_with(files, gk, la, &[])
 }

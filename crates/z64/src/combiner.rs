@@ -14,14 +14,18 @@
 /// The two words of a `G_SETCOMBINE` command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Combine {
+    /// The command word (opcode 0xFC and the first mux fields).
     pub w0: u32,
+    /// The second word (the remaining mux fields).
     pub w1: u32,
 }
 
 /// One cycle's mux selectors: colour a, b, c, d and alpha a, b, c, d.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cycle {
+    /// The colour inputs a, b, c, d (`G_CCMUX_*`).
     pub rgb: [u8; 4],
+    /// The alpha inputs a, b, c, d (`G_ACMUX_*`).
     pub alpha: [u8; 4],
 }
 
@@ -98,7 +102,9 @@ impl Poly {
 /// The constant colours the combiner reads (RGBA, 0..1).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Constants {
+    /// The primitive colour (`G_SETPRIMCOLOR`).
     pub prim: [f32; 4],
+    /// The environment colour (`G_SETENVCOLOR`).
     pub env: [f32; 4],
 }
 
@@ -109,10 +115,13 @@ pub struct Constants {
 pub struct Material {
     /// The base colour factor (RGBA).
     pub factor: [f32; 4],
-    /// TEXEL0's colour, TEXEL0's alpha, SHADE's colour, SHADE's alpha are in the result.
+    /// TEXEL0's colour is in the result (the texture's colour is written).
     pub texel_rgb: bool,
+    /// TEXEL0's alpha is in the result.
     pub texel_alpha: bool,
+    /// SHADE's colour is in the result (vertex colours are written).
     pub shade_rgb: bool,
+    /// SHADE's alpha is in the result.
     pub shade_alpha: bool,
     /// What could not be expressed exactly (None: exact).
     pub approximated: Option<String>,

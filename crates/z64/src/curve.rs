@@ -30,10 +30,15 @@ use boneyard_core::Result;
 /// One `CurveInterpKnot`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Knot {
+    /// Knot flags (unused by the sampler).
     pub flags: u16,
+    /// The knot's frame.
     pub abscissa: i16,
+    /// Slope arriving at the knot.
     pub left_gradient: i16,
+    /// Slope leaving the knot.
     pub right_gradient: i16,
+    /// The value at the knot.
     pub ordinate: f32,
 }
 
@@ -98,10 +103,15 @@ fn to_s16(v: f32) -> i16 {
 /// The header fields of a `CurveAnimationHeader`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CurveHeader {
+    /// Segmented address of the per-property knot counts (u8, 9 a limb).
     pub knot_counts: u32,
+    /// Segmented address of the knots.
     pub knots: u32,
+    /// Segmented address of the constant values (properties without knots).
     pub constants: u32,
+    /// The header's unknown s16 at 0x0C (kept for `list --json`).
     pub unk_0c: i16,
+    /// Number of frames (positive).
     pub frames: u16,
 }
 
@@ -125,13 +135,18 @@ pub fn read_header(ctx: &Ctx, addr: u32) -> Result<CurveHeader> {
 /// None (constant), the knots and the constants, every range checked.
 #[derive(Debug, Clone)]
 pub struct CurveAnim {
+    /// Limbs it drives.
     pub limbs: usize,
+    /// Per property (9 a limb: scale, rotation, translation): Some((first knot, count)) or None.
     pub props: Vec<Option<(usize, usize)>>,
+    /// The knots, every property's in order.
     pub knots: Vec<Knot>,
+    /// The constant values, taken in order by the properties without knots.
     pub constants: Vec<i16>,
 }
 
 impl CurveAnim {
+    /// Read the knot counts, knots and constants for `limbs` limbs, checking every range.
     pub fn load(ctx: &Ctx, addr: u32, h: &CurveHeader, limbs: usize) -> Result<CurveAnim> {
         let at = ctx.home_offset(addr);
         if limbs == 0 || limbs > MAX_LIMBS {

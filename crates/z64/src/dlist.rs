@@ -47,12 +47,15 @@ const MAX_COMMANDS: usize = 1 << 16;
 /// without a shared budget, a small file of many 255-limb skeletons whose lists loop costs
 /// 65536 commands a limb each (minutes), or decodes 64 textures a limb (gigabytes).
 pub const MAX_DOCUMENT_COMMANDS: usize = 1 << 21;
+/// Texels all the skeletons of a document may decode together (see [`MAX_DOCUMENT_COMMANDS`]).
 pub const MAX_DOCUMENT_TEXELS: usize = 1 << 24;
 
 /// What is left of a document's display-list budget (see [`MAX_DOCUMENT_COMMANDS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
+    /// Display-list commands left.
     pub commands: usize,
+    /// Texels left.
     pub texels: usize,
     /// Skin vertex and transformation entries ([`crate::skin::MAX_DOCUMENT_SKIN_ENTRIES`]).
     pub skin_entries: usize,
@@ -299,8 +302,9 @@ impl ColourState {
 pub struct RuntimeTexture {
     /// Index of the mesh in the skeleton's meshes.
     pub mesh: usize,
-    /// The segment (8, 9) and the offset in it the display list names.
+    /// The segment (8, 9) the display list names.
     pub segment: u8,
+    /// The offset in that segment.
     pub offset: u32,
     fmt: u8,
     siz: u8,

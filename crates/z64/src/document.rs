@@ -28,6 +28,8 @@ pub const MAX_CHECK_JOINTS: usize = 1 << 25;
 /// otherwise say so in millions); past it, one more says how many were not kept.
 pub const MAX_WARNINGS: usize = 10_000;
 
+/// Zelda 64 files opened together (objects, `gameplay_keep`, `link_animetion`, ROMs): their
+/// skeletons with their display-list meshes, and their animations posed as `SkelAnime` does.
 pub struct Z64Document {
     pub(crate) files: Vec<SegFile>,
     pub(crate) summaries: Vec<FileSummary>,

@@ -104,8 +104,11 @@ pub fn to_s16(a: i64) -> i16 {
 /// of them is from the target (largest element difference).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Solved {
+    /// The binary angles stored (x, y, z; 0x10000 a turn).
     pub angles: [i16; 3],
+    /// The same angles unwrapped (continuous with the previous frame's).
     pub unwrapped: [i64; 3],
+    /// Largest element difference of the game's matrix of `angles` from the target.
     pub error: f64,
 }
 

@@ -150,8 +150,11 @@ pub fn clip_joints(
 /// A normal animation's data: the values (statics first) and each joint's indices.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NormalData {
+    /// The value list (`frameData`): constant values first, then each varying channel's frames.
     pub frame_data: Vec<i16>,
+    /// Per joint, the x, y, z indices into `frame_data` (`JointIndex`).
     pub joint_indices: Vec<[u16; 3]>,
+    /// `staticIndexMax`: indices below it are constants.
     pub static_max: u16,
 }
 
@@ -217,12 +220,15 @@ fn out_name(name: &str) -> String {
 /// Where one clip went.
 #[derive(Debug, Clone)]
 pub struct Placed {
+    /// The clip as encoded.
     pub enc: Encoded,
     /// Header offset in its file.
     pub header: usize,
     /// Normal: frame data and joint indices offsets; Link: frame data offset in link_animetion.
     pub frame_data: usize,
+    /// Normal: the joint index table's offset (None for Link).
     pub joint_indices: Option<usize>,
+    /// Normal: the folded data written (None for Link).
     pub normal: Option<NormalData>,
 }
 

@@ -35,8 +35,11 @@ use boneyard_core::Result;
 /// One `KeyFrame`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeyFrame {
+    /// The key's frame.
     pub frame: i16,
+    /// The value at the key.
     pub value: i16,
+    /// The slope at the key (per second; the sampler divides by 30).
     pub velocity: i16,
 }
 
@@ -105,7 +108,9 @@ pub fn tenths_to_binang(v: i16) -> i16 {
 /// The limbs and channel layout an animation is read against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KfShape {
+    /// Limbs of the skeleton.
     pub limbs: usize,
+    /// Flex limbs (scale, rotation and translation each) instead of standard ones.
     pub flex: bool,
 }
 
@@ -133,11 +138,17 @@ impl KfShape {
 /// The header fields of a `KeyFrameAnimation`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KfHeader {
+    /// Segmented address of the per-limb bit flags (which channels are animated).
     pub bit_flags: u32,
+    /// Segmented address of the keys.
     pub key_frames: u32,
+    /// Segmented address of the per-channel key counts.
     pub kf_nums: u32,
+    /// Segmented address of the fixed values (channels without keys).
     pub fixed_values: u32,
+    /// The header's u16 at 0x10 (kept for `list --json`).
     pub unk_10: u16,
+    /// Number of frames (positive).
     pub frames: u16,
 }
 
@@ -163,10 +174,13 @@ pub fn read_header(ctx: &Ctx, addr: u32) -> Result<KfHeader> {
 /// each animated channel (start, count) and the fixed values, every range checked.
 #[derive(Debug, Clone)]
 pub struct KfAnim {
+    /// The limbs and channel layout it was read against.
     pub shape: KfShape,
     /// Per channel in game order: Some((first key, key count)) or None (fixed).
     pub channels: Vec<Option<(usize, usize)>>,
+    /// The keys, every animated channel's in order.
     pub keys: Vec<KeyFrame>,
+    /// The fixed values, taken in order by the channels without keys.
     pub fixed: Vec<i16>,
     /// Bit flags set beyond the layout's channels (ignored, as by the game).
     pub stray_bits: bool,

@@ -19,6 +19,7 @@ pub const LEGACY_LIMB_SIZE: usize = 0x20;
 pub const LIMB_DONE: u8 = 0xFF;
 /// SkinLimb segmentType values (skin.h).
 pub const SKIN_LIMB_TYPE_ANIMATED: i32 = 4;
+/// SkinLimb segmentType of a plain display list (`Gfx*` in the segment field).
 pub const SKIN_LIMB_TYPE_NORMAL: i32 = 11;
 /// `SkinAnimatedLimbData` (segmentType 4): u16 totalVtxCount, u16 limbModifCount,
 /// SkinLimbModif* limbModifications, Gfx* dlist.
@@ -54,8 +55,11 @@ pub const LEGACY_JOINT_KEY_SIZE: usize = 0x0C;
 /// Segments the game binds: gameplay_keep 4, field/dungeon keep 5, object 6, link_animetion 7,
 /// the flex skeletons' matrix array 0x0D.
 pub const SEG_GAMEPLAY_KEEP: u8 = 4;
+/// Segment of the object file being read.
 pub const SEG_OBJECT: u8 = 6;
+/// Segment of `link_animetion`.
 pub const SEG_LINK_ANIMETION: u8 = 7;
+/// Segment the flex skeletons' per-limb matrices are bound to.
 pub const SEG_FLEX_MATRICES: u8 = 0x0D;
 /// Size of one `Mtx` in the flex matrix array.
 pub const MTX_SIZE: u32 = 0x40;

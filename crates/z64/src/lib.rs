@@ -37,6 +37,7 @@
 //! [`Z64Document::joint_table_interp`] (the interpolating playback modes),
 //! [`Z64Document::engine_frame`] (how `--frame` is rounded: truncated toward zero, wrapped) and
 //! [`Z64Document::game_matrices`] (the `MtxF` of every limb, bit-exact).
+#![deny(missing_docs)]
 
 pub mod anim;
 pub mod build;
@@ -71,6 +72,25 @@ use segment::SegFile;
 use std::path::Path;
 
 /// The Zelda 64 family.
+///
+/// Opening the built-in demo object (a `.zobj` for segment 6, made in memory) and posing its
+/// walk as `SkelAnime` would:
+///
+/// ```
+/// use boneyard_core::{Document, Family, InputFile};
+///
+/// let files = boneyard_z64::demo_files()?;
+/// let inputs: Vec<InputFile> = files.into_iter().map(|(name, bytes)| InputFile::new(name, bytes)).collect();
+/// assert!(boneyard_z64::Z64.probe(&inputs[0].path, &inputs[0].data));
+/// let doc = boneyard_z64::Z64.open(inputs)?;
+/// assert!(!doc.skeletons().is_empty());
+/// let anim = 0;
+/// assert_eq!(doc.animations()[anim].fps, 20.0); // one frame per game update
+/// let skeleton = doc.skeleton_for(anim).expect("the demo animations play on the demo skeleton");
+/// let world = doc.pose(skeleton, Some(anim), 3.0)?;
+/// assert_eq!(world.len(), doc.skeletons()[skeleton].skeleton.len());
+/// # Ok::<(), boneyard_core::Error>(())
+/// ```
 pub struct Z64;
 
 /// File stems this family reads without a magic number (object files have no header).

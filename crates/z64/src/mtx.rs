@@ -34,23 +34,41 @@ pub fn scaled_limb_transform(pos: [f32; 3], rot: [i16; 3], scale: [f32; 3]) -> T
     }
 }
 
+/// The game's `MtxF`: a 4x4 float matrix, field `rc` is row `r`, column `c` in the
+/// decompilation's naming (x, y, z, w), stored column by column.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MtxF {
+    /// Column x, row x.
     pub xx: f32,
+    /// Column x, row y.
     pub yx: f32,
+    /// Column x, row z.
     pub zx: f32,
+    /// Column x, row w.
     pub wx: f32,
+    /// Column y, row x.
     pub xy: f32,
+    /// Column y, row y.
     pub yy: f32,
+    /// Column y, row z.
     pub zy: f32,
+    /// Column y, row w.
     pub wy: f32,
+    /// Column z, row x.
     pub xz: f32,
+    /// Column z, row y.
     pub yz: f32,
+    /// Column z, row z.
     pub zz: f32,
+    /// Column z, row w.
     pub wz: f32,
+    /// Column w (the translation), row x.
     pub xw: f32,
+    /// Column w, row y.
     pub yw: f32,
+    /// Column w, row z.
     pub zw: f32,
+    /// Column w, row w.
     pub ww: f32,
 }
 
@@ -75,6 +93,7 @@ impl MtxF {
         ww: 1.0,
     };
 
+    /// As a glam matrix (the same columns).
     pub fn to_mat4(&self) -> Mat4 {
         Mat4::from_cols_array(&[
             self.xx, self.yx, self.zx, self.wx, self.xy, self.yy, self.zy, self.wy, self.xz, self.yz, self.zz, self.wz,

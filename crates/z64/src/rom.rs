@@ -17,6 +17,7 @@ use crate::segment::be32;
 use crate::yaz0;
 use boneyard_core::{Error, Result};
 
+/// How a ROM's bytes are ordered, told by its first word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ByteOrder {
     /// .z64, big-endian (native).
@@ -28,6 +29,7 @@ pub enum ByteOrder {
 }
 
 impl ByteOrder {
+    /// The order with its file extension ("big-endian (.z64)").
     pub fn name(self) -> &'static str {
         match self {
             ByteOrder::BigEndian => "big-endian (.z64)",
@@ -37,6 +39,8 @@ impl ByteOrder {
     }
 }
 
+/// The byte order of a ROM from its first four bytes (`80 37 12 40` in native order); `None`
+/// for anything that is not a ROM header.
 pub fn byte_order(head: &[u8]) -> Option<ByteOrder> {
     match head.get(..4)? {
         [0x80, 0x37, 0x12, 0x40] => Some(ByteOrder::BigEndian),
@@ -103,28 +107,43 @@ pub fn decomp_version(build: &str) -> Option<&'static str> {
     })
 }
 
+/// What `info` tells of a ROM.
 #[derive(Debug, Clone, Default)]
 pub struct RomInfo {
+    /// The byte order it was stored in.
     pub byte_order: Option<ByteOrder>,
+    /// The header's internal name (0x20, 20 bytes).
     pub title: String,
+    /// The header's game code (0x3B, e.g. "CZLE").
     pub game_code: String,
+    /// The header's revision byte (0x3F).
     pub revision: u8,
+    /// The build strings (team, date) found beside dmadata.
     pub build: Option<(String, String)>,
+    /// The version boneyard recognised ("oot-gc-eu-mq-dbg"...), from the build or game code.
     pub version: Option<&'static str>,
+    /// ROM offset of the dmadata table.
     pub dmadata: usize,
+    /// Entries in dmadata.
     pub entries: usize,
+    /// Entries marked deleted (no data in this ROM).
     pub deleted: usize,
     /// File names found (debug ROMs).
     pub named: bool,
 }
 
+/// A file taken out of a ROM (decompressed).
 #[derive(Debug, Clone)]
 pub struct RomFile {
+    /// Its index in dmadata.
     pub index: usize,
     /// The file's name, from the debug ROMs' name table (`sDmaMgrFileNames`).
     pub name: Option<String>,
+    /// Its virtual ROM address (where the game's code asks for it).
     pub vrom: u32,
+    /// True when it was stored compressed (Yaz0 or iQue DEFLATE).
     pub compressed: bool,
+    /// Its bytes, decompressed.
     pub data: Vec<u8>,
 }
 

@@ -14,15 +14,20 @@ use boneyard_core::{Error, Result};
 /// Link's tunics, in the game's order (`PLAYER_TUNIC_*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Tunic {
+    /// Green, what Link starts with.
     #[default]
     Kokiri,
+    /// Red (heat).
     Goron,
+    /// Blue (water).
     Zora,
 }
 
 impl Tunic {
+    /// Every tunic, in the game's order.
     pub const ALL: [Tunic; 3] = [Tunic::Kokiri, Tunic::Goron, Tunic::Zora];
 
+    /// The name `--tunic` takes.
     pub fn name(self) -> &'static str {
         match self {
             Tunic::Kokiri => "kokiri",
@@ -46,6 +51,7 @@ impl Tunic {
         [r as f32 / 255.0, g as f32 / 255.0, b as f32 / 255.0, 0.0]
     }
 
+    /// The tunic of a `--tunic` name (any case).
     pub fn parse(s: &str) -> Option<Tunic> {
         Tunic::ALL.into_iter().find(|t| t.name().eq_ignore_ascii_case(s))
     }
@@ -54,6 +60,7 @@ impl Tunic {
 /// Run-time state asked for by the caller (`OpenOptions::runtime`: key/value pairs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RuntimeState {
+    /// The tunic Link is drawn in.
     pub tunic: Tunic,
 }
 
@@ -101,7 +108,9 @@ pub fn face_indices(word: Option<u16>) -> (usize, usize) {
 /// segments the actor binds (address in the skeleton's own segment).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct DrawState {
+    /// The environment colour set before the draw (RGBA, 0..1), if the actor sets one.
     pub env: Option<[f32; 4]>,
+    /// The primitive colour set before the draw, if the actor sets one.
     pub prim: Option<[f32; 4]>,
     /// Texture addresses for segments 8 and 9 (eyes, mouth).
     pub segments: [Option<u32>; 16],

@@ -202,6 +202,7 @@ pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> 
 /// tables it may return for one count: a file of valid pointers with legacy animation headers
 /// for all 255 counts would otherwise cost 255 reads at every word for every count.
 pub const MAX_LEGACY_TABLE_READS: usize = 1 << 24;
+/// Tables the legacy limb table scan may return for one limb count.
 pub const MAX_LEGACY_TABLES: usize = 64;
 
 /// `budget` is what is left of [`MAX_LEGACY_TABLE_READS`]; the scan stops when it runs out.

@@ -12,7 +12,9 @@ pub struct SegFile {
     pub name: String,
     /// Short lower-case name used for the asset table ("object_dekunuts").
     pub stem: String,
+    /// The segment it is bound to (6 for objects, 4 for gameplay_keep, 7 for link_animetion).
     pub segment: u8,
+    /// Its bytes (decompressed).
     pub data: Vec<u8>,
     /// Files taken from a ROM: when the asset table's names do not fit the data (another
     /// version's layout), fall back to the structural scan with a note instead of failing.
@@ -22,17 +24,21 @@ pub struct SegFile {
 /// A segment table: which file each segment points at.
 #[derive(Clone, Copy)]
 pub struct Ctx<'a> {
+    /// Every file of the document.
     pub files: &'a [SegFile],
+    /// Per segment 0..16, the index of the file bound to it.
     pub map: [Option<usize>; 16],
     /// The file whose data is being read (for error offsets).
     pub home: usize,
 }
 
 impl<'a> Ctx<'a> {
+    /// A segment table over `files`, reading in file `home`.
     pub fn new(files: &'a [SegFile], map: [Option<usize>; 16], home: usize) -> Self {
         Ctx { files, map, home }
     }
 
+    /// The file being read.
     pub fn home_file(&self) -> &'a SegFile {
         &self.files[self.home]
     }
@@ -105,9 +111,11 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// The big-endian u16 at `at`, or `None` past the end.
 pub fn be16(d: &[u8], at: usize) -> Option<u16> {
     d.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]]))
 }
+/// The big-endian u32 at `at`, or `None` past the end.
 pub fn be32(d: &[u8], at: usize) -> Option<u32> {
     d.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
 }

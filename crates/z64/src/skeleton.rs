@@ -7,34 +7,50 @@ use crate::layout::*;
 use crate::segment::{be16, be32, Ctx};
 use boneyard_core::{Error, Result};
 
+/// The skeleton header kinds (`SkeletonHeader`, `FlexSkeletonHeader`, the legacy and MM ones).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SkelType {
+    /// `SkeletonHeader`: a limb table and its count.
     Normal,
+    /// `FlexSkeletonHeader`: limbs drawn through per-limb matrices in segment 0x0D.
     Flex {
+        /// Limbs that have a display list (one matrix each).
         dlist_count: u8,
     },
+    /// object_human's legacy limb table (f32 translations and default rotations).
     Legacy,
     /// MM keyframe skeleton (c_keyframe.c): standard or flex limbs.
     KeyFrame {
+        /// Flex limbs (scale, rotation, translation) instead of standard ones.
         flex: bool,
+        /// Limbs that have a display list.
         dlist_count: u8,
     },
     /// `SkelCurve` (z_fcurve_data_skelanime.c).
     Curve,
 }
 
+/// The limb structs a skeleton's table points at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LimbType {
+    /// `StandardLimb`: jointPos, child, sibling, dList.
     Standard,
+    /// `LodLimb`: two display lists (near, far).
     Lod,
+    /// `SkinLimb`: a skin segment (animated vertices or a plain display list).
     Skin,
+    /// object_human's legacy limb (f32 translation, default rotation).
     Legacy,
+    /// MM keyframe standard limb.
     KeyFrameStandard,
+    /// MM keyframe flex limb.
     KeyFrameFlex,
+    /// `SkelCurve` limb.
     Curve,
 }
 
 impl LimbType {
+    /// The decompilation's name for it ("Standard", "LOD", "Skin"...).
     pub fn name(self) -> &'static str {
         match self {
             LimbType::Standard => "Standard",
@@ -46,6 +62,7 @@ impl LimbType {
             LimbType::Curve => "Curve",
         }
     }
+    /// The limb type of a decomp XML `LimbType` attribute (the four the XML uses).
     pub fn parse(s: &str) -> Option<LimbType> {
         Some(match s {
             "Standard" => LimbType::Standard,
@@ -58,6 +75,7 @@ impl LimbType {
 }
 
 impl SkelType {
+    /// The decompilation's name for it ("Normal", "Flex", "Legacy", "KeyFrame"...).
     pub fn name(self) -> &'static str {
         match self {
             SkelType::Normal => "Normal",
@@ -74,6 +92,7 @@ impl SkelType {
     }
 }
 
+/// One limb as the skeleton's table gives it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Limb {
     /// Segmented address of the limb.
@@ -82,7 +101,9 @@ pub struct Limb {
     pub pos: [f32; 3],
     /// Default rotation (Legacy limbs only; zero otherwise).
     pub rot: [i16; 3],
+    /// Index of its first child limb (`LIMB_DONE` read as `None`).
     pub child: Option<usize>,
+    /// Index of its next sibling limb.
     pub sibling: Option<usize>,
     /// Display lists: [near, far] for LOD, [dList, 0] otherwise (0 = none). Skin limbs with
     /// segmentType 11 put their plain Gfx* here.
@@ -91,15 +112,20 @@ pub struct Limb {
     pub skin: Option<(i32, u32)>,
 }
 
+/// A skeleton found in a file: header, limbs, and the parents the draw walk gives them.
 #[derive(Debug, Clone)]
 pub struct SkelDef {
     /// Segmented address of the header (or of the limb table for Legacy).
     pub addr: u32,
     /// Index of the segment context (document-level) it was read in.
     pub ctx: usize,
+    /// Its name (from the asset table, or made from file and offset).
     pub name: String,
+    /// Which header kind.
     pub ty: SkelType,
+    /// The kind of every limb of its table.
     pub limb_type: LimbType,
+    /// The limbs in table order.
     pub limbs: Vec<Limb>,
     /// Parent limb of each limb as the draw walk nests them.
     pub parent: Vec<Option<usize>>,

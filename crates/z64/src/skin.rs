@@ -37,6 +37,7 @@ pub struct SkinVtx {
     pub st: [i16; 2],
     /// `vtx->n.n`: the turned normal, truncated to s8.
     pub normal: [i8; 3],
+    /// `vtx->n.a`: the vertex alpha.
     pub alpha: u8,
     /// (limb, weight) of the modification that wrote it: weights `scale * 0.01f`, or 1.0 for a
     /// single transformation (the game applies no weight then).

@@ -10,8 +10,11 @@ pub const MAX_TEXELS: usize = 256 * 256;
 
 /// Image formats (`G_IM_FMT_*`) and sizes (`G_IM_SIZ_*`).
 pub const FMT_RGBA: u8 = 0;
+/// Colour-indexed (through a TLUT palette).
 pub const FMT_CI: u8 = 2;
+/// Intensity with alpha.
 pub const FMT_IA: u8 = 3;
+/// Intensity only.
 pub const FMT_I: u8 = 4;
 
 /// Bits per texel for `G_IM_SIZ_*` 0..3.

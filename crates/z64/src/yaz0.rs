@@ -9,7 +9,9 @@
 
 use boneyard_core::{Error, ErrorKind, Result};
 
+/// The four magic bytes every Yaz0 stream starts with.
 pub const MAGIC: &[u8; 4] = b"Yaz0";
+/// Size of the header: magic, u32 decompressed size, 8 reserved bytes.
 pub const HEADER_SIZE: usize = 0x10;
 /// Largest decompressed size we accept (the largest OoT/MM file is a few MB).
 pub const MAX_SIZE: usize = 64 << 20;

@@ -434,3 +434,16 @@ fn mutated_link_headers_never_panic() {
         }
     }
 }
+
+#[test]
+fn a_pointer_leading_nowhere_is_reported_where_it_is_stored() {
+    let Some(mut d) = dekunuts("a_pointer_leading_nowhere_is_reported_where_it_is_stored") else { return };
+    // gDekuNutsSpitAnim's AnimationHeader at 0x1C4 (bytes 0012 0000 06000000 0600012C 0006):
+    // its jointIndices pointer, at 0x1C4 + 8, now points past the end of segment 6. The
+    // warning names the pointer's bytes (0x1CC), not the header (0x1C4) nor the pointer's
+    // value (0xFFFF00, past the end of the file).
+    assert_eq!(d[0x1CC..0x1D0], 0x0600_012Cu32.to_be_bytes());
+    d[0x1CC..0x1D0].copy_from_slice(&0x06FF_FF00u32.to_be_bytes());
+    let w = warning_at("object_dekunuts", d, 0x1CC);
+    assert!(w.message.contains("outside segment 6") && w.message.contains("gDekuNutsSpitAnim"), "{w}");
+}

@@ -24,7 +24,12 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
 
     let run = crate::batch::run(plan, options, false, |d: crate::batch::Doc| {
         let doc = d.doc;
-        if doc.skeletons().is_empty() && doc.animations().is_empty() {
+        // Nothing of the file's own: no skeleton but a family's built-in one without meshes
+        // (Shenmue's human rig comes with every MOTN file), and no animation that samples (a
+        // listed, undecoded sequence does not). Otherwise a MOTN file of undecodable sequences
+        // would export the bare rig with every clip left out, exit 0.
+        let own_skeleton = doc.skeletons().iter().any(|s| !s.meshes.is_empty() || !s.source.starts_with("built-in"));
+        if !own_skeleton && !(0..doc.animations().len()).any(|a| doc.sample(a, 0.0).is_ok()) {
             // Named by the user: nothing to export is an error (exit 1). Found by a folder
             // walk (a baserom/ is mostly files without skeletons): counted in the summary.
             if batch {

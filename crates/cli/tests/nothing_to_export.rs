@@ -1,0 +1,65 @@
+//! "Nothing to export" is one thing for every family: a file named on the command line that
+//! holds no skeleton or animation of its own makes `export` exit 1 with "holds no skeleton or
+//! animation", and writes nothing. The files are made here (no real data needed).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn boneyard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boneyard")).args(args).output().expect("run boneyard")
+}
+
+fn tmpdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("boneyard-nothing-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `export FILE --format glb --out OUT`: exit 1, the message naming the file, no file written.
+fn exports_nothing(tag: &str, name: &str, bytes: &[u8]) {
+    let d = tmpdir(tag);
+    let file = d.join(name);
+    std::fs::write(&file, bytes).unwrap();
+    let out = d.join("out");
+    let o = boneyard(&["export", s(&file), "--format", "glb", "--out", s(&out)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{name}: {err}");
+    assert!(err.contains("holds no skeleton or animation") && err.contains(name), "{name}: {err}");
+    let written: Vec<_> = std::fs::read_dir(&out).map(|r| r.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    assert!(written.is_empty(), "{name}: wrote {written:?}");
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A Shenmue MOTN file whose one sequence is of a layout no source documents (flagHigh
+/// 0x8001): listed, not decoded, so no animation; the built-in human rig is not the file's.
+#[test]
+fn shenmue_motn_without_a_decodable_sequence() {
+    // Sequence header: 1 frame, flagHigh 0x8001, block offsets 0x0C.
+    let seq: Vec<u8> = [1u16, 0x8001, 0x0C, 0x0C, 0x0C, 0x0C].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let bytes = boneyard_shenmue::encode::encode_file_raw(&[("ODD".to_string(), seq)]);
+    exports_nothing("shenmue", "ODD_MOTION.BIN", &bytes);
+}
+
+/// A Zelda 64 object file that holds no skeleton or animation (display lists and textures
+/// only, as most of a ROM's objects): here 256 zero bytes under an object's name.
+#[test]
+fn z64_object_without_skeletons() {
+    exports_nothing("z64", "object_nothing.zobj", &[0u8; 256]);
+}
+
+/// An Oni instance file without TRAM or body: one unrelated (subtitle) instance.
+#[test]
+fn oni_file_without_tram_or_body() {
+    use boneyard_oni::encode::{write_oni, Instance};
+    let inst = Instance {
+        tag: boneyard_oni::layout::tag(b"SUBT"),
+        name: Some("SUBTnothing".into()),
+        data: vec![0; 16],
+        ..Default::default()
+    };
+    exports_nothing("oni", "SUBTnothing.oni", &write_oni(&[inst]).unwrap());
+}
