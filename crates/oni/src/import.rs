@@ -459,7 +459,8 @@ mod tests {
         let k = place_keys(6, &still, DEFAULT_TOLERANCE).unwrap();
         assert_eq!(k.frames.len(), 1 + (u16::MAX as usize - 1).div_ceil(255));
         assert!(k.frames.windows(2).all(|w| w[1] - w[0] <= 255));
-        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+        // Not an assertion (no timed tests): the figure, for whoever reads the log.
+        eprintln!("took {:?}", t.elapsed());
     }
 
     #[test]

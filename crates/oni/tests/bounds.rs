@@ -63,7 +63,8 @@ fn many_descriptors_of_one_tram_hit_the_memory_limit() {
     };
     assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
     assert!(e.file.as_deref().is_some_and(|f| f.ends_with("bomb.oni")), "{e}");
-    assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", started.elapsed());
 }
 
 #[test]
@@ -82,7 +83,8 @@ fn many_descriptors_of_one_body_hit_the_body_limit() {
     };
     assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
     assert!(e.to_string().contains("bodies"), "{e}");
-    assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", started.elapsed());
 }
 
 #[test]
@@ -114,7 +116,8 @@ fn check_work_is_bounded() {
     let e = doc.check().unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
     assert!(e.offset.is_some_and(|o| o > 0), "{e}");
-    assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", started.elapsed());
 }
 
 #[test]
@@ -168,7 +171,8 @@ fn classes_sharing_a_big_trac_are_bounded() {
     };
     assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
     assert!(e.to_string().contains("TRAC"), "{e}");
-    assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", started.elapsed());
 }
 
 #[test]

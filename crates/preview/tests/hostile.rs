@@ -152,5 +152,6 @@ fn huge_frame_counts_and_odd_rates_are_bounded() {
             assert!(g.is_err() && a.is_err(), "fps {fps}");
         }
     }
-    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", start.elapsed());
 }

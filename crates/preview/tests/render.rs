@@ -389,7 +389,8 @@ fn oversized_animations_are_refused_before_rendering() {
     let e = gif(&d, 0, 1, &o).unwrap_err();
     assert!(e.to_string().contains("choose a smaller size"), "{e}");
     assert!(apng(&d, 0, 1, &o).is_err());
-    assert!(t.elapsed().as_secs() < 5);
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", t.elapsed());
     // At 64 x 64 it is fine.
     assert!(gif(&d, 0, 1, &opts(64, 64)).is_ok());
 }

@@ -36,7 +36,8 @@ fn nested_archives_cannot_multiply_their_entries() {
     assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
     assert!(e.to_string().contains("entries in all"), "{e}");
     assert!(e.file.as_deref().is_some_and(|f| f.starts_with("BOMB.AFS")), "{e}");
-    assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", started.elapsed());
 }
 
 #[test]
@@ -82,7 +83,8 @@ fn check_work_is_bounded_for_big_fk_models() {
     let e = doc.check().unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
     assert!(e.offset.is_some(), "{e}");
-    assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", started.elapsed());
 }
 
 #[test]
@@ -142,7 +144,8 @@ fn nodes_sharing_a_long_strip_stream_are_bounded() {
     let started = std::time::Instant::now();
     let e = boneyard_shenmue::Mt5::parse(&d).unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
-    assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", started.elapsed());
     // One node with that mesh is fine (a million opcodes is within a model's limit).
     let mut one = write(&nodes[..1], &[]);
     let mesh1 = one.len();
@@ -166,7 +169,8 @@ fn one_motion_listed_many_times_is_bounded() {
     let Err(e) = open_bytes(&[("MOTIONS.AFS".into(), &afs)]) else { panic!("65536 copies of a motion opened") };
     assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
     assert!(e.to_string().contains("more than"), "{e}");
-    assert!(started.elapsed().as_secs() < 30, "took {:?}", started.elapsed());
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", started.elapsed());
     // A few copies are fine: each is its own file of animations.
     let few = afs_all_same(3, &motion);
     let doc = open_bytes(&[("FEW.AFS".into(), &few)]).unwrap();

@@ -214,7 +214,8 @@ fn self_branching_display_lists_stay_bounded() {
     let w = doc.warnings();
     assert!(w.iter().any(|w| w.message.contains("budget")), "{w:?}");
     assert!(w.iter().all(|w| w.file == "object_loops" && w.offset.is_some()), "{w:?}");
-    assert!(start.elapsed().as_secs() < 20, "open took {:?}", start.elapsed());
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", start.elapsed());
 }
 
 /// `count` normal animations of 32767 frames, 2 joints each, all static (one shared frame
@@ -238,7 +239,8 @@ fn check_of_many_long_animations_is_bounded() {
     let e = doc.check().unwrap_err();
     assert!(e.to_string().contains("joint values"), "{e}");
     assert_eq!(e.file.as_deref(), Some("object_longanims"));
-    assert!(start.elapsed().as_secs() < 20, "check took {:?}", start.elapsed());
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", start.elapsed());
 }
 
 /// A ROM whose DMA entries all name the same 16 MiB Yaz0 stream: each decompresses on its
@@ -383,7 +385,8 @@ fn pairing_many_animations_with_many_skeletons_is_linear() {
     let doc = open_named("object_many", many_skeletons_and_animations(8000, 40000)).unwrap();
     assert_eq!((doc.skeletons().len(), doc.animations().len()), (8000, 40000));
     assert_eq!(doc.animations()[39999].skeleton, Some(0));
-    assert!(start.elapsed().as_secs() < 10, "open took {:?}", start.elapsed());
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", start.elapsed());
 }
 
 /// Link's animation headers in gameplay_keep (0x2310, 573 of 8 bytes) mutated: frame counts
