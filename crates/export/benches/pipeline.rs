@@ -122,3 +122,59 @@ fn export_glb(bencher: divan::Bencher, label: &str) {
         black_box(boneyard_export::glb_skipping(doc.as_ref(), 0, &anims, &Default::default()).expect("export"))
     });
 }
+
+/// The floor for decoding: copying the input's bytes once (what any reader must at least
+/// touch). `decode` over this is the "times the memcpy floor" figure of the README.
+#[divan::bench(args = labels())]
+fn memcpy_floor(bencher: divan::Bencher, label: &str) {
+    let (_, _, files) = inputs().into_iter().find(|(l, _, _)| l == label).expect("known input");
+    bencher.bench(|| {
+        for f in &files {
+            black_box(f.data.clone());
+        }
+    });
+}
+
+/// Every clip of the first skeleton in one glb (adult Link: 575 clips), as `export` writes it.
+#[divan::bench(args = labels(), sample_count = 5)]
+fn export_glb_every_clip(bencher: divan::Bencher, label: &str) {
+    let doc = open(label);
+    let anims: Vec<usize> = (0..doc.animations().len()).filter(|&a| doc.skeleton_for(a) == Some(0)).collect();
+    bencher.bench(|| {
+        black_box(boneyard_export::glb_skipping(doc.as_ref(), 0, &anims, &Default::default()).expect("export"))
+    });
+}
+
+/// A level holding as many TRAMs and frames as the whole retail CD (8,604 TRAMs, 393,903 frames
+/// of 19 parts), written by the project's own encoder (`boneyard_oni::demo::corpus_level`).
+fn cd_corpus() -> Vec<InputFile> {
+    static LEVEL: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
+    let (dat, raw) = LEVEL.get_or_init(|| {
+        boneyard_oni::demo::corpus_level(boneyard_oni::demo::CorpusShape::CD).expect("the corpus level")
+    });
+    vec![InputFile::new("level1_corpus.dat", dat.clone()), InputFile::new("level1_corpus.raw", raw.clone())]
+}
+
+/// The CD-scale corpus: open (every TRAM read and its streams walked).
+#[divan::bench(sample_count = 10)]
+fn oni_cd_corpus_decode(bencher: divan::Bencher) {
+    bencher.with_inputs(cd_corpus).bench_values(|f| black_box(boneyard_oni::Oni.open(f).expect("open")));
+}
+
+/// The CD-scale corpus: `check` (every frame of every part decoded, on all threads).
+#[divan::bench(sample_count = 10)]
+fn oni_cd_corpus_check(bencher: divan::Bencher) {
+    let doc = boneyard_oni::Oni.open(cd_corpus()).expect("open");
+    bencher.bench(|| black_box(doc.check().expect("check")));
+}
+
+/// The CD-scale corpus's bytes copied once (its decoding floor).
+#[divan::bench(sample_count = 10)]
+fn oni_cd_corpus_memcpy_floor(bencher: divan::Bencher) {
+    let files = cd_corpus();
+    bencher.bench(|| {
+        for f in &files {
+            black_box(f.data.clone());
+        }
+    });
+}

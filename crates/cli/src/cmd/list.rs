@@ -24,14 +24,15 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
         };
         Ok((listed, doc.skeletons().len(), doc.animations().len()))
     });
-    let done = run.collect()?;
+    let mut done = run.collect()?;
     let skeletons: usize = done.ok.iter().map(|(_, (_, s, _))| s).sum();
     let animations: usize = done.ok.iter().map(|(_, (_, _, a))| a).sum();
     if json {
+        // Moved out, not copied: a CD's worth of animations is hundreds of megabytes as trees.
         let docs: Vec<Value> = done
             .ok
-            .iter()
-            .filter_map(|(_, (l, _, _))| if let Listed::Json(v) = l { Some(v.clone()) } else { None })
+            .iter_mut()
+            .filter_map(|(_, (l, _, _))| if let Listed::Json(v) = l { Some(std::mem::take(v)) } else { None })
             .collect();
         if done.batch {
             super::print_json(&json!({
@@ -43,10 +44,10 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
             // One document's shape is cli.md's; files of several families named together
             // are listed as one, as before.
             let mut merged = json!({"files": named, "skeletons": [], "animations": [], "warnings": []});
-            for d in docs {
+            for mut d in docs {
                 for k in ["skeletons", "animations", "warnings"] {
-                    if let (Some(Value::Array(to)), Some(Value::Array(from))) = (merged.get_mut(k), d.get(k)) {
-                        to.extend(from.iter().cloned());
+                    if let (Some(Value::Array(to)), Some(Value::Array(from))) = (merged.get_mut(k), d.get_mut(k)) {
+                        to.append(from);
                     }
                 }
             }

@@ -58,6 +58,11 @@ fn check_frame(frame: f64) -> Result<f64> {
 }
 
 fn print_json(v: &serde_json::Value) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(v)?);
+    use std::io::Write;
+    // Written as it is formatted (a whole level's list is tens of megabytes of text).
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, v)?;
+    writeln!(out)?;
+    out.flush()?;
     Ok(())
 }
