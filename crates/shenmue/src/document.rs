@@ -33,7 +33,7 @@ struct AnimRef {
 /// its controller family (the human rig for family 0, a flat control skeleton or a declaring
 /// MT5 model for the others), MT5 models as skeletons with meshes, and what the readers left out
 /// as [`Warning`]s.
-pub struct ShenmueDoc {
+pub struct ShenmueDocument {
     files: Vec<FileSummary>,
     warnings: Vec<Warning>,
     skeletons: Vec<SkeletonInfo>,
@@ -48,7 +48,7 @@ pub struct ShenmueDoc {
     fk_nodes: BTreeMap<usize, Vec<NodeFk>>,
 }
 
-/// A model skeleton as [`ShenmueDoc::new`] takes it: the skeleton, how its nodes follow the
+/// A model skeleton as [`ShenmueDocument::new`] takes it: the skeleton, how its nodes follow the
 /// human rig, and (when its root declares a controller family) its nodes for FK playback.
 pub struct ModelSkeleton {
     /// The skeleton as listed.
@@ -126,7 +126,7 @@ fn flat_family_skeleton(family: u16, controls: usize) -> Skeleton {
     Skeleton::new(format!("shenmue_family_{family}_controls"), bones).expect("flat skeleton")
 }
 
-impl ShenmueDoc {
+impl ShenmueDocument {
     /// Build a document from parsed MOTN files (with their display names), model
     /// skeletons/meshes (they come after the rig and the family skeletons) and the readers'
     /// warnings.
@@ -277,7 +277,7 @@ impl ShenmueDoc {
             }
             stored.push(m);
         }
-        Ok(ShenmueDoc { files, warnings, skeletons, anims, refs, motns: stored, family_skeleton, routes, fk_nodes })
+        Ok(ShenmueDocument { files, warnings, skeletons, anims, refs, motns: stored, family_skeleton, routes, fk_nodes })
     }
 
     fn block_of(&self, anim: usize) -> Result<&crate::motn::Block> {
@@ -489,7 +489,7 @@ impl ShenmueDoc {
     }
 }
 
-impl Document for ShenmueDoc {
+impl Document for ShenmueDocument {
     fn family(&self) -> &'static str {
         "shenmue"
     }

@@ -35,7 +35,7 @@ use boneyard_core::{Document, Error, Family, FileSummary, InputFile, Result, War
 use std::path::Path;
 
 pub use demo::demo_files;
-pub use document::ShenmueDoc;
+pub use document::ShenmueDocument;
 pub use motn::MotnFile;
 pub use mt5::Mt5;
 
@@ -297,7 +297,7 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
 
 /// Open in-memory files (what `Family::open` does, without touching the disk): MOTN files,
 /// MT5 models, and GZ/PKF/PKS/IPAC/AFS containers holding them.
-pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDoc> {
+pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDocument> {
     let mut found = Found::default();
     for (name, data) in files {
         collect(name, data, 0, &mut found, true)?;
@@ -327,7 +327,7 @@ pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDoc> {
                 .collect(),
         });
     }
-    ShenmueDoc::new(found.summaries, found.motns, rig_meshes, skeletons, found.warnings)
+    ShenmueDocument::new(found.summaries, found.motns, rig_meshes, skeletons, found.warnings)
 }
 
 fn short_name(path: &str) -> String {
