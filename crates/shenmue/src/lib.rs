@@ -12,7 +12,7 @@
 //! * [`import`]: write-back, clips on the human rig to MOTN sequences ([`fit`] places the
 //!   keys, [`encode`] lays out the blocks, [`bank`] writes them into a copy of a MOTION.BIN).
 //!
-//! Entry points: [`Shenmue`] (the family), [`open_bytes`], [`demo_files`].
+//! Entry points: [`Shenmue`] (the family), [`open_files`], [`open_bytes`], [`demo_files`].
 #![deny(missing_docs)]
 
 pub mod bank;
@@ -295,6 +295,13 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
     Ok(true)
 }
 
+/// Open files given together (a MOTN bank, MT5 models, containers holding them), as every
+/// family's `open_files` does.
+pub fn open_files(files: Vec<InputFile>) -> Result<ShenmueDocument> {
+    let named: Vec<(String, &[u8])> = files.iter().map(|f| (f.name(), f.data.as_slice())).collect();
+    open_bytes(&named)
+}
+
 /// Open in-memory files (what `Family::open` does, without touching the disk): MOTN files,
 /// MT5 models, and GZ/PKF/PKS/IPAC/AFS containers holding them.
 pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDocument> {
@@ -360,8 +367,7 @@ impl Family for Shenmue {
         }
     }
     fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>> {
-        let named: Vec<(String, &[u8])> = files.iter().map(|f| (f.name(), f.data.as_slice())).collect();
-        Ok(Box::new(open_bytes(&named)?))
+        Ok(Box::new(open_files(files)?))
     }
     /// `demo_motion.bin`, `demo_body.mt5`, `demo_character.mt5` (see [`demo`]).
     fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
