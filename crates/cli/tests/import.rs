@@ -254,20 +254,9 @@ fn import_onto_a_level() {
 
 /// `node ny_pose.mjs MOTION.BIN NAME INDEX` of the peer runtime (`../shared/peers/new-yokosuka`):
 /// every control's world position at every frame. `None` (with a SKIPPED line) when node or
-/// the peer is missing; a failure when BONEYARD_REQUIRE_DATA=1 (CI has both).
+/// the peer is missing; a failure when BONEYARD_REQUIRE_PEERS=1 (`testdata::shared_peer`).
 fn peer_positions(motion: &Path, name: &str, index: usize) -> Option<Vec<Vec<[f64; 3]>>> {
-    let peer = boneyard_core::testdata::data_dir()
-        .and_then(|d| d.parent().map(|p| p.join("peers/new-yokosuka/ny_pose.mjs")))
-        .filter(|p| p.is_file());
-    let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
-    let Some(peer) = peer.filter(|_| node) else {
-        if std::env::var_os("BONEYARD_REQUIRE_DATA").is_some_and(|v| v == "1") {
-            panic!("node or ../shared/peers/new-yokosuka is missing and BONEYARD_REQUIRE_DATA=1");
-        }
-        println!("SKIPPED (peer runtime): node or ../shared/peers/new-yokosuka/ny_pose.mjs is missing");
-        eprintln!("SKIPPED (peer runtime): node or ../shared/peers/new-yokosuka/ny_pose.mjs is missing");
-        return None;
-    };
+    let peer = boneyard_core::testdata::shared_peer("new-yokosuka", "peer runtime")?.join("ny_pose.mjs");
     let o = Command::new("node").arg(&peer).arg(motion).arg(name).arg(index.to_string()).output().expect("node runs");
     assert!(o.status.success(), "peer on {}: {}", motion.display(), stderr(&o));
     let j: Value = serde_json::from_slice(&o.stdout).unwrap();

@@ -44,6 +44,32 @@ pub fn shared_data(rel: &str, test: &str) -> Option<PathBuf> {
     }
 }
 
+/// The peer runtime `shared/peers/<name>` (beside `shared/data`, or `$BONEYARD_PEERS/<name>`)
+/// when it is there and `node` runs; otherwise prints `SKIPPED (<test>): ...` and returns
+/// None, or panics when `BONEYARD_REQUIRE_PEERS=1` (CI sets it when the peers are beside the
+/// data: the peers are run as independent readers, so their absence must not pass silently).
+pub fn shared_peer(name: &str, test: &str) -> Option<PathBuf> {
+    let dir = match std::env::var_os("BONEYARD_PEERS") {
+        Some(p) => Some(PathBuf::from(p).join(name)),
+        None => data_dir().and_then(|d| d.parent().map(|p| p.join("peers").join(name))),
+    };
+    let node = std::process::Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    let why = match (&dir, node) {
+        (Some(d), true) if d.is_dir() => return dir,
+        (_, false) => "node is not on PATH".to_string(),
+        (d, true) => format!(
+            "the peer {name} is not at {}",
+            d.as_ref().map_or("(no shared folder)".into(), |d| d.display().to_string())
+        ),
+    };
+    if std::env::var_os("BONEYARD_REQUIRE_PEERS").is_some_and(|v| v == "1") {
+        panic!("{test}: {why} and BONEYARD_REQUIRE_PEERS=1");
+    }
+    println!("SKIPPED ({test}): {why}");
+    eprintln!("SKIPPED ({test}): {why}");
+    None
+}
+
 /// A tiny deterministic generator (xorshift64) for mutation tests: the same sequence on every
 /// machine, no dependency. The seed must not be 0.
 #[derive(Debug, Clone)]

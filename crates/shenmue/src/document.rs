@@ -277,7 +277,17 @@ impl ShenmueDocument {
             }
             stored.push(m);
         }
-        Ok(ShenmueDocument { files, warnings, skeletons, anims, refs, motns: stored, family_skeleton, routes, fk_nodes })
+        Ok(ShenmueDocument {
+            files,
+            warnings,
+            skeletons,
+            anims,
+            refs,
+            motns: stored,
+            family_skeleton,
+            routes,
+            fk_nodes,
+        })
     }
 
     fn block_of(&self, anim: usize) -> Result<&crate::motn::Block> {

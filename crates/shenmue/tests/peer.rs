@@ -1,7 +1,7 @@
 //! The whole of MOTION.BIN against an independent reader: the peer runtime new-yokosuka
 //! (`shared/peers/new-yokosuka`, emulator-validated by its author), run under node by
 //! `tests/peer/ny_dump.mjs`. Skipped visibly without node, the peer or the data, unless
-//! BONEYARD_REQUIRE_DATA=1 (then a skip is a failure).
+//! BONEYARD_REQUIRE_DATA=1 / BONEYARD_REQUIRE_PEERS=1 (then a skip is a failure).
 
 use boneyard_core::testdata::shared_data;
 use boneyard_core::Document;
@@ -10,30 +10,10 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn required() -> bool {
-    std::env::var_os("BONEYARD_REQUIRE_DATA").is_some_and(|v| v == "1")
-}
-
-fn skip(test: &str, why: &str) {
-    if required() {
-        panic!("{test}: {why} and BONEYARD_REQUIRE_DATA=1");
-    }
-    println!("SKIPPED ({test}): {why}");
-    eprintln!("SKIPPED ({test}): {why}");
-}
-
 /// motion.bin and the peer's folder (beside `shared/data`, in `shared/peers`), with node.
 fn setup(test: &str) -> Option<(PathBuf, PathBuf)> {
     let motion = shared_data("shenmue/motion.bin", test)?;
-    let peer = motion.parent()?.parent()?.parent()?.join("peers").join("new-yokosuka");
-    if !peer.join("src").join("MotnLoader.js").is_file() {
-        skip(test, &format!("the peer runtime is not at {}", peer.display()));
-        return None;
-    }
-    if !Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success()) {
-        skip(test, "node is not on PATH");
-        return None;
-    }
+    let peer = boneyard_core::testdata::shared_peer("new-yokosuka", test)?;
     Some((motion, peer))
 }
 
