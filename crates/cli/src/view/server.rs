@@ -79,7 +79,12 @@ pub fn run(
             if stop.load(Ordering::SeqCst) {
                 break;
             }
-            let Ok(conn) = conn else { continue };
+            let Ok(conn) = conn else {
+                // Out of file descriptors, or a connection reset before it was accepted: wait a
+                // little rather than spin.
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            };
             match tx.try_send(conn) {
                 Ok(()) => {}
                 Err(TrySendError::Full(mut c)) => {
