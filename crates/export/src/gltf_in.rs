@@ -27,6 +27,7 @@ use boneyard_core::{Clip, Error, Result, Skeleton, Transform, Warning};
 use glam::{Quat, Vec3};
 use gltf::accessor::{DataType, Dimensions};
 use gltf::animation::{Interpolation, Property};
+use gltf::json::validation::Checked;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -217,7 +218,21 @@ impl GltfSource {
             let mut channels = Vec::new();
             for (ci, ch) in a.channels().enumerate() {
                 let node = ch.target().node().index();
-                let (property, dims) = match ch.target().property() {
+                // gltf's validation lets an unknown target path through, and
+                // `Target::property` unwraps it: checked here, as an error.
+                let raw = &g.document.as_json().animations[ai].channels[ci];
+                let Checked::Valid(path) = raw.target.path else {
+                    return Err(err(format!(
+                        "animation {name:?} channel {ci}: the target path is not one glTF defines"
+                    )));
+                };
+                let sampler = g.document.as_json().animations[ai].samplers.get(raw.sampler.value());
+                if sampler.is_some_and(|s| matches!(s.interpolation, Checked::Invalid)) {
+                    return Err(err(format!(
+                        "animation {name:?} channel {ci}: the interpolation is not one glTF defines"
+                    )));
+                }
+                let (property, dims) = match path {
                     Property::Translation => ("translation", Dimensions::Vec3),
                     Property::Rotation => ("rotation", Dimensions::Vec4),
                     Property::Scale => ("scale", Dimensions::Vec3),
