@@ -165,6 +165,14 @@ impl GltfSource {
     /// read relative to `base` (its folder), `data:` URIs decoded.
     pub fn read(file: &str, bytes: &[u8], base: Option<&Path>) -> Result<GltfSource> {
         let err = |m: String| invalid(m).in_file(file);
+        // A GLB whose header gives a length shorter than the header: gltf subtracts the header's
+        // size from it unchecked (a panic where overflow is checked).
+        if let [b'g', b'l', b'T', b'F', _, _, _, _, l0, l1, l2, l3, ..] = *bytes {
+            let length = u32::from_le_bytes([l0, l1, l2, l3]);
+            if length < 12 {
+                return Err(err(format!("not a valid glTF 2.0 file: the GLB header gives a length of {length} bytes")));
+            }
+        }
         let g = gltf::Gltf::from_slice(bytes).map_err(|e| err(format!("not a valid glTF 2.0 file: {e}")))?;
         let mut buffers = Vec::new();
         for b in g.document.buffers() {

@@ -28,3 +28,13 @@ fn unknown_target_path_is_an_error() {
     assert!(e.to_string().contains("target path"), "{e}");
     assert_eq!(e.file.as_deref(), Some("walk.glb"));
 }
+
+/// fuzz/artifacts/gltf_in/crash-be508f36: a GLB header whose length field (2) is shorter than
+/// the header; gltf's `Glb::from_slice` subtracted 12 from it unchecked.
+#[test]
+fn glb_length_shorter_than_its_header_is_an_error() {
+    let mut bytes = demo_glb_with("glTF", "glTF");
+    bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let Err(e) = GltfSource::read("walk.glb", &bytes, None) else { panic!("read without an error") };
+    assert!(e.to_string().contains("length of 2 bytes"), "{e}");
+}
