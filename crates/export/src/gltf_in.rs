@@ -225,7 +225,11 @@ impl GltfSource {
             let name = a.name().map(str::to_string).unwrap_or_else(|| format!("animation{ai}"));
             let mut channels = Vec::new();
             for (ci, ch) in a.channels().enumerate() {
-                let node = ch.target().node().index();
+                // Nor does it check that the target node exists (`Target::node` unwraps it).
+                let node = g.document.as_json().animations[ai].channels[ci].target.node.value();
+                if node >= g.document.nodes().len() {
+                    return Err(err(format!("animation {name:?} channel {ci}: target node {node} does not exist")));
+                }
                 // gltf's validation lets an unknown target path through, and
                 // `Target::property` unwraps it: checked here, as an error.
                 let raw = &g.document.as_json().animations[ai].channels[ci];

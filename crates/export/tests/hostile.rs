@@ -38,3 +38,12 @@ fn glb_length_shorter_than_its_header_is_an_error() {
     let Err(e) = GltfSource::read("walk.glb", &bytes, None) else { panic!("read without an error") };
     assert!(e.to_string().contains("length of 2 bytes"), "{e}");
 }
+
+/// fuzz/artifacts/gltf_in/crash-66093633: a channel targets node 99 of 19 (gltf's validation
+/// let it through and `Target::node` unwrapped it).
+#[test]
+fn missing_target_node_is_an_error() {
+    let bytes = demo_glb_with(r#""node":10"#, r#""node":99"#);
+    let Err(e) = GltfSource::read("walk.glb", &bytes, None) else { panic!("read without an error") };
+    assert!(e.to_string().contains("target node 99 does not exist"), "{e}");
+}
