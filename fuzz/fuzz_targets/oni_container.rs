@@ -5,8 +5,13 @@ use boneyard_core::{Document, InputFile};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    // The first half is the .dat/.oni, the rest its .raw (paths that exist nowhere).
-    let cut = data.len() / 2;
+    // A big-endian u32 says where the .dat/.oni ends (modulo the length), the rest is its
+    // .raw (paths that exist nowhere); the seeds are levels from boneyard's encoder.
+    if data.len() < 4 {
+        return;
+    }
+    let (head, data) = data.split_at(4);
+    let cut = u32::from_be_bytes(head.try_into().unwrap()) as usize % (data.len() + 1);
     let files = vec![
         InputFile::new("/nonexistent/fuzz.dat", data[..cut].to_vec()),
         InputFile::new("/nonexistent/fuzz.raw", data[cut..].to_vec()),
@@ -15,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(doc) = boneyard_oni::open_files(files) {
         let doc: &dyn Document = &doc;
         let _ = doc.files();
-        for a in doc.animations() {
+        for a in doc.animations().iter().take(8) {
             let _ = doc.sample(a.index, 0.0);
             if let Some(s) = doc.skeleton_for(a.index) {
                 let _ = doc.pose(s, Some(a.index), (a.frames / 2) as f64);

@@ -1,7 +1,7 @@
 #![no_main]
 //! Containers (GZ, PKF, PKS/IPAC, AFS) and whatever they hold, through the family's open path.
-use libfuzzer_sys::fuzz_target;
 use boneyard_shenmue::container;
+use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let _ = container::read_pkf(data);

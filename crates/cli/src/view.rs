@@ -24,10 +24,16 @@
 //! `S` and `A` are what `--skeleton` and `--anim` accept (index, `#N`, id or name). Bad
 //! parameters answer 400 with `{"error": "..."}`; nothing a request holds can panic the server.
 //! Only 127.0.0.1 is bound, and requests naming another host are refused (DNS rebinding).
+//! Only GET and HEAD without a body are answered, heads are capped at 64 KiB (431), and a fixed
+//! pool of workers serves the connections with read and write time limits ([`server`]).
 
 use boneyard_core::glam::Mat4;
 use boneyard_core::{Document, MeshBinding};
+use http::Query;
 use serde_json::{json, Map, Value};
+
+mod http;
+mod server;
 
 const INDEX_HTML: &str = include_str!("../../../viewer/index.html");
 const STYLE_CSS: &str = include_str!("../../../viewer/style.css");
@@ -82,15 +88,11 @@ impl Reply {
 
 /// Serve `doc` on 127.0.0.1:`port` (0 picks a free port) until the process is stopped.
 /// `open_note` is called once with the page's URL as soon as the server listens (the caller
-/// prints it).
+/// prints it). Connections are served by a fixed pool of workers ([`server`]).
 pub fn serve(doc: Box<dyn Document>, port: u16, open_note: impl Fn(&str)) -> anyhow::Result<()> {
-    let server = tiny_http::Server::http(("127.0.0.1", port))
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port))
         .map_err(|e| anyhow::anyhow!("cannot listen on 127.0.0.1:{port}: {e}"))?;
-    let port = server
-        .server_addr()
-        .to_ip()
-        .map(|a| a.port())
-        .ok_or_else(|| anyhow::anyhow!("the viewer's socket has no IP address"))?;
+    let port = listener.local_addr()?.port();
     open_note(&format!("http://127.0.0.1:{port}/"));
     if BUNDLE.is_none() {
         eprintln!(
@@ -98,43 +100,37 @@ pub fn serve(doc: Box<dyn Document>, port: u16, open_note: impl Fn(&str)) -> any
              `cd viewer && npm ci && npm run build`, then rebuild boneyard (the API answers meanwhile)"
         );
     }
-    answer_requests(&server, doc.as_ref(), port, None);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    serve_on(&listener, doc.as_ref(), port, server::Limits::default(), &stop);
     Ok(())
 }
 
-/// Answer requests one at a time; stop after `limit` of them when given (tests).
-fn answer_requests(server: &tiny_http::Server, doc: &Doc, port: u16, limit: Option<usize>) {
-    let hosts = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
-    for (n, request) in server.incoming_requests().enumerate() {
-        let host_ok = request
-            .headers()
-            .iter()
-            .find(|h| h.field.equiv("Host"))
-            .is_none_or(|h| hosts.iter().any(|ok| h.value.as_str().eq_ignore_ascii_case(ok)));
-        let reply = if !host_ok {
-            Reply::error(403, "this viewer only answers http://127.0.0.1")
-        } else if !matches!(request.method(), tiny_http::Method::Get | tiny_http::Method::Head) {
-            Reply::error(405, "only GET is supported")
-        } else {
-            let url = request.url().to_string();
-            // A family's sampler should never panic, but the viewer must outlive one that does.
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(doc, &url)))
-                .unwrap_or_else(|_| Reply::error(500, "internal error while answering this request"))
-        };
-        let mut response = tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
-        for (k, v) in
-            [("Content-Type", reply.content_type), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
-        {
-            if let Ok(h) = tiny_http::Header::from_bytes(k, v) {
-                response = response.with_header(h);
-            }
+/// Answer requests on `listener` until `stop` is set (tests set it, then connect once).
+fn serve_on(
+    listener: &std::net::TcpListener,
+    doc: &Doc,
+    port: u16,
+    limits: server::Limits,
+    stop: &std::sync::atomic::AtomicBool,
+) {
+    // `/api/list` is the same for every request and the largest answer to compute (the
+    // opening clip poses up to 64 clips): made once.
+    let list: std::sync::OnceLock<server::Answer> = std::sync::OnceLock::new();
+    let answer = |head: &http::Head| -> server::Answer {
+        let path = head.target.split_once('?').map_or(head.target.as_str(), |(p, _)| p);
+        if path == "/api/list" {
+            return list.get_or_init(|| answer_for(doc, &head.target)).clone();
         }
-        // The browser may have gone away; nothing to do about it.
-        let _ = request.respond(response);
-        if limit.is_some_and(|l| n + 1 >= l) {
-            break;
-        }
-    }
+        answer_for(doc, &head.target)
+    };
+    server::run(listener, port, limits, stop, &answer);
+}
+
+/// [`route`], outliving a family's sampler that panics (it never should).
+fn answer_for(doc: &Doc, url: &str) -> server::Answer {
+    let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(doc, url)))
+        .unwrap_or_else(|_| Reply::error(500, "internal error while answering this request"));
+    server::Answer { status: reply.status, content_type: reply.content_type, body: std::sync::Arc::new(reply.body) }
 }
 
 /// Answer one GET request for `url` (path and query).
@@ -170,51 +166,6 @@ pub fn route(doc: &Doc, url: &str) -> Reply {
         Ok(v) => Reply::json(&v),
         Err(e) => e,
     }
-}
-
-/// Query parameters, percent-decoded; the first of repeated names wins.
-struct Query(Vec<(String, String)>);
-
-impl Query {
-    fn parse(q: &str) -> Self {
-        Query(
-            q.split('&')
-                .filter(|p| !p.is_empty())
-                .map(|p| {
-                    let (k, v) = p.split_once('=').unwrap_or((p, ""));
-                    (percent_decode(k), percent_decode(v))
-                })
-                .collect(),
-        )
-    }
-    fn get(&self, name: &str) -> Option<&str> {
-        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
-    }
-    fn all(&self, name: &str) -> Vec<String> {
-        self.0.iter().filter(|(k, _)| k == name).map(|(_, v)| v.clone()).collect()
-    }
-}
-
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => match (hex(b[i + 1]), hex(b[i + 2])) {
-                (Some(h), Some(l)) => {
-                    out.push((h * 16 + l) as u8);
-                    i += 2;
-                }
-                _ => out.push(b'%'),
-            },
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A bad parameter: 400 with the message.
@@ -733,34 +684,81 @@ mod tests {
 
     #[test]
     fn percent_decoding() {
-        assert_eq!(percent_decode("a%20b+c%2"), "a b c%2");
-        assert_eq!(percent_decode("%"), "%");
-        assert_eq!(percent_decode("%4"), "%4");
-        assert_eq!(percent_decode("%41%42"), "AB");
+        assert_eq!(http::percent_decode("a%20b+c%2"), "a b c%2");
+        assert_eq!(http::percent_decode("%"), "%");
+        assert_eq!(http::percent_decode("%4"), "%4");
+        assert_eq!(http::percent_decode("%41%42"), "AB");
     }
 
     #[test]
     fn loopback_request() {
         use std::io::{Read, Write};
-        let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
-        let port = server.server_addr().to_ip().unwrap().port();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
         let d = doc();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let ask = |req: &[u8]| {
+            let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+            c.set_read_timeout(Some(std::time::Duration::from_secs(30))).unwrap();
+            c.write_all(req).unwrap();
+            let mut out = Vec::new();
+            let _ = c.read_to_end(&mut out);
+            String::from_utf8_lossy(&out).into_owned()
+        };
         std::thread::scope(|s| {
-            let handle = s.spawn(|| answer_requests(&server, d.as_ref(), port, Some(2)));
-            let ask = |req: String| {
-                let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-                c.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
-                c.write_all(req.as_bytes()).unwrap();
-                let mut out = String::new();
-                c.read_to_string(&mut out).unwrap();
-                out
-            };
-            let ok = ask(format!("GET /api/list HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"));
-            assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
+            s.spawn(|| serve_on(&listener, d.as_ref(), port, server::Limits::default(), &stop));
+            let ok = ask(
+                format!("GET /api/list HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n").as_bytes()
+            );
+            assert!(ok.starts_with("HTTP/1.1 200 OK\r\n"), "{ok}");
             assert!(ok.contains("demo_walk"));
-            let evil = ask("GET /api/list HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n".into());
+            // The cached list is the same answer.
+            let again = ask(b"GET /api/list HTTP/1.0\r\n\r\n");
+            assert_eq!(again.split_once("\r\n\r\n").map(|x| x.1), ok.split_once("\r\n\r\n").map(|x| x.1));
+            let head = ask(b"HEAD /api/list HTTP/1.0\r\n\r\n");
+            assert!(head.starts_with("HTTP/1.1 200") && head.ends_with("\r\n\r\n"), "{head}");
+            let evil = ask(b"GET /api/list HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n");
             assert!(evil.starts_with("HTTP/1.1 403"), "{evil}");
-            handle.join().unwrap();
+            // Two requests on one connection (keep-alive, pipelined).
+            let two = ask(b"GET /style.css HTTP/1.1\r\n\r\nGET /api/nothing HTTP/1.1\r\nConnection: close\r\n\r\n");
+            assert!(two.starts_with("HTTP/1.1 200") && two.contains("HTTP/1.1 404"), "{two}");
+            stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            let _ = std::net::TcpStream::connect(("127.0.0.1", port));
         });
+    }
+
+    #[test]
+    fn request_heads() {
+        let h = http::parse_head(b"GET /api/pose?anim=%231 HTTP/1.1\r\nHost:  127.0.0.1:8 \r\nX-A: b\r\n\r\n").unwrap();
+        assert_eq!((h.method.as_str(), h.target.as_str(), h.http11), ("GET", "/api/pose?anim=%231", true));
+        assert_eq!(h.header("host"), Some("127.0.0.1:8"));
+        assert!(h.keep_alive());
+        assert_eq!(http::admit(&h, 8), Ok(()));
+        assert_eq!(http::admit(&h, 9).unwrap_err().status, 403);
+        let status = |req: &[u8]| match http::parse_head(req) {
+            Ok(h) => http::admit(&h, 8).err().map_or(200, |r| r.status),
+            Err(r) => r.status,
+        };
+        assert_eq!(status(b"GET / HTTP/1.0\n\n"), 200);
+        assert_eq!(status(b"POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\n"), 413);
+        assert_eq!(status(b"PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"), 413);
+        assert_eq!(status(b"GET / HTTP/1.1\r\nContent-Length: 1\r\n\r\n"), 413);
+        assert_eq!(status(b"GET / HTTP/1.1\r\nContent-Length: 0\r\n\r\n"), 200);
+        assert_eq!(status(b"GET / HTTP/1.1\r\nContent-Length: x\r\n\r\n"), 400);
+        assert_eq!(status(b"POST / HTTP/1.1\r\n\r\n"), 405);
+        assert_eq!(status(b"DELETE / HTTP/1.1\r\n\r\n"), 405);
+        assert_eq!(status(b"GET / HTTP/2.0\r\n\r\n"), 505);
+        assert_eq!(status(b"GET /  HTTP/1.1\r\n\r\n"), 400);
+        assert_eq!(status(b"GET / HTTP/1.1\r\n folded\r\n\r\n"), 400);
+        assert_eq!(status(b"GET / HTTP/1.1\r\nno colon\r\n\r\n"), 400);
+        assert_eq!(status(b"\xff / HTTP/1.1\r\n\r\n"), 400);
+        let many: String = (0..=http::MAX_HEADERS).map(|i| format!("X-{i}: 1\r\n")).collect();
+        assert_eq!(status(format!("GET / HTTP/1.1\r\n{many}\r\n").as_bytes()), 431);
+        // The head's end, and the cap on looking for it.
+        assert_eq!(http::head_end(b"GET / HTTP/1.1\r\n\r\nrest"), Some(18));
+        assert_eq!(http::head_end(b"GET / HTTP/1.1\r\n"), None);
+        let long = [b"GET /".as_slice(), &vec![b'a'; http::MAX_HEAD], b" HTTP/1.1\r\n\r\n"].concat();
+        assert!(http::head_too_long(&long));
+        assert_eq!(http::parse_head(&long).unwrap_err().status, 431);
     }
 }

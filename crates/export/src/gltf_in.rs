@@ -27,6 +27,7 @@ use boneyard_core::{Clip, Error, Result, Skeleton, Transform, Warning};
 use glam::{Quat, Vec3};
 use gltf::accessor::{DataType, Dimensions};
 use gltf::animation::{Interpolation, Property};
+use gltf::json::validation::Checked;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -173,6 +174,14 @@ impl GltfSource {
     /// read relative to `base` (its folder), `data:` URIs decoded.
     pub fn read(file: &str, bytes: &[u8], base: Option<&Path>) -> Result<GltfSource> {
         let err = |m: String| invalid(m).in_file(file);
+        // A GLB whose header gives a length shorter than the header: gltf subtracts the header's
+        // size from it unchecked (a panic where overflow is checked).
+        if let [b'g', b'l', b'T', b'F', _, _, _, _, l0, l1, l2, l3, ..] = *bytes {
+            let length = u32::from_le_bytes([l0, l1, l2, l3]);
+            if length < 12 {
+                return Err(err(format!("not a valid glTF 2.0 file: the GLB header gives a length of {length} bytes")));
+            }
+        }
         let g = gltf::Gltf::from_slice(bytes).map_err(|e| err(format!("not a valid glTF 2.0 file: {e}")))?;
         let mut buffers = Vec::new();
         for b in g.document.buffers() {
@@ -225,8 +234,26 @@ impl GltfSource {
             let name = a.name().map(str::to_string).unwrap_or_else(|| format!("animation{ai}"));
             let mut channels = Vec::new();
             for (ci, ch) in a.channels().enumerate() {
-                let node = ch.target().node().index();
-                let (property, dims) = match ch.target().property() {
+                // Nor does it check that the target node exists (`Target::node` unwraps it).
+                let node = g.document.as_json().animations[ai].channels[ci].target.node.value();
+                if node >= g.document.nodes().len() {
+                    return Err(err(format!("animation {name:?} channel {ci}: target node {node} does not exist")));
+                }
+                // gltf's validation lets an unknown target path through, and
+                // `Target::property` unwraps it: checked here, as an error.
+                let raw = &g.document.as_json().animations[ai].channels[ci];
+                let Checked::Valid(path) = raw.target.path else {
+                    return Err(err(format!(
+                        "animation {name:?} channel {ci}: the target path is not one glTF defines"
+                    )));
+                };
+                let sampler = g.document.as_json().animations[ai].samplers.get(raw.sampler.value());
+                if sampler.is_some_and(|s| matches!(s.interpolation, Checked::Invalid)) {
+                    return Err(err(format!(
+                        "animation {name:?} channel {ci}: the interpolation is not one glTF defines"
+                    )));
+                }
+                let (property, dims) = match path {
                     Property::Translation => ("translation", Dimensions::Vec3),
                     Property::Rotation => ("rotation", Dimensions::Vec4),
                     Property::Scale => ("scale", Dimensions::Vec3),

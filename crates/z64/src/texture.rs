@@ -47,7 +47,8 @@ pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: 
             }
             (FMT_IA, 0) => {
                 let v = nib(i);
-                let l = (v >> 1) * 255 / 7;
+                // In u16: 7 * 255 does not fit a u8.
+                let l = (u16::from(v >> 1) * 255 / 7) as u8;
                 [l, l, l, if v & 1 != 0 { 255 } else { 0 }]
             }
             (FMT_IA, 1) => {

@@ -450,3 +450,17 @@ fn a_pointer_leading_nowhere_is_reported_where_it_is_stored() {
     let w = warning_at("object_dekunuts", d, 0x1CC);
     assert!(w.message.contains("outside segment 6") && w.message.contains("gDekuNutsSpitAnim"), "{w}");
 }
+
+/// fuzz/artifacts/z64_mesh/crash-7288a795: an IA4 texture (3 bits of intensity, 1 of alpha)
+/// overflowed u8 in `7 * 255 / 7` (a panic with debug assertions, wrong greys without: 251 / 7
+/// for intensity 5). By hand: intensity i is i * 255 / 7 in integers.
+#[test]
+fn ia4_intensities_do_not_overflow() {
+    use boneyard_z64::texture::{decode, FMT_IA};
+    // Nibbles F (i 7, a 1), 1 (i 0, a 1), A (i 5, a 0), 6 (i 3, a 0).
+    let t = decode(FMT_IA, 0, 4, 1, &[0xF1, 0xA6], None).unwrap();
+    assert_eq!(t.rgba, [255, 255, 255, 255, 0, 0, 0, 255, 182, 182, 182, 0, 109, 109, 109, 0]);
+    // The crasher: 16x4 IA4 texels of 0x62 ("b").
+    let t = decode(FMT_IA, 0, 16, 4, &[0x62; 47], None).unwrap();
+    assert_eq!(&t.rgba[..8], &[109, 109, 109, 0, 36, 36, 36, 0]);
+}
