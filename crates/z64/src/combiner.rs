@@ -34,6 +34,30 @@ impl Combine {
     /// with in our reading (the setup display lists before an actor's draw set their own).
     pub const SHADE: Combine = Combine { w0: 0xFCFF_FFFF, w1: 0xFFFE_793C };
 
+    /// The command gbi.h's `gsDPSetCombineLERP(a0, b0, c0, d0, Aa0, Ab0, Ac0, Ad0, a1, b1, c1,
+    /// d1, Aa1, Ab1, Ac1, Ad1)` makes, packed from its `GCCc0w0`/`GCCc1w0`/`GCCc0w1`/`GCCc1w1`
+    /// layout (the encoder's side, written from the bit layout apart from [`Combine::cycles`]).
+    pub fn lerp(c0: [u32; 8], c1: [u32; 8]) -> Combine {
+        let w0 = 0xFC00_0000
+            | (c0[0] & 0xF) << 20
+            | (c0[2] & 0x1F) << 15
+            | (c0[4] & 7) << 12
+            | (c0[6] & 7) << 9
+            | (c1[0] & 0xF) << 5
+            | (c1[2] & 0x1F);
+        let w1 = (c0[1] & 0xF) << 28
+            | (c0[3] & 7) << 15
+            | (c0[5] & 7) << 12
+            | (c0[7] & 7) << 9
+            | (c1[1] & 0xF) << 24
+            | (c1[4] & 7) << 21
+            | (c1[6] & 7) << 18
+            | (c1[3] & 7) << 6
+            | (c1[5] & 7) << 3
+            | (c1[7] & 7);
+        Combine { w0, w1 }
+    }
+
     /// The two cycles' selectors (gbi.h bit layout).
     pub fn cycles(self) -> [Cycle; 2] {
         let (w0, w1) = (self.w0, self.w1);
@@ -329,28 +353,6 @@ pub fn describe(combine: Combine) -> String {
 mod tests {
     use super::*;
 
-    /// Pack one cycle pair as gbi.h's `gsDPSetCombineLERP` does (written from the bit layout,
-    /// independently of [`Combine::cycles`]).
-    fn lerp(c0: [u32; 8], c1: [u32; 8]) -> Combine {
-        let w0 = 0xFC00_0000
-            | (c0[0] & 0xF) << 20
-            | (c0[2] & 0x1F) << 15
-            | (c0[4] & 7) << 12
-            | (c0[6] & 7) << 9
-            | (c1[0] & 0xF) << 5
-            | (c1[2] & 0x1F);
-        let w1 = (c0[1] & 0xF) << 28
-            | (c0[3] & 7) << 15
-            | (c0[5] & 7) << 12
-            | (c0[7] & 7) << 9
-            | (c1[1] & 0xF) << 24
-            | (c1[4] & 7) << 21
-            | (c1[6] & 7) << 18
-            | (c1[3] & 7) << 6
-            | (c1[5] & 7) << 3
-            | (c1[7] & 7);
-        Combine { w0, w1 }
-    }
     // gbi.h mux numbers.
     const COMBINED: u32 = 0;
     const TEXEL0: u32 = 1;
@@ -368,8 +370,10 @@ mod tests {
         // object_link_boy's tunic display lists: FC127EA0 FFFFF3F8, i.e.
         // (TEXEL0 - 0) * SHADE + 0, alpha TEXEL0; then (ENV - 0) * COMBINED + 0, alpha COMBINED.
         let c = Combine { w0: 0xFC12_7EA0, w1: 0xFFFF_F3F8 };
-        let want =
-            lerp([TEXEL0, 15, SHADE, ZERO_D, 7, 7, 7, TEXEL0], [ENVIRONMENT, 15, COMBINED, ZERO_D, 7, 7, 7, COMBINED]);
+        let want = Combine::lerp(
+            [TEXEL0, 15, SHADE, ZERO_D, 7, 7, 7, TEXEL0],
+            [ENVIRONMENT, 15, COMBINED, ZERO_D, 7, 7, 7, COMBINED],
+        );
         assert_eq!(c, want, "{:08X} {:08X}", want.w0, want.w1);
         let m = evaluate(c, true, &K);
         assert_eq!(m.approximated, None);
@@ -383,12 +387,12 @@ mod tests {
     fn common_forms() {
         // TEXEL0 * PRIMITIVE (G_CC_MODULATEIDECALA_PRIM-like), both cycles the same.
         let c = [TEXEL0, ZERO_A, PRIMITIVE, ZERO_D, 7, 7, 7, TEXEL0];
-        let m = evaluate(lerp(c, c), false, &K);
+        let m = evaluate(Combine::lerp(c, c), false, &K);
         assert_eq!((m.texture(), m.shade(), m.approximated.clone()), (true, false, None));
         assert_eq!(m.factor, [1.0, 0.5, 0.25, 1.0]);
         // PRIMITIVE alone.
         let c = [ZERO_A, ZERO_A, ZERO_C, PRIMITIVE, 7, 7, 7, PRIMITIVE];
-        let m = evaluate(lerp(c, c), false, &K);
+        let m = evaluate(Combine::lerp(c, c), false, &K);
         assert_eq!((m.texture(), m.shade(), m.approximated.clone()), (false, false, None));
         assert_eq!(m.factor, [1.0, 0.5, 0.25, 1.0]);
         // G_CC_SHADE.
@@ -396,11 +400,11 @@ mod tests {
         assert_eq!((m.texture(), m.shade(), m.approximated.clone(), m.factor), (false, true, None, [1.0; 4]));
         // (TEXEL0 - ENV) * SHADE + ENV: a sum, approximated and said so.
         let c = [TEXEL0, ENVIRONMENT, SHADE, ENVIRONMENT, 7, 7, 7, ONE];
-        let m = evaluate(lerp(c, c), false, &K);
+        let m = evaluate(Combine::lerp(c, c), false, &K);
         assert!(m.texture() && m.shade());
         assert!(m.approximated.is_some(), "{m:?}");
         assert_eq!(
-            describe(lerp(c, c)),
+            describe(Combine::lerp(c, c)),
             "(TEXEL0 - ENVIRONMENT) * SHADE + ENVIRONMENT; (TEXEL0 - ENVIRONMENT) * SHADE + ENVIRONMENT"
         );
     }

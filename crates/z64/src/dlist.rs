@@ -219,39 +219,27 @@ pub fn skeleton_meshes(
             d.skin_vertices = vtx_buf.as_deref();
             let run = d.run(dl);
             colours = d.colours();
+            // A note at segmented address `addr` (in the file its segment is bound to), else at
+            // `fallback` in the file being read.
+            let mut note_at = |addr: u32, fallback: Option<u64>, message: String, subject: String| {
+                let (file, offset) = match ctx.place(addr) {
+                    Some((file, off)) => (file, Some(off)),
+                    None => (None, fallback),
+                };
+                notes.push(RawNote { file, offset, message, subject });
+            };
             for (cmd, message) in std::mem::take(&mut d.skipped.at_commands) {
                 // At the command concerned (a G_SETCOMBINE, a call cut), in its own file.
-                let (seg, off) = split_segmented(cmd);
-                let fi = ctx.map.get(seg as usize).copied().flatten();
-                notes.push(RawNote {
-                    file: fi.filter(|&fi| fi != ctx.home).map(|fi| ctx.files[fi].name.clone()),
-                    offset: fi.map(|_| off as u64).or_else(|| limb_at(l)),
-                    message,
-                    subject: format!("limb {l}, display list {dl:#010x}"),
-                });
+                note_at(cmd, limb_at(l), message, format!("limb {l}, display list {dl:#010x}"));
             }
             for (message, subject) in d.skipped.describe(l) {
                 // At the limb's display list (the calls are in it or in what it calls).
-                let (seg, off) = split_segmented(dl);
-                let fi = ctx.map.get(seg as usize).copied().flatten();
-                notes.push(RawNote {
-                    file: fi.filter(|&fi| fi != ctx.home).map(|fi| ctx.files[fi].name.clone()),
-                    offset: fi.map(|_| off as u64).or_else(|| limb_at(l)),
-                    message,
-                    subject: format!("{subject}, display list {dl:#010x}"),
-                });
+                note_at(dl, limb_at(l), message, format!("{subject}, display list {dl:#010x}"));
             }
             if let Err(msg) = run {
                 // The display list's own offset, in the file its segment is bound to (none when
                 // the segment is bound to no file).
-                let (seg, off) = split_segmented(dl);
-                let fi = ctx.map.get(seg as usize).copied().flatten();
-                notes.push(RawNote {
-                    file: fi.filter(|&fi| fi != ctx.home).map(|fi| ctx.files[fi].name.clone()),
-                    offset: fi.map(|_| off as u64),
-                    message: format!("display list {dl:#010x} not drawn past: {msg}"),
-                    subject: format!("limb {l}"),
-                });
+                note_at(dl, None, format!("display list {dl:#010x} not drawn past: {msg}"), format!("limb {l}"));
             }
             let base = names
                 .and_then(|v| v.name_at(dl & 0xFF_FFFF, 'D'))
@@ -448,18 +436,15 @@ impl Group {
         let Some((addr, fmt, siz, w, h, tlut)) = self.tex.filter(|_| m.texture()) else { return mesh };
         // Where the texture is, for the note when it is not decoded; in a segment bound to no
         // file, the command that names it.
-        let (seg, off) = split_segmented(addr);
-        let fi = ctx.map.get(seg as usize).copied().flatten();
-        let (cmd_seg, cmd_off) = split_segmented(self.tex_cmd);
-        let cmd_fi = ctx.map.get(cmd_seg as usize).copied().flatten();
-        let (fi_at, off_at) = match fi {
-            Some(_) => (fi, off),
-            None => (cmd_fi, cmd_off),
+        let bound = ctx.place(addr).is_some();
+        let (file_at, off_at) = match ctx.place(addr).or_else(|| ctx.place(self.tex_cmd)) {
+            Some((file, off)) => (file, Some(off)),
+            None => (None, None),
         };
         let mut note = |why: String| {
             notes.push(RawNote {
-                file: fi_at.filter(|&fi| fi != ctx.home).map(|fi| ctx.files[fi].name.clone()),
-                offset: fi_at.map(|_| off_at as u64),
+                file: file_at.clone(),
+                offset: off_at,
                 message: format!("texture {addr:#010x} ({w}x{h}, format {fmt}, size {siz}) not decoded: {why}"),
                 subject: mesh.name.clone(),
             })
@@ -473,8 +458,11 @@ impl Group {
             let pal = tlut.and_then(|t| ctx.tail(t, 0).ok());
             let decoded = data.and_then(|d| texture::decode(fmt, siz, w, h, d, pal));
             if decoded.is_none() {
-                note(match (data, fi) {
-                    (_, None) => format!("segment {seg:#X} is bound to no file (the actor binds it at run time)"),
+                note(match (data, bound) {
+                    (_, false) => format!(
+                        "segment {:#X} is bound to no file (the actor binds it at run time)",
+                        split_segmented(addr).0
+                    ),
                     (None, _) => format!("its {bytes} bytes are not in the file"),
                     _ => "the format or its palette is not readable".to_string(),
                 });

@@ -79,6 +79,15 @@ impl<'a> Ctx<'a> {
         Ok(&self.files[fi].data[off..])
     }
 
+    /// Where segmented address `addr` lies, for a warning: the file bound to its segment
+    /// (None when it is the file being read, which warnings name by default) and the offset
+    /// in it; `None` when the segment is bound to no file.
+    pub fn place(&self, addr: u32) -> Option<(Option<String>, u64)> {
+        let (seg, off) = split_segmented(addr);
+        let fi = self.map.get(seg as usize).copied().flatten()?;
+        Some(((fi != self.home).then(|| self.files[fi].name.clone()), off as u64))
+    }
+
     /// Size of the file bound to `seg`.
     pub fn segment_len(&self, seg: u8) -> Option<usize> {
         self.map.get(seg as usize).copied().flatten().map(|fi| self.files[fi].data.len())

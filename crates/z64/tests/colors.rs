@@ -10,27 +10,10 @@ use boneyard_core::testdata::shared_data;
 use boneyard_z64::{open_files, texture, Z64};
 use std::path::PathBuf;
 
-/// gbi.h's `gsDPSetCombineLERP(a0, b0, c0, d0, Aa0, Ab0, Ac0, Ad0, a1, b1, c1, d1, Aa1, Ab1,
-/// Ac1, Ad1)` words, packed from its `GCCc0w0`/`GCCc1w0`/`GCCc0w1`/`GCCc1w1` layout.
+/// gbi.h's `gsDPSetCombineLERP` words.
 fn combine_lerp(c0: [u32; 8], c1: [u32; 8]) -> [u32; 2] {
-    let w0 = 0xFC00_0000
-        | (c0[0] & 0xF) << 20
-        | (c0[2] & 0x1F) << 15
-        | (c0[4] & 7) << 12
-        | (c0[6] & 7) << 9
-        | (c1[0] & 0xF) << 5
-        | (c1[2] & 0x1F);
-    let w1 = (c0[1] & 0xF) << 28
-        | (c0[3] & 7) << 15
-        | (c0[5] & 7) << 12
-        | (c0[7] & 7) << 9
-        | (c1[1] & 0xF) << 24
-        | (c1[4] & 7) << 21
-        | (c1[6] & 7) << 18
-        | (c1[3] & 7) << 6
-        | (c1[5] & 7) << 3
-        | (c1[7] & 7);
-    [w0, w1]
+    let c = boneyard_z64::combiner::Combine::lerp(c0, c1);
+    [c.w0, c.w1]
 }
 
 // gbi.h G_CCMUX_* / G_ACMUX_* numbers.
