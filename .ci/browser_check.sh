@@ -53,7 +53,9 @@ if [ -d "$data" ]; then
   z=$data/z64/oot-gc-eu-mq-dbg
   # Adult Link walking, textured; hover, play and root motion off too; the tunic is the
   # Kokiri green the player's draw sets (sTunicColors in the decomp's z_player_lib.c).
-  INTERACT=1 TUNIC=30,105,27 run target/viewer-link.png gLinkAdultSkel gPlayerAnim_link_normal_walk 7,0,28 \
+  # Then a clip whose face word closes his eyes at frame 11: the page swaps the eye and mouth
+  # textures as /api/faces lists them.
+  INTERACT=1 TUNIC=30,105,27 FACE=gPlayerAnim_clink_demo_Tbox_open:11 run target/viewer-link.png gLinkAdultSkel gPlayerAnim_link_normal_walk 7,0,28 \
     "$z/object_link_boy" "$z/gameplay_keep" "$z/link_animetion"
   # Shenmue's MOTION.BIN (1559 clips, no model): what it opens on, drawn as capsules.
   run target/viewer-shenmue.png - - 10,0 "$data/shenmue/motion.bin"

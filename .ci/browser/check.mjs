@@ -14,6 +14,8 @@
 //   TUNIC=R,G,B (the screenshot must show that tunic colour: count the pixels whose hue is
 //   the colour's, within 25 degrees, and whose saturation is at least half the colour's;
 //   at least MIN_TUNIC_PIXELS, default 2000).
+//   FACE=ANIM:FRAME (Zelda 64 Link: at FRAME of ANIM the page shows the run-time eye/mouth
+//   textures /api/faces lists for that frame, pixel for pixel, and at frame 0 the glb's own).
 // Exits 1 on a failed check, 2 on a broken setup.
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -316,6 +318,40 @@ if (process.env.TUNIC) {
   }
   const min = Number(process.env.MIN_TUNIC_PIXELS || 2000);
   check(n >= min, `the screenshot shows the tunic colour (${want}): ${n} of ${img.width * img.height} pixels of its hue (at least ${min})`);
+}
+if (process.env.FACE) {
+  const [faceAnim, faceFrame] = process.env.FACE.split(':');
+  const f = Number(faceFrame);
+  await evaluate(`window.boneyard.select(${q(sk)}, ${q(faceAnim)})`).catch((e) => die(e.message));
+  const fst = await evaluate('window.boneyard.state()');
+  const faces = await (await fetch(`${pageURL}api/faces?skeleton=%23${fst.skeleton}&anim=%23${fst.anim}`)).json();
+  const digest = (t) => {
+    let h = 0x811c9dc5;
+    for (const x of t.rgba) h = Math.imul(h ^ x, 0x01000193) >>> 0;
+    return `${t.width}x${t.height}:${h.toString(16)}`;
+  };
+  await evaluate('window.boneyard.setFrame(0)');
+  const at0 = await evaluate('window.boneyard.faceTextures()');
+  await evaluate(`window.boneyard.setFrame(${f})`);
+  const atF = await evaluate('window.boneyard.faceTextures()');
+  const row = faces.frames[f] || [];
+  check(faces.meshes.length > 0 && atF.length === faces.meshes.length && atF.every((s) => s.targets > 0),
+    `${faceAnim}: the ${faces.meshes.length} meshes whose face changes (${faces.meshes}) are found in the glb (${atF.map((s) => s.targets)})`);
+  check(row.some((k) => k >= 0), `frame ${f} of ${faceAnim} picks a run-time face (${row})`);
+  for (const [k, slot] of atF.entries()) {
+    const want = row[k] >= 0 ? digest(faces.textures[row[k]]) : at0[k].pixels;
+    check(slot.texture === row[k] && slot.pixels === want,
+      `frame ${f}: mesh ${slot.mesh} shows texture ${slot.texture} (${slot.pixels}), /api/faces says ${row[k]} (${want})`);
+  }
+  // (Another face swaps every slot, also those it leaves as they were, like the mouth here.)
+  const changed = atF.filter((slot, k) => slot.pixels !== at0[k].pixels).map((s) => s.mesh);
+  check(changed.length > 0 && at0.every((s) => s.texture === -1),
+    `frame 0 shows the glb's own textures, frame ${f} another on mesh ${changed}`);
+  await sleep(300);
+  const faceShot = await send('Page.captureScreenshot', { format: 'png' });
+  const facePath = shotPath.replace(/\.png$/, '-face.png');
+  fs.writeFileSync(facePath, Buffer.from(faceShot.result.data, 'base64'));
+  console.log(`     ${label}: screenshot ${facePath}`);
 }
 check(!logs.some((l) => l.startsWith('EXCEPTION')), `no script errors ${JSON.stringify(logs.filter((l) => l.startsWith('EXCEPTION')))}`);
 check(!logs.some((l) => l.startsWith('OFF-HOST')), `nothing loaded off-host ${JSON.stringify(logs.filter((l) => l.startsWith('OFF-HOST')))}`);

@@ -7,8 +7,11 @@
 // (boneyard writes key times as f32 f/fps), played once and clamped so the last frame is
 // reached rather than wrapped to 0.
 //
+// Run-time textures (Zelda 64 Link's eyes and mouth, which the clip's face word picks per frame)
+// come from /api/faces and replace the glb's own (the default face) frame by frame.
+//
 // Test hook: window.boneyard = { ready, whenReady, list, select(skeleton, anim, {rootMotion}),
-// setFrame(f), play(on), jointWorldPositions(), projectedJoints(), state() }.
+// setFrame(f), play(on), jointWorldPositions(), projectedJoints(), faceTextures(), state() }.
 
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
@@ -139,6 +142,7 @@ function disposeModel() {
   if (!m) return;
   m.mixer.stopAllAction();
   scene.remove(m.gltf.scene);
+  if (m.faceSlots) for (const t of m.faceSlots.built) if (t) t.dispose();
   m.gltf.scene.traverse((o) => {
     if (o.geometry) o.geometry.dispose();
     for (const mat of [].concat(o.material || [])) {
@@ -178,7 +182,10 @@ async function select(skeleton, anim, opts = {}) {
   const clipInfo = a >= 0 ? state.list.animations[a] : null;
   status(`loading ${info.name || info.id}${clipInfo ? ` / ${clipInfo.name}` : ''}…`);
   const keepFrame = opts.keepFrame && sk === state.skeleton && a === state.anim ? state.frame : 0;
-  const bytes = await getGLB(glbURL(sk, a, state.rootMotion));
+  const [bytes, faces] = await Promise.all([
+    getGLB(glbURL(sk, a, state.rootMotion)),
+    a >= 0 ? getJSON(`/api/faces?skeleton=%23${sk}&anim=%23${a}`) : null,
+  ]);
   const gltf = await parseGLB(bytes);
   if (gen !== state.loading) return false; // a newer selection is on its way
   disposeModel();
@@ -213,7 +220,8 @@ async function select(skeleton, anim, opts = {}) {
     if (o.isMesh && noModel) o.visible = false;
   });
   scene.add(gltf.scene);
-  state.model = { gltf, bytes, joints, names, parents, clip, action, mixer, fps, frames, noModel, extent: 1 };
+  const faceSlots = faceSlotsOf(gltf, faces);
+  state.model = { gltf, bytes, joints, names, parents, clip, action, mixer, fps, frames, noModel, faceSlots, extent: 1 };
   state.frame = Math.min(keepFrame, frames - 1);
   applyFrame();
   state.model.extent = measure();
@@ -232,12 +240,64 @@ async function select(skeleton, anim, opts = {}) {
 function applyFrame() {
   const m = state.model;
   if (!m) return;
+  const f = Math.max(0, Math.min(state.frame, m.frames - 1));
   if (m.action) {
-    const f = Math.max(0, Math.min(state.frame, m.frames - 1));
     m.action.reset(); // un-pause after clamping at the end
     m.mixer.setTime(Math.fround(f / m.fps));
   }
+  applyFaces(m, Math.floor(f));
   m.gltf.scene.updateMatrixWorld(true);
+}
+
+// The meshes /api/faces swaps textures on: for each of its `meshes` (a place in the
+// skeleton's meshes, which boneyard's glb writes in each mesh's extras), the three.js meshes
+// drawing it with the glb's own map, and the run-time textures built once when first shown.
+function faceSlotsOf(gltf, faces) {
+  if (!faces || !faces.meshes.length) return null;
+  const jsonMeshes = gltf.parser.json.meshes || [];
+  const slots = faces.meshes.map((mesh) => ({ mesh, targets: [], current: -1 }));
+  gltf.scene.traverse((o) => {
+    if (!o.isMesh) return;
+    const assoc = gltf.parser.associations.get(o);
+    const j = assoc && assoc.meshes !== undefined ? jsonMeshes[assoc.meshes] : null;
+    const k = j && j.extras ? faces.meshes.indexOf(j.extras.mesh) : -1;
+    if (k >= 0) slots[k].targets.push({ material: o.material, own: o.material.map });
+  });
+  return { faces, slots, built: new Array(faces.textures.length).fill(null) };
+}
+
+// An RGBA8 run-time texture as the glb's would be sampled: rows from the top (flipY false, as
+// GLTFLoader leaves the glb's images), sRGB, repeating, nearest for point-sampled formats.
+function faceTexture(fs, k, like) {
+  if (fs.built[k]) return fs.built[k];
+  const t = fs.faces.textures[k];
+  const tex = new THREE.DataTexture(new Uint8Array(t.rgba), t.width, t.height, THREE.RGBAFormat);
+  tex.colorSpace = THREE.SRGBColorSpace;
+  tex.flipY = false;
+  tex.wrapS = like ? like.wrapS : THREE.RepeatWrapping;
+  tex.wrapT = like ? like.wrapT : THREE.RepeatWrapping;
+  tex.magFilter = tex.minFilter = t.filter === 'point' ? THREE.NearestFilter : THREE.LinearFilter;
+  tex.generateMipmaps = false;
+  tex.needsUpdate = true;
+  fs.built[k] = tex;
+  return tex;
+}
+
+// Frame f's run-time textures on their meshes (-1: the glb's own).
+function applyFaces(m, f) {
+  const fs = m.faceSlots;
+  if (!fs) return;
+  const row = fs.faces.frames[f] || [];
+  fs.slots.forEach((slot, k) => {
+    const want = row[k] ?? -1;
+    if (want === slot.current) return;
+    for (const t of slot.targets) {
+      const map = want < 0 ? t.own : faceTexture(fs, want, t.own);
+      if ((map === null) !== (t.material.map === null)) t.material.needsUpdate = true;
+      t.material.map = map;
+    }
+    slot.current = want;
+  });
 }
 
 // The largest |translation| of any joint at the current frame (the model's size, >= 1e-6).
@@ -664,6 +724,16 @@ const hook = {
       return { x: ((v.x + 1) / 2) * rect.width, y: ((1 - v.y) / 2) * rect.height };
     });
   },
+  // For each mesh /api/faces swaps: its place in the skeleton's meshes, the run-time texture
+  // it shows (-1: the glb's own) and a digest of the pixels its material's map holds now.
+  faceTextures() {
+    const m = state.model;
+    if (!m || !m.faceSlots) return [];
+    return m.faceSlots.slots.map((slot) => {
+      const map = slot.targets.length ? slot.targets[0].material.map : null;
+      return { mesh: slot.mesh, texture: slot.current, targets: slot.targets.length, pixels: pixelDigest(map) };
+    });
+  },
   state() {
     const m = state.model;
     return {
@@ -681,6 +751,25 @@ const hook = {
   },
 };
 window.boneyard = hook;
+
+// FNV-1a over a texture's RGBA8 pixels (a DataTexture's data, or the glb's image drawn to a
+// canvas), with its size: "WxH:hash"; null without a map.
+function pixelDigest(map) {
+  if (!map || !map.image) return null;
+  const img = map.image;
+  let data = img.data;
+  if (!data) {
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    data = g.getImageData(0, 0, img.width, img.height).data;
+  }
+  let h = 0x811c9dc5;
+  for (let i = 0; i < data.length; i++) h = Math.imul(h ^ data[i], 0x01000193) >>> 0;
+  return `${img.width}x${img.height}:${h.toString(16)}`;
+}
 
 function countMeshes(m) {
   let n = 0;

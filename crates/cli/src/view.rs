@@ -160,6 +160,7 @@ pub fn route(doc: &Doc, url: &str) -> Reply {
         "/api/pose" => pose_api(doc, &q),
         "/api/mesh" => mesh_api(doc, &q),
         "/api/sample" => sample_api(doc, &q),
+        "/api/faces" => faces_api(doc, &q),
         _ => return Reply::error(404, format!("no such page: {path}")),
     };
     match result {
@@ -398,6 +399,78 @@ fn sample_api(doc: &Doc, q: &Query) -> Result<Value, Reply> {
     Ok(crate::json::sample(doc, info, &s))
 }
 
+/// The most distinct run-time textures one `/api/faces` answer carries.
+pub const MAX_FACE_TEXTURES: usize = 64;
+
+/// `/api/faces`: the textures the engine binds at run time at every frame of a clip
+/// (`Document::frame_textures`: Zelda 64 Link's eyes and mouth as the face word picks them),
+/// for the page to swap per frame. `meshes` lists the meshes (their place in the skeleton's
+/// `meshes`, which the glb's mesh extras carry) that change at some frame; `frames[f][k]` is
+/// the index in `textures` that mesh `meshes[k]` shows at frame f, or -1 for its own (the glb's)
+/// texture; no rows when nothing changes. Textures are RGBA8 rows from the top, as the glb's
+/// PNGs hold them.
+fn faces_api(doc: &Doc, q: &Query) -> Result<Value, Reply> {
+    let anim = anim_param(doc, q)?;
+    let skeleton = skeleton_param(doc, q, anim)?;
+    let frames = anim.and_then(|a| doc.animations().get(a)).map_or(1, |a| a.frames.max(1));
+    let mut meshes: Vec<usize> = Vec::new();
+    let mut textures: Vec<boneyard_core::model::Texture> = Vec::new();
+    let mut per_frame: Vec<Vec<(usize, usize)>> = Vec::with_capacity(frames as usize);
+    for f in 0..frames {
+        let mut swaps = Vec::new();
+        for (mesh, tex) in doc.frame_textures(skeleton, anim, f as f64).map_err(doc_error)? {
+            let t = match textures.iter().position(|t| *t == tex) {
+                Some(t) => t,
+                None if textures.len() < MAX_FACE_TEXTURES => {
+                    textures.push(tex);
+                    textures.len() - 1
+                }
+                None => {
+                    return Err(Reply::error(
+                        500,
+                        format!("more than {MAX_FACE_TEXTURES} distinct run-time textures in one clip"),
+                    ))
+                }
+            };
+            if !meshes.contains(&mesh) {
+                meshes.push(mesh);
+            }
+            swaps.push((mesh, t));
+        }
+        per_frame.push(swaps);
+    }
+    meshes.sort_unstable();
+    if meshes.is_empty() {
+        // Nothing changes at run time (every family but Zelda 64's Link): no rows.
+        per_frame.clear();
+    }
+    let frames: Vec<Value> = per_frame
+        .iter()
+        .map(|swaps| {
+            let row: Vec<i64> = meshes
+                .iter()
+                .map(|m| swaps.iter().find(|(mesh, _)| mesh == m).map_or(-1, |&(_, t)| t as i64))
+                .collect();
+            json!(row)
+        })
+        .collect();
+    let textures: Vec<Value> = textures
+        .iter()
+        .map(|t| {
+            json!({
+                "width": t.width,
+                "height": t.height,
+                "filter": match t.filter {
+                    boneyard_core::model::TextureFilter::Point => "point",
+                    boneyard_core::model::TextureFilter::ThreePoint => "three_point",
+                },
+                "rgba": t.rgba,
+            })
+        })
+        .collect();
+    Ok(json!({ "skeleton": skeleton, "anim": anim, "meshes": meshes, "textures": textures, "frames": frames }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -606,6 +679,49 @@ mod tests {
         let j = glb_json(&r.body);
         assert!(j["images"].as_array().is_some_and(|i| !i.is_empty()), "the export's textures are in it");
         assert_eq!(j["animations"][0]["name"], "gPlayerAnim_link_normal_walk");
+
+        // The face per frame: the first adult clip that shows another face than the default.
+        let (a, f) = (0..d.animations().len())
+            .filter(|&a| d.skeleton_for(a) == Some(sk))
+            .find_map(|a| {
+                (0..d.animations()[a].frames)
+                    .find(|&f| !d.frame_textures(sk, Some(a), f as f64).unwrap().is_empty())
+                    .map(|f| (a, f))
+            })
+            .expect("some Link clip changes his face");
+        let (status, v) = get(d.as_ref(), &format!("/api/faces?skeleton={sk}&anim=%23{a}"));
+        assert_eq!(status, 200);
+        let frames = v["frames"].as_array().unwrap();
+        assert_eq!(frames.len(), d.animations()[a].frames as usize);
+        let meshes: Vec<u64> = v["meshes"].as_array().unwrap().iter().map(|m| m.as_u64().unwrap()).collect();
+        let swaps = d.frame_textures(sk, Some(a), f as f64).unwrap();
+        for (mesh, tex) in &swaps {
+            let k = meshes.iter().position(|&m| m == *mesh as u64).unwrap();
+            let t = &v["textures"][frames[f as usize][k].as_u64().unwrap() as usize];
+            assert_eq!((t["width"].as_u64(), t["height"].as_u64()), (Some(tex.width as u64), Some(tex.height as u64)));
+            let rgba: Vec<u8> = t["rgba"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u8).collect();
+            assert!(rgba == tex.rgba, "mesh {mesh} at frame {f}");
+        }
+        // Every swapped mesh is in the glb, its place in the skeleton's meshes in its extras.
+        let in_glb: Vec<u64> =
+            j["meshes"].as_array().unwrap().iter().filter_map(|m| m["extras"]["mesh"].as_u64()).collect();
+        assert!(meshes.iter().all(|m| in_glb.contains(m)), "{meshes:?} in {in_glb:?}");
+        println!(
+            "{}: {} meshes change face, {} textures, frame {f} swaps {}",
+            d.animations()[a].name,
+            meshes.len(),
+            v["textures"].as_array().unwrap().len(),
+            swaps.len()
+        );
+    }
+
+    #[test]
+    fn documents_without_run_time_textures_have_no_face_rows() {
+        let d = doc();
+        let (status, v) = get(d.as_ref(), "/api/faces?anim=demo_walk");
+        assert_eq!(status, 200);
+        assert_eq!((v["meshes"].as_array().unwrap().len(), v["frames"].as_array().unwrap().len()), (0, 0));
+        assert_eq!(get(d.as_ref(), "/api/faces?anim=nope").0, 400);
     }
 
     #[test]

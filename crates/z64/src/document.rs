@@ -245,6 +245,12 @@ impl Z64Document {
             let texts: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
             extra.insert("mesh_notes".into(), json!(texts));
         }
+        if let (Some(a), false) = (crate::runtime::actor_default(&home.stem), meshes.is_empty()) {
+            // A variant of the actor's was chosen: say which.
+            let [r, g, b, al] = a.env;
+            let message = format!("skeleton {}: environment colour {r},{g},{b},{al} from {}", s.name, a.source);
+            warnings.push(Warning { file: home.name.clone(), offset: Some(off as u64), message });
+        }
         for n in notes {
             let file = n.file.unwrap_or_else(|| home.name.clone());
             let message = format!("skeleton {}: {}", s.name, n.message);
@@ -280,7 +286,7 @@ impl Z64Document {
         if crate::build::is_link_object(&home.stem) {
             dlist::DrawState::link(self.runtime, home.segment, face)
         } else {
-            dlist::DrawState::default()
+            dlist::DrawState::actor(&home.stem)
         }
     }
 

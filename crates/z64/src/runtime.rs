@@ -8,6 +8,10 @@
 //! player's default face (`sEyeMouthIndexes[face]`, face 0: eyes 0, mouth 0) when negative;
 //! binds segment 8 to the eye texture and segment 9 to the mouth texture; and sets the
 //! environment colour to the tunic's, alpha 0.
+//!
+//! Other actors set the environment colour in their draw function before the skeleton is
+//! drawn ([`actor_default`]): a few whose value is a constant of the actor's code, for the
+//! actor's first variant; the others' colours stay white with a warning (dlist.rs).
 
 use boneyard_core::{Error, Result};
 
@@ -131,6 +135,56 @@ impl DrawState {
             Tunic::Zora => "Link's draw (Zora tunic)",
         };
         DrawState { env: Some(state.tunic.env()), prim: None, segments, origin: Some(origin) }
+    }
+}
+
+/// An actor's environment colour, set in its draw function before the skeleton is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActorDefault {
+    /// The object file the actor draws from (its stem).
+    pub object: &'static str,
+    /// The environment colour (RGBA8) of the variant used.
+    pub env: [u8; 4],
+    /// Where the value is set and what the other variants set, for the warning.
+    pub source: &'static str,
+}
+
+/// The actors whose draw function sets a constant environment colour before drawing the
+/// skeleton, from the decomp (`src/overlays/actors/ovl_*`); the value of the first variant.
+const ACTOR_DEFAULTS: [ActorDefault; 3] = [
+    ActorDefault {
+        object: "object_dog",
+        env: [255, 255, 200, 0],
+        source: "En_Dog's draw for params 0 (z_en_dog.c EnDog_Draw: colors[params & 0xF]; params 1: 150,100,50,0)",
+    },
+    ActorDefault {
+        object: "object_fr",
+        env: [200, 170, 0, 255],
+        source: "En_Fr's draw for the first frog (z_en_fr.c EnFr_Draw: sEnFrColor[params - 1]; the others: \
+                 0,170,200 / 210,120,100 / 120,130,230 / 190,190,190)",
+    },
+    ActorDefault {
+        object: "object_firefly",
+        env: [0, 0, 0, 255],
+        source: "En_Firefly's draw for a Keese not on fire (z_en_firefly.c EnFirefly_Draw; on fire: 0,0,0,0)",
+    },
+];
+
+/// The documented environment colour the actor drawing from object `stem` sets, if any.
+pub fn actor_default(stem: &str) -> Option<&'static ActorDefault> {
+    ACTOR_DEFAULTS.iter().find(|a| a.object == stem)
+}
+
+impl DrawState {
+    /// The draw of the actor that uses object `stem`: its documented environment colour
+    /// ([`actor_default`]), else nothing set.
+    pub fn actor(stem: &str) -> DrawState {
+        match actor_default(stem) {
+            Some(a) => {
+                DrawState { env: Some(a.env.map(|c| c as f32 / 255.0)), origin: Some(a.source), ..DrawState::default() }
+            }
+            None => DrawState::default(),
+        }
     }
 }
 

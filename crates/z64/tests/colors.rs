@@ -231,3 +231,57 @@ fn link_face_changes_per_frame_as_the_face_word_says() {
     // The rest pose draws the default face: nothing swapped.
     assert!(doc.frame_textures(si, None, 0.0).unwrap().is_empty());
 }
+
+/// Objects whose actor sets a constant environment colour before drawing (runtime.rs's table,
+/// values read off the decomp's draw functions: EnDog_Draw, EnFr_Draw, EnFirefly_Draw): the
+/// meshes whose combiner reads ENVIRONMENT carry that colour, not white, and a warning says
+/// which variant's it is. (The Keese's combiners read only the environment's alpha, 255 as
+/// white's, so its meshes come out as before.)
+#[test]
+fn documented_actor_environment_colours() {
+    let objects = [
+        ("object_dog", [255u8, 255, 200, 0], true),
+        ("object_fr", [200, 170, 0, 255], true),
+        ("object_firefly", [0, 0, 0, 255], false),
+    ];
+    for (name, env, visible) in objects {
+        let Some(path) = dbg_file(name, "actor_environment_colours") else { return };
+        let doc = open_files(vec![InputFile::read(&path).unwrap()]).unwrap();
+        let white =
+            doc.warnings().iter().filter(|w| w.message.contains("environment colour is set at run time")).count();
+        assert_eq!(white, 0, "{name}: {:?}", doc.warnings());
+        let said =
+            doc.warnings().iter().find(|w| w.message.contains("environment colour") && w.message.contains("draw"));
+        let said = said.unwrap_or_else(|| panic!("{name}: no warning names the actor's colour"));
+        let [r, g, b, a] = env;
+        assert!(said.message.contains(&format!("{r},{g},{b},{a}")), "{}", said.message);
+        // Some mesh's colour differs from what a white environment gives: open the object
+        // again with the colour unknown (a copy under another name) and compare.
+        let data = std::fs::read(&path).unwrap();
+        let anon = open_files(vec![InputFile::new(path.with_file_name(format!("{name}_copy")), data)]);
+        let changed = match anon {
+            Ok(anon) => doc.skeletons()[0]
+                .meshes
+                .iter()
+                .zip(&anon.skeletons()[0].meshes)
+                .filter(|(m, w)| {
+                    assert!(m.positions == w.positions && m.texture == w.texture, "{}: the copy reads another mesh", m.name);
+                    if m.base_color != w.base_color {
+                        // The combiner's product: white's factor times the environment's RGB.
+                        let want: Vec<f32> = (0..3).map(|c| w.base_color[c] * env[c] as f32 / 255.0).collect();
+                        assert!(
+                            (0..3).all(|c| (m.base_color[c] - want[c]).abs() < 1e-6),
+                            "{}: {:?}, want {want:?}",
+                            m.name,
+                            m.base_color
+                        );
+                    }
+                    m.base_color != w.base_color
+                })
+                .count(),
+            Err(_) => usize::MAX, // without its asset-table name the copy may not be found
+        };
+        println!("{name}: {} meshes coloured by the actor's environment {env:?}; {}", changed, said.message);
+        assert_eq!(changed > 0, visible, "{name}: meshes the environment colour changes");
+    }
+}

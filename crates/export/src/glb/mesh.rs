@@ -154,8 +154,14 @@ fn material(b: &mut Builder, mesh: &Mesh, texture: Option<json::Index<json::Text
 }
 
 /// Add `mesh` as a glTF mesh skinned over the skeleton whose rest world matrices are
-/// `rest_world`. Returns None for a mesh with no triangles (nothing to draw).
-pub(crate) fn add(b: &mut Builder, mesh: &Mesh, rest_world: &[Mat4]) -> Result<Option<json::Index<json::Mesh>>> {
+/// `rest_world`. Returns None for a mesh with no triangles (nothing to draw). `index`, the
+/// mesh's place in `SkeletonInfo::meshes`, goes in the glTF mesh's extras as `mesh`.
+pub(crate) fn add(
+    b: &mut Builder,
+    mesh: &Mesh,
+    rest_world: &[Mat4],
+    index: Option<usize>,
+) -> Result<Option<json::Index<json::Mesh>>> {
     let bones = rest_world.len();
     mesh.validate(bones).map_err(|e| Error::new(ErrorKind::Invalid(format!("cannot export: {}", e.kind))))?;
     if mesh.indices.is_empty() || mesh.positions.is_empty() {
@@ -226,7 +232,7 @@ pub(crate) fn add(b: &mut Builder, mesh: &Mesh, rest_world: &[Mat4]) -> Result<O
     let material = material(b, mesh, texture);
     Ok(Some(b.root.push(json::Mesh {
         extensions: None,
-        extras: Default::default(),
+        extras: index.map(|i| super::extras(serde_json::json!({ "mesh": i }))).unwrap_or_default(),
         name: Some(mesh.name.clone()),
         primitives: vec![json::mesh::Primitive {
             attributes,

@@ -149,14 +149,17 @@ pub(crate) fn write_with(
     let rest_world = skel.rest_world();
     let mut mesh_indices = Vec::new();
     let sticks;
-    let meshes: &[Mesh] = if info.meshes.iter().any(|m| !m.indices.is_empty()) {
+    let real = info.meshes.iter().any(|m| !m.indices.is_empty());
+    let meshes: &[Mesh] = if real {
         &info.meshes
     } else {
         sticks = [stick_figure(skel, &rest_world)];
         &sticks
     };
-    for m in meshes {
-        if let Some(idx) = mesh::add(&mut b, m, &rest_world)? {
+    // A real mesh's glTF extras name its place in `SkeletonInfo::meshes`, where the run-time
+    // texture swaps (`Document::frame_textures`) point; the stick figure has none.
+    for (i, m) in meshes.iter().enumerate() {
+        if let Some(idx) = mesh::add(&mut b, m, &rest_world, real.then_some(i))? {
             mesh_indices.push(idx);
         }
     }
