@@ -8,7 +8,7 @@
 
 use crate::registry::FAMILIES;
 use anyhow::{Context, Result};
-use boneyard_core::{Document, Family, InputFile, OpenOptions};
+use boneyard_core::{DiskCompanions, Document, Family, InputFile, OpenOptions};
 use std::path::{Path, PathBuf};
 
 /// The largest input file read (a DVD-sized ROM or archive is far below it).
@@ -65,10 +65,10 @@ impl Unit {
         }
     }
 
-    /// Read (if not yet read) and open the files.
+    /// Read (if not yet read) and open the files, companions found beside them on disk.
     pub fn open(self, options: &OpenOptions) -> Result<Box<dyn Document>> {
         let family = self.family;
-        Ok(family.open_with(self.into_files()?, options)?)
+        Ok(family.open(self.into_files()?, options, &companions())?)
     }
 }
 
@@ -98,8 +98,16 @@ fn read(path: &Path) -> Result<InputFile> {
     Ok(InputFile::read(path)?)
 }
 
+/// Where families find the files read beside the ones given: on disk, beside them, no larger
+/// than the files named.
+pub fn companions() -> DiskCompanions {
+    DiskCompanions { max_bytes: MAX_INPUT_BYTES }
+}
+
+/// The family with the best probe score (ties to the name that sorts first: the order of
+/// [`FAMILIES`] does not matter).
 fn family_of(file: &InputFile) -> Option<&'static dyn Family> {
-    FAMILIES.iter().copied().find(|f| f.probe(&file.path, &file.data))
+    boneyard_core::best_family(FAMILIES, &file.path, &file.data)
 }
 
 /// "Not a file boneyard recognises", at offset 0 with the first bytes it saw.

@@ -29,7 +29,9 @@ pub mod writer;
 pub use clip::{Clip, ImportOptions, Imported, ImportedAnim, ImportedFile};
 pub use document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Sample, SkeletonInfo, Warning};
 pub use error::{Error, ErrorKind, Result};
-pub use family::{Family, InputFile, OpenOptions};
+pub use family::{
+    best_family, Companions, DiskCompanions, Family, InputFile, MemoryCompanions, NoCompanions, OpenOptions, Score,
+};
 pub use glam;
 pub use model::{Bone, Mesh, MeshBinding, Skeleton, Transform};
 pub use reader::{Endian, Limits, Reader};

@@ -51,13 +51,15 @@ fn labels() -> Vec<String> {
 
 fn open(label: &str) -> Box<dyn Document> {
     let (_, family, files) = inputs().into_iter().find(|(l, _, _)| l == label).expect("known input");
-    family.open(files).expect("open")
+    family.open(files, &Default::default(), &boneyard_core::DiskCompanions::default()).expect("open")
 }
 
 #[divan::bench(args = labels())]
 fn decode(bencher: divan::Bencher, label: &str) {
     let (_, family, files) = inputs().into_iter().find(|(l, _, _)| l == label).expect("known input");
-    bencher.with_inputs(|| files.clone()).bench_values(|f| black_box(family.open(f).expect("open")));
+    bencher.with_inputs(|| files.clone()).bench_values(|f| {
+        black_box(family.open(f, &Default::default(), &boneyard_core::DiskCompanions::default()).expect("open"))
+    });
 }
 
 #[divan::bench(args = labels())]
@@ -109,9 +111,15 @@ fn check_one_thread(bencher: divan::Bencher, label: &str) {
 #[divan::bench(args = labels())]
 fn open_and_check(bencher: divan::Bencher, label: &str) {
     let (_, family, files) = inputs().into_iter().find(|(l, _, _)| l == label).expect("known input");
-    bencher
-        .with_inputs(|| files.clone())
-        .bench_values(|f| black_box(family.open(f).expect("open").check().expect("check")));
+    bencher.with_inputs(|| files.clone()).bench_values(|f| {
+        black_box(
+            family
+                .open(f, &Default::default(), &boneyard_core::DiskCompanions::default())
+                .expect("open")
+                .check()
+                .expect("check"),
+        )
+    });
 }
 
 #[divan::bench(args = labels(), sample_count = 5)]
@@ -158,13 +166,19 @@ fn cd_corpus() -> Vec<InputFile> {
 /// The CD-scale corpus: open (every TRAM read and its streams walked).
 #[divan::bench(sample_count = 10)]
 fn oni_cd_corpus_decode(bencher: divan::Bencher) {
-    bencher.with_inputs(cd_corpus).bench_values(|f| black_box(boneyard_oni::Oni.open(f).expect("open")));
+    bencher.with_inputs(cd_corpus).bench_values(|f| {
+        black_box(
+            boneyard_oni::Oni.open(f, &Default::default(), &boneyard_core::DiskCompanions::default()).expect("open"),
+        )
+    });
 }
 
 /// The CD-scale corpus: `check` (every frame of every part decoded, on all threads).
 #[divan::bench(sample_count = 10)]
 fn oni_cd_corpus_check(bencher: divan::Bencher) {
-    let doc = boneyard_oni::Oni.open(cd_corpus()).expect("open");
+    let doc = boneyard_oni::Oni
+        .open(cd_corpus(), &Default::default(), &boneyard_core::DiskCompanions::default())
+        .expect("open");
     bencher.bench(|| black_box(doc.check().expect("check")));
 }
 

@@ -37,7 +37,12 @@ fn import(glb: &[u8], body: &Path, opts: &ImportOptions) -> boneyard_core::Resul
     let src = GltfSource::read("walk19.glb", glb, None)?;
     let mut warnings = src.warnings.clone();
     let clip = src.clip(0, &d.skeletons()[0].skeleton, 60.0, &HashMap::new(), &mut warnings)?;
-    let out = boneyard_oni::Oni.import_clips(vec![InputFile::read(body).unwrap()], &[clip], opts)?;
+    let out = boneyard_oni::Oni.import_clips(
+        vec![InputFile::read(body).unwrap()],
+        &[clip],
+        opts,
+        &boneyard_core::DiskCompanions::default(),
+    )?;
     Ok((out, warnings))
 }
 
@@ -186,7 +191,7 @@ fn like_copies_the_other_fields() {
     let into = vec![InputFile::read(&body).unwrap(), InputFile::read(&walk).unwrap()];
     let opts =
         ImportOptions { like: Some(CLIP.into()), skeleton: Some("TRBSfixture_body19".into()), ..Default::default() };
-    let out = boneyard_oni::Oni.import_clips(into, &[clip], &opts).unwrap();
+    let out = boneyard_oni::Oni.import_clips(into, &[clip], &opts, &boneyard_core::DiskCompanions::default()).unwrap();
     assert!(out.warnings.iter().any(|w| w.message.contains("not recomputed")), "{:?}", out.warnings);
     let back = read_back(&out);
     assert_eq!(back.velocities.last(), orig.velocities.last());
@@ -304,7 +309,12 @@ fn import_err(glb: &[u8], body: &Path, map: &HashMap<String, String>) -> String 
     let r = (|| {
         let src = GltfSource::read("walk19.glb", glb, None)?;
         let clip = src.clip(0, &d.skeletons()[0].skeleton, 60.0, map, &mut Vec::new())?;
-        boneyard_oni::Oni.import_clips(vec![InputFile::read(body).unwrap()], &[clip], &ImportOptions::default())
+        boneyard_oni::Oni.import_clips(
+            vec![InputFile::read(body).unwrap()],
+            &[clip],
+            &ImportOptions::default(),
+            &boneyard_core::DiskCompanions::default(),
+        )
     })();
     r.expect_err("must be refused").to_string()
 }
@@ -400,7 +410,15 @@ fn mutated_glb_files_never_panic() {
         for a in 0..src.animations.len() {
             let Ok(clip) = src.clip(a, skel, 60.0, &HashMap::new(), &mut Vec::new()) else { continue };
             clipped += 1;
-            if boneyard_oni::Oni.import_clips(vec![into.clone()], &[clip], &ImportOptions::default()).is_ok() {
+            if boneyard_oni::Oni
+                .import_clips(
+                    vec![into.clone()],
+                    &[clip],
+                    &ImportOptions::default(),
+                    &boneyard_core::DiskCompanions::default(),
+                )
+                .is_ok()
+            {
                 encoded += 1;
             }
         }
@@ -465,7 +483,12 @@ fn other_rigs_through_a_map_and_a_rest_rotation() {
     let e = src.clip(0, skel, 60.0, &HashMap::new(), &mut Vec::new()).unwrap_err().to_string();
     assert!(e.contains("--map") && e.contains("Rig:pelvis"), "{e}");
     let clip = src.clip(0, skel, 60.0, &map, &mut Vec::new()).unwrap();
-    let out = boneyard_oni::Oni.import_clips(vec![InputFile::read(&body).unwrap()], &[clip], &ImportOptions::default());
+    let out = boneyard_oni::Oni.import_clips(
+        vec![InputFile::read(&body).unwrap()],
+        &[clip],
+        &ImportOptions::default(),
+        &boneyard_core::DiskCompanions::default(),
+    );
     let back = read_back(&out.unwrap());
     let plain = read_back(&import(&glb, &body, &ImportOptions::default()).unwrap().0);
     let (rb, rp) = (rotations(&back), rotations(&plain));
@@ -515,7 +538,12 @@ fn other_frame_rates_are_resampled() {
         let src = GltfSource::read("slow.glb", &g, None).unwrap();
         let clip = src.clip(0, skel, 60.0, &HashMap::new(), &mut Vec::new()).unwrap();
         assert_eq!(clip.frames(), 2 * orig.frames - 1);
-        let out = boneyard_oni::Oni.import_clips(vec![InputFile::read(&body).unwrap()], &[clip], &Default::default());
+        let out = boneyard_oni::Oni.import_clips(
+            vec![InputFile::read(&body).unwrap()],
+            &[clip],
+            &Default::default(),
+            &boneyard_core::DiskCompanions::default(),
+        );
         let back = read_back(&out.unwrap());
         let rb = rotations(&back);
         let mut worst = 0f64;

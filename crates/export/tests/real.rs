@@ -15,7 +15,13 @@ use boneyard_export::{glb_skipping, ExportOptions};
 use std::path::{Path, PathBuf};
 
 fn open(family: &dyn Family, files: &[PathBuf]) -> Box<dyn Document> {
-    family.open(files.iter().map(|p| InputFile::read(p).unwrap()).collect()).unwrap()
+    family
+        .open(
+            files.iter().map(|p| InputFile::read(p).unwrap()).collect(),
+            &Default::default(),
+            &boneyard_core::DiskCompanions::default(),
+        )
+        .unwrap()
 }
 
 /// Export every skeleton with every `pick`-th of its clips (all when 1), and check each

@@ -368,8 +368,13 @@ fn write_checked(enc: &Encoded, file: &str) -> Result<Vec<u8>> {
 
 /// [`boneyard_core::Family::import_clips`] for Oni: `into` opened as one document (a TRBS,
 /// an ONCC with its body, a level; TRAMs among them can be `like`).
-pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOptions) -> Result<Imported> {
-    let doc = crate::open_files(into)?;
+pub fn import_clips(
+    into: Vec<InputFile>,
+    clips: &[Clip],
+    options: &ImportOptions,
+    companions: &dyn boneyard_core::Companions,
+) -> Result<Imported> {
+    let doc = crate::open_with_companions(into, companions)?;
     let d: &dyn Document = &doc;
     let sk = match &options.skeleton {
         Some(s) => d.find_skeleton(s)?,

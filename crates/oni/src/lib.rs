@@ -2,7 +2,8 @@
 //! files; TRAM animations with every key size, sampled and posed exactly as Oni.exe v1.0
 //! does; ONCC/TRBS/TRCM bodies with their M3GM geometry; an encoder for all of them.
 //!
-//! Entry points: [`Oni`] (the [`Family`]), [`open_paths`], [`OniDocument`] (engine matrices
+//! Entry points: [`Oni`] (the [`Family`]), [`open_files`] (files in memory, companions
+//! through a [`Companions`] resolver), [`open_paths`], [`OniDocument`] (engine matrices
 //! with [`OniDocument::engine_pose`]), [`demo_files`], and the [`encode`] module.
 //!
 //! Modules: [`layout`] (offsets only), [`container`] (instance files), [`resolve`] (links
@@ -26,9 +27,12 @@ pub mod tram;
 pub use demo::demo_files;
 pub use document::OniDocument;
 
-use boneyard_core::{Document, Error, Family, InputFile, Result};
+use boneyard_core::family::sibling_names;
+use boneyard_core::{
+    Companions, DiskCompanions, Document, Error, Family, InputFile, NoCompanions, OpenOptions, Result, Score,
+};
 use container::InstanceFile;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The Oni family.
 ///
@@ -36,12 +40,14 @@ use std::path::{Path, PathBuf};
 /// first animation with the engine's numerics:
 ///
 /// ```
-/// use boneyard_core::{Document, Family, InputFile};
+/// use boneyard_core::{Document, Family, InputFile, MemoryCompanions, OpenOptions, Score};
 ///
 /// let files = boneyard_oni::demo_files()?;
-/// let inputs: Vec<InputFile> = files.into_iter().map(|(name, bytes)| InputFile::new(name, bytes)).collect();
-/// assert!(boneyard_oni::Oni.probe(&inputs[0].path, &inputs[0].data));
-/// let doc = boneyard_oni::Oni.open(inputs)?;
+/// let mut inputs: Vec<InputFile> = files.into_iter().map(|(name, bytes)| InputFile::new(name, bytes)).collect();
+/// assert_eq!(boneyard_oni::Oni.probe(&inputs[0].path, &inputs[0].data), Score::Magic);
+/// // The .dat given, its .raw found beside it by the resolver (here: in memory).
+/// let raw = MemoryCompanions::new(inputs.split_off(1));
+/// let doc = boneyard_oni::Oni.open(inputs, &OpenOptions::default(), &raw)?;
 /// let walk = doc.find_animation("demo_walk")?;
 /// assert_eq!(doc.animations()[walk].fps, 60.0);
 /// let skeleton = doc.skeleton_for(walk).expect("the demo walk plays on the demo body");
@@ -63,54 +69,62 @@ fn stem_lower(path: &Path) -> String {
     path.file_stem().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default()
 }
 
-/// A companion (`.raw`, `.sep`) of `dat`: from the files given, else from disk beside it.
-fn companion(dat: &Path, ext: &str, given: &mut Vec<InputFile>) -> Result<Option<(String, Vec<u8>)>> {
+/// A companion (`.raw`, `.sep`) of `dat`: from the files given, else through the resolver
+/// (`<stem>.<ext>` beside it, the extension in either case).
+fn companion(
+    dat: &Path,
+    ext: &str,
+    given: &mut Vec<InputFile>,
+    companions: &dyn Companions,
+) -> Result<Option<(String, Vec<u8>)>> {
     let stem = stem_lower(dat);
     if let Some(k) = given.iter().position(|f| ext_lower(&f.path) == ext && stem_lower(&f.path) == stem) {
         let f = given.remove(k);
         return Ok(Some((f.name(), f.data)));
     }
-    for e in [ext.to_string(), ext.to_uppercase()] {
-        let p: PathBuf = dat.with_extension(&e);
-        if p.is_file() {
-            let data = std::fs::read(&p).map_err(|err| Error::io(&p, err))?;
-            return Ok(Some((p.display().to_string(), data)));
-        }
-    }
-    Ok(None)
+    let [lower, upper] = sibling_names(dat, ext);
+    Ok(companions.find(dat, &[&lower, &upper])?.map(|f| (f.name(), f.data)))
 }
 
-/// Open instance files given together (`.dat` with `.raw`/`.sep` among them or beside them
-/// on disk, `.oni` files).
+/// Open instance files given together (`.dat` with `.raw`/`.sep`, `.oni` files), all in
+/// memory: nothing is looked for beside them ([`open_with_companions`] with
+/// [`NoCompanions`]).
 pub fn open_files(files: Vec<InputFile>) -> Result<OniDocument> {
-    let (mut companions, mut mains): (Vec<InputFile>, Vec<InputFile>) =
+    open_with_companions(files, &NoCompanions)
+}
+
+/// Open instance files given together; a level `.dat`'s `.raw`/`.sep` not among them, and the
+/// `.dat` of a `.raw`/`.sep` given without it, come through `companions`. A companion there
+/// but unreadable is an error (the resolver's); a `.raw` not found is an error where the level
+/// needs its raw data (its TRAMs, its bodies' geometry: the reader names what is in the `.raw`)
+/// and said in `info` otherwise; a `.raw`/`.sep` whose `.dat` is not found is an error.
+pub fn open_with_companions(files: Vec<InputFile>, companions: &dyn Companions) -> Result<OniDocument> {
+    let (mut given, mut mains): (Vec<InputFile>, Vec<InputFile>) =
         files.into_iter().partition(|f| !container::looks_like_instance_file(&f.data));
-    // A .raw or .sep given without its .dat: read the .dat beside it.
-    for c in &companions {
+    // A .raw or .sep given without its .dat: the .dat beside it.
+    let mut found_dats = Vec::new();
+    for c in &given {
         let e = ext_lower(&c.path);
         let stem = stem_lower(&c.path);
-        if (e == "raw" || e == "sep") && !mains.iter().any(|m| stem_lower(&m.path) == stem) {
-            for ext in ["dat", "DAT"] {
-                let p = c.path.with_extension(ext);
-                if p.is_file() {
-                    mains.push(InputFile::read(&p)?);
-                    break;
-                }
-            }
+        let known = |fs: &[InputFile]| fs.iter().any(|m| stem_lower(&m.path) == stem);
+        if (e == "raw" || e == "sep") && !known(&mains) && !known(&found_dats) {
+            let [lower, upper] = sibling_names(&c.path, "dat");
+            found_dats.extend(companions.find(&c.path, &[&lower, &upper])?);
         }
     }
+    mains.extend(found_dats);
     let mut parsed = Vec::with_capacity(mains.len());
     for f in mains {
         let name = f.name();
         let is_level = f.data.get(8..12) == Some(&layout::header::VERSION_VR31.to_le_bytes()[..]);
         let (raw, sep) = if is_level {
-            (companion(&f.path, "raw", &mut companions)?, companion(&f.path, "sep", &mut companions)?)
+            (companion(&f.path, "raw", &mut given, companions)?, companion(&f.path, "sep", &mut given, companions)?)
         } else {
             (None, None)
         };
         parsed.push(InstanceFile::parse(&name, f.data, raw, sep)?);
     }
-    if let Some(c) = companions.first() {
+    if let Some(c) = given.first() {
         let e = ext_lower(&c.path);
         let msg = if e == "raw" || e == "sep" {
             format!("a .{e} file is read with the level .dat of the same name, which was not given")
@@ -125,10 +139,11 @@ pub fn open_files(files: Vec<InputFile>) -> Result<OniDocument> {
     OniDocument::new(parsed)
 }
 
-/// Read paths from disk and open them together.
+/// For callers on disk: read `paths` and open them together, companions read from beside
+/// them ([`DiskCompanions`]; core does the reading).
 pub fn open_paths(paths: &[&Path]) -> Result<OniDocument> {
     let files = paths.iter().map(|p| InputFile::read(p)).collect::<Result<Vec<_>>>()?;
-    open_files(files)
+    open_with_companions(files, &DiskCompanions::default())
 }
 
 impl Family for Oni {
@@ -138,21 +153,32 @@ impl Family for Oni {
     fn title(&self) -> &'static str {
         "Oni (Bungie West, 2001)"
     }
-    /// The VR31/VR32 header first; a `.raw`/`.sep` is taken as a level's companion.
-    fn probe(&self, path: &Path, head: &[u8]) -> bool {
+    /// Magic: the VR31/VR32 instance-file header. A `.raw`/`.sep` (a level's companion, read
+    /// with the `.dat` the resolver finds) by its extension, Structure when it starts with the
+    /// 32 zero bytes Oni's raw files start with.
+    fn probe(&self, path: &Path, head: &[u8]) -> Score {
         if container::looks_like_instance_file(head) {
-            return true;
+            return Score::Magic;
         }
         let e = ext_lower(path);
-        (e == "raw" || e == "sep") && {
-            let dat = path.with_extension("dat");
-            dat.is_file()
-                || path.with_extension("DAT").is_file()
-                || head.get(..32).is_some_and(|h| h.iter().all(|&b| b == 0))
+        if e != "raw" && e != "sep" {
+            return Score::No;
+        }
+        if head.get(..32).is_some_and(|h| h.iter().all(|&b| b == 0)) {
+            Score::Structure
+        } else {
+            Score::Extension
         }
     }
-    fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>> {
-        Ok(Box::new(open_files(files)?))
+    /// `pick` is refused (no Oni file holds named files); `runtime` has no Oni keys.
+    fn open(
+        &self,
+        files: Vec<InputFile>,
+        options: &OpenOptions,
+        companions: &dyn Companions,
+    ) -> Result<Box<dyn Document>> {
+        options.refuse_pick(self.name())?;
+        Ok(Box::new(open_with_companions(files, companions)?))
     }
     /// A level's `.raw`/`.sep` is read beside its `.dat`.
     fn is_companion(&self, path: &Path, head: &[u8]) -> bool {
@@ -173,7 +199,8 @@ impl Family for Oni {
         into: Vec<InputFile>,
         clips: &[boneyard_core::Clip],
         options: &boneyard_core::ImportOptions,
+        companions: &dyn Companions,
     ) -> Result<boneyard_core::Imported> {
-        import::import_clips(into, clips, options)
+        import::import_clips(into, clips, options, companions)
     }
 }

@@ -171,19 +171,21 @@ fn level_without_its_raw() {
     assert!(matches!(e.kind, ErrorKind::Invalid(_) | ErrorKind::Truncated { .. }));
 }
 
-/// probe: the VR31/VR32 header whatever the name; a .raw/.sep only as a level's companion;
-/// anything else no, and never a panic on short input.
+/// probe: the VR31/VR32 header whatever the name (Magic); a .raw/.sep by its extension,
+/// Structure when it starts with a raw file's 32 zero bytes, whether or not a .dat is beside
+/// it (probes do no I/O); anything else no, and never a panic on short input.
 #[test]
 fn probe_magic_first_extension_second() {
-    use boneyard_core::Family;
+    use boneyard_core::{Family, Score};
     use std::path::Path;
     let (f, _) = tiny();
     let oni = boneyard_oni::Oni;
-    assert!(oni.probe(Path::new("anything.bin"), &f));
-    assert!(!oni.probe(Path::new("x.oni"), b"not an oni file at all, just text....."));
-    assert!(!oni.probe(Path::new("x.dat"), &f[..10]));
-    assert!(!oni.probe(Path::new("x.dat"), &[]));
-    assert!(oni.probe(Path::new("/nonexistent/level1_Final.raw"), &[0u8; 64]));
-    assert!(!oni.probe(Path::new("/nonexistent/level1_Final.raw"), &[1u8; 64]));
-    assert!(!oni.probe(Path::new("/nonexistent/x.txt"), &[0u8; 64]));
+    assert_eq!(oni.probe(Path::new("anything.bin"), &f), Score::Magic);
+    assert_eq!(oni.probe(Path::new("x.oni"), b"not an oni file at all, just text....."), Score::No);
+    assert_eq!(oni.probe(Path::new("x.dat"), &f[..10]), Score::No);
+    assert_eq!(oni.probe(Path::new("x.dat"), &[]), Score::No);
+    assert_eq!(oni.probe(Path::new("/nonexistent/level1_Final.raw"), &[0u8; 64]), Score::Structure);
+    assert_eq!(oni.probe(Path::new("/nonexistent/level1_Final.SEP"), &[1u8; 64]), Score::Extension);
+    assert_eq!(oni.probe(Path::new("/nonexistent/level1_Final.raw"), &[0u8; 8]), Score::Extension);
+    assert_eq!(oni.probe(Path::new("/nonexistent/x.txt"), &[0u8; 64]), Score::No);
 }

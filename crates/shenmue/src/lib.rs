@@ -31,7 +31,7 @@ pub mod rig;
 pub mod sample;
 
 use boneyard_core::error::ResultExt;
-use boneyard_core::{Document, Error, Family, FileSummary, InputFile, Result, Warning};
+use boneyard_core::{Companions, Document, Error, Family, FileSummary, InputFile, OpenOptions, Result, Score, Warning};
 use std::path::Path;
 
 pub use demo::demo_files;
@@ -62,12 +62,13 @@ const MAX_ANIMATIONS: usize = 1 << 17;
 /// walk through the human rig, IK included:
 ///
 /// ```
-/// use boneyard_core::{Document, Family, InputFile};
+/// use boneyard_core::{Document, Family, InputFile, NoCompanions, OpenOptions, Score};
 ///
 /// let files = boneyard_shenmue::demo_files()?;
 /// let inputs: Vec<InputFile> = files.into_iter().map(|(name, bytes)| InputFile::new(name, bytes)).collect();
-/// assert!(boneyard_shenmue::Shenmue.probe(&inputs[0].path, &inputs[0].data));
-/// let doc = boneyard_shenmue::Shenmue.open(inputs)?;
+/// assert_eq!(boneyard_shenmue::Shenmue.probe(&inputs[0].path, &inputs[0].data), Score::Magic);
+/// // Shenmue's files have no companions: the resolver is never asked.
+/// let doc = boneyard_shenmue::Shenmue.open(inputs, &OpenOptions::default(), &NoCompanions)?;
 /// let walk = doc.find_animation("demo_walk")?;
 /// assert_eq!(doc.animations()[walk].fps, 30.0); // the curve clock
 /// let skeleton = doc.skeleton_for(walk).expect("the demo walk plays on a demo skeleton");
@@ -348,25 +349,33 @@ impl Family for Shenmue {
     fn title(&self) -> &'static str {
         "Shenmue (Sega, Dreamcast 1999)"
     }
-    /// Magic first (HRCM, PAKF, PAKS, IPAC, AFS, a self-consistent MOTN header); gzip only
-    /// with a Shenmue extension (.gz, .pkf, .pks, .mt5); a `.bin` with a MOTN-shaped header whose
-    /// size disagrees is taken too, so that `open` names the lying size and its offset.
-    fn probe(&self, path: &Path, head: &[u8]) -> bool {
+    /// Magic: HRCM, PAKF, PAKS, IPAC, AFS, or a MOTN header whose size field is the file's
+    /// length. Structure: a `.bin` with a MOTN-shaped header whose size disagrees (taken so
+    /// that `open` names the lying size and its offset). Extension: gzip (no one's own magic)
+    /// with a Shenmue extension (.gz, .pkf, .pks, .mt5).
+    fn probe(&self, path: &Path, head: &[u8]) -> Score {
         use container::Kind;
         if head.get(..4) == Some(layout::mt5::MAGIC) || motn::looks_like_motn(head) {
-            return true;
+            return Score::Magic;
         }
         let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-        if ext == "bin" && motn::header_shape(head).is_some() {
-            return true;
-        }
         match container::kind_of(head) {
-            Some(Kind::Gz) => matches!(ext.as_str(), "gz" | "pkf" | "pks" | "mt5"),
-            Some(_) => true,
-            None => false,
+            Some(Kind::Gz) if matches!(ext.as_str(), "gz" | "pkf" | "pks" | "mt5") => Score::Extension,
+            Some(Kind::Gz) => Score::No,
+            Some(_) => Score::Magic,
+            None if ext == "bin" && motn::header_shape(head).is_some() => Score::Structure,
+            None => Score::No,
         }
     }
-    fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>> {
+    /// `pick` is refused (containers are read whole); `runtime` has no Shenmue keys; Shenmue's
+    /// files have no companions.
+    fn open(
+        &self,
+        files: Vec<InputFile>,
+        options: &OpenOptions,
+        _companions: &dyn Companions,
+    ) -> Result<Box<dyn Document>> {
+        options.refuse_pick(self.name())?;
         Ok(Box::new(open_files(files)?))
     }
     /// `demo_motion.bin`, `demo_body.mt5`, `demo_character.mt5` (see [`demo`]).
@@ -383,6 +392,7 @@ impl Family for Shenmue {
         into: Vec<InputFile>,
         clips: &[boneyard_core::Clip],
         options: &boneyard_core::ImportOptions,
+        _companions: &dyn Companions,
     ) -> Result<boneyard_core::Imported> {
         import::import_clips(into, clips, options)
     }

@@ -3,16 +3,18 @@
 
 use boneyard_core::demo::DemoClip;
 use boneyard_core::Family;
-use boneyard_core::{Document, InputFile, MeshBinding};
+use boneyard_core::{Document, InputFile, MeshBinding, NoCompanions};
 use boneyard_shenmue::{demo, demo_files, Shenmue};
 
 fn open() -> Box<dyn Document> {
     let files = Shenmue.demo_files().unwrap();
     assert_eq!(files, demo_files().unwrap());
     for (name, data) in &files {
-        assert!(Shenmue.probe(std::path::Path::new(name), data), "{name} not probed");
+        assert!(Shenmue.probe(std::path::Path::new(name), data).claims(), "{name} not probed");
     }
-    Shenmue.open(files.into_iter().map(|(n, d)| InputFile::new(n, d)).collect()).unwrap()
+    Shenmue
+        .open(files.into_iter().map(|(n, d)| InputFile::new(n, d)).collect(), &Default::default(), &NoCompanions)
+        .unwrap()
 }
 
 #[test]

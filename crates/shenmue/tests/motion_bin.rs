@@ -263,10 +263,12 @@ fn truncated_motion_bin_names_the_size_field() {
     let Some(data) = load("truncated_motion_bin_names_the_size_field") else { return };
     let cut = data[..100_000].to_vec();
     let path = std::path::Path::new("MOTION.BIN");
-    assert!(boneyard_shenmue::Shenmue.probe(path, &cut));
-    assert!(!boneyard_shenmue::Shenmue.probe(std::path::Path::new("x.dat"), &cut));
-    let err =
-        boneyard_shenmue::Shenmue.open(vec![InputFile::new(path, cut)]).err().expect("a truncated file is refused");
+    assert!(boneyard_shenmue::Shenmue.probe(path, &cut).claims());
+    assert!(!boneyard_shenmue::Shenmue.probe(std::path::Path::new("x.dat"), &cut).claims());
+    let err = boneyard_shenmue::Shenmue
+        .open(vec![InputFile::new(path, cut)], &Default::default(), &boneyard_core::NoCompanions)
+        .err()
+        .expect("a truncated file is refused");
     assert_eq!(err.offset, Some(0x10), "{err}");
     assert!(err.to_string().contains("1826800"), "{err}");
 }

@@ -234,8 +234,13 @@ pub struct Placed {
 
 /// [`boneyard_core::Family::import_clips`] for Zelda 64: `into` opened as one document, the
 /// clips written onto its skeleton `options.skeleton` (see the module documentation).
-pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOptions) -> Result<Imported> {
-    let doc = crate::open_files(into)?;
+pub fn import_clips(
+    into: Vec<InputFile>,
+    clips: &[Clip],
+    options: &ImportOptions,
+    companions: &dyn boneyard_core::Companions,
+) -> Result<Imported> {
+    let doc = crate::open_files_running(into, &[], None, crate::runtime::RuntimeState::default(), companions)?;
     let d: &dyn Document = &doc;
     let si = match &options.skeleton {
         Some(s) => d.find_skeleton(s)?,

@@ -3,7 +3,8 @@
 //!
 //! Inputs: single decompressed object files (bound to segment 6; `.zobj` or decomp names such
 //! as `object_dekunuts`), `gameplay_keep` (segment 4) and `link_animetion` (segment 7) given
-//! beside them (or found beside `object_link_boy`/`object_link_child`/`gameplay_keep` on disk),
+//! beside them (or found beside `object_link_boy`/`object_link_child`/`gameplay_keep` through
+//! the caller's [`Companions`] resolver: the family does no file-system I/O),
 //! Yaz0-compressed object files, or whole ROMs in any byte order (.z64/.v64/.n64): version from
 //! the build strings (or the game code), dmadata walked, files decompressed (Yaz0, iQue
 //! DEFLATE), debug ROMs' file names read from their name table.
@@ -30,7 +31,8 @@
 //! or as Link's animations appended to copies of gameplay_keep and link_animetion, with
 //! decomp C and asset XML; rotations through the inverse of the game's Z-Y-X ([`euler`]).
 //!
-//! Entry points: [`Z64`] (the [`Family`]: `probe`, `open`, `demo_files`), [`open_files`],
+//! Entry points: [`Z64`] (the [`Family`]: `probe`, `open`, `demo_files`), [`open_files`]
+//! (files in memory, nothing looked for beside them),
 //! [`open_files_with`] (plus keyframe/curve data given by offset),
 //! [`open_bytes`], [`demo_files`]; for the game's own numbers
 //! [`Z64Document::joint_table`] (the joint table at an engine frame),
@@ -66,7 +68,7 @@ pub use demo::demo_files;
 pub use document::Z64Document;
 
 use boneyard_core::document::{Document, FileSummary};
-use boneyard_core::family::{Family, InputFile};
+use boneyard_core::family::{Companions, Family, InputFile, NoCompanions, OpenOptions, Score};
 use boneyard_core::{Error, Result, Warning};
 use segment::SegFile;
 use std::path::Path;
@@ -77,12 +79,13 @@ use std::path::Path;
 /// walk as `SkelAnime` would:
 ///
 /// ```
-/// use boneyard_core::{Document, Family, InputFile};
+/// use boneyard_core::{Document, Family, InputFile, NoCompanions, OpenOptions, Score};
 ///
 /// let files = boneyard_z64::demo_files()?;
 /// let inputs: Vec<InputFile> = files.into_iter().map(|(name, bytes)| InputFile::new(name, bytes)).collect();
-/// assert!(boneyard_z64::Z64.probe(&inputs[0].path, &inputs[0].data));
-/// let doc = boneyard_z64::Z64.open(inputs)?;
+/// assert_eq!(boneyard_z64::Z64.probe(&inputs[0].path, &inputs[0].data), Score::Extension); // a `.zobj`
+/// // Every file is given: nothing to find beside it.
+/// let doc = boneyard_z64::Z64.open(inputs, &OpenOptions::default(), &NoCompanions)?;
 /// assert!(!doc.skeletons().is_empty());
 /// let anim = 0;
 /// assert_eq!(doc.animations()[anim].fps, 20.0); // one frame per game update
@@ -124,35 +127,38 @@ impl Family for Z64 {
         "Zelda 64 (Ocarina of Time / Majora's Mask, Nintendo 1998-2000)"
     }
 
-    fn probe(&self, path: &Path, head: &[u8]) -> bool {
+    /// Magic: a ROM's first word (any byte order). Object files have no header: a name the
+    /// game gives them (`.zobj`, `object_*`, `gameplay_keep`, `link_animetion`) is Extension;
+    /// otherwise Structure when a skeleton header sits in the bytes the way object files hold
+    /// one (limb pointer table ending at the header, every limb inside), for the extensions
+    /// objects are saved with, small files only.
+    fn probe(&self, path: &Path, head: &[u8]) -> Score {
         if rom::byte_order(head).is_some() {
-            return true;
+            return Score::Magic;
         }
         let (stem, ext) = stem_of(path);
-        // Files of other families that happen to be named like objects are not ours: Oni
-        // files start with a template checksum or "VR3x", Shenmue's with their own magic.
-        if head.starts_with(b"VR3") || head.starts_with(b"MOTN") {
-            return false;
-        }
         if is_object_name(&stem, ext.as_deref()) {
-            return true;
+            return Score::Extension;
         }
-        // Otherwise a headerless file is ours only if it holds a skeleton header the way
-        // object files do (limb pointer table ending at the header, every limb inside), for
-        // extensions objects are saved with, small files only.
         let plausible_ext = matches!(ext.as_deref(), None | Some("zobj") | Some("zdata") | Some("bin"));
-        plausible_ext && head.len() <= 8 << 20 && !scan::skeleton_candidates(head, layout::SEG_OBJECT).is_empty()
-    }
-
-    fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>> {
-        Ok(Box::new(open_files(files)?))
+        if plausible_ext && head.len() <= 8 << 20 && !scan::skeleton_candidates(head, layout::SEG_OBJECT).is_empty() {
+            Score::Structure
+        } else {
+            Score::No
+        }
     }
 
     /// `pick`: one file of the ROMs given (`--file object_link_boy`), with `gameplay_keep` and
-    /// `link_animetion` when it is Link's.
-    fn open_with(&self, files: Vec<InputFile>, options: &boneyard_core::OpenOptions) -> Result<Box<dyn Document>> {
+    /// `link_animetion` when it is Link's; `runtime`: `tunic`. Link's companions not given come
+    /// through `companions`.
+    fn open(
+        &self,
+        files: Vec<InputFile>,
+        options: &OpenOptions,
+        companions: &dyn Companions,
+    ) -> Result<Box<dyn Document>> {
         let runtime = runtime::RuntimeState::from_pairs(&options.runtime)?;
-        Ok(Box::new(open_files_running(files, &[], options.pick.as_deref(), runtime)?))
+        Ok(Box::new(open_files_running(files, &[], options.pick.as_deref(), runtime, companions)?))
     }
 
     /// `link_animetion` holds only the frames `gameplay_keep`'s headers point into; it is read
@@ -182,14 +188,15 @@ impl Family for Z64 {
         into: Vec<InputFile>,
         clips: &[boneyard_core::Clip],
         options: &boneyard_core::ImportOptions,
+        companions: &dyn Companions,
     ) -> Result<boneyard_core::Imported> {
-        import::import_clips(into, clips, options)
+        import::import_clips(into, clips, options, companions)
     }
 }
 
-/// Open a set of files given together: ROMs, object files, gameplay_keep, link_animetion.
-/// Companions: for `gameplay_keep` or Link's objects (`object_link_boy`, `object_link_child`)
-/// given without them, `gameplay_keep` and `link_animetion` beside the input are read too.
+/// Open a set of files given together, all in memory: ROMs, object files, gameplay_keep,
+/// link_animetion. Nothing is looked for beside them (for Link's companions found through a
+/// resolver, [`open_files_running`] or [`Family::open`]).
 pub fn open_files(inputs: Vec<InputFile>) -> Result<Z64Document> {
     open_files_with(inputs, &[])
 }
@@ -209,21 +216,25 @@ pub fn open_files_picking(
     explicit: &[build::Explicit],
     pick: Option<&str>,
 ) -> Result<Z64Document> {
-    open_files_running(inputs, explicit, pick, runtime::RuntimeState::default())
+    open_files_running(inputs, explicit, pick, runtime::RuntimeState::default(), &NoCompanions)
 }
 
 /// [`open_files_picking`] with the run-time state the game would set before drawing
-/// ([`runtime::RuntimeState`]: Link's tunic).
+/// ([`runtime::RuntimeState`]: Link's tunic), and `companions`: for `gameplay_keep` or Link's
+/// objects (`object_link_boy`, `object_link_child`) given without them, `gameplay_keep` and
+/// `link_animetion` found beside the input. One there but unreadable is an error; Link's
+/// object without `gameplay_keep` is a warning (his animations are not listed).
 pub fn open_files_running(
     mut inputs: Vec<InputFile>,
     explicit: &[build::Explicit],
     pick: Option<&str>,
     runtime: runtime::RuntimeState,
+    companions: &dyn Companions,
 ) -> Result<Z64Document> {
     if pick.is_some() && !inputs.iter().any(|i| rom::byte_order(&i.data).is_some()) {
         return Err(Error::not_found("--file picks a file inside a ROM, and none of the files given is a ROM"));
     }
-    let companion_warnings = add_companions(&mut inputs);
+    let companion_warnings = add_companions(&mut inputs, companions)?;
     let mut files: Vec<SegFile> = Vec::new();
     let mut summaries: Vec<FileSummary> = Vec::new();
     let mut rom_summaries = Vec::new();
@@ -482,35 +493,37 @@ fn has_keyframe_or_curve(data: &[u8], seg: u8, work: &mut usize) -> bool {
     })
 }
 
-/// Companions read from beside the inputs; one found but not readable is a warning.
-fn add_companions(inputs: &mut Vec<InputFile>) -> Vec<Warning> {
+/// Link's companions (`gameplay_keep`, `link_animetion`) not among the inputs, found beside
+/// `gameplay_keep` or Link's objects through `companions`. One there but unreadable is the
+/// resolver's error; `gameplay_keep` not found for Link's object is a warning (the object's
+/// skeleton still reads). A `link_animetion` not found is said by the reader of
+/// gameplay_keep ([`build`]).
+fn add_companions(inputs: &mut Vec<InputFile>, companions: &dyn Companions) -> Result<Vec<Warning>> {
     let mut warnings = Vec::new();
     let has = |inputs: &Vec<InputFile>, s: &str| inputs.iter().any(|i| stem_of(&i.path).0 == s);
     let mut extra = Vec::new();
     for i in inputs.iter() {
         let (stem, _) = stem_of(&i.path);
-        let wants = build::is_gameplay_keep(&stem) || build::is_link_object(&stem);
-        if !wants {
+        let link_object = build::is_link_object(&stem);
+        if !build::is_gameplay_keep(&stem) && !link_object {
             continue;
         }
-        let dir = i.path.parent().unwrap_or(Path::new("."));
         for c in ["gameplay_keep", "link_animetion"] {
-            if !has(inputs, c) && !extra.iter().any(|e: &InputFile| stem_of(&e.path).0 == c) {
-                let p = dir.join(c);
-                if p.is_file() {
-                    match InputFile::read(&p) {
-                        Ok(f) => extra.push(f),
-                        Err(e) => warnings.push(Warning::in_file(
-                            p.display().to_string(),
-                            format!("companion {c} of {} not read ({e}): its contents are not listed", i.name()),
-                        )),
-                    }
-                }
+            if has(inputs, c) || extra.iter().any(|e: &InputFile| stem_of(&e.path).0 == c) {
+                continue;
+            }
+            match companions.find(&i.path, &[c])? {
+                Some(f) => extra.push(f),
+                None if c == "gameplay_keep" => warnings.push(Warning::in_file(
+                    i.name(),
+                    "gameplay_keep not given or found beside this file: Link's animations are not listed",
+                )),
+                None => {}
             }
         }
     }
     inputs.extend(extra);
-    warnings
+    Ok(warnings)
 }
 
 /// For callers holding bytes: open one object file by name.

@@ -256,7 +256,10 @@ fn corpus_matches_the_decomp_xml() {
         if unplaced > 0 {
             unplaced_vs_extra.entry(stem.clone()).or_default().0 = unplaced;
         }
-        let doc = match boneyard_z64::open_files(vec![InputFile::read(path).unwrap()]) {
+        // Opened as the CLI opens a file named alone: Link's companions found beside it.
+        let file = vec![InputFile::read(path).unwrap()];
+        let disk = boneyard_core::DiskCompanions::default();
+        let doc = match boneyard_z64::open_files_running(file, &[], None, Default::default(), &disk) {
             Ok(d) => Some(d),
             Err(e) if entries.is_empty() => {
                 // link_animetion holds frame data only: nothing to list on its own.

@@ -12,7 +12,7 @@ fn open_demo() -> boneyard_z64::Z64Document {
     let files = demo_files().unwrap();
     assert_eq!(files.len(), 1);
     let (name, data) = files.into_iter().next().unwrap();
-    assert!(Z64.probe(Path::new(&name), &data));
+    assert!(Z64.probe(Path::new(&name), &data).claims());
     open_files(vec![InputFile::new(name, data)]).unwrap()
 }
 
@@ -62,7 +62,7 @@ fn synthetic_roms_in_every_byte_order() {
         let v64: Vec<u8> = z64.chunks(2).flat_map(|c| [c[1], c[0]]).collect();
         let n64: Vec<u8> = z64.chunks(4).flat_map(|c| [c[3], c[2], c[1], c[0]]).collect();
         for (name, data) in [("t.z64", z64), ("t.v64", v64), ("t.n64", n64)] {
-            assert!(Z64.probe(Path::new(name), &data));
+            assert!(Z64.probe(Path::new(name), &data).claims());
             let doc = open_files(vec![InputFile::new(name, data)]).unwrap();
             let f = &doc.files()[0];
             assert_eq!(f.format, "Zelda 64 ROM");
@@ -87,23 +87,27 @@ fn rom_with_lying_yaz0_is_an_error_with_offset() {
     assert_eq!(e.file.as_deref(), Some("bad.z64"));
 }
 
+/// probe: a ROM's magic, a name objects are given (Extension), a skeleton header in a
+/// headerless file (Structure); other families' files are left alone by what they are not
+/// (their magics are theirs to score higher; z64 does not look for them).
 #[test]
 fn probe_leaves_other_families_alone() {
-    assert!(!Z64.probe(Path::new("MOTION.BIN"), b"MOTN\0\0\0\0"));
-    assert!(!Z64.probe(Path::new("level0_Final.dat"), b"\x1f\x27\xdc\x33\xdf\xbc\x03\x00VR31"));
-    assert!(!Z64.probe(Path::new("TRAMKONOKOlev1_idle.oni"), b"VR31"));
-    assert!(!Z64.probe(Path::new("object_x.oni"), b"VR31"));
-    assert!(Z64.probe(Path::new("dir/object_dekunuts"), &[0u8; 16]));
-    assert!(Z64.probe(Path::new("gameplay_keep"), &[0u8; 16]));
-    assert!(Z64.probe(Path::new("link_animetion"), &[0u8; 16]));
-    assert!(Z64.probe(Path::new("whatever.zobj"), &[0u8; 16]));
-    assert!(!Z64.probe(Path::new("rom.z64"), &[0u8; 16]), "a .z64 without the magic is not a ROM");
+    use boneyard_core::Score;
+    assert_eq!(Z64.probe(Path::new("MOTION.BIN"), b"MOTN\0\0\0\0"), Score::No);
+    assert_eq!(Z64.probe(Path::new("level0_Final.dat"), b"\x1f\x27\xdc\x33\xdf\xbc\x03\x00VR31"), Score::No);
+    assert_eq!(Z64.probe(Path::new("TRAMKONOKOlev1_idle.oni"), b"VR31"), Score::No);
+    assert_eq!(Z64.probe(Path::new("object_x.oni"), b"VR31"), Score::No);
+    assert_eq!(Z64.probe(Path::new("dir/object_dekunuts"), &[0u8; 16]), Score::Extension);
+    assert_eq!(Z64.probe(Path::new("gameplay_keep"), &[0u8; 16]), Score::Extension);
+    assert_eq!(Z64.probe(Path::new("link_animetion"), &[0u8; 16]), Score::Extension);
+    assert_eq!(Z64.probe(Path::new("whatever.zobj"), &[0u8; 16]), Score::Extension);
+    assert_eq!(Z64.probe(Path::new("rom.z64"), &[0u8; 16]), Score::No, "a .z64 without the magic is not a ROM");
     // A headerless object under any name is recognised by its skeleton header.
     let (_, obj) = demo_files().unwrap().remove(0);
-    assert!(Z64.probe(Path::new("my_model"), &obj));
-    assert!(Z64.probe(Path::new("my_model.bin"), &obj));
-    assert!(!Z64.probe(Path::new("my_model.oni"), &obj));
-    assert!(!Z64.probe(Path::new("my_model"), &[0u8; 4096]));
+    assert_eq!(Z64.probe(Path::new("my_model"), &obj), Score::Structure);
+    assert_eq!(Z64.probe(Path::new("my_model.bin"), &obj), Score::Structure);
+    assert_eq!(Z64.probe(Path::new("my_model.oni"), &obj), Score::No);
+    assert_eq!(Z64.probe(Path::new("my_model"), &[0u8; 4096]), Score::No);
 }
 
 /// A ROM file named like a known object whose data does not fit the asset table (another
@@ -138,7 +142,7 @@ fn probe_does_not_claim_other_families_real_files() {
             let p = e.path();
             if p.is_file() {
                 let data = std::fs::read(&p).unwrap();
-                assert!(!Z64.probe(&p, &data), "{}", p.display());
+                assert!(!Z64.probe(&p, &data).claims(), "{}", p.display());
                 seen += 1;
             }
         }

@@ -98,7 +98,9 @@ fn dekunuts_run_round_trip_through_gltf() {
     let run = anim_named(&doc, "gDekuNutsRunAnim");
     let clip = clip_through_gltf(&doc, 0, run);
     assert_eq!((clip.frames(), clip.fps), (18, 20.0));
-    let imp = Z64.import_clips(into.clone(), &[clip], &ImportOptions::default()).unwrap();
+    let imp = Z64
+        .import_clips(into.clone(), &[clip], &ImportOptions::default(), &boneyard_core::DiskCompanions::default())
+        .unwrap();
     let names: Vec<&str> = imp.files.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["object_dekunuts", "object_dekunuts_imported.c", "object_dekunuts_imported.xml"]);
     let a = &imp.files[0].animations[0];
@@ -155,7 +157,9 @@ fn link_walk_round_trip_through_gltf() {
         like: Some("gPlayerAnim_link_normal_walk".into()),
         ..Default::default()
     };
-    let imp = Z64.import_clips(into.clone(), std::slice::from_ref(&clip), &opts).unwrap();
+    let imp = Z64
+        .import_clips(into.clone(), std::slice::from_ref(&clip), &opts, &boneyard_core::DiskCompanions::default())
+        .unwrap();
     let names: Vec<&str> = imp.files.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["gameplay_keep", "link_animetion", "player_anim_imported.c", "player_anim_imported.xml"]);
     let a = &imp.files[0].animations[0];
@@ -190,7 +194,7 @@ fn link_walk_round_trip_through_gltf() {
     assert!(xml.contains("<PlayerAnimationData Name=\"gPlayerAnim_link_normal_walk_imported_Data\" FrameCount=\"29\" Offset=\"0x265C30\"/>"), "{xml}");
     // Without --like: face 0, said in a warning.
     let opts = ImportOptions { skeleton: opts.skeleton.clone(), ..Default::default() };
-    let imp = Z64.import_clips(into, &[clip], &opts).unwrap();
+    let imp = Z64.import_clips(into, &[clip], &opts, &boneyard_core::DiskCompanions::default()).unwrap();
     assert!(imp.warnings.iter().any(|w| w.message.contains("face word 0")));
     let back = reopen(&imp, None);
     let new = back.animations().iter().position(|x| x.extra["header"] == format!("0x{off:X}")).unwrap();
@@ -211,7 +215,8 @@ fn an_edited_bone_shows_in_the_written_animation() {
     for pose in &mut clip.poses {
         pose[bone].rotation = (pose[bone].rotation * turn).normalize();
     }
-    let imp = Z64.import_clips(into, &[clip], &ImportOptions::default()).unwrap();
+    let imp =
+        Z64.import_clips(into, &[clip], &ImportOptions::default(), &boneyard_core::DiskCompanions::default()).unwrap();
     let back = reopen(&imp, None);
     let new = imp.files[0].animations[0].index;
     let (mut at_bone, mut elsewhere) = (0f64, 0f64);
@@ -249,7 +254,14 @@ fn bad_clips_are_errors_naming_clip_and_bone() {
     let run = anim_named(&doc, "gDekuNutsRunAnim");
     let clip = clip_through_gltf(&doc, 0, run);
     let err = |c: &Clip| {
-        Z64.import_clips(into.clone(), std::slice::from_ref(c), &ImportOptions::default()).unwrap_err().to_string()
+        Z64.import_clips(
+            into.clone(),
+            std::slice::from_ref(c),
+            &ImportOptions::default(),
+            &boneyard_core::DiskCompanions::default(),
+        )
+        .unwrap_err()
+        .to_string()
     };
     // Longer than an s16 frame count.
     let mut long = clip.clone();
@@ -287,7 +299,10 @@ fn bad_clips_are_errors_naming_clip_and_bone() {
         c.poses = vec![sk.skeleton.rest_locals(); 3];
         c.animated = vec![true; c.bones.len()];
         c.fps = 30.0;
-        let e = Z64.import_clips(vec![alone], &[c], &ImportOptions::default()).unwrap_err().to_string();
+        let e = Z64
+            .import_clips(vec![alone], &[c], &ImportOptions::default(), &boneyard_core::DiskCompanions::default())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("gameplay_keep") && e.contains("link_animetion"), "{e}");
         let _ = std::fs::remove_dir_all(&tmp);
     }
@@ -311,7 +326,7 @@ fn appended_link_headers_only_in_written_copies() {
     short.name = "gPlayerAnim_boneyard_short".into();
     short.poses.truncate(5);
     let opts = ImportOptions { skeleton: Some(doc.skeletons()[skel].id.clone()), ..Default::default() };
-    let imp = Z64.import_clips(into, &[clip, short], &opts).unwrap();
+    let imp = Z64.import_clips(into, &[clip, short], &opts, &boneyard_core::DiskCompanions::default()).unwrap();
     let (wgk, wla) = (&imp.files[0].bytes, &imp.files[1].bytes);
     let run2 = boneyard_z64::scan::link_headers(wgk, wla.len());
     assert_eq!(run2, run);

@@ -85,7 +85,8 @@ pub fn run(req: &Request) -> Result<()> {
             family.name()
         ))
     })?;
-    let doc = family.open(into.clone())?;
+    let companions = crate::inputs::companions();
+    let doc = family.open(into.clone(), &boneyard_core::OpenOptions::default(), &companions)?;
     let d: &dyn Document = doc.as_ref();
     let sk = match &req.skeleton {
         Some(s) => d.find_skeleton(s)?,
@@ -152,7 +153,7 @@ pub fn run(req: &Request) -> Result<()> {
         tolerance: req.tolerance,
         like: req.like.clone(),
     };
-    let imported = family.import_clips(into, &clips, &options)?;
+    let imported = family.import_clips(into, &clips, &options, &companions)?;
     warnings.extend(imported.warnings.iter().cloned());
     if !req.json {
         for w in &warnings {
