@@ -3,7 +3,8 @@
 //! does; ONCC/TRBS/TRCM bodies with their M3GM geometry; an encoder for all of them.
 //!
 //! Entry points: [`Oni`] (the [`Family`]), [`open_paths`], [`OniDocument`] (engine matrices
-//! with [`OniDocument::engine_pose`]), [`demo_files`], and the [`encode`] module.
+//! with [`OniDocument::engine_pose`]), [`Tram`] (one animation: read, walked, shown as JSON),
+//! [`demo_files`], and the [`encode`] module.
 //!
 //! Modules: [`layout`] (offsets only), [`container`] (instance files), [`resolve`] (links
 //! across files), [`tram`], [`keys`] and [`math`] (the engine's numerics), [`body`],
@@ -25,6 +26,7 @@ pub mod tram;
 
 pub use demo::demo_files;
 pub use document::OniDocument;
+pub use tram::Tram;
 
 use boneyard_core::{Document, Error, Family, InputFile, Result};
 use container::InstanceFile;
