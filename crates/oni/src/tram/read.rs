@@ -79,8 +79,13 @@ impl Tram {
         let soft_pause = u16_at(t::SOFT_PAUSE)?;
         let move_direction = u16_at(t::MOVE_DIRECTION)?;
         let vocalization = u16_at(t::VOCALIZATION)?;
-        let bytes = s.data();
-        let b = |off: usize| bytes.get(off).copied().unwrap_or(0);
+        // The u8 fields (the raw arrays' counts, the invulnerable range): inside the struct,
+        // whose size was checked, but read as every field is, an error past its end.
+        let b = |off: usize| -> Result<u8> {
+            let mut r = s.clone();
+            r.seek(off)?;
+            r.u8()
+        };
         let mut r = s.clone();
         let mut u32_at = |off: usize| -> Result<u32> {
             r.seek(off)?;
@@ -155,8 +160,8 @@ impl Tram {
             }
         }
         let mut attacks = Vec::new();
-        if let Some(mut r) = array(t::ATTACKS, b(t::NUM_ATTACKS) as usize, t::ATTACK_SIZE, "attacks")? {
-            for _ in 0..b(t::NUM_ATTACKS) {
+        if let Some(mut r) = array(t::ATTACKS, b(t::NUM_ATTACKS)? as usize, t::ATTACK_SIZE, "attacks")? {
+            for _ in 0..b(t::NUM_ATTACKS)? {
                 let a = (|| -> Result<Attack> {
                     let a = Attack {
                         damage_bits: r.u32()?,
@@ -180,14 +185,14 @@ impl Tram {
             }
         }
         let mut damages = Vec::new();
-        if let Some(mut r) = array(t::TAKE_DAMAGES, b(t::NUM_TAKE_DAMAGES) as usize, t::TAKE_DAMAGE_SIZE, "damage")? {
-            for _ in 0..b(t::NUM_TAKE_DAMAGES) {
+        if let Some(mut r) = array(t::TAKE_DAMAGES, b(t::NUM_TAKE_DAMAGES)? as usize, t::TAKE_DAMAGE_SIZE, "damage")? {
+            for _ in 0..b(t::NUM_TAKE_DAMAGES)? {
                 damages.push([r.u16().map_err(raw_err)?, r.u16().map_err(raw_err)?]);
             }
         }
         let mut blurs = Vec::new();
-        if let Some(mut r) = array(t::BLURS, b(t::NUM_BLURS) as usize, t::BLUR_SIZE, "blurs")? {
-            for _ in 0..b(t::NUM_BLURS) {
+        if let Some(mut r) = array(t::BLURS, b(t::NUM_BLURS)? as usize, t::BLUR_SIZE, "blurs")? {
+            for _ in 0..b(t::NUM_BLURS)? {
                 let x = (|| -> Result<Blur> {
                     let x = Blur {
                         parts: r.u32()?,
@@ -205,8 +210,8 @@ impl Tram {
             }
         }
         let mut shortcuts = Vec::new();
-        if let Some(mut r) = array(t::SHORTCUTS, b(t::NUM_SHORTCUTS) as usize, t::SHORTCUT_SIZE, "shortcuts")? {
-            for _ in 0..b(t::NUM_SHORTCUTS) {
+        if let Some(mut r) = array(t::SHORTCUTS, b(t::NUM_SHORTCUTS)? as usize, t::SHORTCUT_SIZE, "shortcuts")? {
+            for _ in 0..b(t::NUM_SHORTCUTS)? {
                 shortcuts.push([
                     r.u16().map_err(raw_err)? as u32,
                     r.u16().map_err(raw_err)? as u32,
@@ -225,14 +230,14 @@ impl Tram {
             _ => None,
         };
         let mut footsteps = Vec::new();
-        if let Some(mut r) = array(t::FOOTSTEPS, b(t::NUM_FOOTSTEPS) as usize, t::FOOTSTEP_SIZE, "footsteps")? {
-            for _ in 0..b(t::NUM_FOOTSTEPS) {
+        if let Some(mut r) = array(t::FOOTSTEPS, b(t::NUM_FOOTSTEPS)? as usize, t::FOOTSTEP_SIZE, "footsteps")? {
+            for _ in 0..b(t::NUM_FOOTSTEPS)? {
                 footsteps.push([r.u16().map_err(raw_err)?, r.u16().map_err(raw_err)?]);
             }
         }
         let mut particles = Vec::new();
-        if let Some(mut r) = array(t::PARTICLES, b(t::NUM_PARTICLES) as usize, t::PARTICLE_SIZE, "particles")? {
-            for _ in 0..b(t::NUM_PARTICLES) {
+        if let Some(mut r) = array(t::PARTICLES, b(t::NUM_PARTICLES)? as usize, t::PARTICLE_SIZE, "particles")? {
+            for _ in 0..b(t::NUM_PARTICLES)? {
                 let p = (|| -> Result<Particle> {
                     let start = r.u16()?;
                     let stop = r.u16()?;
@@ -328,7 +333,7 @@ impl Tram {
             interpolation,
             action_frame,
             first_level,
-            invulnerable: [b(t::INVULNERABLE_START), b(t::INVULNERABLE_LENGTH)],
+            invulnerable: [b(t::INVULNERABLE_START)?, b(t::INVULNERABLE_LENGTH)?],
             flags,
             direct_animations,
             used_parts,
