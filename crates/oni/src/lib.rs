@@ -4,7 +4,8 @@
 //!
 //! Entry points: [`Oni`] (the [`Family`]), [`open_files`] (files in memory, companions
 //! through a [`Companions`] resolver), [`open_paths`], [`OniDocument`] (engine matrices
-//! with [`OniDocument::engine_pose`]), [`demo_files`], and the [`encode`] module.
+//! with [`OniDocument::engine_pose`]), [`Tram`] (one animation: read, walked, shown as JSON),
+//! [`demo_files`], and the [`encode`] module.
 //!
 //! Modules: [`layout`] (offsets only), [`container`] (instance files), [`resolve`] (links
 //! across files), [`tram`], [`keys`] and [`math`] (the engine's numerics), [`body`],
@@ -26,6 +27,7 @@ pub mod tram;
 
 pub use demo::demo_files;
 pub use document::OniDocument;
+pub use tram::Tram;
 
 use boneyard_core::family::sibling_names;
 use boneyard_core::{

@@ -4,9 +4,10 @@
 //! The joint table has `limbCount + 1` Vec3s: entry 0 is the root translation, entry i+1
 //! the rotation (binary angles, 0x10000 a turn) of limb i.
 
+pub use crate::joint_table::JointTable;
 use crate::layout::*;
-use crate::segment::{be16, be32, Ctx};
-use boneyard_core::Result;
+use crate::segment::Ctx;
+use boneyard_core::{Endian, Reader, Result};
 
 /// The animation formats of the two games, each with the header fields its reader needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,49 +95,34 @@ pub struct AnimDef {
     pub skeleton: Option<usize>,
 }
 
-/// A joint table at one frame, plus Link's face word.
-#[derive(Debug, Clone, PartialEq)]
-pub struct JointTable {
-    /// Per joint: X, Y, Z (the root's translation first, then each limb's binary angles).
-    pub joints: Vec<[i16; 3]>,
-    /// Link's face word (eyes and mouth indices), for `link` animations.
-    pub face: Option<u16>,
-}
-
 /// Read a normal `AnimationHeader` at `addr` (without knowing the joint count yet).
 pub fn read_normal_header(ctx: &Ctx, addr: u32) -> Result<(u16, AnimKind)> {
-    let h = ctx.bytes(addr, ANIMATION_HEADER_SIZE, ctx.home_offset(addr))?;
-    let frames = be16(h, 0).unwrap_or(0);
-    if frames == 0 {
+    let h: AnimationHeader = ctx.record(addr, ctx.home_offset(addr))?;
+    if h.frame_count == 0 {
         return Err(ctx.error(addr, "animation has 0 frames"));
     }
-    let kind = AnimKind::Normal {
-        frame_data: be32(h, 4).unwrap_or(0),
-        joint_indices: be32(h, 8).unwrap_or(0),
-        static_max: be16(h, 12).unwrap_or(0),
-    };
-    Ok((frames, kind))
+    let kind =
+        AnimKind::Normal { frame_data: h.frame_data, joint_indices: h.joint_indices, static_max: h.static_index_max };
+    Ok((h.frame_count, kind))
 }
 
 /// Read a `LinkAnimationHeader` at `addr`.
 pub fn read_link_header(ctx: &Ctx, addr: u32) -> Result<(u16, AnimKind)> {
-    let h = ctx.bytes(addr, LINK_ANIMATION_HEADER_SIZE, ctx.home_offset(addr))?;
-    let frames = be16(h, 0).unwrap_or(0);
-    if frames == 0 {
+    let h: LinkAnimationHeader = ctx.record(addr, ctx.home_offset(addr))?;
+    if h.frame_count == 0 {
         return Err(ctx.error(addr, "Link animation has 0 frames"));
     }
-    Ok((frames, AnimKind::Link { data: be32(h, 4).unwrap_or(0) }))
+    Ok((h.frame_count, AnimKind::Link { data: h.segment }))
 }
 
 /// Read a `LegacyAnimationHeader` at `addr`: (frames, limbCount + 1, kind).
 pub fn read_legacy_header(ctx: &Ctx, addr: u32) -> Result<(u16, usize, AnimKind)> {
-    let h = ctx.bytes(addr, LEGACY_ANIMATION_HEADER_SIZE, ctx.home_offset(addr))?;
-    let frames = be16(h, 0).unwrap_or(0);
-    let limbs = be16(h, 2).unwrap_or(0) as usize;
+    let h: LegacyAnimationHeader = ctx.record(addr, ctx.home_offset(addr))?;
+    let (frames, limbs) = (h.frame_count, h.limb_count as usize);
     if frames == 0 || frames > 0x7FFF || limbs == 0 || limbs > MAX_LIMBS {
         return Err(ctx.error(addr, format!("legacy animation header: {frames} frames, {limbs} limbs")));
     }
-    Ok((frames, limbs + 1, AnimKind::Legacy { frame_data: be32(h, 4).unwrap_or(0), keys: be32(h, 8).unwrap_or(0) }))
+    Ok((frames, limbs + 1, AnimKind::Legacy { frame_data: h.frame_data, keys: h.joint_key }))
 }
 
 /// Number of s16 values the frame data can hold: up to the next table when the usual
@@ -148,6 +134,14 @@ fn frame_data_len(ctx: &Ctx, frame_data: u32, next: u32, at: u64) -> Result<usiz
         _ => ctx.files[fi].data.len(),
     };
     Ok((end - off) / 2)
+}
+
+/// Value `i` (an s16) of the frame data `fd`, None past its end.
+#[inline]
+fn frame_value(fd: &Reader<'_>, i: usize) -> Option<i16> {
+    let mut r = fd.clone();
+    r.seek(i.checked_mul(2)?).ok()?;
+    r.i16().ok()
 }
 
 /// `SkelAnime_InterpFrameTable`: per component `diff = (s16)(target - base)` (wrapping, so
@@ -181,10 +175,11 @@ impl AnimDef {
                 // frame data pointer at +4, its joint indices pointer at +8.
                 let at = ctx.home_offset(self.addr);
                 let n = frame_data_len(ctx, frame_data, joint_indices, at + 4)?;
-                let ji = ctx.bytes(joint_indices, self.joints * JOINT_INDEX_SIZE, at + 8)?;
+                let mut ji = ctx.reader(joint_indices, self.joints * JOINT_INDEX_SIZE, at + 8)?;
                 for j in 0..self.joints {
-                    for c in 0..3 {
-                        let idx = be16(ji, j * 6 + c * 2).unwrap_or(0) as usize;
+                    let JointIndex { xyz } = JointIndex::read(&mut ji)?;
+                    for (c, &idx) in xyz.iter().enumerate() {
+                        let idx = idx as usize;
                         let last = if idx >= static_max as usize { idx + frames - 1 } else { idx };
                         if last >= n {
                             return Err(ctx.error(
@@ -208,11 +203,10 @@ impl AnimDef {
                 // The frame data pointer is stored at header +4, the keys pointer at +8.
                 let at = ctx.home_offset(self.addr);
                 let n = frame_data_len(ctx, frame_data, keys, at + 4)?;
-                let k = ctx.bytes(keys, self.joints * LEGACY_JOINT_KEY_SIZE, at + 8)?;
+                let mut k = ctx.reader(keys, self.joints * LEGACY_JOINT_KEY_SIZE, at + 8)?;
                 for j in 0..self.joints {
-                    for c in 0..3 {
-                        let max = be16(k, j * 12 + c * 4).unwrap_or(0) as i16;
-                        let idx = be16(k, j * 12 + c * 4 + 2).unwrap_or(0) as i16;
+                    let LegacyJointKey { axes } = LegacyJointKey::read(&mut k)?;
+                    for (c, &[max, idx]) in axes.iter().enumerate() {
                         let reach = (max.max(1) as usize).min(frames);
                         if idx < 0 || idx as usize + reach > n {
                             return Err(ctx.error(
@@ -256,43 +250,39 @@ impl AnimDef {
                 Ok(c.joint_table(frame as f32))
             }
             AnimKind::Normal { frame_data, joint_indices, static_max } => {
-                let fd = ctx.tail(frame_data, at)?;
-                let ji = ctx.bytes(joint_indices, self.joints * JOINT_INDEX_SIZE, at)?;
-                let value = |idx: usize| -> Result<i16> {
+                let fd = Reader::new(ctx.tail(frame_data, at)?, Endian::Big);
+                let mut ji = ctx.reader(joint_indices, self.joints * JOINT_INDEX_SIZE, at)?;
+                let value = |idx: u16| -> Result<i16> {
+                    let idx = idx as usize;
                     let i = if idx >= static_max as usize { idx + frame } else { idx };
-                    be16(fd, i * 2).map(|v| v as i16).ok_or_else(|| {
+                    frame_value(&fd, i).ok_or_else(|| {
                         ctx.error(frame_data, format!("frame data index {i} is past the end of the segment"))
                     })
                 };
-                for j in 0..self.joints {
-                    let ix = |c: usize| be16(ji, j * 6 + c * 2).unwrap_or(0) as usize;
-                    joints.push([value(ix(0))?, value(ix(1))?, value(ix(2))?]);
+                for _ in 0..self.joints {
+                    let JointIndex { xyz: [x, y, z] } = JointIndex::read(&mut ji)?;
+                    joints.push([value(x)?, value(y)?, value(z)?]);
                 }
                 Ok(JointTable { joints, face: None })
             }
             AnimKind::Link { data } => {
                 let off = (frame * LINK_FRAME_SIZE) as u32;
-                let f = ctx.bytes(data.wrapping_add(off), LINK_FRAME_SIZE, at)?;
-                for j in 0..LINK_JOINTS {
-                    let s = |c: usize| be16(f, j * 6 + c * 2).unwrap_or(0) as i16;
-                    joints.push([s(0), s(1), s(2)]);
-                }
-                Ok(JointTable { joints, face: be16(f, LINK_JOINTS * 6) })
+                let f: LinkAnimationFrame = ctx.record(data.wrapping_add(off), at)?;
+                joints.extend_from_slice(&f.joints);
+                Ok(JointTable { joints, face: Some(f.face) })
             }
             AnimKind::Legacy { frame_data, keys } => {
-                let fd = ctx.tail(frame_data, at)?;
-                let k = ctx.bytes(keys, self.joints * LEGACY_JOINT_KEY_SIZE, at)?;
-                for j in 0..self.joints {
+                let fd = Reader::new(ctx.tail(frame_data, at)?, Endian::Big);
+                let mut k = ctx.reader(keys, self.joints * LEGACY_JOINT_KEY_SIZE, at)?;
+                for _ in 0..self.joints {
+                    let LegacyJointKey { axes } = LegacyJointKey::read(&mut k)?;
                     let mut v = [0i16; 3];
-                    for (c, out) in v.iter_mut().enumerate() {
-                        let max = be16(k, j * 12 + c * 4).unwrap_or(0) as i16;
-                        let idx = be16(k, j * 12 + c * 4 + 2).unwrap_or(0) as i16;
+                    for (out, &[max, idx]) in v.iter_mut().zip(&axes) {
                         // SkelAnime_GetFrameDataLegacy: frame < max ? data[idx + frame] : data[idx].
                         let i = if (frame as i64) < max as i64 { idx as i64 + frame as i64 } else { idx as i64 };
                         *out = usize::try_from(i)
                             .ok()
-                            .and_then(|i| be16(fd, i * 2))
-                            .map(|v| v as i16)
+                            .and_then(|i| frame_value(&fd, i))
                             .ok_or_else(|| ctx.error(keys, format!("legacy frame data index {i} out of range")))?;
                     }
                     joints.push(v);

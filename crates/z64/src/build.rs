@@ -426,29 +426,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     // ModLoader64 player models: "MODLOADER64" at 0x5000, a pointer at 0x500C to a copy of
     // the skeleton header (same limb table as the real one, so the scan above found it).
     if file.data.get(0x5000..0x500B) == Some(b"MODLOADER64".as_slice()) {
-        let p = crate::segment::be32(&file.data, 0x500C).unwrap_or(0);
-        let table = ctx.bytes(p, SKELETON_HEADER_SIZE, 0x500C).ok().and_then(|h| crate::segment::be32(h, 0));
-        let same = f
-            .skels
-            .iter()
-            .any(|s| ctx.bytes(s.addr, 4, 0).ok().and_then(|h| crate::segment::be32(h, 0)) == table && table.is_some());
-        let note = format!(
-            "MODLOADER64 header at 0x5000: skeleton pointer {p:#010x}{}",
-            if same { " (a copy of the header of the skeleton found)" } else { "" }
-        );
-        f.per_file[ctx.home].2.push(note);
-        if !same {
-            let name = format!("{}_skel_{:06X}", file.stem, p & 0xFF_FFFF);
-            match skeleton::read_skeleton(ctx, p, ci, name, None, None) {
-                Ok(s) => f.skels.push(s),
-                // The header claims a skeleton there: that it does not read is worth a word.
-                Err(e) => f.warnings.push(Warning::at(
-                    file.name.clone(),
-                    e.offset.unwrap_or(0x500C),
-                    format!("the MODLOADER64 header's skeleton pointer {p:#010x} does not read: {}", e.kind),
-                )),
-            }
-        }
+        modloader_skeleton(ctx, ci, file, f);
     }
     // Beta-format (legacy) animations, and the limb tables they can play on.
     let legacy = scan::legacy_animation_candidates(&file.data, seg);
@@ -544,6 +522,40 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         if let Ok((frames, kind)) = anim::read_normal_header(ctx, addr) {
             let name = format!("{}_anim_{h:06X}", file.stem);
             f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: 0, kind, skeleton: None });
+        }
+    }
+}
+
+/// A ModLoader64 player model's header at 0x5000: its pointer at 0x500C to a copy of the
+/// skeleton header, said in a note; read as a skeleton when it is not a copy of one found.
+fn modloader_skeleton(ctx: &Ctx, ci: usize, file: &SegFile, f: &mut Found) {
+    let p = match boneyard_core::Reader::at(&file.data, 0x500C, boneyard_core::Endian::Big).and_then(|mut r| r.u32()) {
+        Ok(p) => p,
+        Err(e) => {
+            // The file ends inside the header: said, not read as a pointer of 0.
+            let msg = format!("the MODLOADER64 header at 0x5000 is cut short before its skeleton pointer: {}", e.kind);
+            f.warnings.push(Warning::at(file.name.clone(), e.offset.unwrap_or(0x500C), msg));
+            return;
+        }
+    };
+    let table = ctx.record::<SkeletonHeader>(p, 0x500C).ok().map(|h| h.segment);
+    let first_word = |addr: u32| ctx.reader(addr, 4, 0).and_then(|mut r| r.u32()).ok();
+    let same = table.is_some() && f.skels.iter().any(|s| first_word(s.addr) == table);
+    let note = format!(
+        "MODLOADER64 header at 0x5000: skeleton pointer {p:#010x}{}",
+        if same { " (a copy of the header of the skeleton found)" } else { "" }
+    );
+    f.per_file[ctx.home].2.push(note);
+    if !same {
+        let name = format!("{}_skel_{:06X}", file.stem, p & 0xFF_FFFF);
+        match skeleton::read_skeleton(ctx, p, ci, name, None, None) {
+            Ok(s) => f.skels.push(s),
+            // The header claims a skeleton there: that it does not read is worth a word.
+            Err(e) => f.warnings.push(Warning::at(
+                file.name.clone(),
+                e.offset.unwrap_or(0x500C),
+                format!("the MODLOADER64 header's skeleton pointer {p:#010x} does not read: {}", e.kind),
+            )),
         }
     }
 }

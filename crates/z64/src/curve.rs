@@ -19,28 +19,16 @@
 //!   `Demo_Effect`'s time warp and `Magic_Wind`; MM's `Demo_Effect`) pass lod 1, which draws `dList[0]` (opaque) and then `dList[1]`
 //!   (translucent); lod 0 would draw `dList[0]` only.
 
-use crate::anim::JointTable;
+use crate::joint_table::JointTable;
 use crate::layout::*;
 use crate::mtx::MtxF;
-use crate::segment::{be16, be32, Ctx};
+use crate::segment::Ctx;
 use crate::skeleton::{Limb, LimbType, SkelDef, SkelType};
 use boneyard_core::model::Transform;
 use boneyard_core::Result;
 
-/// One `CurveInterpKnot`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Knot {
-    /// Knot flags (unused by the sampler).
-    pub flags: u16,
-    /// The knot's frame.
-    pub abscissa: i16,
-    /// Slope arriving at the knot.
-    pub left_gradient: i16,
-    /// Slope leaving the knot.
-    pub right_gradient: i16,
-    /// The value at the knot.
-    pub ordinate: f32,
-}
+/// One `CurveInterpKnot` (the record as [`crate::layout`] reads it).
+pub type Knot = crate::layout::CurveInterpKnot;
 
 /// `Curve_CubicHermiteSpline`, f32 operations in the game's order.
 pub fn cubic_hermite(t: f32, interval: f32, y0: f32, y1: f32, m0: f32, m1: f32) -> f32 {
@@ -117,16 +105,18 @@ pub struct CurveHeader {
 
 /// Read a `CurveAnimationHeader` at `addr`.
 pub fn read_header(ctx: &Ctx, addr: u32) -> Result<CurveHeader> {
-    let h = ctx.bytes(addr, CURVE_ANIMATION_HEADER_SIZE, ctx.home_offset(addr))?;
-    let frames = be16(h, 0x0E).unwrap_or(0) as i16;
+    let h: CurveAnimationHeader = ctx.record(addr, ctx.home_offset(addr))?;
+    let frames = h.frame_count;
     if frames <= 0 {
-        return Err(ctx.error(addr + 0x0E, format!("curve animation has {frames} frames")));
+        return Err(
+            ctx.error(addr + CurveAnimationHeader::FRAME_COUNT as u32, format!("curve animation has {frames} frames"))
+        );
     }
     Ok(CurveHeader {
-        knot_counts: be32(h, 0).unwrap_or(0),
-        knots: be32(h, 4).unwrap_or(0),
-        constants: be32(h, 8).unwrap_or(0),
-        unk_0c: be16(h, 0x0C).unwrap_or(0) as i16,
+        knot_counts: h.knot_counts,
+        knots: h.interpolation_data,
+        constants: h.constant_data,
+        unk_0c: h.unk_0c,
         frames: frames as u16,
     })
 }
@@ -164,24 +154,13 @@ impl CurveAnim {
                 start += c as usize;
             }
         }
-        let kb = ctx.bytes(h.knots, start * CURVE_KNOT_SIZE, at)?;
-        let mut knots = Vec::with_capacity(start);
-        for (i, c) in kb.chunks_exact(CURVE_KNOT_SIZE).enumerate() {
-            let ordinate = f32::from_bits(be32(c, 8).unwrap_or(0));
-            if !ordinate.is_finite() {
-                let off = h.knots.wrapping_add((i * CURVE_KNOT_SIZE + 8) as u32);
-                return Err(ctx.error(off, format!("curve knot {i}: ordinate is not finite")));
-            }
-            knots.push(Knot {
-                flags: be16(c, 0).unwrap_or(0),
-                abscissa: be16(c, 2).unwrap_or(0) as i16,
-                left_gradient: be16(c, 4).unwrap_or(0) as i16,
-                right_gradient: be16(c, 6).unwrap_or(0) as i16,
-                ordinate,
-            });
+        let knots = read_table::<Knot>(&mut ctx.reader(h.knots, start * CURVE_KNOT_SIZE, at)?, start)?;
+        if let Some(i) = knots.iter().position(|k| !k.ordinate.is_finite()) {
+            let off = h.knots.wrapping_add((i * CURVE_KNOT_SIZE + CurveInterpKnot::ORDINATE) as u32);
+            return Err(ctx.error(off, format!("curve knot {i}: ordinate is not finite")));
         }
-        let cb = ctx.bytes(h.constants, n_const * 2, at)?;
-        let constants = cb.chunks_exact(2).map(|c| i16::from_be_bytes([c[0], c[1]])).collect();
+        let mut cb = ctx.reader(h.constants, n_const * 2, at)?;
+        let constants = (0..n_const).map(|_| cb.i16()).collect::<Result<_>>()?;
         Ok(CurveAnim { limbs, props, knots, constants })
     }
 
@@ -218,29 +197,28 @@ impl CurveAnim {
 
 /// Read a curve skeleton header at `addr`.
 pub fn read_skeleton(ctx: &Ctx, addr: u32, ctx_index: usize, name: String) -> Result<SkelDef> {
-    let h = ctx.bytes(addr, CURVE_SKELETON_HEADER_SIZE, ctx.home_offset(addr))?;
-    let table = be32(h, 0).unwrap_or(0);
-    let count = h[4] as usize;
+    let h: CurveSkeletonHeader = ctx.record(addr, ctx.home_offset(addr))?;
+    let (table, count) = (h.limbs, h.limb_count as usize);
     if count == 0 {
-        return Err(ctx.error(addr + 4, "curve skeleton has 0 limbs"));
+        return Err(ctx.error(addr + CurveSkeletonHeader::LIMB_COUNT as u32, "curve skeleton has 0 limbs"));
     }
-    let ptrs = ctx.bytes(table, 4 * count, ctx.home_offset(addr))?;
+    let mut ptrs = ctx.reader(table, 4 * count, ctx.home_offset(addr))?;
     let mut limbs = Vec::with_capacity(count);
     for i in 0..count {
-        let la = be32(ptrs, 4 * i).unwrap_or(0);
-        let b = ctx.bytes(la, CURVE_LIMB_SIZE, ctx.home_offset(table) + 4 * i as u64)?;
-        let link = |o: usize| -> Result<Option<usize>> {
-            match b[o] {
+        let la = ptrs.u32()?;
+        let b: SkelCurveLimb = ctx.record(la, ctx.home_offset(table) + 4 * i as u64)?;
+        let link = |v: u8, o: usize| -> Result<Option<usize>> {
+            match v {
                 LIMB_DONE => Ok(None),
                 v if (v as usize) < count => Ok(Some(v as usize)),
                 v => Err(ctx.error(la + o as u32, format!("curve limb {i}: child/sibling {v} not below {count}"))),
             }
         };
-        let dl = [be32(b, 4).unwrap_or(0), be32(b, 8).unwrap_or(0)];
+        let dl = b.dlists;
         for (k, &d) in dl.iter().enumerate() {
             if d != 0 && !ctx.is_valid(d) {
                 return Err(ctx.error(
-                    la + 4 + 4 * k as u32,
+                    la + (SkelCurveLimb::DLISTS + 4 * k) as u32,
                     format!("curve limb {i}: display list {d:#010x} outside the given segments"),
                 ));
             }
@@ -249,8 +227,8 @@ pub fn read_skeleton(ctx: &Ctx, addr: u32, ctx_index: usize, name: String) -> Re
             addr: la,
             pos: [0.0; 3],
             rot: [0; 3],
-            child: link(0)?,
-            sibling: link(1)?,
+            child: link(b.child, SkelCurveLimb::CHILD)?,
+            sibling: link(b.sibling, SkelCurveLimb::SIBLING)?,
             dlists: dl,
             skin: None,
         });

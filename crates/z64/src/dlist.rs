@@ -21,7 +21,7 @@
 use crate::combiner::{self, Combine, Constants, Material};
 use crate::layout::*;
 pub use crate::runtime::DrawState;
-use crate::segment::{be32, Ctx};
+use crate::segment::Ctx;
 use crate::skeleton::SkelDef;
 use crate::texture;
 use boneyard_core::model::{Mesh, MeshBinding, TextureFilter};
@@ -816,7 +816,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                 ));
             };
             *self.commands_left = left;
-            let Ok(cmd) = self.ctx.bytes(pc, 8, 0) else {
+            let Ok(cmd) = self.ctx.record::<Gfx>(pc, 0) else {
                 // A display list in a segment nobody provides: skip it, as if it were empty.
                 if stack.is_empty() && pc == start && !self.ctx.is_valid(pc) {
                     *self.skipped.unbound.entry(split_segmented(pc).0).or_default() += 1;
@@ -824,10 +824,9 @@ impl<'a, 'b> Decoder<'a, 'b> {
                 }
                 return Err(format!("command at {pc:#010x} is outside its segment"));
             };
-            let w0 = be32(cmd, 0).unwrap_or(0);
-            let w1 = be32(cmd, 4).unwrap_or(0);
-            pc = pc.wrapping_add(8);
-            match cmd[0] {
+            let Gfx { w0, w1 } = cmd;
+            pc = pc.wrapping_add(GFX_SIZE as u32);
+            match (w0 >> 24) as u8 {
                 G_VTX => self.vtx(w0, w1),
                 G_TRI1 => self.tri(w0),
                 G_TRI2 | G_QUAD => {
@@ -867,7 +866,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                 }
                 G_SETPRIMCOLOR | G_SETENVCOLOR => {
                     let c = w1.to_be_bytes().map(|b| b as f32 / 255.0);
-                    if cmd[0] == G_SETPRIMCOLOR {
+                    if (w0 >> 24) as u8 == G_SETPRIMCOLOR {
                         self.prim = Some(c);
                     } else {
                         self.env = Some(c);
@@ -973,16 +972,15 @@ impl<'a, 'b> Decoder<'a, 'b> {
             self.skipped.first_vertex_load.get_or_insert(addr);
         }
         for i in 0..n {
-            self.cache[v0 + i] = data.map(|d| {
-                let b = &d[i * VTX_SIZE..(i + 1) * VTX_SIZE];
-                let s = |o: usize| i16::from_be_bytes([b[o], b[o + 1]]);
-                let c = |o: usize| b[o] as f32 / 255.0;
-                let color = if self.lighting { [1.0, 1.0, 1.0, c(15)] } else { [c(12), c(13), c(14), c(15)] };
+            // `data` holds the n vertices, so each record reads.
+            self.cache[v0 + i] = data.and_then(|d| VtxT::parse_at(d, i * VTX_SIZE).ok()).map(|b| {
+                let c = b.cn.map(|v| v as f32 / 255.0);
+                let color = if self.lighting { [1.0, 1.0, 1.0, c[3]] } else { c };
                 Vtx {
                     addr: addr.wrapping_add((i * VTX_SIZE) as u32),
                     bone: self.bone,
-                    pos: Vec3::new(s(0) as f32, s(2) as f32, s(4) as f32),
-                    st: [s(8), s(10)],
+                    pos: Vec3::new(b.ob[0] as f32, b.ob[1] as f32, b.ob[2] as f32),
+                    st: b.tc,
                     color,
                 }
             });

@@ -9,6 +9,7 @@
 use crate::anim::{AnimDef, AnimKind, JointTable};
 use crate::build::Found;
 use crate::dlist;
+use crate::limb_matrix::{apply_limb, local_matrix, scaled_transform};
 use crate::mtx::MtxF;
 use crate::names::Variant;
 use crate::segment::{Ctx, SegFile};
@@ -417,53 +418,6 @@ fn limb_name(files: &[SegFile], names: &[Option<Arc<Variant>>], ctx: &Ctx, addr:
         return boneyard_core::demo::BONES.get(limb).map(|b| b.0.to_string());
     }
     names.get(fi)?.as_ref()?.name_at(off as u32, 'L').map(str::to_string)
-}
-
-/// A limb's local matrix: `Matrix_TranslateRotateZYX` applied to the identity.
-pub fn local_matrix(pos: [f32; 3], rot: [i16; 3]) -> MtxF {
-    let mut m = MtxF::IDENTITY;
-    m.translate_rotate_zyx(pos, rot);
-    m
-}
-
-/// Position and rotation of limb `l` for joint table `jt` (None: the rest pose, i.e. the
-/// limb's own jointPos and its default rotation). The root (limb 0) takes jointTable[0] as
-/// its position (`SkelAnime_DrawOpa`); limb i takes jointTable[i + 1] as its rotation.
-pub(crate) fn limb_pos_rot(s: &SkelDef, l: usize, jt: Option<&JointTable>) -> ([f32; 3], [i16; 3]) {
-    let limb = &s.limbs[l];
-    match jt {
-        None => (limb.pos, limb.rot),
-        Some(jt) => {
-            let pos = match (l, jt.joints.first()) {
-                (0, Some(p)) => [p[0] as f32, p[1] as f32, p[2] as f32],
-                _ => limb.pos,
-            };
-            (pos, jt.joints.get(l + 1).copied().unwrap_or(limb.rot))
-        }
-    }
-}
-
-/// The local transform of limb `l` of a skeleton whose limbs are scaled (curve, flex keyframe),
-/// from the joint table's numbers (a zero scale keeps a valid rotation); None for the others,
-/// whose matrices are rotations and translations only.
-fn scaled_transform(s: &SkelDef, l: usize, jt: Option<&JointTable>) -> Option<Transform> {
-    match s.ty {
-        SkelType::Curve => Some(crate::curve::limb_transform(l, jt)),
-        SkelType::KeyFrame { flex: true, .. } => Some(crate::keyframe::flex_limb_transform(l, jt)),
-        _ => None,
-    }
-}
-
-/// Apply limb `l`'s transform for joint table `jt` to `m`, as the game's draw does:
-/// `Matrix_TranslateRotateZYX`, and for flex keyframe limbs the `Matrix_Scale` after it.
-pub fn apply_limb(m: &mut MtxF, s: &SkelDef, l: usize, jt: Option<&JointTable>) {
-    match s.ty {
-        SkelType::KeyFrame { flex: true, .. } => return crate::keyframe::apply_flex_limb(m, l, jt),
-        SkelType::Curve => return crate::curve::apply_limb(m, l, jt),
-        _ => {}
-    }
-    let (pos, rot) = limb_pos_rot(s, l, jt);
-    m.translate_rotate_zyx(pos, rot);
 }
 
 /// The draw walk: each limb's matrix is its parent's (a copy, as `Matrix_Push` makes) with

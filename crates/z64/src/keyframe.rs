@@ -25,23 +25,14 @@
 //!   their jointPos, limb i's rotation jointTable[i + 1]. Flex: the joint table holds scale,
 //!   rotation, translation for every limb (3 entries a limb).
 
-use crate::anim::JointTable;
+use crate::joint_table::JointTable;
 use crate::layout::*;
 use crate::mtx::MtxF;
-use crate::segment::{be16, be32, Ctx};
+use crate::segment::Ctx;
 use crate::skeleton::{Limb, LimbType, SkelDef, SkelType};
 use boneyard_core::Result;
 
-/// One `KeyFrame`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KeyFrame {
-    /// The key's frame.
-    pub frame: i16,
-    /// The value at the key.
-    pub value: i16,
-    /// The slope at the key (per second; the sampler divides by 30).
-    pub velocity: i16,
-}
+pub use crate::layout::KeyFrame;
 
 /// `Keyframe_Interpolate` (cKF_HermitCalc): the cubic Hermite curve at `t` in 0..1, with the
 /// game's f32 operations in its order.
@@ -154,18 +145,19 @@ pub struct KfHeader {
 
 /// Read a `KeyFrameAnimation` header at `addr`.
 pub fn read_header(ctx: &Ctx, addr: u32) -> Result<KfHeader> {
-    let h = ctx.bytes(addr, KF_ANIMATION_SIZE, ctx.home_offset(addr))?;
-    let w = |o: usize| be32(h, o).unwrap_or(0);
-    let frames = be16(h, 0x12).unwrap_or(0) as i16;
+    let h: KeyFrameAnimation = ctx.record(addr, ctx.home_offset(addr))?;
+    let frames = h.frame_count;
     if frames <= 0 {
-        return Err(ctx.error(addr + 0x12, format!("keyframe animation has {frames} frames")));
+        return Err(
+            ctx.error(addr + KeyFrameAnimation::FRAME_COUNT as u32, format!("keyframe animation has {frames} frames"))
+        );
     }
     Ok(KfHeader {
-        bit_flags: w(0),
-        key_frames: w(4),
-        kf_nums: w(8),
-        fixed_values: w(12),
-        unk_10: be16(h, 0x10).unwrap_or(0),
+        bit_flags: h.bit_flags,
+        key_frames: h.key_frames,
+        kf_nums: h.kf_nums,
+        fixed_values: h.fixed_values,
+        unk_10: h.unk_10,
         frames: frames as u16,
     })
 }
@@ -193,28 +185,31 @@ impl KfAnim {
         if shape.limbs == 0 || shape.limbs > MAX_LIMBS {
             return Err(ctx.error(addr, format!("keyframe skeleton of {} limbs", shape.limbs)));
         }
-        let flags = ctx.bytes(h.bit_flags, shape.flag_bytes(), at)?;
+        let mut flags = ctx.reader(h.bit_flags, shape.flag_bytes(), at)?;
         let mut animated = Vec::with_capacity(shape.channels());
         // Bits the game never tests (it ignores them; the scan takes them as a sign of a
         // misread).
         let mut stray_bits = false;
         if shape.flex {
-            for l in 0..shape.limbs {
-                let f = be16(flags, 2 * l).unwrap_or(0);
+            for _ in 0..shape.limbs {
+                let f = flags.u16()?;
                 stray_bits |= f > 0x1FF;
                 animated.extend((0..9).rev().map(|b| f & (1 << b) != 0));
             }
         } else {
-            let f0 = flags.first().copied().unwrap_or(0);
-            animated.extend((3..6).rev().map(|b| f0 & (1 << b) != 0));
-            for (l, &f) in flags.iter().enumerate() {
+            for l in 0..shape.limbs {
+                let f = flags.u8()?;
+                if l == 0 {
+                    // Limb 0's byte also holds the root translation's bits 5..3.
+                    animated.extend((3..6).rev().map(|b| f & (1 << b) != 0));
+                }
                 stray_bits |= f > if l == 0 { 0x3F } else { 0x07 };
                 animated.extend((0..3).rev().map(|b| f & (1 << b) != 0));
             }
         }
         let n_anim = animated.iter().filter(|&&a| a).count();
         let n_fixed = animated.len() - n_anim;
-        let nums = ctx.bytes(h.kf_nums, n_anim * 2, at)?;
+        let mut nums = ctx.reader(h.kf_nums, n_anim * 2, at)?;
         let mut channels = Vec::with_capacity(animated.len());
         let mut start = 0usize;
         let mut k = 0usize;
@@ -223,7 +218,7 @@ impl KfAnim {
                 channels.push(None);
                 continue;
             }
-            let n = be16(nums, 2 * k).unwrap_or(0) as i16;
+            let n = nums.i16()?;
             if n <= 0 {
                 // The game would read the key before the channel's first (kfNum - 1 = -1).
                 return Err(ctx.error(h.kf_nums + 2 * k as u32, format!("channel {k} has {n} keyframes")));
@@ -232,17 +227,9 @@ impl KfAnim {
             start += n as usize;
             k += 1;
         }
-        let kb = ctx.bytes(h.key_frames, start * KEYFRAME_SIZE, at)?;
-        let keys = kb
-            .chunks_exact(KEYFRAME_SIZE)
-            .map(|c| KeyFrame {
-                frame: be16(c, 0).unwrap_or(0) as i16,
-                value: be16(c, 2).unwrap_or(0) as i16,
-                velocity: be16(c, 4).unwrap_or(0) as i16,
-            })
-            .collect();
-        let fb = ctx.bytes(h.fixed_values, n_fixed * 2, at)?;
-        let fixed = fb.chunks_exact(2).map(|c| i16::from_be_bytes([c[0], c[1]])).collect();
+        let keys = read_table::<KeyFrame>(&mut ctx.reader(h.key_frames, start * KEYFRAME_SIZE, at)?, start)?;
+        let mut fb = ctx.reader(h.fixed_values, n_fixed * 2, at)?;
+        let fixed = (0..n_fixed).map(|_| fb.i16()).collect::<Result<_>>()?;
         Ok(KfAnim { shape, channels, keys, fixed, stray_bits })
     }
 
@@ -279,10 +266,8 @@ impl KfAnim {
 /// Read a keyframe skeleton header at `addr`; `flex` None infers the limb kind (the one whose
 /// limb array walks into a consistent tree with `dListCount` display lists).
 pub fn read_skeleton(ctx: &Ctx, addr: u32, ctx_index: usize, name: String, flex: Option<bool>) -> Result<SkelDef> {
-    let h = ctx.bytes(addr, KF_SKELETON_SIZE, ctx.home_offset(addr))?;
-    let count = h[0] as usize;
-    let dl_count = h[1];
-    let table = be32(h, 4).unwrap_or(0);
+    let h: KeyFrameSkeleton = ctx.record(addr, ctx.home_offset(addr))?;
+    let (count, dl_count, table) = (h.limb_count as usize, h.dlist_count, h.limbs);
     if count == 0 {
         return Err(ctx.error(addr, "keyframe skeleton has 0 limbs"));
     }
@@ -305,26 +290,29 @@ fn read_limbs(
     name: String,
 ) -> Result<SkelDef> {
     let size = if flex { KF_FLEX_LIMB_SIZE } else { KF_STANDARD_LIMB_SIZE };
-    let b = ctx.bytes(table, count * size, ctx.home_offset(addr) + 4)?;
+    let mut b = ctx.reader(table, count * size, ctx.home_offset(addr) + KeyFrameSkeleton::LIMBS as u64)?;
     let mut limbs = Vec::with_capacity(count);
     let mut children = Vec::with_capacity(count);
     for i in 0..count {
-        let l = &b[i * size..(i + 1) * size];
-        let dl = be32(l, 0).unwrap_or(0);
+        // The two limb records share dList, numChildren and drawFlags at the same offsets.
+        let (dl, num_children, draw_flags, pos) = if flex {
+            let l = KeyFrameFlexLimb::read(&mut b)?;
+            (l.dlist, l.num_children, l.draw_flags, [0.0; 3])
+        } else {
+            let l = KeyFrameStandardLimb::read(&mut b)?;
+            (l.dlist, l.num_children, l.draw_flags, l.joint_pos.map(|v| v as f32))
+        };
         let la = table + (i * size) as u32;
         if dl != 0 && !ctx.is_valid(dl) {
             return Err(ctx.error(la, format!("limb {i}: display list {dl:#010x} is outside the given segments")));
         }
-        if l[5] > 1 {
-            return Err(ctx.error(la + 5, format!("limb {i}: draw flags {:#x} (0 opaque, 1 translucent)", l[5])));
+        if draw_flags > 1 {
+            return Err(ctx.error(
+                la + KeyFrameStandardLimb::DRAW_FLAGS as u32,
+                format!("limb {i}: draw flags {draw_flags:#x} (0 opaque, 1 translucent)"),
+            ));
         }
-        let pos = if flex {
-            [0.0; 3]
-        } else {
-            let s = |o: usize| be16(l, o).unwrap_or(0) as i16 as f32;
-            [s(6), s(8), s(10)]
-        };
-        children.push(l[4] as usize);
+        children.push(num_children as usize);
         limbs.push(Limb { addr: la, pos, rot: [0; 3], child: None, sibling: None, dlists: [dl, 0], skin: None });
     }
     // The draw recursion, iteratively: limb indices are handed out in pre-order; each limb

@@ -50,8 +50,10 @@ pub mod dlist;
 pub mod document;
 pub mod euler;
 pub mod import;
+pub mod joint_table;
 pub mod keyframe;
 pub mod layout;
+pub mod limb_matrix;
 pub mod mtx;
 pub mod names;
 pub mod rom;
@@ -385,9 +387,9 @@ fn pick_rom_files(
             let end = heads
                 .iter()
                 .filter_map(|&h| {
-                    let frames = segment::be16(&f.data, h)? as usize;
-                    let off = (segment::be32(&f.data, h + 4)? & 0xFF_FFFF) as usize;
-                    Some(off + frames * layout::LINK_FRAME_SIZE)
+                    // `link_headers` found each header whole.
+                    let a = <layout::LinkAnimationHeader as layout::Record>::parse_at(&f.data, h).ok()?;
+                    Some((a.segment & 0xFF_FFFF) as usize + a.frame_count as usize * layout::LINK_FRAME_SIZE)
                 })
                 .max()
                 .unwrap_or(0);

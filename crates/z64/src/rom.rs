@@ -12,10 +12,9 @@
 //! * `DmaEntry {vromStart, vromEnd, romStart, romEnd}`, ended by vromEnd == 0; romEnd == 0 is an
 //!   uncompressed file at romStart; romStart or romEnd == 0xFFFFFFFF is a deleted file.
 
-use crate::layout::DMA_ENTRY_SIZE;
-use crate::segment::be32;
+use crate::layout::{DmaEntry, Record, DMA_ENTRY_SIZE};
 use crate::yaz0;
-use boneyard_core::{Error, Result};
+use boneyard_core::{Endian, Error, Reader, Result};
 
 /// How a ROM's bytes are ordered, told by its first word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,8 +188,7 @@ pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
     let mut total = 0usize;
     for i in 0..MAX_ENTRIES {
         let at = dma + i * DMA_ENTRY_SIZE;
-        let (Some(vs), Some(ve), Some(rs), Some(re)) =
-            (be32(rom, at), be32(rom, at + 4), be32(rom, at + 8), be32(rom, at + 12))
+        let Ok(DmaEntry { vrom_start: vs, vrom_end: ve, rom_start: rs, rom_end: re }) = DmaEntry::parse_at(rom, at)
         else {
             return Err(Error::invalid(at as u64, "DMA table runs past the end of the ROM"));
         };
@@ -267,12 +265,14 @@ pub fn file_names(rom: &[u8], entries: usize) -> Option<Vec<String>> {
     let (d1, d2) = ((s1 - s0) as u32, (s2 - s1) as u32);
     let mut at = 0x1000;
     while at + 12 <= end {
-        let (w0, w1, w2) = (be32(rom, at)?, be32(rom, at + 4)?, be32(rom, at + 8)?);
+        let mut r = Reader::at(rom, at, Endian::Big).ok()?;
+        let (w0, w1, w2) = (r.u32().ok()?, r.u32().ok()?, r.u32().ok()?);
         if w0 >> 24 == 0x80 && w1.wrapping_sub(w0) == d1 && w2.wrapping_sub(w1) == d2 {
             let base = w0.wrapping_sub(s0 as u32);
             let mut names = Vec::with_capacity(entries);
-            for i in 0..entries {
-                let p = be32(rom, at + 4 * i)?.wrapping_sub(base) as usize;
+            let mut table = Reader::at(rom, at, Endian::Big).ok()?;
+            for _ in 0..entries {
+                let p = table.u32().ok()?.wrapping_sub(base) as usize;
                 let s = rom.get(p..(p + 64).min(rom.len()))?;
                 let n = boneyard_core::reader::cstr(s);
                 if n.is_empty() || n.contains('?') || n.contains(' ') {
@@ -316,10 +316,11 @@ fn find_build(rom: &[u8]) -> Option<(String, String, usize)> {
 }
 
 fn looks_like_dmadata(rom: &[u8], at: usize) -> bool {
-    let e = |i: usize, k: usize| be32(rom, at + i * DMA_ENTRY_SIZE + k * 4);
+    // The first three entries: makerom at 0, boot right after it, dmadata itself at `at`.
+    let e = |i: usize| DmaEntry::parse_at(rom, at + i * DMA_ENTRY_SIZE).ok();
     matches!(
-        (e(0, 0), e(0, 1), e(0, 2), e(1, 0), e(2, 0), e(2, 2)),
-        (Some(0), Some(v0e), Some(0), Some(v1s), Some(v2s), Some(r2s))
+        (e(0), e(1), e(2)),
+        (Some(DmaEntry { vrom_start: 0, vrom_end: v0e, rom_start: 0, .. }), Some(DmaEntry { vrom_start: v1s, .. }), Some(DmaEntry { vrom_start: v2s, rom_start: r2s, .. }))
             if v0e > 0 && v1s == v0e && v2s as usize == at && r2s as usize == at
     )
 }

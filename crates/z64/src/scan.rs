@@ -10,24 +10,32 @@
 //!   whose frames lie inside link_animetion (OoT: 573 from 0x2310).
 
 use crate::layout::*;
-use crate::segment::{be16, be32};
+use boneyard_core::{Endian, Reader};
+
+/// The big-endian u32 at `at` of `data`, None past its end (a probe: short data is simply not
+/// a candidate).
+fn word(data: &[u8], at: usize) -> Option<u32> {
+    let mut r = Reader::new(data, Endian::Big);
+    r.seek(at).ok()?;
+    r.u32().ok()
+}
 
 /// Offsets of candidate skeleton headers in `data` (bound to `seg`).
 pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
     let mut h = 0;
     while h + SKELETON_HEADER_SIZE <= data.len() {
-        if let (Some(w), Some(tail)) = (be32(data, h), data.get(h + 4..h + 8)) {
+        // `SS oooooo NN 000000`.
+        if let Ok(SkeletonHeader { segment: w, limb_count, pad: [0, 0, 0] }) = SkeletonHeader::parse_at(data, h) {
+            let n = limb_count as usize;
             let (s, off) = split_segmented(w);
-            let n = tail[0] as usize;
             if w >> 28 == 0
                 && s == seg
                 && n > 0
-                && tail[1..] == [0, 0, 0]
                 && off % 4 == 0
                 && off as usize + 4 * n == h
                 && (0..n).all(|i| {
-                    be32(data, off as usize + 4 * i).is_some_and(|p| {
+                    word(data, off as usize + 4 * i).is_some_and(|p| {
                         let (ps, po) = split_segmented(p);
                         p >> 28 == 0 && ps == seg && (po as usize) + STANDARD_LIMB_SIZE <= data.len()
                     })
@@ -55,11 +63,12 @@ pub fn animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> {
 }
 
 fn animation_at(data: &[u8], seg: u8, h: usize) -> Option<usize> {
-    let frames = be16(data, h)? as i16;
-    if frames <= 0 || be16(data, h + 2)? != 0 || be16(data, h + 14)? != 0 {
+    let a = AnimationHeader::parse_at(data, h).ok()?;
+    let frames = a.frame_count as i16;
+    if frames <= 0 || a.pad0 != 0 || a.pad1 != 0 {
         return None;
     }
-    let (fd, ji) = (be32(data, h + 4)?, be32(data, h + 8)?);
+    let (fd, ji) = (a.frame_data, a.joint_indices);
     let ((s1, o1), (s2, o2)) = (split_segmented(fd), split_segmented(ji));
     if fd >> 28 != 0 || ji >> 28 != 0 || s1 != seg || s2 != seg || o1 % 2 != 0 || o2 % 2 != 0 {
         return None;
@@ -73,7 +82,7 @@ fn animation_at(data: &[u8], seg: u8, h: usize) -> Option<usize> {
     if !(2..=MAX_LIMBS + 1).contains(&joints) || data.get(o2 + joints * JOINT_INDEX_SIZE..h)?.iter().any(|&b| b != 0) {
         return None;
     }
-    let static_max = be16(data, h + 12)? as usize;
+    let static_max = a.static_index_max as usize;
     let values = (o2 - o1) / 2;
     if static_max > values {
         return None;
@@ -87,7 +96,7 @@ fn animation_at(data: &[u8], seg: u8, h: usize) -> Option<usize> {
 /// them too. Runs shorter than 16 headers are not taken.
 pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
     let valid = |h: usize| -> bool {
-        let (Some(f), Some(pad), Some(p)) = (be16(keep, h), be16(keep, h + 2), be32(keep, h + 4)) else {
+        let Ok(LinkAnimationHeader { frame_count: f, pad, segment: p }) = LinkAnimationHeader::parse_at(keep, h) else {
             return false;
         };
         let (s, off) = split_segmented(p);
@@ -131,13 +140,13 @@ pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec
     let data_end = run
         .iter()
         .filter_map(|&h| {
-            let f = be16(keep, h)? as usize;
-            Some(split_segmented(be32(keep, h + 4)?).1 as usize + f * LINK_FRAME_SIZE)
+            let a = LinkAnimationHeader::parse_at(keep, h).ok()?;
+            Some(split_segmented(a.segment).1 as usize + a.frame_count as usize * LINK_FRAME_SIZE)
         })
         .max()
         .unwrap_or(0);
     let valid = |h: usize| -> bool {
-        let (Some(f), Some(pad), Some(p)) = (be16(keep, h), be16(keep, h + 2), be32(keep, h + 4)) else {
+        let Ok(LinkAnimationHeader { frame_count: f, pad, segment: p }) = LinkAnimationHeader::parse_at(keep, h) else {
             return false;
         };
         let (s, off) = split_segmented(p);
@@ -171,9 +180,9 @@ pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> 
     let mut h = 0;
     while h + LEGACY_ANIMATION_HEADER_SIZE <= data.len() {
         let hit = (|| {
-            let frames = be16(data, h)? as i16;
-            let limbs = be16(data, h + 2)? as usize;
-            let (fd, keys) = (be32(data, h + 4)?, be32(data, h + 8)?);
+            let a = LegacyAnimationHeader::parse_at(data, h).ok()?;
+            let (frames, limbs) = (a.frame_count as i16, a.limb_count as usize);
+            let (fd, keys) = (a.frame_data, a.joint_key);
             let ((s1, o1), (s2, o2)) = (split_segmented(fd), split_segmented(keys));
             let ok = frames > 0
                 && (1..=MAX_LIMBS).contains(&limbs)
@@ -214,14 +223,14 @@ pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize, budget: &mut usize
     };
     let mut t = 0;
     while t + 4 * count <= data.len() && out.len() < MAX_LEGACY_TABLES {
-        let valid = (0..count).take_while(|&i| be32(data, t + 4 * i).is_some_and(in_file)).count();
+        let valid = (0..count).take_while(|&i| word(data, t + 4 * i).is_some_and(in_file)).count();
         let Some(left) = budget.checked_sub(valid + 1) else {
             *budget = 0;
             break;
         };
         *budget = left;
         let table: Option<Vec<u32>> =
-            (valid == count).then(|| (0..count).map(|i| be32(data, t + 4 * i).unwrap_or(0)).collect());
+            (valid == count).then(|| (0..count).filter_map(|i| word(data, t + 4 * i)).collect());
         if let Some(table) = table {
             let mut sorted = table.clone();
             sorted.sort_unstable();
@@ -229,15 +238,14 @@ pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize, budget: &mut usize
             let links_ok = sorted.len() == count
                 && table.iter().all(|&p| {
                     let o = (p & 0xFF_FFFF) as usize;
-                    [0x18, 0x1C]
-                        .iter()
-                        .all(|&k| be32(data, o + k).is_some_and(|l| l == 0 || sorted.binary_search(&l).is_ok()))
+                    LegacyLimb::parse_at(data, o)
+                        .is_ok_and(|l| [l.sibling, l.child].iter().all(|&p| p == 0 || sorted.binary_search(&p).is_ok()))
                 });
             // The first entry is the root: no limb names it as a child or sibling.
             let root_ok = links_ok
                 && table.iter().all(|&p| {
                     let o = (p & 0xFF_FFFF) as usize;
-                    [0x18, 0x1C].iter().all(|&k| be32(data, o + k) != Some(table[0]))
+                    LegacyLimb::parse_at(data, o).is_ok_and(|l| l.sibling != table[0] && l.child != table[0])
                 });
             if root_ok {
                 out.push(t);
@@ -256,8 +264,8 @@ pub fn kf_skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut h = 0;
     while h + KF_SKELETON_SIZE <= data.len() {
         let hit = (|| {
-            let (n, d, pad, p) =
-                (*data.get(h)? as usize, *data.get(h + 1)? as usize, be16(data, h + 2)?, be32(data, h + 4)?);
+            let k = KeyFrameSkeleton::parse_at(data, h).ok()?;
+            let (n, d, pad, p) = (k.limb_count as usize, k.dlist_count as usize, k.pad, k.limbs);
             let (s, off) = split_segmented(p);
             let ok = n >= 2
                 && (1..=n).contains(&d)
@@ -284,13 +292,17 @@ pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut h = 0;
     while h + KF_ANIMATION_SIZE <= data.len() {
         let hit = (|| {
-            let in_file = |k: usize, align: u32| -> Option<bool> {
-                let p = be32(data, h + 4 * k)?;
+            let a = KeyFrameAnimation::parse_at(data, h).ok()?;
+            let in_file = |p: u32, align: u32| {
                 let (s, off) = split_segmented(p);
-                Some(p >> 28 == 0 && s == seg && off % align == 0 && (off as usize) < data.len())
+                p >> 28 == 0 && s == seg && off % align == 0 && (off as usize) < data.len()
             };
-            let frames = be16(data, h + 0x12)? as i16;
-            (frames > 0 && in_file(0, 1)? && in_file(1, 2)? && in_file(2, 2)? && in_file(3, 2)?).then_some(())
+            (a.frame_count > 0
+                && in_file(a.bit_flags, 1)
+                && in_file(a.key_frames, 2)
+                && in_file(a.kf_nums, 2)
+                && in_file(a.fixed_values, 2))
+            .then_some(())
         })();
         if hit.is_some() {
             out.push(h);
@@ -308,13 +320,17 @@ pub fn curve_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut h = 0;
     while h + CURVE_ANIMATION_HEADER_SIZE <= data.len() {
         let hit = (|| {
-            let in_file = |k: usize, align: u32| -> Option<bool> {
-                let p = be32(data, h + 4 * k)?;
+            let a = CurveAnimationHeader::parse_at(data, h).ok()?;
+            let in_file = |p: u32, align: u32| {
                 let (s, off) = split_segmented(p);
-                Some(p >> 28 == 0 && s == seg && off % align == 0 && (off as usize) < data.len())
+                p >> 28 == 0 && s == seg && off % align == 0 && (off as usize) < data.len()
             };
-            let (unk, frames) = (be16(data, h + 0x0C)?, be16(data, h + 0x0E)? as i16);
-            (unk == 1 && frames > 0 && in_file(0, 1)? && in_file(1, 4)? && in_file(2, 2)?).then_some(())
+            (a.unk_0c == 1
+                && a.frame_count > 0
+                && in_file(a.knot_counts, 1)
+                && in_file(a.interpolation_data, 4)
+                && in_file(a.constant_data, 2))
+            .then_some(())
         })();
         if hit.is_some() {
             out.push(h);

@@ -2,8 +2,8 @@
 //! link_animetion 7) and every pointer in the data is `segment << 24 | offset`. A [`Ctx`] is
 //! one such binding; every resolution is checked against the bound file's size.
 
-use crate::layout::split_segmented;
-use boneyard_core::{Error, Result};
+use crate::layout::{split_segmented, Record};
+use boneyard_core::{Endian, Error, Reader, Result};
 
 /// A file of the document, bound to a segment.
 #[derive(Debug, Clone)]
@@ -73,6 +73,20 @@ impl<'a> Ctx<'a> {
         Ok(&self.files[fi].data[off..off + len])
     }
 
+    /// A big-endian reader over the `len` bytes at `addr` (checked as [`Ctx::bytes`] checks
+    /// them), whose offsets are those of the bound file.
+    pub fn reader(&self, addr: u32, len: usize, at: u64) -> Result<Reader<'a>> {
+        let (fi, off) = self.resolve(addr, len, at)?;
+        Reader::new(&self.files[fi].data, Endian::Big).sub(off, len)
+    }
+
+    /// The record `R` at `addr`: its `R::SIZE` bytes checked as [`Ctx::bytes`] checks them (a
+    /// pointer that leads nowhere is an error at `at`), then read field by field.
+    pub fn record<R: Record>(&self, addr: u32, at: u64) -> Result<R> {
+        let (fi, off) = self.resolve(addr, R::SIZE, at)?;
+        R::parse_at(&self.files[fi].data, off).map_err(|e| e.in_file(self.files[fi].name.clone()))
+    }
+
     /// The bytes from `addr` to the end of its segment.
     pub fn tail(&self, addr: u32, at: u64) -> Result<&'a [u8]> {
         let (fi, off) = self.resolve(addr, 0, at)?;
@@ -118,13 +132,4 @@ impl<'a> Ctx<'a> {
             0
         }
     }
-}
-
-/// The big-endian u16 at `at`, or `None` past the end.
-pub fn be16(d: &[u8], at: usize) -> Option<u16> {
-    d.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]]))
-}
-/// The big-endian u32 at `at`, or `None` past the end.
-pub fn be32(d: &[u8], at: usize) -> Option<u32> {
-    d.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
 }

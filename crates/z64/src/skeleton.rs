@@ -4,8 +4,8 @@
 //! sibling; the root's sibling is never drawn), iteratively and with cycle detection.
 
 use crate::layout::*;
-use crate::segment::{be16, be32, Ctx};
-use boneyard_core::{Error, Result};
+use crate::segment::Ctx;
+use boneyard_core::{Endian, Error, Reader, Result};
 
 /// The skeleton header kinds (`SkeletonHeader`, `FlexSkeletonHeader`, the legacy and MM ones).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,30 +153,42 @@ pub fn read_skeleton(
     limb_type: Option<LimbType>,
     flex: Option<bool>,
 ) -> Result<SkelDef> {
-    let h = ctx.bytes(addr, SKELETON_HEADER_SIZE, ctx.home_offset(addr))?;
-    let table = be32(h, 0).unwrap_or(0);
-    let count = h[4] as usize;
+    let h: SkeletonHeader = ctx.record(addr, ctx.home_offset(addr))?;
+    let (table, count) = (h.segment, h.limb_count as usize);
     if count == 0 {
         return Err(ctx.error(addr, "skeleton header has 0 limbs"));
     }
-    let ptrs =
-        ctx.bytes(table, count * 4, ctx.home_offset(addr)).map_err(|e| e.in_file(ctx.home_file().name.clone()))?;
-    let limb_addrs: Vec<u32> = (0..count).map(|i| be32(ptrs, i * 4).unwrap_or(0)).collect();
+    let mut ptrs =
+        ctx.reader(table, count * 4, ctx.home_offset(addr)).map_err(|e| e.in_file(ctx.home_file().name.clone()))?;
+    let limb_addrs: Vec<u32> = (0..count).map(|_| ptrs.u32()).collect::<Result<_>>()?;
     let limb_type = match limb_type {
         Some(t) => t,
         None => infer_limb_type(ctx, &limb_addrs),
     };
-    let size = match limb_type {
-        LimbType::Standard => STANDARD_LIMB_SIZE,
-        LimbType::Lod | LimbType::Skin => LOD_LIMB_SIZE,
-        _ => return Err(ctx.error(addr, format!("{} limbs have no SkeletonHeader", limb_type.name()))),
-    };
+    if !matches!(limb_type, LimbType::Standard | LimbType::Lod | LimbType::Skin) {
+        return Err(ctx.error(addr, format!("{} limbs have no SkeletonHeader", limb_type.name())));
+    }
     let mut limbs = Vec::with_capacity(count);
     for (i, &la) in limb_addrs.iter().enumerate() {
-        let b = ctx.bytes(la, size, ctx.home_offset(table) + 4 * i as u64)?;
-        let s16 = |o: usize| be16(b, o).unwrap_or(0) as i16;
-        let link = |o: usize| -> Result<Option<usize>> {
-            match b[o] {
+        let at = ctx.home_offset(table) + 4 * i as u64;
+        // Each limb type's record; the three share jointPos, child and sibling.
+        let (joint_pos, child, sibling, dlists, skin) = match limb_type {
+            LimbType::Standard => {
+                let l: StandardLimb = ctx.record(la, at)?;
+                (l.joint_pos, l.child, l.sibling, [l.dlist, 0], None)
+            }
+            LimbType::Lod => {
+                let l: LodLimb = ctx.record(la, at)?;
+                (l.joint_pos, l.child, l.sibling, l.dlists, None)
+            }
+            _ => {
+                let l: SkinLimb = ctx.record(la, at)?;
+                let dl = if l.segment_type == SKIN_LIMB_TYPE_NORMAL { l.segment } else { 0 };
+                (l.joint_pos, l.child, l.sibling, [dl, 0], Some((l.segment_type, l.segment)))
+            }
+        };
+        let link = |v: u8, o: usize| -> Result<Option<usize>> {
+            match v {
                 LIMB_DONE => Ok(None),
                 v if (v as usize) < count => Ok(Some(v as usize)),
                 v => Err(ctx.error(
@@ -185,23 +197,12 @@ pub fn read_skeleton(
                 )),
             }
         };
-        let w8 = be32(b, 8).unwrap_or(0);
-        let (dlists, skin) = match limb_type {
-            LimbType::Standard => ([w8, 0], None),
-            LimbType::Lod => ([w8, be32(b, 12).unwrap_or(0)], None),
-            _ => {
-                let seg_type = w8 as i32;
-                let seg = be32(b, 12).unwrap_or(0);
-                let dl = if seg_type == SKIN_LIMB_TYPE_NORMAL { seg } else { 0 };
-                ([dl, 0], Some((seg_type, seg)))
-            }
-        };
         limbs.push(Limb {
             addr: la,
-            pos: [s16(0) as f32, s16(2) as f32, s16(4) as f32],
+            pos: joint_pos.map(|v| v as f32),
             rot: [0; 3],
-            child: link(6)?,
-            sibling: link(7)?,
+            child: link(child, StandardLimb::CHILD)?,
+            sibling: link(sibling, StandardLimb::SIBLING)?,
             dlists,
             skin,
         });
@@ -210,12 +211,12 @@ pub fn read_skeleton(
     let ty = match flex {
         Some(false) => SkelType::Normal,
         Some(true) => {
-            let b = ctx.bytes(addr, FLEX_SKELETON_HEADER_SIZE, ctx.home_offset(addr))?;
-            SkelType::Flex { dlist_count: b[8] }
+            let f: FlexSkeletonHeader = ctx.record(addr, ctx.home_offset(addr))?;
+            SkelType::Flex { dlist_count: f.dlist_count }
         }
-        None => match ctx.bytes(addr, FLEX_SKELETON_HEADER_SIZE, 0) {
-            Ok(b) if b[8] as usize == with_dl && with_dl > 0 && b[9..12] == [0, 0, 0] => {
-                SkelType::Flex { dlist_count: b[8] }
+        None => match ctx.record::<FlexSkeletonHeader>(addr, 0) {
+            Ok(f) if f.dlist_count as usize == with_dl && with_dl > 0 && f.pad == [0, 0, 0] => {
+                SkelType::Flex { dlist_count: f.dlist_count }
             }
             _ => SkelType::Normal,
         },
@@ -227,12 +228,9 @@ fn infer_limb_type(ctx: &Ctx, limbs: &[u32]) -> LimbType {
     if limbs.len() < 2 || limbs[1].wrapping_sub(limbs[0]) != 0x10 {
         return LimbType::Standard;
     }
-    let skin = limbs.iter().all(|&l| match ctx.bytes(l, SKIN_LIMB_SIZE, 0) {
-        Ok(b) => {
-            let t = be32(b, 8).unwrap_or(u32::MAX);
-            let seg = be32(b, 12).unwrap_or(1);
-            t <= 255 && (seg == 0 || ctx.is_valid(seg))
-        }
+    // A limb that does not read as a SkinLimb (past its segment) says "not Skin".
+    let skin = limbs.iter().all(|&l| match ctx.record::<SkinLimb>(l, 0) {
+        Ok(b) => (b.segment_type as u32) <= 255 && (b.segment == 0 || ctx.is_valid(b.segment)),
         Err(_) => false,
     });
     if skin {
@@ -251,11 +249,11 @@ pub fn read_legacy_skeleton(
     ctx_index: usize,
     name: String,
 ) -> Result<SkelDef> {
-    let tail = ctx.tail(table, ctx.home_offset(table))?;
+    let mut tail = Reader::new(ctx.tail(table, ctx.home_offset(table))?, Endian::Big);
     let max = count.unwrap_or(MAX_LIMBS + 1);
     let mut addrs = Vec::new();
     for i in 0..max {
-        let Some(a) = be32(tail, i * 4) else {
+        let Ok(a) = tail.u32() else {
             return Err(ctx.error(table + 4 * i as u32, "legacy limb table runs past the end of the file"));
         };
         if a == 0 && count.is_none() {
@@ -278,23 +276,17 @@ pub fn read_legacy_skeleton(
     };
     let mut limbs = Vec::with_capacity(addrs.len());
     for &la in &addrs {
-        let b = ctx.bytes(la, LEGACY_LIMB_SIZE, ctx.home_offset(table))?;
-        let f = |o: usize| -> Result<f32> {
-            let v = f32::from_bits(be32(b, o).unwrap_or(0));
-            if v.is_finite() {
-                Ok(v)
-            } else {
-                Err(ctx.error(la + o as u32, "legacy limb translation is not finite"))
-            }
-        };
-        let s16 = |o: usize| be16(b, o).unwrap_or(0) as i16;
+        let b: LegacyLimb = ctx.record(la, ctx.home_offset(table))?;
+        if let Some(k) = b.trans.iter().position(|v| !v.is_finite()) {
+            return Err(ctx.error(la + (LegacyLimb::TRANS + 4 * k) as u32, "legacy limb translation is not finite"));
+        }
         limbs.push(Limb {
             addr: la,
-            pos: [f(4)?, f(8)?, f(12)?],
-            rot: [s16(0x10), s16(0x12), s16(0x14)],
-            sibling: index_of(be32(b, 0x18).unwrap_or(0), la + 0x18)?,
-            child: index_of(be32(b, 0x1C).unwrap_or(0), la + 0x1C)?,
-            dlists: [be32(b, 0).unwrap_or(0), 0],
+            pos: b.trans,
+            rot: b.rot,
+            sibling: index_of(b.sibling, la + LegacyLimb::SIBLING as u32)?,
+            child: index_of(b.child, la + LegacyLimb::CHILD as u32)?,
+            dlists: [b.dlist, 0],
             skin: None,
         });
     }

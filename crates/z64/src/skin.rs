@@ -16,10 +16,10 @@
 //! rest pose the rotations are the limbs' defaults (0) and the root sits at its jointPos (as
 //! the skeleton's rest does; the game takes `jointTable[0]` when drawing with a translation).
 
-use crate::anim::JointTable;
+use crate::joint_table::JointTable;
 use crate::layout::*;
 use crate::mtx::MtxF;
-use crate::segment::{be16, be32, Ctx};
+use crate::segment::Ctx;
 use crate::skeleton::SkelDef;
 use boneyard_core::Result;
 
@@ -78,7 +78,7 @@ impl SkinLimbMesh {
 pub fn limb_matrices(s: &SkelDef, jt: Option<&JointTable>) -> Vec<MtxF> {
     let mut w = vec![MtxF::IDENTITY; s.limbs.len()];
     for &l in &s.order {
-        let (pos, rot) = crate::document::limb_pos_rot(s, l, jt);
+        let (pos, rot) = crate::limb_matrix::limb_pos_rot(s, l, jt);
         let local = MtxF::skin_translate_rotate_zyx(rot, pos);
         // func_800A698C: the parent's matrix (the identity for the root and its siblings) times
         // the limb's own.
@@ -109,21 +109,25 @@ pub fn read_animated_limb(
     entries: &mut usize,
 ) -> Result<SkinLimbMesh> {
     let limb_addr = s.limbs.get(limb).map_or(0, |l| l.addr);
-    let h = ctx.bytes(data, SKIN_ANIMATED_LIMB_DATA_SIZE, ctx.home_offset(limb_addr.wrapping_add(12)))?;
-    let total = be16(h, 0).unwrap_or(0) as usize;
-    let modif_count = be16(h, 2).unwrap_or(0) as usize;
-    let modifs_addr = be32(h, 4).unwrap_or(0);
-    let dlist = be32(h, 8).unwrap_or(0);
-    let modifs = ctx.bytes(modifs_addr, modif_count * SKIN_LIMB_MODIF_SIZE, ctx.home_offset(data.wrapping_add(4)))?;
+    let h: SkinAnimatedLimbData =
+        ctx.record(data, ctx.home_offset(limb_addr.wrapping_add(SkinLimb::SEGMENT as u32)))?;
+    let total = h.total_vtx_count as usize;
+    let modif_count = h.limb_modif_count as usize;
+    let (modifs_addr, dlist) = (h.limb_modifications, h.dlist);
+    let mut modifs = ctx.reader(
+        modifs_addr,
+        modif_count * SKIN_LIMB_MODIF_SIZE,
+        ctx.home_offset(data.wrapping_add(SkinAnimatedLimbData::LIMB_MODIFICATIONS as u32)),
+    )?;
     let mut vertices: Vec<Option<SkinVtx>> = vec![None; total];
     for m in 0..modif_count {
         let at = modifs_addr.wrapping_add((m * SKIN_LIMB_MODIF_SIZE) as u32);
-        let e = &modifs[m * SKIN_LIMB_MODIF_SIZE..(m + 1) * SKIN_LIMB_MODIF_SIZE];
-        let vtx_count = be16(e, 0).unwrap_or(0) as usize;
-        let transform_count = be16(e, 2).unwrap_or(0) as usize;
-        let static_index = be16(e, 4).unwrap_or(0) as usize;
-        let verts_addr = be32(e, 8).unwrap_or(0);
-        let trans_addr = be32(e, 12).unwrap_or(0);
+        let e = SkinLimbModif::read(&mut modifs)?;
+        let vtx_count = e.vtx_count as usize;
+        let transform_count = e.transform_count as usize;
+        let static_index = e.unk_4 as usize;
+        let verts_addr = e.skin_vertices;
+        let trans_addr = e.limb_transformations;
         let Some(left) = entries.checked_sub(vtx_count + transform_count) else {
             return Err(ctx.error(
                 at,
@@ -134,26 +138,34 @@ pub fn read_animated_limb(
         };
         *entries = left;
         if transform_count == 0 {
-            return Err(
-                ctx.error(at.wrapping_add(2), format!("skin limb {limb}: modification {m} has no transformations"))
-            );
+            return Err(ctx.error(
+                at.wrapping_add(SkinLimbModif::TRANSFORM_COUNT as u32),
+                format!("skin limb {limb}: modification {m} has no transformations"),
+            ));
         }
         if static_index >= transform_count {
             return Err(ctx.error(
-                at.wrapping_add(4),
+                at.wrapping_add(SkinLimbModif::UNK_4 as u32),
                 format!(
                     "skin limb {limb}: modification {m}: static transformation {static_index} is not below its {transform_count} transformations"
                 ),
             ));
         }
-        let verts = ctx.bytes(verts_addr, vtx_count * SKIN_VERTEX_SIZE, ctx.home_offset(at.wrapping_add(8)))?;
-        let trans =
-            ctx.bytes(trans_addr, transform_count * SKIN_TRANSFORMATION_SIZE, ctx.home_offset(at.wrapping_add(12)))?;
+        let mut verts = ctx.reader(
+            verts_addr,
+            vtx_count * SKIN_VERTEX_SIZE,
+            ctx.home_offset(at.wrapping_add(SkinLimbModif::SKIN_VERTICES as u32)),
+        )?;
+        let mut trans = ctx.reader(
+            trans_addr,
+            transform_count * SKIN_TRANSFORMATION_SIZE,
+            ctx.home_offset(at.wrapping_add(SkinLimbModif::LIMB_TRANSFORMATIONS as u32)),
+        )?;
         // Each transformation: (limb, position in that limb's space, scale).
         let mut ts = Vec::with_capacity(transform_count);
         for t in 0..transform_count {
-            let b = &trans[t * SKIN_TRANSFORMATION_SIZE..(t + 1) * SKIN_TRANSFORMATION_SIZE];
-            let li = b[0] as usize;
+            let b = SkinTransformation::read(&mut trans)?;
+            let li = b.limb_index as usize;
             if li >= s.limbs.len() {
                 let ta = trans_addr.wrapping_add((t * SKIN_TRANSFORMATION_SIZE) as u32);
                 return Err(ctx.error(
@@ -164,8 +176,7 @@ pub fn read_animated_limb(
                     ),
                 ));
             }
-            let c = |o: usize| be16(b, o).unwrap_or(0) as i16 as f32;
-            ts.push((li, [c(2), c(4), c(6)], b[8]));
+            ts.push((li, b.pos.map(|v| v as f32), b.scale));
         }
         let point = if transform_count == 1 {
             mats[ts[0].0].skin_mult_xyz(ts[0].1)
@@ -191,21 +202,20 @@ pub fn read_animated_limb(
         (rot.xw, rot.yw, rot.zw) = (0.0, 0.0, 0.0);
         let pos = point.map(trunc_i16);
         for v in 0..vtx_count {
-            let b = &verts[v * SKIN_VERTEX_SIZE..(v + 1) * SKIN_VERTEX_SIZE];
-            let index = be16(b, 0).unwrap_or(0) as usize;
+            let b = SkinVertex::read(&mut verts)?;
+            let index = b.index as usize;
             let Some(slot) = vertices.get_mut(index) else {
                 let va = verts_addr.wrapping_add((v * SKIN_VERTEX_SIZE) as u32);
                 return Err(
                     ctx.error(va, format!("skin limb {limb}: vertex index {index} is not below totalVtxCount {total}"))
                 );
             };
-            let n = [b[6] as i8 as f32, b[7] as i8 as f32, b[8] as i8 as f32];
-            let st = [be16(b, 2).unwrap_or(0) as i16, be16(b, 4).unwrap_or(0) as i16];
+            let n = b.normal.map(|v| v as f32);
             *slot = Some(SkinVtx {
                 pos,
-                st,
+                st: b.st,
                 normal: rot.skin_mult_xyz(n).map(trunc_i8),
-                alpha: b[9],
+                alpha: b.alpha,
                 influences: influences.clone(),
             });
         }

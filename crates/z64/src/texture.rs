@@ -4,6 +4,7 @@
 //! is undone by the hardware on sampling, so the data in the file is already in image order.
 
 use boneyard_core::model::Texture;
+use boneyard_core::{Endian, Reader};
 
 /// Largest texture we decode (texels); the N64's TMEM holds 4 KiB anyway.
 pub const MAX_TEXELS: usize = 256 * 256;
@@ -35,7 +36,12 @@ pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: 
         return None;
     }
     let nib = |i: usize| if i.is_multiple_of(2) { data[i / 2] >> 4 } else { data[i / 2] & 0xF };
-    let u16at = |d: &[u8], i: usize| d.get(i * 2..i * 2 + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
+    // Texel or palette entry `i` (big-endian u16), None past the end.
+    let u16at = |d: &[u8], i: usize| {
+        let mut r = Reader::new(d, Endian::Big);
+        r.seek(i.checked_mul(2)?).ok()?;
+        r.u16().ok()
+    };
     let mut rgba = Vec::with_capacity(n * 4);
     for i in 0..n {
         let px: [u8; 4] = match (fmt, siz) {

@@ -464,3 +464,13 @@ fn ia4_intensities_do_not_overflow() {
     let t = decode(FMT_IA, 0, 16, 4, &[0x62; 47], None).unwrap();
     assert_eq!(&t.rgba[..8], &[109, 109, 109, 0, 36, 36, 36, 0]);
 }
+
+/// A ModLoader64 header cut short before its skeleton pointer (at 0x500C) is a warning naming
+/// that offset, not a pointer read as 0.
+#[test]
+fn modloader_header_cut_short_is_a_warning_at_its_pointer() {
+    let mut data = vec![0u8; 0x500E];
+    data[0x5000..0x500B].copy_from_slice(b"MODLOADER64");
+    let w = warning_at("object_cut.zobj", data, 0x500C);
+    assert!(w.message.contains("MODLOADER64") && w.message.contains("cut short"), "{w}");
+}
