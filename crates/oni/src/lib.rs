@@ -2,8 +2,9 @@
 //! files; TRAM animations with every key size, sampled and posed exactly as Oni.exe v1.0
 //! does; ONCC/TRBS/TRCM bodies with their M3GM geometry; an encoder for all of them.
 //!
-//! Entry points: [`Oni`] (the [`Family`]), [`open_files`] (files in memory, companions
-//! through a [`Companions`] resolver), [`open_paths`], [`OniDocument`] (engine matrices
+//! Entry points: [`Oni`] (the [`Family`]), [`open_files`] (every file given, in memory),
+//! [`open_with_companions`] (a level's `.raw`/`.sep` or `.dat` through a [`Companions`]
+//! resolver), [`open_paths`] (on disk), [`OniDocument`] (engine matrices
 //! with [`OniDocument::engine_pose`]), [`Tram`] (one animation: read, walked, shown as JSON),
 //! [`demo_files`], and the [`encode`] module.
 //!
