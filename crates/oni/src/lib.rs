@@ -26,7 +26,7 @@ pub mod tram;
 pub use demo::demo_files;
 pub use document::OniDocument;
 
-use boneyard_core::{Document, Error, Family, InputFile, Result};
+use boneyard_core::{Document, Error, Family, InputFile, Limits, Result};
 use container::InstanceFile;
 use std::path::{Path, PathBuf};
 
@@ -83,6 +83,11 @@ fn companion(dat: &Path, ext: &str, given: &mut Vec<InputFile>) -> Result<Option
 /// Open instance files given together (`.dat` with `.raw`/`.sep` among them or beside them
 /// on disk, `.oni` files).
 pub fn open_files(files: Vec<InputFile>) -> Result<OniDocument> {
+    open_files_with(files, &Limits::default())
+}
+
+/// [`open_files`] within the caller's limits (from [`boneyard_core::OpenOptions::limits`]).
+pub fn open_files_with(files: Vec<InputFile>, limits: &Limits) -> Result<OniDocument> {
     let (mut companions, mut mains): (Vec<InputFile>, Vec<InputFile>) =
         files.into_iter().partition(|f| !container::looks_like_instance_file(&f.data));
     // A .raw or .sep given without its .dat: read the .dat beside it.
@@ -108,7 +113,7 @@ pub fn open_files(files: Vec<InputFile>) -> Result<OniDocument> {
         } else {
             (None, None)
         };
-        parsed.push(InstanceFile::parse(&name, f.data, raw, sep)?);
+        parsed.push(InstanceFile::parse_with(&name, f.data, raw, sep, limits)?);
     }
     if let Some(c) = companions.first() {
         let e = ext_lower(&c.path);
@@ -122,7 +127,7 @@ pub fn open_files(files: Vec<InputFile>) -> Result<OniDocument> {
     if parsed.is_empty() {
         return Err(Error::invalid(0, "no Oni instance file given"));
     }
-    OniDocument::new(parsed)
+    OniDocument::with_limits(parsed, limits)
 }
 
 /// Read paths from disk and open them together.
@@ -153,6 +158,13 @@ impl Family for Oni {
     }
     fn open(&self, files: Vec<InputFile>) -> Result<Box<dyn Document>> {
         Ok(Box::new(open_files(files)?))
+    }
+    /// Oni's files hold no named files inside (`pick` is refused); the limits are honoured.
+    fn open_with(&self, files: Vec<InputFile>, options: &boneyard_core::OpenOptions) -> Result<Box<dyn Document>> {
+        if let Some(name) = &options.pick {
+            return Err(Error::not_found(format!("--file {name:?}: oni files are not containers of named files")));
+        }
+        Ok(Box::new(open_files_with(files, &options.limits)?))
     }
     /// A level's `.raw`/`.sep` is read beside its `.dat`.
     fn is_companion(&self, path: &Path, head: &[u8]) -> bool {

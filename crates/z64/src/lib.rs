@@ -152,7 +152,7 @@ impl Family for Z64 {
     /// `link_animetion` when it is Link's.
     fn open_with(&self, files: Vec<InputFile>, options: &boneyard_core::OpenOptions) -> Result<Box<dyn Document>> {
         let runtime = runtime::RuntimeState::from_pairs(&options.runtime)?;
-        Ok(Box::new(open_files_running(files, &[], options.pick.as_deref(), runtime)?))
+        Ok(Box::new(open_files_limited(files, &[], options.pick.as_deref(), runtime, &options.limits)?))
     }
 
     /// `link_animetion` holds only the frames `gameplay_keep`'s headers point into; it is read
@@ -215,10 +215,21 @@ pub fn open_files_picking(
 /// [`open_files_picking`] with the run-time state the game would set before drawing
 /// ([`runtime::RuntimeState`]: Link's tunic).
 pub fn open_files_running(
+    inputs: Vec<InputFile>,
+    explicit: &[build::Explicit],
+    pick: Option<&str>,
+    runtime: runtime::RuntimeState,
+) -> Result<Z64Document> {
+    open_files_limited(inputs, explicit, pick, runtime, &boneyard_core::Limits::default())
+}
+
+/// [`open_files_running`] within the caller's limits (from [`boneyard_core::OpenOptions::limits`]).
+pub fn open_files_limited(
     mut inputs: Vec<InputFile>,
     explicit: &[build::Explicit],
     pick: Option<&str>,
     runtime: runtime::RuntimeState,
+    limits: &boneyard_core::Limits,
 ) -> Result<Z64Document> {
     if pick.is_some() && !inputs.iter().any(|i| rom::byte_order(&i.data).is_some()) {
         return Err(Error::not_found("--file picks a file inside a ROM, and none of the files given is a ROM"));
@@ -255,7 +266,7 @@ pub fn open_files_running(
                 sum.notes.push("file names from the ROM's name table".into());
             }
             let version = info.version.and_then(rom::decomp_version);
-            let (kept, notes) = pick_rom_files(&name, rfiles, pick)?;
+            let (kept, notes) = pick_rom_files(&name, rfiles, pick, limits)?;
             sum.notes.extend(notes);
             for (f, s) in kept {
                 files.push(f);
@@ -276,7 +287,7 @@ pub fn open_files_running(
     }
     let gk = files.iter().position(|f| build::is_gameplay_keep(&f.stem));
     let la = files.iter().position(|f| build::is_link_animetion(&f.stem));
-    let found = build::find_all_for_builds(&files, &builds, gk, la, explicit)?;
+    let found = build::find_all_limited(&files, &builds, gk, la, explicit, limits)?;
     let nothing = found.skels.is_empty() && found.anims.is_empty();
     if nothing {
         // A file named as the game names its objects is an object even when it holds only
@@ -353,6 +364,7 @@ fn pick_rom_files(
     rom_name: &str,
     rfiles: Vec<rom::RomFile>,
     pick: Option<&str>,
+    limits: &boneyard_core::Limits,
 ) -> Result<(Vec<KeptFile>, Vec<String>)> {
     let mut notes = Vec::new();
     // link_animetion: an uncompressed file early in the table (OoT: entry 6, after the audio
@@ -415,8 +427,8 @@ fn pick_rom_files(
         }
     };
     let mut kept = Vec::new();
-    // Keyframe skeleton tries, shared by the ROM's files (see build::MAX_SCAN_WORK).
-    let mut work = build::MAX_SCAN_WORK;
+    // Keyframe skeleton tries, shared by the ROM's files (`Limits::max_scan_work`).
+    let mut work = limits.max_scan_work;
     for (i, f) in rfiles.into_iter().enumerate() {
         if picked.as_ref().is_some_and(|set| !set.contains(&i)) {
             continue;

@@ -110,7 +110,7 @@ fn open_link(test: &str, runtime: Vec<(String, String)>) -> Option<Box<dyn Docum
         .map(|n| dbg_file(n, test))
         .collect::<Option<_>>()?;
     let inputs = files.iter().map(|p| InputFile::read(p).unwrap()).collect();
-    Some(Z64.open_with(inputs, &OpenOptions { pick: None, runtime }).unwrap())
+    Some(Z64.open_with(inputs, &OpenOptions { pick: None, runtime, ..Default::default() }).unwrap())
 }
 
 /// `sTunicColors` in the decomp's z_player_lib.c (RGB8), written here by hand.
@@ -146,7 +146,10 @@ fn adult_link_tunic_is_the_decomps_kokiri_green_and_zora_on_request() {
         .map(|n| dbg_file(n, "adult_link_tunic").unwrap())
         .collect();
     let inputs = files.iter().map(|p| InputFile::read(p).unwrap()).collect();
-    let e = Z64.open_with(inputs, &OpenOptions { pick: None, runtime: vec![("tunic".into(), "pink".into())] });
+    let e = Z64.open_with(
+        inputs,
+        &OpenOptions { pick: None, runtime: vec![("tunic".into(), "pink".into())], ..Default::default() },
+    );
     assert!(e.is_err());
 }
 
