@@ -227,7 +227,9 @@ pub fn find_all_limited(
         }
         if f.scan_work_left == 0 || f.legacy_reads_left == 0 {
             let which = if f.scan_work_left == 0 { "max_scan_work" } else { "max_legacy_table_reads" };
-            let msg = format!("the structural scan's limit `{which}` is used up: some candidates were not tried");
+            let msg = format!(
+                "the structural scan's work budget is used up (limit `{which}`): some candidates were not tried"
+            );
             let msg = msg.as_str();
             f.per_file[i].2.push(msg.into());
             f.warnings.push(Warning::in_file(file.name.clone(), msg));

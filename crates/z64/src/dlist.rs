@@ -226,9 +226,8 @@ pub fn skeleton_meshes(
                 notes.push(RawNote {
                     file: None,
                     offset: limb_at(l),
-                    message: format!(
-                        "meshes not decoded, the document's limit `max_document_commands` ({MAX_DOCUMENT_COMMANDS} by default) of display list commands is used up"
-                    ),
+                    message: "meshes not decoded, the document's budget of display list commands is used up (limit `max_document_commands`)"
+                        .to_string(),
                     subject: format!("limb {l} and after"),
                 });
                 break 'limbs;
@@ -840,7 +839,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
         for _ in 0..self.max_commands {
             let Some(left) = self.commands_left.checked_sub(1) else {
                 return Err(
-                    "stopped: the document's limit `max_document_commands` of display list commands is used up"
+                    "stopped: the document's budget of display list commands is used up (limit `max_document_commands`)"
                         .to_string(),
                 );
             };
