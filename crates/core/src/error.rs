@@ -20,9 +20,14 @@ pub enum ErrorKind {
     /// The bytes are there but do not make sense for the format.
     #[error("{0}")]
     Invalid(String),
-    /// A count or size is larger than boneyard accepts (protects against hostile input).
-    #[error("limit exceeded: {0}")]
-    Limit(String),
+    /// A count, size, depth or amount of work is over one of the caller's
+    /// [`Limits`](crate::Limits) (protects against hostile input); names the limit.
+    #[error("{0}")]
+    Limit(crate::limits::LimitError),
+    /// A value does not fit the format being written or exported (an encoder's u16 offsets,
+    /// glTF's u32 lengths): a fact of the format, not a limit the caller can raise.
+    #[error("too large for the format: {0}")]
+    Ceiling(String),
     /// The data is well-formed but uses a variant boneyard does not read (yet).
     #[error("unsupported: {0}")]
     Unsupported(String),
@@ -58,9 +63,22 @@ impl Error {
     pub fn invalid(offset: u64, msg: impl Into<String>) -> Self {
         Self::at(offset, ErrorKind::Invalid(msg.into()))
     }
-    /// A count or size at `offset` larger than boneyard accepts ([`ErrorKind::Limit`]).
-    pub fn limit(offset: u64, msg: impl Into<String>) -> Self {
-        Self::at(offset, ErrorKind::Limit(msg.into()))
+    /// A value at `offset` that does not fit the format ([`ErrorKind::Ceiling`]); for a limit
+    /// of [`Limits`](crate::Limits) use [`Limit::error`](crate::Limit::error).
+    pub fn ceiling(offset: u64, msg: impl Into<String>) -> Self {
+        Self::at(offset, ErrorKind::Ceiling(msg.into()))
+    }
+    /// The limit this error reports exceeded, if it is an [`ErrorKind::Limit`].
+    pub fn limit_name(&self) -> Option<&'static str> {
+        match &self.kind {
+            ErrorKind::Limit(l) => Some(l.limit),
+            _ => None,
+        }
+    }
+    /// Set the byte offset when no inner layer has (a budget spent over a whole file).
+    pub fn or_at(mut self, offset: u64) -> Self {
+        self.offset.get_or_insert(offset);
+        self
     }
     /// A well-formed variant boneyard does not read ([`ErrorKind::Unsupported`]).
     pub fn unsupported(msg: impl Into<String>) -> Self {

@@ -50,6 +50,10 @@ pub struct OpenOptions {
     /// `kokiri`|`goron`|`zora` for Zelda 64's Link (`--tunic`). A family ignores keys it does
     /// not know and refuses a value of its own it does not know.
     pub runtime: Vec<(String, String)>,
+    /// Resource limits the family's readers keep to (counts, sizes, nesting, work); hitting
+    /// one is an error naming it. A library user raises one with
+    /// `OpenOptions { limits: Limits { max_sequences: 1 << 16, ..Limits::default() }, ..Default::default() }`.
+    pub limits: crate::Limits,
 }
 
 impl OpenOptions {

@@ -1,6 +1,8 @@
 //! boneyard-core: what every game family shares.
 //!
 //! * [`reader`]: a bounds-checked byte reader (endianness, offsets, limits) and a writer for encoders.
+//! * [`limits`]: the caller's resource limits ([`Limits`]), named in the errors they raise, and
+//!   work budgets ([`Budget`]).
 //! * [`error`]: the one error type of the libraries: file, byte offset, what was expected.
 //! * [`model`]: skeletons, rest transforms, meshes (rigid or skinned).
 //! * [`fk`]: forward kinematics to world matrices.
@@ -19,6 +21,7 @@ pub mod document;
 pub mod error;
 pub mod family;
 pub mod fk;
+pub mod limits;
 pub mod memory;
 pub mod model;
 pub mod reader;
@@ -33,6 +36,7 @@ pub use family::{
     best_family, Companions, DiskCompanions, Family, InputFile, MemoryCompanions, NoCompanions, OpenOptions, Score,
 };
 pub use glam;
+pub use limits::{Budget, Limit, LimitError, Limits};
 pub use model::{Bone, Mesh, MeshBinding, Skeleton, Transform};
-pub use reader::{Endian, Limits, Reader};
+pub use reader::{Endian, Reader};
 pub use writer::Writer;

@@ -6,6 +6,7 @@
 //! make us allocate without bound.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::Limit;
 
 /// Byte order of multi-byte values (Oni is little-endian; Zelda 64 and Shenmue's Dreamcast
 /// files are read in the order their headers say).
@@ -15,21 +16,6 @@ pub enum Endian {
     Little,
     /// Most significant byte first (the N64's MIPS).
     Big,
-}
-
-/// Size limits applied to counts read from files.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// Largest element count of any one array.
-    pub max_count: usize,
-    /// Largest single allocation in bytes that a decoded structure may ask for.
-    pub max_bytes: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits { max_count: 1 << 24, max_bytes: 1 << 28 }
-    }
 }
 
 /// A bounds-checked cursor over a file's bytes: every read checks what is left and an error
@@ -232,12 +218,11 @@ impl<'a> Reader<'a> {
         self.sub(pos, len)
     }
 
-    /// Read a count and check it: `count <= limit` and `count * elem_size` bytes fit in what is
-    /// left (`elem_size` may be 0 when the elements live elsewhere).
-    pub fn check_count(&self, count: u64, elem_size: usize, limit: usize, what: &str) -> Result<usize> {
-        if count > limit as u64 {
-            return Err(Error::limit(self.offset(), format!("{what}: count {count} is over the limit {limit}")));
-        }
+    /// Read a count and check it: `count <= limit` (an error naming the limit, see
+    /// [`crate::limit!`]) and `count * elem_size` bytes fit in what is left (`elem_size` may be
+    /// 0 when the elements live elsewhere).
+    pub fn check_count(&self, count: u64, elem_size: usize, limit: Limit, what: &str) -> Result<usize> {
+        limit.check(count, self.offset(), what)?;
         let need = count.saturating_mul(elem_size as u64);
         if need > self.remaining() as u64 {
             return Err(Error::at(self.offset(), ErrorKind::Truncated { need, have: self.remaining() as u64 }));
@@ -290,10 +275,12 @@ mod tests {
     fn counts_are_bounded_by_data_and_limit() {
         let d = [0u8; 8];
         let r = Reader::new(&d, Endian::Little);
-        assert_eq!(r.check_count(2, 4, 10, "x").unwrap(), 2);
-        assert!(r.check_count(3, 4, 10, "x").is_err());
-        assert!(matches!(r.check_count(11, 0, 10, "x").unwrap_err().kind, ErrorKind::Limit(_)));
-        assert!(r.check_count(u64::MAX, usize::MAX, usize::MAX, "x").is_err());
+        let ten = Limit::new("max_count", 10);
+        assert_eq!(r.check_count(2, 4, ten, "x").unwrap(), 2);
+        assert!(r.check_count(3, 4, ten, "x").is_err());
+        let e = r.check_count(11, 0, ten, "x").unwrap_err();
+        assert_eq!(e.limit_name(), Some("max_count"));
+        assert!(r.check_count(u64::MAX, usize::MAX, Limit::new("max_count", u64::MAX), "x").is_err());
     }
 
     #[test]

@@ -12,6 +12,8 @@ use glam::{Quat, Vec3};
 use crate::ExportOptions;
 
 /// Refuse clips whose baked keys would take more than this many bytes (hostile frame counts).
+/// Export limits stay constants (export takes a `Document`, not `OpenOptions`; their errors are
+/// `ErrorKind::Ceiling`).
 pub(crate) const MAX_BAKED_BYTES: u64 = 256 << 20;
 /// And clips longer than this many frames (over 9 hours at 30 fps).
 pub(crate) const MAX_FRAMES: usize = 1_000_000;
@@ -111,7 +113,7 @@ pub(crate) fn bake(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Expo
     // Each key holds up to 10 floats (T, R, S) per bone plus its time.
     let bytes = (frames as u64).saturating_mul(bones as u64 * 40 + 4);
     if bytes > MAX_BAKED_BYTES || frames > MAX_FRAMES {
-        return Err(Error::new(ErrorKind::Limit(format!(
+        return Err(Error::new(ErrorKind::Ceiling(format!(
             "animation #{anim} {}: {frames} frames x {bones} bones is too large to export",
             info.name
         ))));
@@ -125,7 +127,7 @@ pub(crate) fn bake(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Expo
     for f in 0..frames {
         let t = (f as f64 / info.fps) as f32;
         if times.last().is_some_and(|&p| t <= p) || !t.is_finite() {
-            return Err(Error::new(ErrorKind::Limit(format!(
+            return Err(Error::new(ErrorKind::Ceiling(format!(
                 "animation #{anim} {}: frame {f} at {} fps has no distinct 32-bit time",
                 info.name, info.fps
             ))));

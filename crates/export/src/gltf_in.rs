@@ -410,7 +410,7 @@ impl GltfSource {
         }
         let frames = span as usize + 1;
         if frames.saturating_mul(target.len().max(1)) > MAX_SAMPLES {
-            return Err(Error::limit(
+            return Err(Error::ceiling(
                 0,
                 format!("clip {:?}: {frames} frames x {} bones is too large", a.name, target.len()),
             )

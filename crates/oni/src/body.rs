@@ -4,6 +4,7 @@
 use crate::layout::{array as arr, m3gm as g, trcm, IDXA, M3GM, PNTA, TRCM, TRGA, TRIA, TRTA, TXCA, VCRA};
 use crate::math::{EQuat, Matrix43};
 use crate::resolve::{Files, Ref};
+use boneyard_core::limit;
 use boneyard_core::{Error, Mesh, MeshBinding, Reader, Result, Warning};
 use glam::{Vec2, Vec3};
 
@@ -66,7 +67,9 @@ pub struct Body {
     pub generic: bool,
 }
 
-/// Most warnings a document lists; past it one last warning says that more were left out.
+/// Most warnings a document lists; past it one last warning says that more were left out,
+/// naming this limit. A constant rather than a `Limits` field: warnings are pushed from every
+/// reader, most of which do not see the caller's limits.
 pub const MAX_WARNINGS: usize = 1000;
 
 /// Add `w` to `warnings`, up to [`MAX_WARNINGS`] (hostile files could make millions).
@@ -75,14 +78,13 @@ pub fn push_warning(warnings: &mut Vec<Warning>, w: Warning) {
         std::cmp::Ordering::Less => warnings.push(w),
         std::cmp::Ordering::Equal => warnings.push(Warning::in_file(
             w.file,
-            format!("more warnings were left out (the first {MAX_WARNINGS} are listed)"),
+            format!(
+                "more warnings were left out (the first {MAX_WARNINGS} are listed; limit `oni::body::MAX_WARNINGS`)"
+            ),
         )),
         std::cmp::Ordering::Greater => {}
     }
 }
-
-/// Most elements of a geometry array.
-const MAX_ELEMENTS: usize = 1 << 20;
 
 /// A list instance (TRGA/TRTA/TRIA: count at 0x16, elements at 0x18).
 fn small_array<'a>(files: &'a Files, r: Ref, tag: u32, elem: usize, need: usize) -> Result<(Reader<'a>, usize)> {
@@ -92,7 +94,7 @@ fn small_array<'a>(files: &'a Files, r: Ref, tag: u32, elem: usize, need: usize)
     let n = s.u16()? as usize;
     s.seek(arr::ELEMENTS)?;
     let n = s
-        .check_count(n as u64, elem, MAX_ELEMENTS, crate::layout::tag_name(tag).as_str())
+        .check_count(n as u64, elem, limit!(files.limits, max_body_elements), crate::layout::tag_name(tag).as_str())
         .map_err(|e| e.in_file(&f.name))?;
     if n < need {
         return Err(Error::invalid(
@@ -113,8 +115,9 @@ fn list<'a>(files: &'a Files, r: Ref, tag: u32, elem: usize) -> Result<(Reader<'
     s.seek(count_at)?;
     let n = s.u32()? as u64;
     s.seek(elems_at)?;
-    let n =
-        s.check_count(n, elem, MAX_ELEMENTS, crate::layout::tag_name(tag).as_str()).map_err(|e| e.in_file(&f.name))?;
+    let n = s
+        .check_count(n, elem, limit!(files.limits, max_body_elements), crate::layout::tag_name(tag).as_str())
+        .map_err(|e| e.in_file(&f.name))?;
     Ok((s, n))
 }
 
@@ -466,7 +469,7 @@ impl Body {
         let mut meshes = Vec::new();
         let mut strips = Vec::new();
         // Parts may all link the same geometry: bound the copies as they are read, not after.
-        let max = boneyard_core::Limits::default().max_count;
+        let max = limit!(files.limits, max_body_vertices);
         let mut held = 0usize;
         for p in 0..parts {
             let at = gr.offset();
@@ -482,13 +485,8 @@ impl Body {
             };
             let (mesh, st) = read_geometry_full(files, gref, p, part_name(p, parts), warnings)?;
             held += mesh.positions.len() + mesh.indices.len();
-            if held > max {
-                return Err(Error::limit(
-                    at,
-                    format!("TRCM: the geometries up to part {p} hold over {max} vertices and indices"),
-                )
-                .in_file(&fname));
-            }
+            max.check(held as u64, at, &format!("vertices and indices in the TRCM's geometries up to part {p}"))
+                .map_err(|e| e.in_file(&fname))?;
             meshes.push(mesh);
             strips.push(st);
         }

@@ -3,13 +3,13 @@
 use crate::document::OniDocument;
 use crate::keys::is_unit;
 use crate::tram::Tram;
-use boneyard_core::{Error, Result};
+use boneyard_core::{limit, Budget, Error, Result};
 use rayon::prelude::*;
 
-/// Most rotations (frames × parts over all animations) `check` decodes. A retail level has a
-/// few million; the memory limit on the animations alone lets a small file declare over 10⁹
-/// (hundreds of 65535-frame, 32-part TRAMs whose parts share one stream).
-pub const MAX_CHECK_ROTATIONS: u64 = 1 << 26;
+// `check` decodes at most `Limits::max_check_rotations` rotations (frames × parts over all
+// animations). A retail level has a few million; the memory limit on the animations alone lets
+// a small file declare over 10⁹ (hundreds of 65535-frame, 32-part TRAMs whose parts share one
+// stream).
 
 /// Check lines. Per animation (in `list` order):
 ///
@@ -35,10 +35,9 @@ pub const MAX_CHECK_ROTATIONS: u64 = 1 << 26;
 pub fn lines(doc: &OniDocument) -> Result<Vec<String>> {
     let mut out = Vec::new();
     // The whole walk is priced before any of it is done, so a refused check is immediate.
-    let mut work = 0u64;
+    let mut work = Budget::new(limit!(doc.files.limits, max_check_rotations), "rotations to decode");
     for (i, t) in doc.trams.iter().enumerate() {
-        work = work.saturating_add((t.frames as u64).saturating_mul(t.parts as u64));
-        if work > MAX_CHECK_ROTATIONS {
+        if work.spend((t.frames as u64).saturating_mul(t.parts as u64)).is_err() {
             // Named at the frame count of the TRAM that crosses the limit.
             let at = doc
                 .instance_files()
@@ -46,14 +45,8 @@ pub fn lines(doc: &OniDocument) -> Result<Vec<String>> {
                 .find(|f| f.name == t.file)
                 .and_then(|f| f.struct_offset(t.descriptor))
                 .map_or(0, |o| o + crate::layout::tram::NUM_FRAMES as u64);
-            return Err(Error::limit(
-                at,
-                format!(
-                    "check: the animations up to #{i} {} have over {MAX_CHECK_ROTATIONS} rotations to decode",
-                    t.name
-                ),
-            )
-            .in_file(&t.file));
+            let what = format!("rotations to decode in the animations up to #{i} {}", t.name);
+            return Err(work.limit().error(at, work.spent(), what).in_file(&t.file));
         }
     }
     // Animations on rayon's threads, lines kept in list order.

@@ -6,7 +6,7 @@
 
 use crate::layout::{self, descriptor as d, header as h};
 use boneyard_core::reader::{cstr, slice};
-use boneyard_core::{Endian, Error, Reader, Result};
+use boneyard_core::{limit, Endian, Error, Limits, Reader, Result};
 use bytes::Bytes;
 
 /// The container's version word.
@@ -83,11 +83,10 @@ pub struct InstanceFile {
     pub sep: Option<(String, Vec<u8>)>,
 }
 
-/// Most descriptors a file may declare (the retail level0 has about 10,000).
-pub const MAX_INSTANCES: usize = 1 << 20;
 /// Longest instance name read, its tag prefix included (the retail names are under 64
 /// characters). Without it, a million descriptors naming the start of one long name block
-/// would each scan and copy the whole block.
+/// would each scan and copy the whole block. A fact of what a name is (the engine's names are
+/// short fixed strings), not a resource limit: it stays a constant, not a `Limits` field.
 pub const MAX_NAME: usize = 256;
 
 /// Does `bytes` start like an instance file (version word and descriptor sizes)?
@@ -122,7 +121,18 @@ impl InstanceFile {
         raw: Option<(String, Vec<u8>)>,
         sep: Option<(String, Vec<u8>)>,
     ) -> Result<Self> {
-        Self::parse_inner(name, data, raw, sep).map_err(|e| e.in_file(name))
+        Self::parse_with(name, data, raw, sep, &Limits::default())
+    }
+
+    /// [`InstanceFile::parse`] within the caller's limits (`max_instances`).
+    pub fn parse_with(
+        name: &str,
+        data: Vec<u8>,
+        raw: Option<(String, Vec<u8>)>,
+        sep: Option<(String, Vec<u8>)>,
+        limits: &Limits,
+    ) -> Result<Self> {
+        Self::parse_inner(name, data, raw, sep, limits).map_err(|e| e.in_file(name))
     }
 
     fn parse_inner(
@@ -130,6 +140,7 @@ impl InstanceFile {
         data: Vec<u8>,
         raw: Option<(String, Vec<u8>)>,
         sep: Option<(String, Vec<u8>)>,
+        limits: &Limits,
     ) -> Result<Self> {
         let mut r = Reader::new(&data, Endian::Little);
         if data.len() < h::SIZE {
@@ -205,7 +216,12 @@ impl InstanceFile {
         };
 
         r.seek(h::SIZE)?;
-        let n = r.check_count(num_instances, h::SIZE_INSTANCE_DESCRIPTOR, MAX_INSTANCES, "instance descriptors")?;
+        let n = r.check_count(
+            num_instances,
+            h::SIZE_INSTANCE_DESCRIPTOR,
+            limit!(limits, max_instances),
+            "instance descriptors",
+        )?;
         let names = slice(&data, name_block, name_len)?;
         let mut descriptors = Vec::with_capacity(n);
         for i in 0..n {
@@ -253,7 +269,8 @@ impl InstanceFile {
             descriptors.push(Descriptor { tag, data_offset, name, size, flags, placeholder });
         }
         // Name descriptors: instance indices, for the engine's binary search. Check them.
-        let nn = r.check_count(num_names, h::SIZE_NAME_DESCRIPTOR, MAX_INSTANCES, "name descriptors")?;
+        let nn =
+            r.check_count(num_names, h::SIZE_NAME_DESCRIPTOR, limit!(limits, max_instances), "name descriptors")?;
         for _ in 0..nn {
             let at = r.offset();
             let idx = r.u32()? as usize;

@@ -8,8 +8,8 @@ use crate::math::{to_glam, EQuat, Matrix43};
 use crate::resolve::{Files, Ref};
 use crate::tram::Tram;
 use boneyard_core::{
-    AnimInfo, Bone, Channel, Document, Error, FileSummary, Interpolation, Result, Sample, Skeleton, SkeletonInfo,
-    Transform, Warning,
+    limit, AnimInfo, Bone, Channel, Document, Error, FileSummary, Interpolation, Limits, Result, Sample, Skeleton,
+    SkeletonInfo, Transform, Warning,
 };
 use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
@@ -26,27 +26,30 @@ pub struct OniDocument {
     warnings: Vec<Warning>,
 }
 
-/// How deep TRAC parent links are followed.
-const MAX_TRAC_DEPTH: usize = 16;
-/// Most TRAC entries walked for all character classes together. Every ONCC walks its TRAC
-/// and the TRAC's parents; descriptors can make thousands of classes share one TRAC of 65535
-/// entries (billions of lookups, a list of names each). The retail game walks about 200,000.
-const MAX_TRAC_ENTRIES: usize = 1 << 21;
+// TRAC parent links are followed `Limits::max_trac_depth` deep. At most
+// `Limits::max_trac_entries` are walked for all character classes together: every ONCC walks
+// its TRAC and the TRAC's parents; descriptors can make thousands of classes share one TRAC of
+// 65535 entries (billions of lookups, a list of names each). The retail game walks about 200,000.
 /// Bytes charged per animation on top of its arrays (its struct, name and `list` fields):
 /// descriptors can all point at the same small TRAM, so without it a 20 MB file of a
 /// million descriptors would hold a million decoded animations. The retail level0_Final
 /// (about 2,500 TRAMs) needs 1/25 of the limit.
 const TRAM_OVERHEAD: usize = 4096;
-/// Most bodies (ONCC, TRBS, TRCM and named M3GM entries together) in one document: the
-/// retail game has a few hundred; descriptors sharing one body's data could make a million.
-const MAX_BODIES: usize = 1 << 12;
+// At most `Limits::max_bodies` bodies (ONCC, TRBS, TRCM and named M3GM entries together) in
+// one document: the retail game has a few hundred; descriptors sharing one body's data could
+// make a million.
 
 impl OniDocument {
     /// Read the TRAMs and bodies of these files (links across them resolved by name).
     pub fn new(files: Vec<InstanceFile>) -> Result<OniDocument> {
-        let files = Files::new(files);
+        Self::with_limits(files, &Limits::default())
+    }
+
+    /// [`OniDocument::new`] within the caller's limits.
+    pub fn with_limits(files: Vec<InstanceFile>, limits: &Limits) -> Result<OniDocument> {
+        let limits = *limits;
+        let files = Files::with_limits(files, limits);
         // Every TRAM with data, file by file, in descriptor order.
-        let limits = boneyard_core::Limits::default();
         let mut budget = 0usize;
         let mut trams = Vec::new();
         let mut tram_index: HashMap<Ref, usize> = HashMap::new();
@@ -85,10 +88,10 @@ impl OniDocument {
                 // stream, so the bytes alone do not bound the walking and sampling.
                 let keys: usize = t.streams.iter().map(|s| s.keys).sum();
                 budget += TRAM_OVERHEAD + t.rotations.len() + 12 * t.frames + 16 * keys;
-                if budget > limits.max_bytes {
-                    return Err(Error::limit(0, format!("the animations need over {} bytes", limits.max_bytes))
-                        .in_file(&f.name));
-                }
+                let at = f.struct_offset(i).unwrap_or(0);
+                limit!(limits, max_animation_bytes)
+                    .check(budget as u64, at, "bytes of decoded animations")
+                    .map_err(|e| e.in_file(&f.name))?;
                 tram_index.insert(Ref { file: fi, index: i }, trams.len());
                 trams.push(t);
             }
@@ -353,15 +356,12 @@ pub(crate) fn body_elements(b: &Body) -> usize {
 /// Bodies may share geometry (and descriptors may share a body's data); bound what the
 /// document holds before `body` joins `bodies`. `held` is the running count of vertices and
 /// indices (a running total, so adding N bodies costs O(N), not O(N²)).
-fn account(held: &mut usize, bodies: &[Body], body: &Body, limits: &boneyard_core::Limits) -> Result<()> {
-    if bodies.len() >= MAX_BODIES {
-        return Err(Error::limit(0, format!("the files hold more than {MAX_BODIES} bodies")).in_file(&body.source));
-    }
+fn account(held: &mut usize, bodies: &[Body], body: &Body, limits: &Limits) -> Result<()> {
+    limit!(limits, max_bodies).check(bodies.len() as u64 + 1, 0, "bodies").map_err(|e| e.in_file(&body.source))?;
     *held = held.saturating_add(body_elements(body));
-    if *held > limits.max_count {
-        return Err(Error::limit(0, format!("the bodies hold over {} vertices and indices", limits.max_count))
-            .in_file(&body.source));
-    }
+    limit!(limits, max_body_vertices)
+        .check(*held as u64, 0, "vertices and indices in the bodies")
+        .map_err(|e| e.in_file(&body.source))?;
     Ok(())
 }
 
@@ -420,7 +420,7 @@ fn read_set(
 
 /// The TRAMs of a TRAC and its parents (a parent chain that comes back to a TRAC already
 /// walked ends there). `walked` counts the entries walked by every call, against
-/// [`MAX_TRAC_ENTRIES`].
+/// `Limits::max_trac_entries`.
 fn trac_animations(files: &Files, trac: Ref, walked: &mut usize, warnings: &mut Vec<Warning>) -> Result<Vec<Ref>> {
     let mut out = Vec::new();
     let mut cur = Some(trac);
@@ -428,7 +428,21 @@ fn trac_animations(files: &Files, trac: Ref, walked: &mut usize, warnings: &mut 
     let mut seen = std::collections::HashSet::new();
     while let Some(c) = cur {
         depth += 1;
-        if depth > MAX_TRAC_DEPTH || !seen.insert(c) {
+        if !seen.insert(c) {
+            break;
+        }
+        if depth > files.limits.max_trac_depth {
+            let name = &files.files[c.file].name;
+            let at = files.files[c.file].struct_offset(c.index).unwrap_or(0);
+            let lim = limit!(files.limits, max_trac_depth);
+            push_warning(
+                warnings,
+                Warning::at(
+                    name,
+                    at,
+                    format!("TRAC parent chain deeper than limit `{}` ({}): the rest left out", lim.name, lim.max),
+                ),
+            );
             break;
         }
         let f = files.file(c.file)?;
@@ -440,15 +454,13 @@ fn trac_animations(files: &Files, trac: Ref, walked: &mut usize, warnings: &mut 
         r.seek(arr::COUNT).map_err(e)?;
         let n = r.u16().map_err(e)? as u64;
         r.seek(arr::ELEMENTS).map_err(e)?;
-        let n = r.check_count(n, arr::TRAC_ENTRY_SIZE, 1 << 16, "TRAC entries").map_err(e)?;
+        let n = r
+            .check_count(n, arr::TRAC_ENTRY_SIZE, limit!(files.limits, max_trac_entries), "TRAC entries")
+            .map_err(e)?;
         *walked = walked.saturating_add(n);
-        if *walked > MAX_TRAC_ENTRIES {
-            return Err(Error::limit(
-                s.base() + arr::COUNT as u64,
-                format!("the character classes' TRACs list over {MAX_TRAC_ENTRIES} entries in all"),
-            )
-            .in_file(&f.name));
-        }
+        limit!(files.limits, max_trac_entries)
+            .check(*walked as u64, s.base() + arr::COUNT as u64, "TRAC entries listed by the character classes")
+            .map_err(|e| e.in_file(&f.name))?;
         let (mut missing, mut first_missing) = (0usize, 0u64);
         for _ in 0..n {
             let entry = r.bytes(arr::TRAC_ENTRY_SIZE).map_err(e)?;

@@ -354,7 +354,7 @@ pub fn rotation_block(size: u16, frames: usize, parts: &[Vec<(usize, EQuat)>]) -
     for (p, keys) in parts.iter().enumerate() {
         let start = out.len();
         if start > u16::MAX as usize {
-            return Err(Error::limit(0, "rotation block over 64 KiB (u16 offsets)"));
+            return Err(Error::ceiling(0, "rotation block over 64 KiB (u16 offsets)"));
         }
         out[2 * p..2 * p + 2].copy_from_slice(&(start as u16).to_le_bytes());
         let ok = keys.first().map(|k| k.0) == Some(0) && keys.last().map(|k| k.0) == Some(frames.saturating_sub(1));

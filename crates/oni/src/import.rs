@@ -156,7 +156,7 @@ fn block(size: u16, parts: &[PartKeys]) -> Result<(Vec<u8>, Vec<crate::tram::Str
     for (p, pk) in parts.iter().enumerate() {
         let start = out.len();
         if start > u16::MAX as usize {
-            return Err(Error::limit(
+            return Err(Error::ceiling(
                 0,
                 "rotation block over 64 KiB (u16 offsets): use fewer keys or a higher tolerance",
             ));

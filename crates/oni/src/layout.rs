@@ -277,7 +277,7 @@ pub mod tram {
     pub const KEY_SIZES: [u16; 5] = [3, 4, 6, 8, 16];
     /// The engine's rate (every TRAM of the CD says 60).
     pub const ENGINE_FPS: u16 = 60;
-    /// `TRcMaxParts`: the engine's per-part arrays hold 32 parts (a u32 mask).
+    /// `TRcMaxParts`: the engine's per-part arrays hold 32 parts (a u32 mask). A fact of the format, not a `Limits` field.
     pub const MAX_PARTS: usize = 32;
 }
 

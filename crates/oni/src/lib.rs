@@ -32,7 +32,7 @@ pub use tram::Tram;
 
 use boneyard_core::family::sibling_names;
 use boneyard_core::{
-    Companions, DiskCompanions, Document, Error, Family, InputFile, NoCompanions, OpenOptions, Result, Score,
+    Companions, DiskCompanions, Document, Error, Family, InputFile, Limits, NoCompanions, OpenOptions, Result, Score,
 };
 use container::InstanceFile;
 use std::path::Path;
@@ -102,6 +102,16 @@ pub fn open_files(files: Vec<InputFile>) -> Result<OniDocument> {
 /// needs its raw data (its TRAMs, its bodies' geometry: the reader names what is in the `.raw`)
 /// and said in `info` otherwise; a `.raw`/`.sep` whose `.dat` is not found is an error.
 pub fn open_with_companions(files: Vec<InputFile>, companions: &dyn Companions) -> Result<OniDocument> {
+    open_within(files, companions, &Limits::default())
+}
+
+/// [`open_files`] within the caller's limits (from [`boneyard_core::OpenOptions::limits`]).
+pub fn open_files_with(files: Vec<InputFile>, limits: &Limits) -> Result<OniDocument> {
+    open_within(files, &NoCompanions, limits)
+}
+
+/// [`open_with_companions`] within the caller's limits (what [`Family::open`] does).
+pub fn open_within(files: Vec<InputFile>, companions: &dyn Companions, limits: &Limits) -> Result<OniDocument> {
     let (mut given, mut mains): (Vec<InputFile>, Vec<InputFile>) =
         files.into_iter().partition(|f| !container::looks_like_instance_file(&f.data));
     // A .raw or .sep given without its .dat: the .dat beside it.
@@ -125,7 +135,7 @@ pub fn open_with_companions(files: Vec<InputFile>, companions: &dyn Companions) 
         } else {
             (None, None)
         };
-        parsed.push(InstanceFile::parse(&name, f.data, raw, sep)?);
+        parsed.push(InstanceFile::parse_with(&name, f.data, raw, sep, limits)?);
     }
     if let Some(c) = given.first() {
         let e = ext_lower(&c.path);
@@ -139,7 +149,7 @@ pub fn open_with_companions(files: Vec<InputFile>, companions: &dyn Companions) 
     if parsed.is_empty() {
         return Err(Error::invalid(0, "no Oni instance file given"));
     }
-    OniDocument::new(parsed)
+    OniDocument::with_limits(parsed, limits)
 }
 
 /// For callers on disk: read `paths` and open them together, companions read from beside
@@ -173,7 +183,8 @@ impl Family for Oni {
             Score::Extension
         }
     }
-    /// `pick` is refused (no Oni file holds named files); `runtime` has no Oni keys.
+    /// `pick` is refused (no Oni file holds named files); `runtime` has no Oni keys; the
+    /// limits are honoured.
     fn open(
         &self,
         files: Vec<InputFile>,
@@ -181,7 +192,7 @@ impl Family for Oni {
         companions: &dyn Companions,
     ) -> Result<Box<dyn Document>> {
         options.refuse_pick(self.name())?;
-        Ok(Box::new(open_with_companions(files, companions)?))
+        Ok(Box::new(open_within(files, companions, &options.limits)?))
     }
     /// A level's `.raw`/`.sep` is read beside its `.dat`.
     fn is_companion(&self, path: &Path, head: &[u8]) -> bool {

@@ -23,12 +23,18 @@ pub struct Files {
     /// The files, in the order given.
     pub files: Vec<InstanceFile>,
     by_name: HashMap<String, Ref>,
+    /// The caller's limits, for the readers that walk these files.
+    pub limits: boneyard_core::Limits,
 }
 
 impl Files {
     /// Index the named (non-placeholder) instances of these files; the first file defining a
     /// name wins.
     pub fn new(files: Vec<InstanceFile>) -> Self {
+        Self::with_limits(files, boneyard_core::Limits::default())
+    }
+    /// [`Files::new`] with the caller's limits.
+    pub fn with_limits(files: Vec<InstanceFile>, limits: boneyard_core::Limits) -> Self {
         let mut by_name = HashMap::new();
         for (fi, f) in files.iter().enumerate() {
             for (i, d) in f.descriptors.iter().enumerate() {
@@ -37,7 +43,7 @@ impl Files {
                 }
             }
         }
-        Files { files, by_name }
+        Files { files, by_name, limits }
     }
 
     /// File `i`, or an error when there is none.

@@ -194,7 +194,8 @@ fn parts_sharing_one_big_geometry_stop_while_reading() {
     let file = write_oni(&inst).unwrap();
     let Err(e) = open_one("shared_geometry.oni", file) else { panic!("32 copies of a big geometry opened") };
     assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
-    assert!(e.to_string().contains("TRCM: the geometries up to part"), "{e}");
+    assert_eq!(e.limit_name(), Some("max_body_vertices"), "{e}");
+    assert!(e.to_string().contains("TRCM's geometries up to part"), "{e}");
     // Named at the TRGA link of the part that crossed the limit.
     assert!(e.offset.is_some_and(|o| o > 0), "{e}");
 }

@@ -101,7 +101,7 @@ pub(crate) fn apng(
 ) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     let err = |e| encoder_error("APNG", e);
-    let count = u32::try_from(count).map_err(|_| Error::limit(0, "too many frames"))?;
+    let count = u32::try_from(count).map_err(|_| Error::ceiling(0, "too many frames"))?;
     let mut e = png_encoder(&mut out, width, height);
     e.set_animated(count, 0).map_err(err)?;
     e.set_frame_delay(delay.0, delay.1).map_err(err)?;
@@ -125,7 +125,7 @@ pub(crate) fn gif(
     frames: impl Iterator<Item = Result<Canvas>>,
 ) -> Result<Vec<u8>> {
     let err = |e| encoder_error("GIF", e);
-    let side = |v: u32| u16::try_from(v).map_err(|_| Error::limit(0, format!("GIF side {v} exceeds 65535")));
+    let side = |v: u32| u16::try_from(v).map_err(|_| Error::ceiling(0, format!("GIF side {v} exceeds 65535")));
     let (w, h) = (side(width)?, side(height)?);
     let mut e = gif::Encoder::new(Vec::new(), w, h, &[]).map_err(err)?;
     e.set_repeat(gif::Repeat::Infinite).map_err(err)?;

@@ -347,7 +347,7 @@ fn clip_plan(doc: &dyn Document, anim: usize) -> Result<(Vec<u32>, u32, f64)> {
 fn check_budget(opts: &RenderOptions, frames: usize) -> Result<()> {
     let total = u64::from(opts.width) * u64::from(opts.height) * frames as u64;
     if total > MAX_ANIMATION_PIXELS {
-        return Err(Error::limit(
+        return Err(Error::ceiling(
             0,
             format!(
                 "{frames} frames of {}x{} is {total} pixels, over the {MAX_ANIMATION_PIXELS} an animated preview may \

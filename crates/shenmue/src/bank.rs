@@ -85,7 +85,7 @@ pub fn rebuild(data: &[u8], m: &MotnFile, seqs: &[NewSequence]) -> Result<Rebuil
     let k = appended.len();
     let slots = n + k + 1;
     if slots > L::ATTR_COUNT_MASK as usize {
-        return Err(Error::limit(
+        return Err(Error::ceiling(
             L::ATTRIBUTES as u64,
             format!("{} sequences; the attribute word counts at most {}", n + k, L::ATTR_COUNT_MASK - 1),
         ));
@@ -178,7 +178,7 @@ pub fn rebuild(data: &[u8], m: &MotnFile, seqs: &[NewSequence]) -> Result<Rebuil
     w.bytes(&data[tail..]);
     let size = w.len();
     if size > u32::MAX as usize {
-        return Err(Error::limit(0, "the written file would pass 4 GiB"));
+        return Err(Error::ceiling(0, "the written file would pass 4 GiB"));
     }
     w.patch_u32(L::NAME_TABLE, names as u32);
     w.patch_u32(L::DATA_BASE, base as u32);

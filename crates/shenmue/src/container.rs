@@ -7,13 +7,17 @@
 
 use crate::layout::container as L;
 use boneyard_core::reader::cstr;
-use boneyard_core::{Endian, Error, Reader, Result, Writer};
+use boneyard_core::{limit, Endian, Error, Limit, Limits, Reader, Result, Writer};
 use std::io::Read;
 
-/// Largest inflated GZ payload.
-pub const MAX_INFLATED: u64 = 256 << 20;
-/// Most entries of one container.
-pub const MAX_ENTRIES: usize = 1 << 16;
+/// Largest inflated GZ payload by default (`Limits::max_inflated_bytes`).
+fn max_inflated() -> Limit {
+    limit!(Limits::default(), max_inflated_bytes)
+}
+/// Most entries of one container by default (`Limits::max_entries`).
+fn max_entries() -> Limit {
+    limit!(Limits::default(), max_entries)
+}
 
 /// One entry of a container.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,19 +57,25 @@ pub fn kind_of(data: &[u8]) -> Option<Kind> {
     }
 }
 
-/// Inflate a gzip stream (bounded by [`MAX_INFLATED`]).
+/// Inflate a gzip stream (bounded by the default `Limits::max_inflated_bytes`).
 pub fn gunzip(data: &[u8]) -> Result<Vec<u8>> {
-    gunzip_max(data, MAX_INFLATED)
+    gunzip_max(data, max_inflated().max)
 }
 
-/// Inflate a gzip stream, stopping with a limit error past `max` bytes (nested archives pass
-/// what is left of their total, so a GZ in a GZ cannot hold twice the limit at once).
+/// Inflate a gzip stream, stopping with an error naming `max_inflated_bytes` past `max` bytes
+/// (nested archives pass what is left of their total, so a GZ in a GZ cannot hold twice the
+/// limit at once).
 pub fn gunzip_max(data: &[u8], max: u64) -> Result<Vec<u8>> {
+    gunzip_within(data, max, Limit::new(max_inflated().name, max))
+}
+
+/// [`gunzip_max`] naming the caller's `limit` (of which `max` is what is left).
+pub fn gunzip_within(data: &[u8], max: u64, limit: Limit) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     let mut d = flate2::read::GzDecoder::new(data).take(max.saturating_add(1));
     d.read_to_end(&mut out).map_err(|e| Error::invalid(0, format!("gzip: {e}")))?;
     if out.len() as u64 > max {
-        return Err(Error::limit(0, format!("gzip inflates past {max} bytes")));
+        return Err(limit.error(0, limit.max - max + out.len() as u64, "bytes inflated"));
     }
     Ok(out)
 }
@@ -83,6 +93,11 @@ pub fn gzip(data: &[u8]) -> Vec<u8> {
 /// count`, an optional `DUMY` chunk, then `count` chunks `{fourcc, u32 size incl. this 8-byte
 /// header}`; a zero word between chunks is padding (skipped 4 bytes at a time).
 pub fn read_pkf(data: &[u8]) -> Result<Vec<Entry<'_>>> {
+    read_pkf_with(data, max_entries())
+}
+
+/// [`read_pkf`] with the caller's `max_entries`.
+pub fn read_pkf_with(data: &[u8], max_entries: Limit) -> Result<Vec<Entry<'_>>> {
     let mut r = Reader::new(data, Endian::Little);
     if r.array::<4>()? != *L::PAKF {
         return Err(Error::invalid(0, "not a PAKF"));
@@ -98,9 +113,7 @@ pub fn read_pkf(data: &[u8]) -> Result<Vec<Entry<'_>>> {
             format!("content size {end} does not fit the file's {} bytes", data.len()),
         ));
     }
-    if count > MAX_ENTRIES {
-        return Err(Error::limit(count_at, format!("{count} files is over the limit {MAX_ENTRIES}")));
-    }
+    max_entries.check(count as u64, count_at, "PKF files")?;
     let mut out = Vec::new();
     let mut pos = L::PKF_HEADER;
     while out.len() < count && pos + L::CHUNK_HEADER <= end {
@@ -143,6 +156,11 @@ pub fn write_pkf(chunks: &[([u8; 4], &[u8])]) -> Vec<u8> {
 /// is where the data ends (ShenmueDK writes the dictionary there), so entries and the
 /// dictionary are bounded by the file, and the size field only has to fit in it.
 pub fn read_ipac(data: &[u8], base: usize) -> Result<Vec<Entry<'_>>> {
+    read_ipac_with(data, base, max_entries())
+}
+
+/// [`read_ipac`] with the caller's `max_entries`.
+pub fn read_ipac_with(data: &[u8], base: usize, max_entries: Limit) -> Result<Vec<Entry<'_>>> {
     let mut r = Reader::at(data, base, Endian::Little)?;
     if r.array::<4>()? != *L::IPAC {
         return Err(Error::invalid(base as u64, "not an IPAC"));
@@ -159,7 +177,7 @@ pub fn read_ipac(data: &[u8], base: usize) -> Result<Vec<Entry<'_>>> {
     let mut d = Reader::at(block, base.saturating_add(dict), Endian::Little)
         .map_err(|_| Error::invalid(base as u64 + 4, format!("dictionary offset {dict:#x} is past the IPAC")))?;
     let count = d
-        .check_count(u64::from(count), L::IPAC_ENTRY, MAX_ENTRIES, "IPAC entries")
+        .check_count(u64::from(count), L::IPAC_ENTRY, max_entries, "IPAC entries")
         .map_err(|e| Error { offset: Some(count_at), ..e })?;
     let mut out = Vec::with_capacity(count);
     for _ in 0..count {
@@ -204,6 +222,11 @@ pub fn write_ipac(files: &[(&str, &str, &[u8])]) -> Vec<u8> {
 
 /// PKS: `PAKS, u32 IPAC offset (0x10), 2 × u32`, then the IPAC.
 pub fn read_pks(data: &[u8]) -> Result<Vec<Entry<'_>>> {
+    read_pks_with(data, max_entries())
+}
+
+/// [`read_pks`] with the caller's `max_entries`.
+pub fn read_pks_with(data: &[u8], max_entries: Limit) -> Result<Vec<Entry<'_>>> {
     let mut r = Reader::new(data, Endian::Little);
     if r.array::<4>()? != *L::PAKS {
         return Err(Error::invalid(0, "not a PAKS"));
@@ -212,7 +235,7 @@ pub fn read_pks(data: &[u8]) -> Result<Vec<Entry<'_>>> {
     if ipac < L::PKS_HEADER || ipac >= data.len() {
         return Err(Error::invalid(4, format!("IPAC offset {ipac:#x} is outside the file")));
     }
-    read_ipac(data, ipac)
+    read_ipac_with(data, ipac, max_entries)
 }
 
 /// A PAKS holding an IPAC of these files (name, extension, bytes), for fixtures.
@@ -226,12 +249,17 @@ pub fn write_pks(files: &[(&str, &str, &[u8])]) -> Vec<u8> {
 /// AFS: `AFS\0, u32 count`, `count × {ofs, size}`; the name table's `{ofs, size}` at the end of
 /// the first 2048-byte sector (0x8000 - 8 when count > 1016), 48-byte name records.
 pub fn read_afs(data: &[u8]) -> Result<Vec<Entry<'_>>> {
+    read_afs_with(data, max_entries())
+}
+
+/// [`read_afs`] with the caller's `max_entries`.
+pub fn read_afs_with(data: &[u8], max_entries: Limit) -> Result<Vec<Entry<'_>>> {
     let mut r = Reader::new(data, Endian::Little);
     if r.array::<4>()? != *L::AFS {
         return Err(Error::invalid(0, "not an AFS"));
     }
     let count = r.u32()?;
-    let count = r.check_count(u64::from(count), 8, MAX_ENTRIES, "AFS entries")?;
+    let count = r.check_count(u64::from(count), 8, max_entries, "AFS entries")?;
     let mut spans = Vec::with_capacity(count);
     for _ in 0..count {
         let at = r.offset();
@@ -393,7 +421,7 @@ mod tests {
         assert_eq!(gunzip(&gzip(b"payload")).unwrap(), b"payload");
         assert_eq!(gunzip_max(&gzip(b"payload"), 7).unwrap(), b"payload");
         let e = gunzip_max(&gzip(b"payload"), 6).unwrap_err();
-        assert!(e.to_string().contains("inflates past 6 bytes"), "{e}");
+        assert!(e.to_string().contains("limit `max_inflated_bytes` (6) exceeded: 7 bytes inflated"), "{e}");
         assert_eq!(kind_of(&gzip(b"x")), Some(Kind::Gz));
     }
 }

@@ -16,11 +16,11 @@ use std::collections::BTreeMap;
 /// The engine's playback rate.
 pub const FPS: f64 = 30.0;
 
-/// Most work `check` does, in (frame × (bones + curves)) units over all distinct sequences.
-/// MOTION.BIN (46,812 decoded frames, 4.6 million units) needs about a quarter of it; without a
-/// bound, a 1 KB MOTN (32 sequences of 65535 frames) with a model of 4096 nodes declaring
-/// its controller family would make `check` evaluate 8·10⁹ node matrices.
-pub const MAX_CHECK_WORK: u64 = 1 << 24;
+// `check` does at most `Limits::max_check_work` work, in (frame × (bones + curves)) units over
+// all distinct sequences. MOTION.BIN (46,812 decoded frames, 4.6 million units) needs about a
+// quarter of the default; without a bound, a 1 KB MOTN (32 sequences of 65535 frames) with a
+// model of 4096 nodes declaring its controller family would make `check` evaluate 8·10⁹ node
+// matrices.
 
 /// Where an animation comes from.
 #[derive(Debug, Clone, Copy)]
@@ -46,6 +46,8 @@ pub struct ShenmueDocument {
     routes: BTreeMap<usize, Vec<NodeRoute>>,
     /// MT5 skeleton index → its nodes, for a controller family the model declares.
     fk_nodes: BTreeMap<usize, Vec<NodeFk>>,
+    /// The caller's limits (`check` spends `max_check_work`).
+    pub(crate) limits: boneyard_core::Limits,
 }
 
 /// A model skeleton as [`ShenmueDocument::new`] takes it: the skeleton, how its nodes follow the
@@ -287,6 +289,7 @@ impl ShenmueDocument {
             family_skeleton,
             routes,
             fk_nodes,
+            limits: boneyard_core::Limits::default(),
         })
     }
 
@@ -407,7 +410,10 @@ impl ShenmueDocument {
         let mut job_of: BTreeMap<(usize, usize), usize> = BTreeMap::new();
         let mut jobs: Vec<usize> = Vec::new();
         let mut limit: Option<(usize, Error)> = None;
-        let mut work = 0u64;
+        let mut work = boneyard_core::Budget::new(
+            boneyard_core::limit!(self.limits, max_check_work),
+            "frame × (bones + curves) evaluations",
+        );
         for i in 0..self.anims.len() {
             let r = self.refs[i];
             let key = (r.motn, self.motns[r.motn].entries[r.entry].block);
@@ -416,19 +422,17 @@ impl ShenmueDocument {
             }
             let b = self.block_of(i)?;
             // Listed-only layouts are not walked.
-            if let Some(m) = b.motion() {
-                let bones = self.skeleton_of(i).map_or(1, |s| s.len());
-                let per_frame = (bones + m.curves.len()) as u64;
-                work = work.saturating_add(u64::from(b.frames).saturating_mul(per_frame));
-            }
-            if work > MAX_CHECK_WORK {
-                let e = Error::limit(
-                    b.offset as u64,
-                    format!(
-                        "check: the sequences up to animation #{i} need over {MAX_CHECK_WORK} frame × (bones + curves) evaluations"
-                    ),
-                );
-                limit = Some((i, e));
+            let spent = match b.motion() {
+                Some(m) => {
+                    let bones = self.skeleton_of(i).map_or(1, |s| s.len());
+                    let per_frame = (bones + m.curves.len()) as u64;
+                    work.spend(u64::from(b.frames).saturating_mul(per_frame))
+                }
+                None => work.spend(0),
+            };
+            if spent.is_err() {
+                let what = format!("frame × (bones + curves) evaluations for the sequences up to animation #{i}");
+                limit = Some((i, work.limit().error(b.offset as u64, work.spent(), what)));
                 break;
             }
             job_of.insert(key, jobs.len());

@@ -8,6 +8,7 @@ use boneyard_core::{Endian, Error, Result, Writer};
 
 /// Most frames of a standard sequence written: ShenmueDK reads block 2 as u16 entries once the
 /// header word `frames | flagHigh << 16` sets a bit of 0xFFFF8000, so frames stay below 0x8000.
+/// An encoder's ceiling (a fact of the format, not a `Limits` field), as are the two below.
 pub const MAX_FRAMES: usize = 0x7FFF;
 /// Most interior keys of one channel (block 2 entries are u8).
 pub const MAX_INTERIOR_KEYS: usize = 255;
@@ -132,7 +133,7 @@ pub fn encode_sequence(s: &SequenceSpec) -> Vec<u8> {
 pub fn encode_sequence_checked(s: &SequenceSpec) -> Result<Vec<u8>> {
     let frames = usize::from(s.frames);
     if frames == 0 || frames > MAX_FRAMES {
-        return Err(Error::limit(0, format!("{frames} frames; a MOTN sequence holds 1 to {MAX_FRAMES}")));
+        return Err(Error::ceiling(0, format!("{frames} frames; a MOTN sequence holds 1 to {MAX_FRAMES}")));
     }
     let mut seen = std::collections::BTreeSet::new();
     let (mut ids, mut interior, mut b4_bytes) = (std::collections::BTreeSet::new(), 0usize, 0usize);
@@ -147,7 +148,7 @@ pub fn encode_sequence_checked(s: &SequenceSpec) -> Result<Vec<u8>> {
             return Err(Error::invalid(0, format!("{what}: keys must run from frame 0 to frame {}", frames - 1)));
         }
         if n - 2 > MAX_INTERIOR_KEYS {
-            return Err(Error::limit(
+            return Err(Error::ceiling(
                 0,
                 format!("{what}: {} interior keys; a channel holds at most {MAX_INTERIOR_KEYS} (u8 counts)", n - 2),
             ));
@@ -170,7 +171,7 @@ pub fn encode_sequence_checked(s: &SequenceSpec) -> Result<Vec<u8>> {
     let b4 = even(b3 + interior * if frames > L::U8_FRAMES_MAX as usize { 2 } else { 1 });
     let b5 = even(b4 + b4_bytes);
     if b5 > usize::from(u16::MAX) {
-        return Err(Error::limit(0, format!("block 5 would start at +{b5:#x}; block offsets are u16")));
+        return Err(Error::ceiling(0, format!("block 5 would start at +{b5:#x}; block offsets are u16")));
     }
     Ok(encode_sequence(s))
 }

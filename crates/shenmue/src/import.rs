@@ -50,7 +50,7 @@ pub const WARN_CONTROL_ERROR: f64 = 5e-3;
 /// A knee or elbow closer than this (metres) to the line from its limb's root to its target
 /// leaves the pole to the upper bone's own axes (the plane it bends in is then noise).
 pub const MIN_BEND: f64 = 0.01;
-/// Longest sequence name written (the reader reads 63 characters and the NUL).
+/// Longest sequence name written (the reader reads 63 characters and the NUL). A fact of the format, not a `Limits` field.
 pub const MAX_NAME: usize = 63;
 
 /// One channel's targets, one per frame (metres, or turns continuous from frame to frame).

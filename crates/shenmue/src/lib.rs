@@ -31,7 +31,9 @@ pub mod rig;
 pub mod sample;
 
 use boneyard_core::error::ResultExt;
-use boneyard_core::{Companions, Document, Error, Family, FileSummary, InputFile, OpenOptions, Result, Score, Warning};
+use boneyard_core::{
+    limit, Companions, Document, Error, Family, FileSummary, InputFile, Limits, OpenOptions, Result, Score, Warning,
+};
 use std::path::Path;
 
 pub use demo::demo_files;
@@ -39,22 +41,19 @@ pub use document::ShenmueDocument;
 pub use motn::MotnFile;
 pub use mt5::Mt5;
 
-/// How deep containers may nest (GZ in AFS in PKS...).
-const MAX_NESTING: usize = 4;
-/// Most bytes all nested entries may add up to.
-const MAX_EXAMINED: u64 = 1 << 30;
-/// Most container entries of all nesting levels together. Each container may list
-/// [`container::MAX_ENTRIES`], and entries may overlap, so an archive whose entries are all
-/// the same inner archive would otherwise multiply the entries (and the summary notes) level
-/// by level: 65536 × 65536 empty entries from a 1 MB AFS.
-const MAX_TOTAL_ENTRIES: usize = 1 << 18;
-/// Most bytes handed to the MOTN and MT5 readers in all. Archive entries may overlap, so one
-/// 20 KB motion file listed 50,000 times in an AFS would otherwise be parsed (and held, with
-/// its curves and one listing per name) 50,000 times. All of Shenmue's motion files together
-/// are a few MB.
-const MAX_PARSED: u64 = 1 << 26;
-/// Most animations (MOTN table entries) of all files together (MOTION.BIN has 1559).
-const MAX_ANIMATIONS: usize = 1 << 17;
+// The caller's limits bound the walk over nested containers (`Limits`):
+// * `max_container_nesting`: how deep containers may nest (GZ in AFS in PKS...);
+// * `max_examined_bytes`: most bytes all nested entries may add up to;
+// * `max_total_entries`: most container entries of all nesting levels together. Each
+//   container may list `max_entries`, and entries may overlap, so an archive whose entries are
+//   all the same inner archive would otherwise multiply the entries (and the summary notes)
+//   level by level: 65536 × 65536 empty entries from a 1 MB AFS;
+// * `max_parsed_bytes`: most bytes handed to the MOTN and MT5 readers in all. Archive entries
+//   may overlap, so one 20 KB motion file listed 50,000 times in an AFS would otherwise be
+//   parsed (and held, with its curves and one listing per name) 50,000 times. All of
+//   Shenmue's motion files together are a few MB;
+// * `max_motion_names`: most animations (MOTN table entries) of all files together
+//   (MOTION.BIN has 1559).
 
 /// The Shenmue family.
 ///
@@ -155,6 +154,8 @@ fn motn_warnings(path: &str, m: &MotnFile) -> Vec<Warning> {
 /// What was found inside the inputs.
 #[derive(Default)]
 struct Found {
+    /// The caller's limits.
+    limits: Limits,
     /// Bytes inflated from GZ so far (bounded across all nested archives).
     inflated: u64,
     /// Bytes handed to the readers so far, nested entries included (entries may overlap, so
@@ -177,27 +178,20 @@ struct Found {
 /// Returns whether `data` was something this reader reads (a MOTN, an MT5, a container).
 fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) -> Result<bool> {
     use container::Kind;
-    if depth > MAX_NESTING {
-        return Err(Error::limit(0, format!("containers nested deeper than {MAX_NESTING}")).in_file(name));
-    }
+    let limits = found.limits;
+    limit!(limits, max_container_nesting).check(depth as u64, 0, "levels of nested containers").in_file(name)?;
     found.examined += data.len() as u64;
-    if found.examined > MAX_EXAMINED {
-        return Err(Error::limit(0, format!("archive entries add up to more than {MAX_EXAMINED} bytes")).in_file(name));
-    }
+    limit!(limits, max_examined_bytes).check(found.examined, 0, "bytes of archive entries").in_file(name)?;
     let is_mt5 = data.get(..4) == Some(layout::mt5::MAGIC);
     // A file the user gave with a MOTN-shaped header is read as one even when its size field
     // disagrees, so the error names that field (inside archives, only self-consistent ones).
     let is_motn = !is_mt5 && (motn::looks_like_motn(data) || (top && motn::header_shape(data).is_some()));
     if is_mt5 || is_motn {
         found.parsed += data.len() as u64;
-        if found.parsed > MAX_PARSED {
-            return Err(
-                Error::limit(0, format!("the models and motions add up to more than {MAX_PARSED} bytes")).in_file(name)
-            );
-        }
+        limit!(limits, max_parsed_bytes).check(found.parsed, 0, "bytes of models and motions").in_file(name)?;
     }
     if is_mt5 {
-        let m = Mt5::parse(data).in_file(name)?;
+        let m = Mt5::parse_with(data, &limits).in_file(name)?;
         let with_mesh = m.nodes.iter().filter(|n| n.mesh.is_some()).count() as u64;
         found.summaries.push(FileSummary {
             path: name.to_string(),
@@ -215,15 +209,11 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
         return Ok(true);
     }
     if is_motn {
-        let m = MotnFile::parse(data).in_file(name)?;
+        let m = MotnFile::parse_with(data, &limits).in_file(name)?;
         found.animations += m.entries.len();
-        if found.animations > MAX_ANIMATIONS {
-            return Err(Error::limit(
-                layout::motn::ATTRIBUTES as u64,
-                format!("the motions name more than {MAX_ANIMATIONS} animations in all"),
-            )
-            .in_file(name));
-        }
+        limit!(limits, max_motion_names)
+            .check(found.animations as u64, layout::motn::ATTRIBUTES as u64, "animations named by the motions")
+            .in_file(name)?;
         found.summaries.push(summary_of_motn(name, &m));
         found.warnings.extend(motn_warnings(name, &m));
         found.motns.push((short_name(name), m));
@@ -233,27 +223,25 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
     let entries: Vec<(String, std::borrow::Cow<[u8]>, usize)> = match container::kind_of(data) {
         Some(Kind::Gz) => {
             // What is left of the total: a GZ inside a GZ is inflated while the outer one is held.
-            let left = container::MAX_INFLATED.saturating_sub(found.inflated);
-            let d = container::gunzip_max(data, left).in_file(name)?;
+            let inflated = limit!(limits, max_inflated_bytes);
+            let left = inflated.max.saturating_sub(found.inflated);
+            let d = container::gunzip_within(data, left, inflated).in_file(name)?;
             found.inflated += d.len() as u64;
             vec![(format!("{name}!gunzip"), std::borrow::Cow::Owned(d), 0)]
         }
         Some(k) => {
+            let max_entries = limit!(limits, max_entries);
             let list = match k {
-                Kind::Pkf => container::read_pkf(data),
-                Kind::Pks => container::read_pks(data),
-                Kind::Ipac => container::read_ipac(data, 0),
-                _ => container::read_afs(data),
+                Kind::Pkf => container::read_pkf_with(data, max_entries),
+                Kind::Pks => container::read_pks_with(data, max_entries),
+                Kind::Ipac => container::read_ipac_with(data, 0, max_entries),
+                _ => container::read_afs_with(data, max_entries),
             }
             .in_file(name)?;
             found.entries = found.entries.saturating_add(list.len());
-            if found.entries > MAX_TOTAL_ENTRIES {
-                return Err(Error::limit(
-                    0,
-                    format!("the containers list more than {MAX_TOTAL_ENTRIES} entries in all (nested ones included)"),
-                )
-                .in_file(name));
-            }
+            limit!(limits, max_total_entries)
+                .check(found.entries as u64, 0, "entries listed by the containers (nested ones included)")
+                .in_file(name)?;
             found.summaries.push(FileSummary {
                 path: name.to_string(),
                 format: format!("Shenmue container ({k:?})"),
@@ -299,14 +287,24 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
 /// Open files given together (a MOTN bank, MT5 models, containers holding them), as every
 /// family's `open_files` does.
 pub fn open_files(files: Vec<InputFile>) -> Result<ShenmueDocument> {
+    open_files_with(files, &Limits::default())
+}
+
+/// [`open_files`] within the caller's limits (from [`boneyard_core::OpenOptions::limits`]).
+pub fn open_files_with(files: Vec<InputFile>, limits: &Limits) -> Result<ShenmueDocument> {
     let named: Vec<(String, &[u8])> = files.iter().map(|f| (f.name(), f.data.as_slice())).collect();
-    open_bytes(&named)
+    open_bytes_with(&named, limits)
 }
 
 /// Open in-memory files (what `Family::open` does, without touching the disk): MOTN files,
 /// MT5 models, and GZ/PKF/PKS/IPAC/AFS containers holding them.
 pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDocument> {
-    let mut found = Found::default();
+    open_bytes_with(files, &Limits::default())
+}
+
+/// [`open_bytes`] within the caller's limits.
+pub fn open_bytes_with(files: &[(String, &[u8])], limits: &Limits) -> Result<ShenmueDocument> {
+    let mut found = Found { limits: *limits, ..Found::default() };
     for (name, data) in files {
         collect(name, data, 0, &mut found, true)?;
     }
@@ -335,7 +333,9 @@ pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDocument> {
                 .collect(),
         });
     }
-    ShenmueDocument::new(found.summaries, found.motns, rig_meshes, skeletons, found.warnings)
+    let mut doc = ShenmueDocument::new(found.summaries, found.motns, rig_meshes, skeletons, found.warnings)?;
+    doc.limits = *limits;
+    Ok(doc)
 }
 
 fn short_name(path: &str) -> String {
@@ -376,7 +376,7 @@ impl Family for Shenmue {
         _companions: &dyn Companions,
     ) -> Result<Box<dyn Document>> {
         options.refuse_pick(self.name())?;
-        Ok(Box::new(open_files(files)?))
+        Ok(Box::new(open_files_with(files, &options.limits)?))
     }
     /// `demo_motion.bin`, `demo_body.mt5`, `demo_character.mt5` (see [`demo`]).
     fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {

@@ -36,18 +36,18 @@ use crate::layout::motn as L;
 use boneyard_core::reader::cstr;
 use boneyard_core::{Endian, Error, Reader, Result};
 
-/// Most sequences a file may declare (the real file has 1559).
-pub const MAX_SEQUENCES: usize = 0x4000;
-/// Most frames of all decoded sequences together (MOTION.BIN has about 52,000): keeps
-/// `check` and export bounded on hostile headers.
-pub const MAX_TOTAL_FRAMES: u64 = 1 << 21;
-/// Longest name read.
+// The caller's limits bound a file (`Limits`): `max_sequences` it may declare (the real file
+// has 1559) and `max_total_frames` of all decoded sequences together (MOTION.BIN has about
+// 52,000), which keeps `check` and export bounded on hostile headers.
+
+/// Longest name read (a fact of the names, which are short identifiers; not a `Limits` field).
 const MAX_NAME: usize = 64;
 /// The file's closing bytes that may hold the build stamp and its padding (64 are searched).
 const STAMP_TAIL: usize = 64;
 /// Bytes of an action metadata block decoded (MOTION.BIN's longest is 200). Entries may
 /// all name one block that runs to the name table; decoding megabytes of cues for each of
-/// 4095 entries would hold billions of them. The block's `len` stays its whole length.
+/// 4095 entries would hold billions of them. The block's `len` stays its whole length. A
+/// decoding cap with a warning, kept a constant: the metadata decoder does not see `Limits`.
 pub const MAX_ACTION_BYTES: usize = 4096;
 /// The action metadata header before its records.
 const ACTION_HEADER: usize = 12;
@@ -400,6 +400,11 @@ pub fn header_shape(data: &[u8]) -> Option<u32> {
 impl MotnFile {
     /// Read a MOTN file: header, table, names, and every distinct sequence block.
     pub fn parse(data: &[u8]) -> Result<MotnFile> {
+        Self::parse_with(data, &boneyard_core::Limits::default())
+    }
+
+    /// [`MotnFile::parse`] within the caller's limits (`max_sequences`, `max_total_frames`).
+    pub fn parse_with(data: &[u8], limits: &boneyard_core::Limits) -> Result<MotnFile> {
         let mut r = Reader::new(data, Endian::Little);
         let table_offset = r.u32()?;
         let name_table_offset = r.u32()?;
@@ -423,10 +428,12 @@ impl MotnFile {
         let at_field = |field: usize| move |e: Error| Error { offset: Some(field as u64), ..e };
         let tab = Reader::at(data, table_offset as usize, Endian::Little).map_err(at_field(L::SEQ_TABLE))?;
         let count = tab
-            .check_count(count as u64, L::TABLE_ENTRY, MAX_SEQUENCES, "sequences")
+            .check_count(count as u64, L::TABLE_ENTRY, boneyard_core::limit!(limits, max_sequences), "sequences")
             .map_err(at_field(L::ATTRIBUTES))?;
         let names = Reader::at(data, name_table_offset as usize, Endian::Little).map_err(at_field(L::NAME_TABLE))?;
-        names.check_count(count as u64, 4, MAX_SEQUENCES, "names").map_err(at_field(L::ATTRIBUTES))?;
+        names
+            .check_count(count as u64, 4, boneyard_core::limit!(limits, max_sequences), "names")
+            .map_err(at_field(L::ATTRIBUTES))?;
         let mut tab = tab;
         let mut names = names;
         let mut raw = Vec::with_capacity(count);
@@ -470,9 +477,7 @@ impl MotnFile {
         for (b, &s) in parsed.into_iter().zip(&starts) {
             let b = b?;
             total_frames += u64::from(b.frames);
-            if total_frames > MAX_TOTAL_FRAMES {
-                return Err(Error::limit(s as u64, format!("the sequences hold more than {MAX_TOTAL_FRAMES} frames")));
-            }
+            boneyard_core::limit!(limits, max_total_frames).check(total_frames, s as u64, "frames in the sequences")?;
             blocks.push(b);
         }
         // Action metadata blocks: each runs to the next one or to the name table.

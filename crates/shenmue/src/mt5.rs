@@ -9,19 +9,20 @@
 //! writer ([`write()`]) and check the reader against values worked out by hand.
 
 use crate::layout::mt5 as L;
-use boneyard_core::{Endian, Error, Reader, Result, Writer};
+use boneyard_core::{limit, Endian, Error, Limit, Limits, Reader, Result, Writer};
 use glam::{Mat4, Quat, Vec2, Vec3};
 
-/// Most nodes read from one model (Ryo has 37).
-pub const MAX_NODES: usize = 4096;
-/// Most vertices of one node's mesh.
-pub const MAX_VERTICES: usize = 1 << 16;
-/// Most strip-stream opcodes read from one mesh.
-const MAX_OPS: usize = 1 << 20;
-/// Most vertices, strip indices and strip opcodes read from one model in all (nodes may
-/// share a mesh offset, so each read is charged: 4096 nodes sharing a stream of a million
-/// no-op opcodes would otherwise be 4·10⁹ reads of a 2 MB file).
-pub const MAX_MODEL_VERTICES: usize = 1 << 22;
+// The caller's limits bound a model (`Limits`): `max_nodes` (Ryo has 37), `max_vertices` of one
+// node's mesh, `max_strip_ops` of one mesh's strip stream, and `max_model_vertices`: vertices,
+// strip indices and strip opcodes read from one model in all (nodes may share a mesh offset,
+// so each read is charged: 4096 nodes sharing a stream of a million no-op opcodes would
+// otherwise be 4·10⁹ reads of a 2 MB file).
+
+/// TEXD entries read from one model: a resource limit kept a constant (the TEXD reader does
+/// not see the caller's `Limits`); its error names it.
+const MAX_TEXD_NODES: Limit = Limit::new("mt5::MAX_TEXD_NODES", 1 << 16);
+/// The strip and strip-vertex counts are u16 fields: a fact of the format, not a limit.
+const U16_COUNT: Limit = Limit::new("u16 count", 1 << 16);
 
 /// An MT5 ("HRCM") model: its node tree with meshes and the texture ids it lists.
 #[derive(Debug, Clone, PartialEq)]
@@ -144,6 +145,12 @@ fn opt_ofs(v: u32) -> Option<usize> {
 impl Mt5 {
     /// Read an MT5 file: the node tree depth-first, each node's mesh and strips, the TEXD list.
     pub fn parse(data: &[u8]) -> Result<Mt5> {
+        Self::parse_with(data, &Limits::default())
+    }
+
+    /// [`Mt5::parse`] within the caller's limits (`max_nodes`, `max_vertices`,
+    /// `max_model_vertices`, `max_strip_ops`).
+    pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Mt5> {
         let mut r = Reader::new(data, Endian::Little);
         let magic = r.array::<4>()?;
         if &magic != L::MAGIC {
@@ -153,16 +160,14 @@ impl Mt5 {
         let first = r.u32()? as usize;
         let mut nodes: Vec<Node> = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        let mut budget = MAX_MODEL_VERTICES;
+        let mut budget = limits.max_model_vertices;
         // (node offset, parent index); iterative depth-first over child/sibling links.
         let mut stack = vec![(first, None::<usize>)];
         while let Some((ofs, parent)) = stack.pop() {
             if !seen.insert(ofs) {
                 return Err(Error::invalid(ofs as u64, "node links form a cycle"));
             }
-            if nodes.len() >= MAX_NODES {
-                return Err(Error::limit(ofs as u64, format!("more than {MAX_NODES} nodes")));
-            }
+            limit!(limits, max_nodes).check(nodes.len() as u64 + 1, ofs as u64, "nodes")?;
             let mut n = Reader::new(data, Endian::Little).sub(ofs, L::NODE_SIZE)?;
             let flags = n.u32()?;
             let mesh_ofs = n.u32()?;
@@ -178,10 +183,15 @@ impl Mt5 {
                 parent.and_then(|p: usize| nodes.get(p)).and_then(|p| p.mesh.as_ref()).map(|m| m.positions.len());
             let mesh = match opt_ofs(mesh_ofs) {
                 Some(m) => {
-                    let (mesh, ops) = parse_mesh(data, m, parent_verts.unwrap_or(0), budget)?;
+                    let (mesh, ops) = parse_mesh(data, m, parent_verts.unwrap_or(0), budget, limits)?;
                     let used = ops + mesh.positions.len() + mesh.strips.iter().map(|s| s.indices.len()).sum::<usize>();
                     budget = budget.checked_sub(used).ok_or_else(|| {
-                        Error::limit(m as u64, format!("the model holds more than {MAX_MODEL_VERTICES} vertices"))
+                        let lim = limit!(limits, max_model_vertices);
+                        lim.error(
+                            m as u64,
+                            lim.max - budget as u64 + used as u64,
+                            "vertices, indices and opcodes in the model",
+                        )
                     })?;
                     Some(mesh)
                 }
@@ -247,7 +257,7 @@ fn parse_texd(data: &[u8], at: usize, skipped: &mut Vec<(u64, String)>) -> Resul
     let count = Reader::at(data, pos.min(data.len()), Endian::Little)?.check_count(
         u64::from(count),
         8,
-        1 << 16,
+        MAX_TEXD_NODES,
         "TEXD nodes",
     )?;
     let mut ids = Vec::new();
@@ -291,7 +301,13 @@ fn parse_texd(data: &[u8], at: usize, skipped: &mut Vec<(u64, String)>) -> Resul
 }
 
 /// A mesh and the number of strip opcodes read for it. `budget` bounds the opcodes read.
-fn parse_mesh(data: &[u8], at: usize, parent_verts: usize, budget: usize) -> Result<(MeshData, usize)> {
+fn parse_mesh(
+    data: &[u8],
+    at: usize,
+    parent_verts: usize,
+    budget: usize,
+    limits: &Limits,
+) -> Result<(MeshData, usize)> {
     let mut r = Reader::new(data, Endian::Little).sub(at, L::MESH_HEADER)?;
     let poly_type = r.u32()?;
     let vert_ofs = r.u32()? as usize;
@@ -304,14 +320,14 @@ fn parse_mesh(data: &[u8], at: usize, parent_verts: usize, budget: usize) -> Res
         return Err(Error::invalid(vcount_at, format!("negative vertex count {vert_count}")));
     }
     let mut v = Reader::at(data, vert_ofs, Endian::Little)?;
-    let n = v.check_count(vert_count as u64, L::VERTEX_SIZE, MAX_VERTICES, "vertices")?;
+    let n = v.check_count(vert_count as u64, L::VERTEX_SIZE, limit!(limits, max_vertices), "vertices")?;
     let mut positions = Vec::with_capacity(n);
     let mut normals = Vec::with_capacity(n);
     for _ in 0..n {
         positions.push(Vec3::from(finite3(&mut v)?));
         normals.push(Vec3::from(finite3(&mut v)?));
     }
-    let (strips, ops) = parse_strips(data, strip_ofs, n, parent_verts, budget.min(MAX_OPS))?;
+    let (strips, ops) = parse_strips(data, strip_ofs, n, parent_verts, budget.min(limits.max_strip_ops))?;
     Ok((MeshData { poly_type, positions, normals, center, radius, strips }, ops))
 }
 
@@ -355,13 +371,13 @@ fn parse_strips(data: &[u8], at: usize, own: usize, parent: usize, max_ops: usiz
                 let _unk = r.u16()?;
                 let n = usize::from(r.u16()?);
                 let per = 2 + if has_uv { 4 } else { 0 } + if has_col { 4 } else { 0 };
-                let n = r.check_count(n as u64, 2 + 3 * per, 1 << 16, "strips")?;
+                let n = r.check_count(n as u64, 2 + 3 * per, U16_COUNT, "strips")?;
                 let scale = if uvh { 1.0 / 65536.0 } else { 1.0 / f32::from(uv_size) };
                 for _ in 0..n {
                     let len_at = r.offset();
                     let len = r.i16()?;
                     let count = usize::from(len.unsigned_abs());
-                    let count = r.check_count(count as u64, per, 1 << 16, "strip vertices")?;
+                    let count = r.check_count(count as u64, per, U16_COUNT, "strip vertices")?;
                     let mut indices = Vec::with_capacity(count);
                     let mut uvs = has_uv.then(|| Vec::with_capacity(count));
                     let mut colors = has_col.then(|| Vec::with_capacity(count));
@@ -395,7 +411,9 @@ fn parse_strips(data: &[u8], at: usize, own: usize, parent: usize, max_ops: usiz
             other => return Err(Error::invalid(op_at, format!("unknown strip opcode {other:#06x}"))),
         }
     }
-    Err(Error::limit(at as u64, format!("strip stream has no 0x8000 end within {max_ops} opcodes (the model's limit)")))
+    // `max_ops` is `max_strip_ops`, or what is left of `max_model_vertices` when less.
+    let what = "strip opcodes without the 0x8000 end";
+    Err(Limit::new("max_strip_ops", max_ops as u64).error(at as u64, max_ops as u64 + 1, what))
 }
 
 /// Triangles of a strip as (corner a, b, c) positions into the strip, alternating winding
@@ -598,11 +616,11 @@ mod tests {
         u16s(&[0x0002, 2, 0x0000, 0x000B, 256, 0x0011, 0, 1, (-3i16) as u16, 0, 128, 0, 1, 0, 0, 2, 0, 0]);
         u16s(&[0x8000]);
         // Ten opcodes: 0x0000, 0xFFFF, 0x0E, 0x09, 0x08, 0x1C, 0x02, 0x0B, 0x11, 0x8000.
-        let (strips, ops) = parse_strips(&s, 0, 3, 0, MAX_OPS).unwrap();
+        let (strips, ops) = parse_strips(&s, 0, 3, 0, Limits::default().max_strip_ops).unwrap();
         assert_eq!(ops, 10);
         assert!(parse_strips(&s, 0, 3, 0, 10).is_ok());
         let e = parse_strips(&s, 0, 3, 0, 9).unwrap_err();
-        assert!(e.to_string().contains("within 9 opcodes"), "{e}");
+        assert!(e.to_string().contains("limit `max_strip_ops` (9) exceeded"), "{e}");
         assert_eq!(strips.len(), 2);
         assert_eq!(strips[0].texture, 3);
         assert_eq!(strips[0].indices, vec![0, 1, 2]);
@@ -614,10 +632,10 @@ mod tests {
         assert_eq!(strips[1].uvs.as_ref().unwrap()[0], Vec2::new(0.5, 0.0));
         assert_eq!(strip_triangles(&strips[1]), vec![[1, 0, 2]]);
         // An index past this node's 3 vertices (and no parent) is an error at its offset.
-        let e = parse_strips(&s, 0, 2, 0, MAX_OPS).unwrap_err();
+        let e = parse_strips(&s, 0, 2, 0, Limits::default().max_strip_ops).unwrap_err();
         assert_eq!(e.offset, Some(24 + 8 + 10 + 10));
         // An unknown opcode too.
-        let e = parse_strips(&[0x01, 0x00, 0x00, 0x80], 0, 3, 0, MAX_OPS).unwrap_err();
+        let e = parse_strips(&[0x01, 0x00, 0x00, 0x80], 0, 3, 0, Limits::default().max_strip_ops).unwrap_err();
         assert!(e.to_string().contains("unknown strip opcode 0x0001"), "{e}");
     }
 

@@ -34,7 +34,7 @@ fn nested_archives_cannot_multiply_their_entries() {
     let started = std::time::Instant::now();
     let Err(e) = open_bytes(&[("BOMB.AFS".into(), &outer)]) else { panic!("the entry bomb opened") };
     assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
-    assert!(e.to_string().contains("entries in all"), "{e}");
+    assert_eq!(e.limit_name(), Some("max_total_entries"), "{e}");
     assert!(e.file.as_deref().is_some_and(|f| f.starts_with("BOMB.AFS")), "{e}");
     // Not an assertion (no timed tests): the figure, for whoever reads the log.
     eprintln!("took {:?}", started.elapsed());
@@ -168,7 +168,7 @@ fn one_motion_listed_many_times_is_bounded() {
     let started = std::time::Instant::now();
     let Err(e) = open_bytes(&[("MOTIONS.AFS".into(), &afs)]) else { panic!("65536 copies of a motion opened") };
     assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
-    assert!(e.to_string().contains("more than"), "{e}");
+    assert_eq!(e.limit_name(), Some("max_parsed_bytes"), "{e}");
     // Not an assertion (no timed tests): the figure, for whoever reads the log.
     eprintln!("took {:?}", started.elapsed());
     // A few copies are fine: each is its own file of animations.

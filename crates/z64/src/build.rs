@@ -45,21 +45,21 @@ pub struct Found {
     /// What is left of the legacy limb table scan's reads, shared by every file
     /// ([`scan::MAX_LEGACY_TABLE_READS`]).
     pub legacy_reads_left: usize,
-    /// What is left of [`MAX_SCAN_WORK`], shared by every file.
+    /// What is left of `Limits::max_scan_work`, shared by every file.
     pub scan_work_left: usize,
+    /// The caller's limits.
+    pub limits: boneyard_core::Limits,
 }
 
-/// Limbs the structural scan may read while trying keyframe and curve skeleton candidates
-/// and pairing candidate animations with them, over the whole document. Candidates are cheap
-/// to fake (a 16-byte pattern repeated), and each try reads up to 255 limbs: unbounded, a
-/// 1 MiB file costs minutes, and pairing n animations with m skeletons n x m tries.
-pub const MAX_SCAN_WORK: usize = 1 << 24;
-
-/// Skeletons and animations one document may hold (a whole OoT or MM ROM has a few hundred
-/// skeletons and a few thousand animations); more is a hostile file, refused.
-pub const MAX_SKELETONS: usize = 8192;
-/// See [`MAX_SKELETONS`].
-pub const MAX_ANIMATIONS: usize = 65536;
+// `Limits::max_scan_work`: limbs the structural scan may read while trying keyframe and curve
+// skeleton candidates and pairing candidate animations with them, over the whole document.
+// Candidates are cheap to fake (a 16-byte pattern repeated), and each try reads up to 255
+// limbs: unbounded, a 1 MiB file costs minutes, and pairing n animations with m skeletons
+// n x m tries. When it is used up the scan stops with a warning naming the limit.
+//
+// `Limits::max_skeletons` and `max_animations`: what one document may hold (a whole OoT or MM
+// ROM has a few hundred skeletons and a few thousand animations); more is a hostile file,
+// refused with an error naming the limit.
 
 /// True for the stem of `gameplay_keep` (segment 4: Link's animation headers, shared data).
 pub fn is_gameplay_keep(stem: &str) -> bool {
@@ -126,6 +126,18 @@ pub fn find_all_for_builds(
     la: Option<usize>,
     explicit: &[Explicit],
 ) -> Result<Found> {
+    find_all_limited(files, builds, gk, la, explicit, &boneyard_core::Limits::default())
+}
+
+/// [`find_all_for_builds`] within the caller's limits.
+pub fn find_all_limited(
+    files: &[SegFile],
+    builds: &[Option<&'static str>],
+    gk: Option<usize>,
+    la: Option<usize>,
+    explicit: &[Explicit],
+    limits: &boneyard_core::Limits,
+) -> Result<Found> {
     let mut f = Found {
         ctxs: Vec::new(),
         skels: Vec::new(),
@@ -138,8 +150,9 @@ pub fn find_all_for_builds(
         gameplay_keep: gk,
         link_animetion: la,
         required: Vec::new(),
-        legacy_reads_left: scan::MAX_LEGACY_TABLE_READS,
-        scan_work_left: MAX_SCAN_WORK,
+        legacy_reads_left: limits.max_legacy_table_reads,
+        scan_work_left: limits.max_scan_work,
+        limits: *limits,
     };
     for (i, file) in files.iter().enumerate() {
         if Some(i) == la {
@@ -213,21 +226,20 @@ pub fn find_all_for_builds(
             }
         }
         if f.scan_work_left == 0 || f.legacy_reads_left == 0 {
-            let msg = "the structural scan's work budget is used up: some candidates were not tried";
+            let which = if f.scan_work_left == 0 { "max_scan_work" } else { "max_legacy_table_reads" };
+            let msg = format!(
+                "the structural scan's work budget is used up (limit `{which}`): some candidates were not tried"
+            );
+            let msg = msg.as_str();
             f.per_file[i].2.push(msg.into());
             f.warnings.push(Warning::in_file(file.name.clone(), msg));
         }
-        if f.skels.len() > MAX_SKELETONS || f.anims.len() > MAX_ANIMATIONS {
-            return Err(Error::limit(
-                0,
-                format!(
-                    "{} skeletons and {} animations found so far (at most {MAX_SKELETONS} and {MAX_ANIMATIONS})",
-                    f.skels.len(),
-                    f.anims.len()
-                ),
-            )
-            .in_file(file.name.clone()));
-        }
+        boneyard_core::limit!(limits, max_skeletons)
+            .check(f.skels.len() as u64, 0, "skeletons found so far")
+            .and_then(|()| {
+                boneyard_core::limit!(limits, max_animations).check(f.anims.len() as u64, 0, "animations found so far")
+            })
+            .map_err(|e| e.in_file(file.name.clone()))?;
     }
     name_demo(files, &mut f);
     // Link animations play on a 21-limb skeleton (Link's Flex skeletons), when one was given.

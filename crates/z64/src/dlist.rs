@@ -36,16 +36,20 @@ const G_POPMTX: u8 = 0xD8;
 const G_MTX: u8 = 0xDA;
 const G_DL: u8 = 0xDE;
 const G_ENDDL: u8 = 0xDF;
-/// Display-list call depth the RSP allows (F3DEX2: 10).
+/// Display-list call depth the RSP allows (F3DEX2: 10): the default of
+/// `Limits::max_dlist_depth`, which the decoder takes from the caller's limits.
 const MAX_DEPTH: usize = 10;
 /// Branches remembered per call level for cutting loops (a hostile chain of thousands of
-/// branches must not cost a search of all of them at each).
+/// branches must not cost a search of all of them at each). An internal bound of the loop
+/// detector, not a resource limit: kept a constant.
 const MAX_BRANCHES_TRACKED: usize = 64;
-/// Commands decoded per limb at most (hostile loops).
+/// Commands decoded per limb at most (hostile loops): the default of `Limits::max_dlist_commands`.
 const MAX_COMMANDS: usize = 1 << 16;
 /// Commands all the skeletons of a document may run together, and texels they may decode:
 /// without a shared budget, a small file of many 255-limb skeletons whose lists loop costs
-/// 65536 commands a limb each (minutes), or decodes 64 textures a limb (gigabytes).
+/// 65536 commands a limb each (minutes), or decodes 64 textures a limb (gigabytes). These are
+/// the defaults of `Limits::max_document_commands` and `max_document_texels`; a document's
+/// [`Budget`] is built from the caller's limits.
 pub const MAX_DOCUMENT_COMMANDS: usize = 1 << 21;
 /// Texels all the skeletons of a document may decode together (see [`MAX_DOCUMENT_COMMANDS`]).
 pub const MAX_DOCUMENT_TEXELS: usize = 1 << 24;
@@ -59,15 +63,29 @@ pub struct Budget {
     pub texels: usize,
     /// Skin vertex and transformation entries ([`crate::skin::MAX_DOCUMENT_SKIN_ENTRIES`]).
     pub skin_entries: usize,
+    /// How deep display-list calls may nest (`Limits::max_dlist_depth`).
+    pub max_depth: usize,
+    /// Commands one display list may run (`Limits::max_dlist_commands`).
+    pub max_commands: usize,
+}
+
+impl Budget {
+    /// The whole budget of a document within the caller's limits (`max_document_commands`,
+    /// `max_document_texels`, `max_skin_entries`, `max_dlist_depth`, `max_dlist_commands`).
+    pub fn from_limits(l: &boneyard_core::Limits) -> Self {
+        Budget {
+            commands: l.max_document_commands,
+            texels: l.max_document_texels,
+            skin_entries: l.max_skin_entries,
+            max_depth: l.max_dlist_depth,
+            max_commands: l.max_dlist_commands,
+        }
+    }
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget {
-            commands: MAX_DOCUMENT_COMMANDS,
-            texels: MAX_DOCUMENT_TEXELS,
-            skin_entries: crate::skin::MAX_DOCUMENT_SKIN_ENTRIES,
-        }
+        Self::from_limits(&boneyard_core::Limits::default())
     }
 }
 const VTX_CACHE: usize = 32;
@@ -94,7 +112,9 @@ struct RawNote {
 }
 
 /// Notes one skeleton's meshes give at most (after merging), and limbs or meshes one note
-/// names at most: a hostile skeleton of 255 broken limbs says so in a bounded text.
+/// names at most: a hostile skeleton of 255 broken limbs says so in a bounded text. Caps on
+/// the wording of warnings (the warnings still say how many more there were), not resource
+/// limits: kept constants.
 pub const MAX_NOTES_PER_SKELETON: usize = 32;
 const MAX_SUBJECTS_PER_NOTE: usize = 16;
 
@@ -206,15 +226,16 @@ pub fn skeleton_meshes(
                 notes.push(RawNote {
                     file: None,
                     offset: limb_at(l),
-                    message: format!(
-                        "meshes not decoded, the document's budget of {MAX_DOCUMENT_COMMANDS} display list commands is used up"
-                    ),
+                    message: "meshes not decoded, the document's budget of display list commands is used up (limit `max_document_commands`)"
+                        .to_string(),
                     subject: format!("limb {l} and after"),
                 });
                 break 'limbs;
             }
             let vtx_buf = skin.as_ref().map(|m| m.vtx_bytes());
+            let (max_depth, max_commands) = (budget.max_depth, budget.max_commands);
             let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands, draw);
+            (d.max_depth, d.max_commands) = (max_depth, max_commands);
             d.set_colours(colours);
             d.skin_vertices = vtx_buf.as_deref();
             let run = d.run(dl);
@@ -556,6 +577,10 @@ struct Decoder<'a, 'b> {
     flex: bool,
     /// The document's commands left (shared by every limb and skeleton).
     commands_left: &'b mut usize,
+    /// `Limits::max_dlist_depth`.
+    max_depth: usize,
+    /// `Limits::max_dlist_commands`.
+    max_commands: usize,
     cache: [Option<Vtx>; VTX_CACHE],
     groups: Vec<Group>,
     /// G_SETTIMG: (address, format, size).
@@ -667,7 +692,7 @@ const G_MDSFT_TEXTFILT: u32 = 12;
 const OTHERMODE_H_SETUP: u32 = 1 << G_MDSFT_CYCLETYPE | 2 << G_MDSFT_TEXTFILT;
 /// F3DEX2 G_LIGHTING geometry-mode bit.
 const G_LIGHTING: u32 = 0x0020_0000;
-/// Groups (textures) per limb at most.
+/// Groups (textures) per limb at most (a cut with a warning; kept a constant).
 const MAX_GROUPS: usize = 64;
 
 impl<'a, 'b> Decoder<'a, 'b> {
@@ -686,6 +711,8 @@ impl<'a, 'b> Decoder<'a, 'b> {
             slots,
             flex,
             commands_left,
+            max_depth: MAX_DEPTH,
+            max_commands: MAX_COMMANDS,
             cache: [None; VTX_CACHE],
             groups: Vec::new(),
             timg: (0, 0, 0),
@@ -809,11 +836,12 @@ impl<'a, 'b> Decoder<'a, 'b> {
         let mut stack: Vec<u32> = Vec::new();
         let mut pc = start;
         self.running = vec![vec![start]];
-        for _ in 0..MAX_COMMANDS {
+        for _ in 0..self.max_commands {
             let Some(left) = self.commands_left.checked_sub(1) else {
-                return Err(format!(
-                    "stopped: the document's budget of {MAX_DOCUMENT_COMMANDS} display list commands is used up"
-                ));
+                return Err(
+                    "stopped: the document's budget of display list commands is used up (limit `max_document_commands`)"
+                        .to_string(),
+                );
             };
             *self.commands_left = left;
             let Ok(cmd) = self.ctx.record::<Gfx>(pc, 0) else {
@@ -930,8 +958,12 @@ impl<'a, 'b> Decoder<'a, 'b> {
                         }
                     }
                     if call {
-                        if stack.len() >= MAX_DEPTH {
-                            return Err("display list calls nest too deep".into());
+                        if stack.len() >= self.max_depth {
+                            return Err(format!(
+                                "limit `max_dlist_depth` ({}) exceeded: {} nested display-list calls",
+                                self.max_depth,
+                                stack.len() + 1
+                            ));
                         }
                         stack.push(pc);
                         self.running.push(vec![w1]);
@@ -951,7 +983,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                 _ => {}
             }
         }
-        Err(format!("more than {MAX_COMMANDS} commands (a loop?)"))
+        Err(format!("limit `max_dlist_commands` ({}) exceeded: more commands in one list (a loop?)", self.max_commands))
     }
 
     fn vtx(&mut self, w0: u32, addr: u32) {

@@ -21,13 +21,10 @@ use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
-/// Joint values (frames x joints, summed over the animations) `check` samples at most; a whole
-/// OoT or MM ROM needs a few million.
-pub const MAX_CHECK_JOINTS: usize = 1 << 25;
-
-/// Warnings one document keeps (a hostile file of thousands of broken skeletons would
-/// otherwise say so in millions); past it, one more says how many were not kept.
-pub const MAX_WARNINGS: usize = 10_000;
+// `Limits::max_check_joints`: joint values (frames x joints, summed over the animations)
+// `check` samples at most; a whole OoT or MM ROM needs a few million.
+// `Limits::max_warnings`: warnings one document keeps (a hostile file of thousands of broken
+// skeletons would otherwise say so in millions); past it, one more names the limit.
 
 /// Zelda 64 files opened together (objects, `gameplay_keep`, `link_animetion`, ROMs): their
 /// skeletons with their display-list meshes, and their animations posed as `SkelAnime` does.
@@ -79,7 +76,7 @@ impl Z64Document {
         doc.warnings = std::mem::take(&mut doc.found.warnings);
         let multi = doc.found.skels.iter().map(|s| doc.found.ctxs[s.ctx].1).collect::<std::collections::BTreeSet<_>>();
         let multi = multi.len() > 1;
-        let mut budget = dlist::Budget::default();
+        let mut budget = dlist::Budget::from_limits(&doc.found.limits);
         let mut warnings = Vec::new();
         for si in 0..doc.found.skels.len() {
             let (info, runtime) = doc.skeleton_info(si, multi, &mut budget, &mut warnings)?;
@@ -87,11 +84,13 @@ impl Z64Document {
             doc.runtime_textures.push(runtime);
         }
         doc.warnings.extend(warnings);
-        if doc.warnings.len() > MAX_WARNINGS {
-            let dropped = doc.warnings.len() - MAX_WARNINGS;
-            doc.warnings.truncate(MAX_WARNINGS);
+        let max_warnings = doc.found.limits.max_warnings;
+        if doc.warnings.len() > max_warnings {
+            let dropped = doc.warnings.len() - max_warnings;
+            doc.warnings.truncate(max_warnings);
             let file = doc.files.first().map(|f| f.name.clone()).unwrap_or_default();
-            doc.warnings.push(Warning::in_file(file, format!("{dropped} more warnings not kept")));
+            let note = boneyard_core::limit!(doc.found.limits, max_warnings).cut_note(dropped);
+            doc.warnings.push(Warning::in_file(file, note));
         }
         for (i, a) in doc.found.anims.iter().enumerate() {
             let home = doc.found.ctxs[a.ctx].1;
@@ -569,19 +568,16 @@ impl Document for Z64Document {
     fn check(&self) -> Result<Vec<String>> {
         // Every frame of every animation is sampled: bound the total first, so a small file of
         // thousands of 32767-frame animations sharing their data is an error, not an hour.
-        let mut total = 0usize;
+        let mut work =
+            boneyard_core::Budget::new(boneyard_core::limit!(self.found.limits, max_check_joints), "joint values");
         for a in &self.found.anims {
-            total = total.saturating_add((a.frames as usize).saturating_mul(a.joints));
-            if total > MAX_CHECK_JOINTS {
+            if work.spend((a.frames as u64).saturating_mul(a.joints as u64)).is_err() {
                 let ctx = self.ctx(a.ctx);
-                return Err(Error::limit(
-                    ctx.home_offset(a.addr),
-                    format!(
-                        "check would sample more than {MAX_CHECK_JOINTS} joint values (animation {} of {} frames)",
-                        a.name, a.frames
-                    ),
-                )
-                .in_file(ctx.home_file().name.clone()));
+                let what = format!("joint values to sample, up to animation {} of {} frames", a.name, a.frames);
+                return Err(work
+                    .limit()
+                    .error(ctx.home_offset(a.addr), work.spent(), what)
+                    .in_file(ctx.home_file().name.clone()));
             }
         }
         let mut lines = Vec::with_capacity(self.found.anims.len());

@@ -36,7 +36,7 @@ use serde_json::json;
 pub const NORMAL_FPS: f64 = 20.0;
 /// Link's animations: 1.5 frames a game update (30 a second), as `list` reports them.
 pub const LINK_FPS: f64 = 30.0;
-/// Largest frame count (`frameCount` is an s16).
+/// Largest frame count (`frameCount` is an s16). A fact of the format, not a `Limits` field.
 pub const MAX_FRAMES: usize = 0x7FFF;
 
 /// Is a skeleton of `limbs` limbs in the file `stem` one of Link's (animated by player
@@ -184,7 +184,7 @@ pub fn normal_data(name: &str, joints: &[Vec<[i16; 3]>]) -> Result<NormalData> {
             if let Some(k) = varying.iter().position(|&v| v == (j, c)) {
                 let start = static_max + k * frames;
                 let start = u16::try_from(start).map_err(|_| {
-                    Error::limit(
+                    Error::ceiling(
                         0,
                         format!(
                             "clip {name:?}: joint {j} axis {c} would start at value {start}, past the u16 joint indices ({} varying channels x {frames} frames)",
@@ -338,7 +338,7 @@ fn import_normal(doc: &Z64Document, si: usize, encs: Vec<Encoded>, out: &mut Imp
         pad_to(&mut bytes, 4);
         let header = bytes.len();
         if header + 16 > 0xFF_FFFF {
-            return Err(Error::limit(
+            return Err(Error::ceiling(
                 0,
                 format!("clip {:?}: {} would pass the 16 MiB a segment addresses", enc.name, file.stem),
             ));
@@ -454,7 +454,7 @@ fn import_link(
         }
         la_bytes.extend(w.into_bytes());
         if la_bytes.len() > 0xFF_FFFF {
-            return Err(Error::limit(
+            return Err(Error::ceiling(
                 0,
                 format!("clip {:?}: link_animetion would pass the 16 MiB segment 7 addresses", enc.name),
             ));

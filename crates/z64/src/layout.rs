@@ -72,7 +72,7 @@ pub const DMA_ENTRY_SIZE: usize = 0x10;
 /// F3DEX2 vertex: s16 x, y, z, u16 flag, s16 s, t, `u8 rgba_or_normal[4]`.
 pub const VTX_SIZE: usize = 0x10;
 
-/// Largest limb count a skeleton header can hold (u8), and what we accept.
+/// Largest limb count a skeleton header can hold (u8), and what we accept. A fact of the format, not a `Limits` field.
 pub const MAX_LIMBS: usize = 255;
 
 /// Split a segmented address into (segment, offset) (`SEGMENT_NUMBER`, `SEGMENT_OFFSET`).

@@ -160,7 +160,8 @@ impl Family for Z64 {
         companions: &dyn Companions,
     ) -> Result<Box<dyn Document>> {
         let runtime = runtime::RuntimeState::from_pairs(&options.runtime)?;
-        Ok(Box::new(open_files_running(files, &[], options.pick.as_deref(), runtime, companions)?))
+        let pick = options.pick.as_deref();
+        Ok(Box::new(open_files_limited(files, &[], pick, runtime, companions, &options.limits)?))
     }
 
     /// `link_animetion` holds only the frames `gameplay_keep`'s headers point into; it is read
@@ -227,11 +228,23 @@ pub fn open_files_picking(
 /// `link_animetion` found beside the input. One there but unreadable is an error; Link's
 /// object without `gameplay_keep` is a warning (his animations are not listed).
 pub fn open_files_running(
+    inputs: Vec<InputFile>,
+    explicit: &[build::Explicit],
+    pick: Option<&str>,
+    runtime: runtime::RuntimeState,
+    companions: &dyn Companions,
+) -> Result<Z64Document> {
+    open_files_limited(inputs, explicit, pick, runtime, companions, &boneyard_core::Limits::default())
+}
+
+/// [`open_files_running`] within the caller's limits (from [`boneyard_core::OpenOptions::limits`]).
+pub fn open_files_limited(
     mut inputs: Vec<InputFile>,
     explicit: &[build::Explicit],
     pick: Option<&str>,
     runtime: runtime::RuntimeState,
     companions: &dyn Companions,
+    limits: &boneyard_core::Limits,
 ) -> Result<Z64Document> {
     if pick.is_some() && !inputs.iter().any(|i| rom::byte_order(&i.data).is_some()) {
         return Err(Error::not_found("--file picks a file inside a ROM, and none of the files given is a ROM"));
@@ -268,7 +281,7 @@ pub fn open_files_running(
                 sum.notes.push("file names from the ROM's name table".into());
             }
             let version = info.version.and_then(rom::decomp_version);
-            let (kept, notes) = pick_rom_files(&name, rfiles, pick)?;
+            let (kept, notes) = pick_rom_files(&name, rfiles, pick, limits)?;
             sum.notes.extend(notes);
             for (f, s) in kept {
                 files.push(f);
@@ -289,7 +302,7 @@ pub fn open_files_running(
     }
     let gk = files.iter().position(|f| build::is_gameplay_keep(&f.stem));
     let la = files.iter().position(|f| build::is_link_animetion(&f.stem));
-    let found = build::find_all_for_builds(&files, &builds, gk, la, explicit)?;
+    let found = build::find_all_limited(&files, &builds, gk, la, explicit, limits)?;
     let nothing = found.skels.is_empty() && found.anims.is_empty();
     if nothing {
         // A file named as the game names its objects is an object even when it holds only
@@ -366,6 +379,7 @@ fn pick_rom_files(
     rom_name: &str,
     rfiles: Vec<rom::RomFile>,
     pick: Option<&str>,
+    limits: &boneyard_core::Limits,
 ) -> Result<(Vec<KeptFile>, Vec<String>)> {
     let mut notes = Vec::new();
     // link_animetion: an uncompressed file early in the table (OoT: entry 6, after the audio
@@ -428,8 +442,8 @@ fn pick_rom_files(
         }
     };
     let mut kept = Vec::new();
-    // Keyframe skeleton tries, shared by the ROM's files (see build::MAX_SCAN_WORK).
-    let mut work = build::MAX_SCAN_WORK;
+    // Keyframe skeleton tries, shared by the ROM's files (`Limits::max_scan_work`).
+    let mut work = limits.max_scan_work;
     for (i, f) in rfiles.into_iter().enumerate() {
         if picked.as_ref().is_some_and(|set| !set.contains(&i)) {
             continue;

@@ -14,7 +14,7 @@
 
 use crate::layout::{DmaEntry, Record, DMA_ENTRY_SIZE};
 use crate::yaz0;
-use boneyard_core::{Endian, Error, Reader, Result};
+use boneyard_core::{Endian, Error, Limit, Reader, Result};
 
 /// How a ROM's bytes are ordered, told by its first word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,7 +146,9 @@ pub struct RomFile {
     pub data: Vec<u8>,
 }
 
-/// Largest DMA table we walk.
+// The ROM's limits stay constants for now (the ROM reader does not see the caller's
+// `Limits`; its errors name them `rom::MAX_FILE`, `rom::MAX_TOTAL_FILES`).
+/// Largest DMA table we walk (a cut, not an error: the table ends at a zero entry).
 const MAX_ENTRIES: usize = 4096;
 /// Largest file we decompress.
 const MAX_FILE: usize = 64 << 20;
@@ -207,16 +209,17 @@ pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
             ));
         }
         let size = (ve - vs) as usize;
-        if size > MAX_FILE {
-            return Err(Error::limit(at as u64, format!("DMA entry {i}: file of {size} bytes")));
-        }
+        Limit::new("rom::MAX_FILE", MAX_FILE as u64).check(
+            size as u64,
+            at as u64,
+            &format!("bytes in DMA entry {i}"),
+        )?;
         total += size;
-        if total > MAX_TOTAL_FILES {
-            return Err(Error::limit(
-                at as u64,
-                format!("DMA entry {i}: the files would decompress to more than {MAX_TOTAL_FILES} bytes"),
-            ));
-        }
+        Limit::new("rom::MAX_TOTAL_FILES", MAX_TOTAL_FILES as u64).check(
+            total as u64,
+            at as u64,
+            &format!("bytes the files up to DMA entry {i} decompress to"),
+        )?;
         let rs = rs as usize;
         let (data, compressed) = if re == 0 {
             let d = rom.get(rs..rs + size).ok_or_else(|| {

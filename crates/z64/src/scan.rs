@@ -210,8 +210,11 @@ pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> 
 /// Limb pointers the legacy limb table scan may read in one file, over all limb counts, and
 /// tables it may return for one count: a file of valid pointers with legacy animation headers
 /// for all 255 counts would otherwise cost 255 reads at every word for every count.
+/// The default of `Limits::max_legacy_table_reads` (the scan spends the caller's, see
+/// `build::Found::legacy_reads_left`).
 pub const MAX_LEGACY_TABLE_READS: usize = 1 << 24;
-/// Tables the legacy limb table scan may return for one limb count.
+/// Tables the legacy limb table scan may return for one limb count (a cut of candidates, not a
+/// resource the caller sizes: kept a constant).
 pub const MAX_LEGACY_TABLES: usize = 64;
 
 /// `budget` is what is left of [`MAX_LEGACY_TABLE_READS`]; the scan stops when it runs out.

@@ -25,7 +25,8 @@ use boneyard_core::Result;
 
 /// Vertex and transformation entries one document's skin limbs may read together: the
 /// counts are u16 and arrays may overlap, so 65535 modifications naming one 65535-vertex array
-/// would be four billion steps from a 700 KB file.
+/// would be four billion steps from a 700 KB file. The default of `Limits::max_skin_entries`
+/// (the document's budget is built from the caller's limits, see `dlist::Budget::from_limits`).
 pub const MAX_DOCUMENT_SKIN_ENTRIES: usize = 1 << 22;
 
 /// One vertex of an animated limb's buffer, as the game writes it for a pose.
@@ -132,7 +133,7 @@ pub fn read_animated_limb(
             return Err(ctx.error(
                 at,
                 format!(
-                    "skin limb {limb}: modification {m}: more than the document's {MAX_DOCUMENT_SKIN_ENTRIES} skin vertex and transformation entries"
+                    "skin limb {limb}: modification {m}: limit `max_skin_entries` exceeded: more skin vertex and transformation entries than the document's limit"
                 ),
             ));
         };

@@ -6,7 +6,9 @@
 use boneyard_core::model::Texture;
 use boneyard_core::{Endian, Reader};
 
-/// Largest texture we decode (texels); the N64's TMEM holds 4 KiB anyway.
+/// Largest texture we decode (texels); the N64's TMEM holds 4 KiB anyway. A fact of the
+/// hardware's texture sizes (coordinates are 10.2 fixed point), kept a constant; the texels of a
+/// whole document are the caller's `Limits::max_document_texels`.
 pub const MAX_TEXELS: usize = 256 * 256;
 
 /// Image formats (`G_IM_FMT_*`) and sizes (`G_IM_SIZ_*`).

@@ -13,7 +13,8 @@ use boneyard_core::{Error, ErrorKind, Result};
 pub const MAGIC: &[u8; 4] = b"Yaz0";
 /// Size of the header: magic, u32 decompressed size, 8 reserved bytes.
 pub const HEADER_SIZE: usize = 0x10;
-/// Largest decompressed size we accept (the largest OoT/MM file is a few MB).
+/// Largest decompressed size we accept (the largest OoT/MM file is a few MB). A resource limit
+/// kept a constant (Yaz0 decoding does not see the caller's `Limits`); its error names it.
 pub const MAX_SIZE: usize = 64 << 20;
 
 /// Is this a Yaz0 stream?
@@ -28,7 +29,11 @@ pub fn declared_size(data: &[u8]) -> Result<usize> {
     }
     let size = u32::from_be_bytes([data[4], data[5], data[6], data[7]]) as usize;
     if size > MAX_SIZE {
-        return Err(Error::limit(4, format!("Yaz0 decompressed size {size} is over the limit {MAX_SIZE}")));
+        return Err(boneyard_core::Limit::new("yaz0::MAX_SIZE", MAX_SIZE as u64).error(
+            4,
+            size as u64,
+            "bytes decompressed (Yaz0)",
+        ));
     }
     Ok(size)
 }

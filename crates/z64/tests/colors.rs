@@ -110,7 +110,14 @@ fn open_link(test: &str, runtime: Vec<(String, String)>) -> Option<Box<dyn Docum
         .map(|n| dbg_file(n, test))
         .collect::<Option<_>>()?;
     let inputs = files.iter().map(|p| InputFile::read(p).unwrap()).collect();
-    Some(Z64.open(inputs, &OpenOptions { pick: None, runtime }, &boneyard_core::DiskCompanions::default()).unwrap())
+    Some(
+        Z64.open(
+            inputs,
+            &OpenOptions { pick: None, runtime, ..Default::default() },
+            &boneyard_core::DiskCompanions::default(),
+        )
+        .unwrap(),
+    )
 }
 
 /// `sTunicColors` in the decomp's z_player_lib.c (RGB8), written here by hand.
@@ -148,7 +155,7 @@ fn adult_link_tunic_is_the_decomps_kokiri_green_and_zora_on_request() {
     let inputs = files.iter().map(|p| InputFile::read(p).unwrap()).collect();
     let e = Z64.open(
         inputs,
-        &OpenOptions { pick: None, runtime: vec![("tunic".into(), "pink".into())] },
+        &OpenOptions { pick: None, runtime: vec![("tunic".into(), "pink".into())], ..Default::default() },
         &boneyard_core::DiskCompanions::default(),
     );
     assert!(e.is_err());
@@ -269,7 +276,11 @@ fn documented_actor_environment_colours() {
                 .iter()
                 .zip(&anon.skeletons()[0].meshes)
                 .filter(|(m, w)| {
-                    assert!(m.positions == w.positions && m.texture == w.texture, "{}: the copy reads another mesh", m.name);
+                    assert!(
+                        m.positions == w.positions && m.texture == w.texture,
+                        "{}: the copy reads another mesh",
+                        m.name
+                    );
                     if m.base_color != w.base_color {
                         // The combiner's product: white's factor times the environment's RGB.
                         let want: Vec<f32> = (0..3).map(|c| w.base_color[c] * env[c] as f32 / 255.0).collect();

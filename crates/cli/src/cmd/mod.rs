@@ -14,7 +14,9 @@ use anyhow::Result;
 
 pub fn run(cli: Cli) -> Result<()> {
     let runtime = cli.runtime_state();
-    let options = boneyard_core::OpenOptions { pick: cli.pick, runtime };
+    // The CLI reads within the default limits (`boneyard_core::Limits::default()`); a library
+    // user raises one through `OpenOptions::limits`.
+    let options = boneyard_core::OpenOptions { pick: cli.pick, runtime, limits: Default::default() };
     match cli.command {
         Command::Info { files, json } => info::run(&files, json, &options),
         Command::List { files, json } => list::run(&files, json, &options),

@@ -41,7 +41,7 @@ impl Builder {
             self.bin.push(0);
         }
         if self.bin.len().saturating_add(bytes.len()) > MAX_BIN_BYTES {
-            return Err(Error::new(ErrorKind::Limit("the exported glTF would exceed 3.75 GiB".into())));
+            return Err(Error::new(ErrorKind::Ceiling("the exported glTF would exceed 3.75 GiB".into())));
         }
         let offset = self.bin.len();
         self.bin.extend_from_slice(bytes);
@@ -106,7 +106,7 @@ impl Builder {
         let js = json::serialize::to_vec(&self.root)
             .map_err(|e| Error::new(ErrorKind::Invalid(format!("glTF JSON serialization failed: {e}"))))?;
         if js.len().saturating_add(self.bin.len()) > MAX_BIN_BYTES {
-            return Err(Error::new(ErrorKind::Limit("the exported glTF would exceed 3.75 GiB".into())));
+            return Err(Error::new(ErrorKind::Ceiling("the exported glTF would exceed 3.75 GiB".into())));
         }
         Ok(glb_container(&js, self.bin))
     }

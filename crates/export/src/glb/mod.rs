@@ -110,7 +110,7 @@ pub(crate) fn write_with(
         return Err(invalid(format!("skeleton {} has no bones", info.name)));
     }
     if skel.len() > MAX_JOINTS {
-        return Err(Error::new(ErrorKind::Limit(format!(
+        return Err(Error::new(ErrorKind::Ceiling(format!(
             "skeleton {} has {} bones; glTF joint indices stop at {MAX_JOINTS}",
             info.name,
             skel.len()

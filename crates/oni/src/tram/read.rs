@@ -6,8 +6,10 @@ use crate::container::InstanceFile;
 use crate::layout::{tram as t, TRAM};
 use boneyard_core::{Error, Reader, Result};
 
-/// Largest raw array element count accepted (the struct's counts are u8/u16/u32).
-const MAX_ARRAY: usize = 1 << 16;
+/// Largest raw array element count accepted (the struct's counts are u8/u16/u32). A resource
+/// limit kept a constant (not a `Limits` field): the TRAM reader does not see the caller's
+/// limits; its error names it `tram::MAX_ARRAY`.
+const MAX_ARRAY_LIMIT: boneyard_core::Limit = boneyard_core::Limit::new("tram::MAX_ARRAY", 1 << 16);
 
 fn bound(r: &mut Reader<'_>) -> Result<AttackBound> {
     Ok(AttackBound {
@@ -266,7 +268,7 @@ impl Tram {
         let mut rr = s.clone();
         rr.seek(t::NUM_SOUNDS)?;
         let num_sounds = rr.u32()? as u64;
-        let num_sounds = rr.check_count(num_sounds, 0, MAX_ARRAY, "sounds").map_err(|e| e.in_file(fname))?;
+        let num_sounds = rr.check_count(num_sounds, 0, MAX_ARRAY_LIMIT, "sounds").map_err(|e| e.in_file(fname))?;
         let mut sounds = Vec::new();
         if let Some(mut r) = array(t::SOUNDS, num_sounds, t::SOUND_SIZE, "sounds")? {
             for _ in 0..num_sounds {
@@ -274,7 +276,8 @@ impl Tram {
                 sounds.push((nm, r.u16().map_err(raw_err)?));
             }
         }
-        let num_extents = s.check_count(num_extents, 0, MAX_ARRAY, "attack extents").map_err(|e| e.in_file(fname))?;
+        let num_extents =
+            s.check_count(num_extents, 0, MAX_ARRAY_LIMIT, "attack extents").map_err(|e| e.in_file(fname))?;
         let mut attack_extents = Vec::new();
         if let Some(mut r) = array(t::ATTACK_EXTENTS, num_extents, t::ATTACK_EXTENT_SIZE, "attack extents")? {
             for _ in 0..num_extents {
