@@ -79,21 +79,14 @@ pub fn lines(doc: &OniDocument) -> Result<Vec<String>> {
 /// CRC-32s of the streams and per-frame tracks.
 fn tram_line(i: usize, t: &Tram) -> Result<String> {
     for p in 0..t.parts {
-        // The part's whole stream is walked before its first non-unit rotation is reported
-        // (a stream error in the same part comes first, as when the part was collected).
-        let (mut frame, mut bad) = (0usize, None);
-        t.each_part_rotation(p, |q| {
-            if bad.is_none() && !is_unit(q) {
-                bad = Some((frame, q));
+        for (f, q) in t.part_rotations(p)?.iter().enumerate() {
+            if !is_unit(*q) {
+                return Err(Error::invalid(
+                    0,
+                    format!("animation #{i} {} frame {f} part {p}: rotation {q:?} is not a unit quaternion", t.name),
+                )
+                .in_file(&t.file));
             }
-            frame += 1;
-        })?;
-        if let Some((f, q)) = bad {
-            return Err(Error::invalid(
-                0,
-                format!("animation #{i} {} frame {f} part {p}: rotation {q:?} is not a unit quaternion", t.name),
-            )
-            .in_file(&t.file));
         }
     }
     let streams: Vec<String> = (0..t.parts).map(|p| format!("{:08x}", crc32fast::hash(t.stream_bytes(p)))).collect();

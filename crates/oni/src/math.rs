@@ -77,39 +77,13 @@ pub fn quat_normalize(q: EQuat) -> EQuat {
 /// result is normalized.
 #[inline]
 pub fn quat_lerp(from: EQuat, to: EQuat, t: f32) -> EQuat {
-    QuatBlend::new(from, to).at(t)
-}
-
-/// [`quat_lerp`] between two fixed keys, split in the part that depends only on the keys
-/// (widening them, the dot product and the choice of hemisphere) and the part per `t`. The
-/// frames between two keys share the first, so a walk over every frame does it once a
-/// segment; each step is the same double-precision arithmetic, so `at(t)` is bit for bit
-/// `quat_lerp(from, to, t)`.
-#[derive(Debug, Clone, Copy)]
-pub struct QuatBlend {
-    from: [f64; 4],
-    to: [f64; 4],
-}
-
-impl QuatBlend {
-    /// The blend from `from` to `to` (`to` negated when the dot product is negative).
-    #[inline]
-    pub fn new(from: EQuat, to: EQuat) -> Self {
-        let [a, b] = [from, to].map(|q| q.map(f64::from));
-        let cosom = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-        let to1 = if cosom < 0.0 { b.map(|c| -c) } else { b };
-        QuatBlend { from: a, to: to1 }
-    }
-    /// The normalized blend at `t`: double scales `1 - t` and `t`, each component rounded to
-    /// float, then [`quat_normalize`].
-    #[inline]
-    pub fn at(&self, t: f32) -> EQuat {
-        let (a, to1) = (&self.from, &self.to);
-        let scale0 = 1.0f64 - t as f64;
-        let scale1 = t as f64;
-        let res = [0, 1, 2, 3].map(|i| (scale0 * a[i] + scale1 * to1[i]) as f32);
-        quat_normalize(res)
-    }
+    let [a, b] = [from, to].map(|q| q.map(f64::from));
+    let cosom = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    let to1 = if cosom < 0.0 { b.map(|c| -c) } else { b };
+    let scale0 = 1.0f64 - t as f64;
+    let scale1 = t as f64;
+    let res = [0, 1, 2, 3].map(|i| (scale0 * a[i] + scale1 * to1[i]) as f32);
+    quat_normalize(res)
 }
 
 /// The same rotation as a glam quaternion (usual convention), normalized.

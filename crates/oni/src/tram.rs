@@ -4,7 +4,7 @@
 use crate::container::InstanceFile;
 use crate::keys;
 use crate::layout::{tram as t, TRAM};
-use crate::math::{quat_lerp, EQuat, QuatBlend};
+use crate::math::{quat_lerp, EQuat};
 use boneyard_core::{Error, Reader, Result};
 use bytes::Bytes;
 use serde_json::{json, Map, Value};
@@ -659,15 +659,6 @@ impl Tram {
     /// Every frame's rotation of `part`, in one pass over the stream: the same keys and lerps
     /// as [`rotation`](Self::rotation) frame by frame (the walk's position only moves forward).
     pub fn part_rotations(&self, part: usize) -> Result<Vec<EQuat>> {
-        let mut out = Vec::with_capacity(self.frames);
-        self.each_part_rotation(part, |q| out.push(q))?;
-        Ok(out)
-    }
-
-    /// [`part_rotations`](Self::part_rotations) handed to `each` frame by frame instead of
-    /// collected (`check` walks a CD's worth of frames without holding them). An error in the
-    /// stream ends the walk, after `each` has seen the frames before it.
-    pub fn each_part_rotation(&self, part: usize, mut each: impl FnMut(EQuat)) -> Result<()> {
         let st =
             *self.streams.get(part).ok_or_else(|| Error::invalid(0, format!("TRAM {}: no part {part}", self.name)))?;
         let ks = self.key_size as usize;
@@ -678,16 +669,16 @@ impl Tram {
                 .and_then(|b| keys::decode(self.key_size, b))
                 .ok_or_else(|| Error::invalid(pos as u64, format!("TRAM {}: key outside its stream", self.name)))
         };
+        let mut out = Vec::with_capacity(self.frames);
         if self.frames == 1 {
-            each(key(st.start)?);
-            return Ok(());
+            out.push(key(st.start)?);
+            return Ok(out);
         }
         // The segment (last key, current key, gap, frame of the current key), each key
-        // decoded once and the lerp's per-segment part (`QuatBlend`) worked out once.
+        // decoded once.
         let mut p = st.start + ks;
         let mut current_q = key(st.start)?;
         let mut last_q = current_q;
-        let mut blend = QuatBlend::new(last_q, current_q);
         let mut gap = 0usize;
         let mut current_frame = 0usize;
         let mut started = false;
@@ -703,18 +694,17 @@ impl Tram {
                 current_q = key(p)?;
                 p += ks;
                 current_frame += gap;
-                blend = QuatBlend::new(last_q, current_q);
             }
             let into = frame - (current_frame - gap);
-            each(if into == 0 {
+            out.push(if into == 0 {
                 last_q
             } else if into == gap {
                 current_q
             } else {
-                blend.at(into as f32 / gap as f32)
+                quat_lerp(last_q, current_q, into as f32 / gap as f32)
             });
         }
-        Ok(())
+        Ok(out)
     }
 
     /// Every part's rotation at `frame`.
