@@ -11,7 +11,10 @@
 #                garbage collector on the other core, so its CPU exceeds its wall time)
 #   list         boneyard list MOTION.BIN (parse only)
 #   parse        node ny_bench.mjs once-parse: new-yokosuka parsing every sequence
-# Prints each row's median wall and CPU (user + sys) seconds and the peer / boneyard ratios.
+#   oni_cd_check boneyard check on the synthetic CD-scale Oni level (8,604 TRAMs, 393,903 frames;
+#                written by `cargo run --release -p boneyard-oni --example corpus_level`)
+# Prints each row's median wall and CPU (user + sys) seconds and the peer / boneyard ratios, then
+# the peak memory of `list` and `list --json` on the Oni level as a multiple of its input size.
 # The peer lives in ../shared/peers/new-yokosuka (GPL-3.0; it is run, never copied).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,19 +29,22 @@ cargo build --release -q -p boneyard
 BIN=$PWD/target/release/boneyard
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
+cargo run --release -q -p boneyard-oni --example corpus_level -- "$OUT/corpus" >/dev/null
+CORPUS=$OUT/corpus/level1_corpus.dat
 
 # The check output must be the known one before anything is timed.
 "$BIN" check "$MOTION" 2>/dev/null | tail -1 >"$OUT/hash"
 echo "boneyard check: $(cat "$OUT/hash")   nproc=$(nproc)   load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # Row name -> command line (the peer runs from its own directory).
-names=("check" "check_1thread" "every_human" "list" "parse")
+names=("check" "check_1thread" "every_human" "list" "parse" "oni_cd_check")
 declare -A cmd=(
   [check]="env $BIN check $MOTION"
   [check_1thread]="env RAYON_NUM_THREADS=1 $BIN check $MOTION"
   [every_human]="env -C $PEER node ny_bench.mjs once-human $MOTION"
   [list]="env $BIN list $MOTION"
   [parse]="env -C $PEER node ny_bench.mjs once-parse $MOTION"
+  [oni_cd_check]="env $BIN check $CORPUS"
 )
 for ((r = 1; r <= RUNS; r++)); do
   for n in "${names[@]}"; do
@@ -61,3 +67,12 @@ ratio() { awk -v a="$(median "$OUT/$1.$3")" -v b="$(median "$OUT/$2.$3")" 'BEGIN
 echo
 echo "every human frame: new-yokosuka / boneyard check   wall $(ratio every_human check wall)   cpu $(ratio every_human check cpu)   (1 thread: wall $(ratio every_human check_1thread wall), cpu $(ratio every_human check_1thread cpu))"
 echo "parse only:        new-yokosuka / boneyard list    wall $(ratio parse list wall)   cpu $(ratio parse list cpu)"
+
+# Peak resident memory (KB, /usr/bin/time's %M) over the level's input bytes (.dat + .raw).
+input_kb=$(( ($(stat -c %s "$CORPUS") + $(stat -c %s "${CORPUS%.dat}.raw")) / 1024 ))
+for args in "list" "list --json"; do
+  # shellcheck disable=SC2086 # $args is two words on purpose
+  /usr/bin/time -f "%M" -o "$OUT/m" "$BIN" $args "$CORPUS" >/dev/null 2>&1
+  awk -v m="$(cat "$OUT/m")" -v i="$input_kb" -v a="$args" \
+    'BEGIN { printf "oni CD level: %-12s peak %4.0f MB for %2.0f MB of input: %.2fx\n", a, m / 1024, i / 1024, m / i }'
+done

@@ -56,6 +56,48 @@ pub fn warnings(docs: &[&dyn Document]) -> Value {
     Value::Array(docs.iter().flat_map(|d| d.warnings().iter().map(warning)).collect())
 }
 
+/// `list --json` of `docs` written element by element as it is serialized: one animation's
+/// JSON is made, written and dropped before the next, so a level of thousands of animations
+/// never exists as one tree (a CD's worth of TRAMs was 200 MB of it). The bytes are those
+/// of [`list`]'s tree: the same keys in the same (a `serde_json::Map`'s sorted) order, each
+/// element the same value.
+pub struct ListStream<'a> {
+    pub docs: &'a [&'a dyn Document],
+    pub files: &'a [String],
+}
+
+/// A JSON array of what `items` makes, serialized as it is iterated (once per serialization).
+struct Streamed<F>(F);
+
+impl<F, I> serde::Serialize for Streamed<F>
+where
+    F: Fn() -> I,
+    I: Iterator<Item = Value>,
+{
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((self.0)())
+    }
+}
+
+impl serde::Serialize for ListStream<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let docs = self.docs;
+        let mut m = s.serialize_map(Some(4))?;
+        // In the order of the keys of `list`'s map (sorted).
+        m.serialize_entry(
+            "animations",
+            &Streamed(|| {
+                docs.iter().flat_map(|d| d.animations().iter().enumerate().map(move |(i, a)| animation(i, a, *d)))
+            }),
+        )?;
+        m.serialize_entry("files", self.files)?;
+        m.serialize_entry("skeletons", &Streamed(|| docs.iter().flat_map(|d| d.skeletons().iter().map(skeleton))))?;
+        m.serialize_entry("warnings", &Streamed(|| docs.iter().flat_map(|d| d.warnings().iter().map(warning))))?;
+        m.end()
+    }
+}
+
 pub fn list(docs: &[&dyn Document], files: &[String]) -> Value {
     let mut skeletons = Vec::new();
     let mut animations = Vec::new();

@@ -78,6 +78,45 @@ pub struct Key {
     pub value: f32,
 }
 
+/// A curve's keys: its run of its sequence's one key array. The array is shared (`Arc`), so
+/// reading a sequence allocates its keys once, not once per curve (MOTION.BIN has 78,669
+/// curves), and a curve derefs to its keys as a slice.
+#[derive(Debug, Clone)]
+pub struct Keys {
+    all: std::sync::Arc<Vec<Key>>,
+    start: usize,
+    end: usize,
+}
+
+impl Keys {
+    /// Keys `range` of the shared array `all` (a range past its end is cut to it).
+    pub fn shared(all: std::sync::Arc<Vec<Key>>, range: std::ops::Range<usize>) -> Self {
+        let end = range.end.min(all.len());
+        Keys { start: range.start.min(end), end, all }
+    }
+}
+
+impl From<Vec<Key>> for Keys {
+    /// Keys of their own (one curve's).
+    fn from(keys: Vec<Key>) -> Self {
+        let end = keys.len();
+        Keys { all: std::sync::Arc::new(keys), start: 0, end }
+    }
+}
+
+impl std::ops::Deref for Keys {
+    type Target = [Key];
+    fn deref(&self) -> &[Key] {
+        &self.all[self.start..self.end]
+    }
+}
+
+impl PartialEq for Keys {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
 /// One channel of a sequence: the keys of one axis of one control.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Curve {
@@ -86,7 +125,7 @@ pub struct Curve {
     /// Which axis of the control it drives.
     pub axis: Axis,
     /// `[0, interior..., frames-1]`, non-decreasing; equal neighbours are steps.
-    pub keys: Vec<Key>,
+    pub keys: Keys,
 }
 
 impl Curve {

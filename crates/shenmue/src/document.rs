@@ -128,6 +128,63 @@ fn flat_family_skeleton(family: u16, controls: usize) -> Skeleton {
     Skeleton::new(format!("shenmue_family_{family}_controls"), bones).expect("flat skeleton")
 }
 
+/// The `list --json` fields of table entry `e` on its sequence `b` (built when asked for:
+/// MOTION.BIN's 1559 entries would otherwise hold a JSON tree each from the open on).
+fn entry_extra(b: &crate::motn::Block, e: &crate::motn::Entry) -> Map<String, Value> {
+    let mut extra = Map::new();
+    extra.insert("data_offset".into(), json!(b.offset));
+    extra.insert("meta_offset".into(), json!(e.meta_offset));
+    extra.insert("flag_high".into(), json!(b.flag_high));
+    extra.insert("controller_family".into(), json!(b.family()));
+    extra.insert("layout".into(), json!(b.layout.kind()));
+    // Listed-only layouts cannot be sampled (sample/pose/export return an error).
+    extra.insert("decoded".into(), json!(b.motion().is_some()));
+    extra.insert("frame_sampling".into(), json!("real frames, clamped to 0..frames-1"));
+    extra.insert("header".into(), json!(b.header));
+    if let Some(act) = &e.action {
+        let mut a = Map::new();
+        if let Some(h) = act.hit_frames {
+            a.insert("hit_frames".into(), json!(h));
+        }
+        if let Some(k) = act.attack {
+            a.insert("attack".into(), json!({"class": k[0], "proficiency": k[1], "base_damage": k[2]}));
+        }
+        if !act.sound_cues.is_empty() {
+            let c: Vec<Value> =
+                act.sound_cues.iter().map(|c| json!({"frame": c.0, "group": c.1, "track": c.2})).collect();
+            a.insert("sound_cues".into(), Value::from(c));
+        }
+        if !act.surface_cues.is_empty() {
+            let c: Vec<Value> = act.surface_cues.iter().map(|c| json!({"frame": c.0, "contact": c.1})).collect();
+            a.insert("surface_cues".into(), Value::from(c));
+        }
+        a.insert("bytes".into(), json!(act.len));
+        extra.insert("action".into(), Value::Object(a));
+    }
+    match &b.layout {
+        Layout::Curves(mo) => extra.insert("channels".into(), json!(mo.curves.len())),
+        Layout::LegacyFrame32 { payload } => extra.insert("payload_bytes".into(), json!(payload)),
+        Layout::Undecodable(why) => extra.insert("reason".into(), json!(why)),
+    };
+    // What the bytes of a listed layout show (the warnings say it in words).
+    match &b.shape {
+        Some(Shape::FrameRecords { stride, controls, hinges }) => {
+            extra.insert(
+                "shape".into(),
+                json!({"kind": "frame-records", "record_bytes": stride, "controls": controls, "hinges": hinges, "description": b.shape.as_ref().map(|s| s.describe(b.frames))}),
+            );
+        }
+        Some(Shape::NodeArrays { nodes }) => {
+            extra.insert(
+                "shape".into(),
+                json!({"kind": "node-arrays", "nodes": nodes, "description": b.shape.as_ref().map(|s| s.describe(b.frames))}),
+            );
+        }
+        None => {}
+    }
+    extra
+}
+
 impl ShenmueDocument {
     /// Build a document from parsed MOTN files (with their display names), model
     /// skeletons/meshes (they come after the rig and the family skeletons) and the readers'
@@ -199,69 +256,16 @@ impl ShenmueDocument {
         for (mi, (fname, m)) in motns.into_iter().enumerate() {
             for (ei, e) in m.entries.iter().enumerate() {
                 let b = &m.blocks[e.block];
-                let mut extra = Map::new();
-                extra.insert("data_offset".into(), json!(b.offset));
-                extra.insert("meta_offset".into(), json!(e.meta_offset));
-                extra.insert("flag_high".into(), json!(b.flag_high));
-                extra.insert("controller_family".into(), json!(b.family()));
-                extra.insert("layout".into(), json!(b.layout.kind()));
-                // Listed-only layouts cannot be sampled (sample/pose/export return an error).
-                extra.insert("decoded".into(), json!(b.motion().is_some()));
-                extra.insert("frame_sampling".into(), json!("real frames, clamped to 0..frames-1"));
-                extra.insert("header".into(), json!(b.header));
-                if let Some(act) = &e.action {
-                    let mut a = Map::new();
-                    if let Some(h) = act.hit_frames {
-                        a.insert("hit_frames".into(), json!(h));
-                    }
-                    if let Some(k) = act.attack {
-                        a.insert("attack".into(), json!({"class": k[0], "proficiency": k[1], "base_damage": k[2]}));
-                    }
-                    if !act.sound_cues.is_empty() {
-                        let c: Vec<Value> =
-                            act.sound_cues.iter().map(|c| json!({"frame": c.0, "group": c.1, "track": c.2})).collect();
-                        a.insert("sound_cues".into(), Value::from(c));
-                    }
-                    if !act.surface_cues.is_empty() {
-                        let c: Vec<Value> =
-                            act.surface_cues.iter().map(|c| json!({"frame": c.0, "contact": c.1})).collect();
-                        a.insert("surface_cues".into(), Value::from(c));
-                    }
-                    a.insert("bytes".into(), json!(act.len));
-                    extra.insert("action".into(), Value::Object(a));
-                }
+                // The `list --json` extras are built when asked for (`animation_extra`).
                 let (format, skeleton, bones) = match &b.layout {
-                    Layout::Curves(mo) => {
-                        extra.insert("channels".into(), json!(mo.curves.len()));
+                    Layout::Curves(_) => {
                         let sk = family_skeleton.get(&b.family()).copied();
                         let bones = sk.and_then(|s| skeletons.get(s)).map_or(0, |s| s.skeleton.len());
                         ("MOTN".to_string(), sk, bones)
                     }
-                    Layout::LegacyFrame32 { payload } => {
-                        extra.insert("payload_bytes".into(), json!(payload));
-                        ("MOTN legacy-frame32 (not decoded)".to_string(), None, 0)
-                    }
-                    Layout::Undecodable(why) => {
-                        extra.insert("reason".into(), json!(why));
-                        ("MOTN undecodable layout".to_string(), None, 0)
-                    }
+                    Layout::LegacyFrame32 { .. } => ("MOTN legacy-frame32 (not decoded)".to_string(), None, 0),
+                    Layout::Undecodable(_) => ("MOTN undecodable layout".to_string(), None, 0),
                 };
-                // What the bytes of a listed layout show (the warnings say it in words).
-                match &b.shape {
-                    Some(Shape::FrameRecords { stride, controls, hinges }) => {
-                        extra.insert(
-                            "shape".into(),
-                            json!({"kind": "frame-records", "record_bytes": stride, "controls": controls, "hinges": hinges, "description": b.shape.as_ref().map(|s| s.describe(b.frames))}),
-                        );
-                    }
-                    Some(Shape::NodeArrays { nodes }) => {
-                        extra.insert(
-                            "shape".into(),
-                            json!({"kind": "node-arrays", "nodes": nodes, "description": b.shape.as_ref().map(|s| s.describe(b.frames))}),
-                        );
-                    }
-                    None => {}
-                }
                 let name = if multi { format!("{fname}:{}", e.name) } else { e.name.clone() };
                 anims.push(AnimInfo {
                     index: anims.len(),
@@ -273,7 +277,7 @@ impl ShenmueDocument {
                     source: format!("{fname}@{:#x}", b.offset),
                     skeleton,
                     interpolation: Interpolation::Linear,
-                    extra,
+                    extra: Map::new(),
                 });
                 refs.push(AnimRef { motn: mi, entry: ei });
             }
@@ -515,6 +519,18 @@ impl Document for ShenmueDocument {
     }
     fn animations(&self) -> &[AnimInfo] {
         &self.anims
+    }
+    /// Data and metadata offsets, flagHigh, controller family, layout, the raw header, the
+    /// decoded action metadata and (listed layouts) what their bytes show.
+    fn animation_extra(&self, anim: usize) -> Map<String, Value> {
+        match self.refs.get(anim) {
+            Some(r) => {
+                let m = &self.motns[r.motn];
+                let e = &m.entries[r.entry];
+                entry_extra(&m.blocks[e.block], e)
+            }
+            None => Map::new(),
+        }
     }
     /// Per MOTN file: one summary line (no offset) naming everything left out, then one warning
     /// per listed sequence (its data offset), per gap of unreferenced bytes and per entry

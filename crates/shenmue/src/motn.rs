@@ -31,7 +31,7 @@
 //!   a node, ending exactly at the next sequence (16 of the 17; `TMN_MJAS_OTOSU_2` differs).
 //!   An object's node motion: no node tree is published for it, so not decoded.
 
-use crate::curve::{Axis, Curve, Key};
+use crate::curve::{Axis, Curve, Key, Keys};
 use crate::layout::motn as L;
 use boneyard_core::reader::cstr;
 use boneyard_core::{Endian, Error, Reader, Result};
@@ -633,40 +633,68 @@ fn parse_curves(region: &Reader, frames: u16, offs: [u16; 4]) -> Result<Motion> 
     let mut r4 = region.sub(b4, b5 - b4)?;
     let mut r5 = region.tail(b5)?;
     let last_frame = frames - 1;
-    let mut curves = Vec::with_capacity(n);
+    // Every curve's keys in one array (each curve a run of it): one allocation a sequence.
+    let mut keys: Vec<Key> = Vec::with_capacity(total + 2 * n);
+    let mut runs = Vec::with_capacity(n);
     for (&(id, axis), &c) in channels.iter().zip(&counts) {
         let nkeys = c + 2;
-        let mut keys = Vec::with_capacity(nkeys);
-        let mut frame_list = Vec::with_capacity(nkeys);
-        frame_list.push((0u16, r3.offset()));
-        for _ in 0..c {
-            let at = r3.offset();
-            let f = if wide_frames { r3.u16()? } else { u16::from(r3.u8()?) };
-            frame_list.push((f, at));
-        }
-        frame_list.push((last_frame, r3.offset()));
-        for w in frame_list.windows(2) {
-            if w[1].0 < w[0].0 {
+        let first = keys.len();
+        // Block 3 first (frames in order), then blocks 4 and 5: the checks meet the bytes in
+        // the order they always have, so a file with several faults names the same first one.
+        // Block 3's length was checked against the counts above, so the interior frames fit.
+        let frames_at = r3.offset();
+        let fb = r3.bytes(c * fw)?;
+        let mut prev = 0u16;
+        for k in 0..nkeys {
+            let (frame, at) = match k {
+                0 => (0, frames_at),
+                k if k == nkeys - 1 => (last_frame, frames_at + (c * fw) as u64),
+                k => {
+                    let i = (k - 1) * fw;
+                    let f = if wide_frames { u16::from_le_bytes([fb[i], fb[i + 1]]) } else { u16::from(fb[i]) };
+                    (f, frames_at + i as u64)
+                }
+            };
+            if frame < prev {
                 return Err(Error::invalid(
-                    w[1].1,
-                    format!("key frame {} of control {id} {} comes after frame {}", w[1].0, axis.path(), w[0].0),
+                    at,
+                    format!("key frame {frame} of control {id} {} comes after frame {prev}", axis.path()),
                 ));
             }
+            prev = frame;
+            keys.push(Key { frame, count: 0, tangent_in: 0.0, tangent_out: 0.0, value: 0.0 });
         }
         let cbytes = nkeys.div_ceil(4);
         let cat = r4.offset();
         let cb = r4.bytes(cbytes)?;
-        for (k, &(frame, _)) in frame_list.iter().enumerate() {
-            let count = (cb[k / 4] >> (6 - 2 * (k % 4))) & 3;
+        let count_of = |k: usize| (cb[k / 4] >> (6 - 2 * (k % 4))) & 3;
+        // The curve's halves taken from block 5 at once, as many as are there; a key whose
+        // halves are not there reads past the block below (the same error as ever).
+        let needed: usize = (0..nkeys).map(|k| usize::from(count_of(k))).sum();
+        let halves_at = r5.offset();
+        let hb = r5.bytes(2 * needed.min(r5.remaining() / 2))?;
+        let mut j = 0;
+        for (k, key) in keys[first..].iter_mut().enumerate() {
+            let count = count_of(k);
             let mut h = [0f32; 3];
             for slot in h.iter_mut().take(usize::from(count)) {
-                let at = r5.offset();
-                let bits = r5.u16()?;
-                let v = half::f16::from_bits(bits).to_f32();
-                if !v.is_finite() {
-                    return Err(Error::invalid(at, format!("half float {bits:#06x} is not finite")));
+                let Some(b) = hb.get(2 * j..2 * j + 2) else {
+                    // Past the end of block 5 (fewer than 2 bytes are left): the reader's error.
+                    return Err(match r5.u16() {
+                        Err(e) => e,
+                        Ok(_) => r5.error("block 5 ends inside this curve's halves"),
+                    });
+                };
+                let bits = u16::from_le_bytes([b[0], b[1]]);
+                // Exponent all ones: infinity or NaN.
+                if bits & 0x7C00 == 0x7C00 {
+                    return Err(Error::invalid(
+                        halves_at + 2 * j as u64,
+                        format!("half float {bits:#06x} is not finite"),
+                    ));
                 }
-                *slot = v;
+                *slot = finite_half_to_f32(bits);
+                j += 1;
             }
             let (tin, tout, value) = match count {
                 0 => (0.0, 0.0, 0.0),
@@ -674,7 +702,7 @@ fn parse_curves(region: &Reader, frames: u16, offs: [u16; 4]) -> Result<Motion> 
                 2 => (h[0], h[0], h[1]),
                 _ => (h[0], h[1], h[2]),
             };
-            keys.push(Key { frame, count, tangent_in: tin, tangent_out: tout, value });
+            *key = Key { frame: key.frame, count, tangent_in: tin, tangent_out: tout, value };
         }
         // Unused trailing bit pairs are zero in real data; anything else is a disagreement.
         let used = 2 * nkeys;
@@ -686,8 +714,14 @@ fn parse_curves(region: &Reader, frames: u16, offs: [u16; 4]) -> Result<Motion> 
                 format!("block 4 byte {last:#04x} sets counts for keys that control {id} does not have"),
             ));
         }
-        curves.push(Curve { control: id, axis, keys });
+        runs.push(first..keys.len());
     }
+    let keys = std::sync::Arc::new(keys);
+    let curves = channels
+        .iter()
+        .zip(runs)
+        .map(|(&(control, axis), run)| Curve { control, axis, keys: Keys::shared(keys.clone(), run) })
+        .collect();
     if r4.remaining() > 1 || (r4.remaining() == 1 && r4.clone().u8()? != 0) {
         return Err(r4.error(format!("block 4 has {} byte(s) no channel uses", r4.remaining())));
     }
@@ -696,9 +730,35 @@ fn parse_curves(region: &Reader, frames: u16, offs: [u16; 4]) -> Result<Motion> 
     Ok(Motion { descriptors, curves, trailing, block5_pad })
 }
 
+/// A finite IEEE binary16 (exponent not all ones) as the f32 of the same value (exact: every
+/// half is an f32), inlined where the reader converts hundreds of thousands of them.
+#[inline]
+pub fn finite_half_to_f32(bits: u16) -> f32 {
+    let sign = u32::from(bits & 0x8000) << 16;
+    let exp = u32::from(bits >> 10 & 0x1F);
+    let mant = u32::from(bits & 0x3FF);
+    if exp == 0 {
+        // Zero or subnormal: mant × 2⁻²⁴, a normal f32 (or zero), exactly.
+        f32::from_bits(sign | (mant as f32 * (1.0 / 16_777_216.0)).to_bits())
+    } else {
+        f32::from_bits(sign | (exp + 112) << 23 | mant << 13)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_finite_half_converts_as_the_half_crate_does() {
+        for bits in 0..=u16::MAX {
+            if bits & 0x7C00 == 0x7C00 {
+                continue;
+            }
+            let want = half::f16::from_bits(bits).to_f32();
+            assert_eq!(finite_half_to_f32(bits).to_bits(), want.to_bits(), "{bits:#06x}");
+        }
+    }
 
     #[test]
     fn action_blocks_are_decoded_up_to_the_limit() {

@@ -285,8 +285,9 @@ fn every_decoded_sequence_reaches_a_skeleton() {
     let mut by_skeleton: std::collections::BTreeMap<usize, usize> = Default::default();
     let (mut decoded, mut assigned) = (0usize, 0usize);
     for a in doc.animations() {
-        let family = a.extra["controller_family"].as_u64().unwrap();
-        if !a.extra["decoded"].as_bool().unwrap() {
+        let extra = doc.animation_extra(a.index);
+        let family = extra["controller_family"].as_u64().unwrap();
+        if !extra["decoded"].as_bool().unwrap() {
             assert_eq!(a.skeleton, None, "{}", a.name);
             assert!(doc.sample(a.index, 0.0).is_err());
             continue;

@@ -300,14 +300,16 @@ fn choose_variant(
     f: &mut Found,
 ) -> Option<(Arc<Variant>, NamedRead, usize)> {
     let file = ctx.home_file();
-    let candidates: Vec<&'static Variant> = match build {
+    let candidates: Vec<&'static Arc<Variant>> = match build {
         Some(v) => names::variant_for(&file.stem, v).into_iter().collect(),
         None => names::variants(&file.stem).iter().collect(),
     };
-    let candidates: Vec<&'static Variant> =
+    let candidates: Vec<&'static Arc<Variant>> =
         candidates.into_iter().filter(|v| v.names_skeletons_or_animations()).collect();
-    let reads: Vec<(&'static Variant, NamedRead)> = candidates.iter().map(|&v| (v, read_named(ctx, ci, v))).collect();
-    let clean: Vec<&'static Variant> = reads.iter().filter(|(_, r)| r.failures.is_empty()).map(|(v, _)| *v).collect();
+    let reads: Vec<(&'static Arc<Variant>, NamedRead)> =
+        candidates.iter().map(|&v| (v, read_named(ctx, ci, v))).collect();
+    let clean: Vec<&'static Arc<Variant>> =
+        reads.iter().filter(|(_, r)| r.failures.is_empty()).map(|(v, _)| *v).collect();
     let n = candidates.len();
     if clean.len() > 1 {
         let common = Variant {
@@ -326,7 +328,7 @@ fn choose_variant(
         let read = read_named(ctx, ci, &common);
         return Some((Arc::new(common), read, n));
     }
-    let mut best: Option<(&'static Variant, NamedRead)> = None;
+    let mut best: Option<(&'static Arc<Variant>, NamedRead)> = None;
     for (v, read) in reads {
         if best.as_ref().is_none_or(|(_, b)| read.failures.len() < b.failures.len()) {
             best = Some((v, read));
@@ -334,7 +336,7 @@ fn choose_variant(
     }
     let (v, mut read) = best?;
     f.warnings.append(&mut read.failures);
-    Some((Arc::new(v.clone()), read, n))
+    Some((Arc::clone(v), read, n))
 }
 
 /// Entries that name a skeleton or an animation header in the file itself (what

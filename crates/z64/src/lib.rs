@@ -255,7 +255,7 @@ pub fn open_files_limited(
     let mut rom_summaries = Vec::new();
     // By file: the decomp's name of the build it comes from, when a ROM says (bare files: None).
     let mut builds: Vec<Option<&'static str>> = Vec::new();
-    for input in &inputs {
+    for input in &mut inputs {
         let name = input.name();
         let (stem, _) = stem_of(&input.path);
         if let Some(order) = rom::byte_order(&input.data) {
@@ -296,7 +296,8 @@ pub fn open_files_limited(
             let data = yaz0::decode(&input.data, None).map_err(|e| e.in_file(name.clone()))?;
             push_object(&mut files, &mut summaries, name, stem, data, "Yaz0-compressed");
         } else {
-            push_object(&mut files, &mut summaries, name, stem, input.data.clone(), "");
+            // The input's bytes move into the document (only its path is used below).
+            push_object(&mut files, &mut summaries, name, stem, std::mem::take(&mut input.data), "");
         }
         builds.push(None);
     }

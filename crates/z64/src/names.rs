@@ -26,7 +26,7 @@
 
 use std::cell::Cell;
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The shipped table (see the module documentation for its format).
 pub const TABLE: &str = include_str!("../data/oot_assets.tsv");
@@ -112,20 +112,21 @@ pub fn tables() -> &'static HashMap<String, FileTable> {
 
 /// The distinct readings of one file over [`VERSIONS`] (empty for an unknown file), in the
 /// order of the first build each holds for.
-pub fn variants(file: &str) -> &'static [Variant] {
+pub fn variants(file: &str) -> &'static [Arc<Variant>] {
     // Each file's readings are worked out the first time that file is asked for (all of
     // them at once cost a ROM-less open of one object about 30 ms).
-    static MAP: OnceLock<HashMap<String, OnceLock<Vec<Variant>>>> = OnceLock::new();
+    // Shared (`Arc`): a document keeps the reading it took without copying its entries.
+    static MAP: OnceLock<HashMap<String, OnceLock<Vec<Arc<Variant>>>>> = OnceLock::new();
     let map = MAP.get_or_init(|| tables().keys().map(|f| (f.clone(), OnceLock::new())).collect());
     let key = file.to_ascii_lowercase();
     match (map.get(&key), tables().get(&key)) {
-        (Some(cell), Some(t)) => cell.get_or_init(|| file_variants(t)).as_slice(),
+        (Some(cell), Some(t)) => cell.get_or_init(|| file_variants(t).into_iter().map(Arc::new).collect()).as_slice(),
         _ => &[],
     }
 }
 
 /// The reading of `file` for one build (a decomp version name), if the file is known.
-pub fn variant_for(file: &str, version: &str) -> Option<&'static Variant> {
+pub fn variant_for(file: &str, version: &str) -> Option<&'static Arc<Variant>> {
     variants(file).iter().find(|v| v.versions.contains(&version))
 }
 
@@ -152,7 +153,7 @@ fn file_variants(t: &FileTable) -> Vec<Variant> {
 
 /// Whether any reading of `file` names a skeleton or an animation.
 pub fn is_known(file: &str) -> bool {
-    variants(file).iter().any(Variant::names_skeletons_or_animations)
+    variants(file).iter().any(|v| v.names_skeletons_or_animations())
 }
 
 /// Parse the shipped table format.

@@ -8,15 +8,23 @@ use std::path::PathBuf;
 enum Listed {
     Json(Value),
     Text(String),
+    /// Already written (the one document of a run that is not a batch, `--json`).
+    Printed,
 }
 
 pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     let plan = crate::inputs::plan(files)?;
     let batch = plan.batch;
+    // One document alone: its JSON is written while the document is open, element by
+    // element (`json::ListStream`), so the output never exists as one tree.
+    let stream = json && !batch && plan.units.len() == 1;
     let named: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
     let run = crate::batch::run(plan, options, true, |d: Doc| {
         let doc = d.doc;
-        let listed = if json {
+        let listed = if stream {
+            super::print_json(&crate::json::ListStream { docs: &[doc], files: &named })?;
+            Listed::Printed
+        } else if json {
             let own = if batch { doc.files().iter().map(|f| f.path.clone()).collect() } else { named.clone() };
             Listed::Json(crate::json::list(&[doc], &own))
         } else {
@@ -27,7 +35,9 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     let mut done = run.collect()?;
     let skeletons: usize = done.ok.iter().map(|(_, (_, s, _))| s).sum();
     let animations: usize = done.ok.iter().map(|(_, (_, _, a))| a).sum();
-    if json {
+    if stream {
+        // Written above.
+    } else if json {
         // Moved out, not copied: a CD's worth of animations is hundreds of megabytes as trees.
         let docs: Vec<Value> = done
             .ok

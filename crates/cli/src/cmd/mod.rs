@@ -59,7 +59,7 @@ fn check_frame(frame: f64) -> Result<f64> {
     }
 }
 
-fn print_json(v: &serde_json::Value) -> Result<()> {
+fn print_json(v: &impl serde::Serialize) -> Result<()> {
     use std::io::Write;
     // Written as it is formatted (a whole level's list is tens of megabytes of text).
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
