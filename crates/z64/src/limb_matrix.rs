@@ -16,8 +16,8 @@ pub fn local_matrix(pos: [f32; 3], rot: [i16; 3]) -> MtxF {
 }
 
 /// Position and rotation of limb `l` for joint table `jt` (None: the rest pose, i.e. the
-/// limb's own jointPos and its default rotation). The root (limb 0) takes jointTable[0] as
-/// its position (`SkelAnime_DrawOpa`); limb i takes jointTable[i + 1] as its rotation.
+/// limb's own jointPos and its default rotation). The root (limb 0) takes `jointTable[0]` as
+/// its position (`SkelAnime_DrawOpa`); limb i takes `jointTable[i + 1]` as its rotation.
 pub fn limb_pos_rot(s: &SkelDef, l: usize, jt: Option<&JointTable>) -> ([f32; 3], [i16; 3]) {
     let limb = &s.limbs[l];
     match jt {
