@@ -61,12 +61,12 @@ pub fn xyzr_euler_combine((si, ci): (f64, f64), (sj, cj): (f64, f64), (sh, ch): 
 /// (0, 0, 0, 1) when the length is 0.
 #[inline]
 pub fn quat_normalize(q: EQuat) -> EQuat {
-    let [x, y, z, w] = q.map(f64::from);
+    let [x, y, z, w] = [q[0] as f64, q[1] as f64, q[2] as f64, q[3] as f64];
     // Summed in order (as the C loop), rounded to float once.
     let square = (x * x + y * y + z * z + w * w) as f32;
     if square > 0.0 {
         let inv = (1.0 / (square as f64).sqrt()) as f32;
-        q.map(|c| c * inv)
+        [q[0] * inv, q[1] * inv, q[2] * inv, q[3] * inv]
     } else {
         [0.0, 0.0, 0.0, 1.0]
     }
@@ -77,12 +77,20 @@ pub fn quat_normalize(q: EQuat) -> EQuat {
 /// result is normalized.
 #[inline]
 pub fn quat_lerp(from: EQuat, to: EQuat, t: f32) -> EQuat {
-    let [a, b] = [from, to].map(|q| q.map(f64::from));
-    let cosom = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-    let to1 = if cosom < 0.0 { b.map(|c| -c) } else { b };
+    // Written out component by component (the same operations in the same order as an array
+    // `map` would do): `check` lerps millions of rotations, and the generic map was a call.
+    let [a0, a1, a2, a3] = [from[0] as f64, from[1] as f64, from[2] as f64, from[3] as f64];
+    let [b0, b1, b2, b3] = [to[0] as f64, to[1] as f64, to[2] as f64, to[3] as f64];
+    let cosom = a0 * b0 + a1 * b1 + a2 * b2 + a3 * b3;
     let scale0 = 1.0f64 - t as f64;
-    let scale1 = t as f64;
-    let res = [0, 1, 2, 3].map(|i| (scale0 * a[i] + scale1 * to1[i]) as f32);
+    // Negating `to` is negating its scale: (-s)·b and s·(-b) are the same double.
+    let scale1 = if cosom < 0.0 { -(t as f64) } else { t as f64 };
+    let res = [
+        (scale0 * a0 + scale1 * b0) as f32,
+        (scale0 * a1 + scale1 * b1) as f32,
+        (scale0 * a2 + scale1 * b2) as f32,
+        (scale0 * a3 + scale1 * b3) as f32,
+    ];
     quat_normalize(res)
 }
 
