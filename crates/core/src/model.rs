@@ -172,6 +172,22 @@ pub struct Mesh {
     pub base_color: [f32; 4],
     /// The image the uvs index, decoded to RGBA8, when the format has one and it was read.
     pub texture: Option<Texture>,
+    /// How the texture's and colours' alpha draws (the render state the format sets).
+    pub alpha_mode: AlphaMode,
+}
+
+/// How a mesh's alpha is drawn: as glTF's `alphaMode` has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AlphaMode {
+    /// Alpha ignored: every texel draws (glTF OPAQUE; a base colour with alpha below 1 is
+    /// still written as BLEND by the exporter, as before).
+    #[default]
+    Opaque,
+    /// Cut-out: texels of alpha below one half are not drawn (glTF MASK, cutoff 0.5); the
+    /// N64's "texture edge" render modes, whose coverage is the texel's alpha.
+    Mask,
+    /// Blended over what is behind (glTF BLEND); the N64's translucent render modes.
+    Blend,
 }
 
 impl Mesh {
@@ -187,6 +203,7 @@ impl Mesh {
             binding: MeshBinding::Rigid { bone },
             base_color: [0.8, 0.8, 0.8, 1.0],
             texture: None,
+            alpha_mode: AlphaMode::Opaque,
         }
     }
 

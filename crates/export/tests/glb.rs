@@ -269,3 +269,26 @@ fn mesh_nodes_do_not_take_bone_names() {
     assert_eq!(names, ["a", "b", "b.2", "skin"]);
     assert_eq!(g.json["meshes"][0]["name"], "b");
 }
+
+#[test]
+fn alpha_modes_become_the_materials() {
+    use boneyard_core::model::AlphaMode;
+    let mut doc = common::with_texture(two_bones(["a", "b"]));
+    let modes = [AlphaMode::Mask, AlphaMode::Blend];
+    for (m, mode) in doc.skeletons[0].meshes.iter_mut().zip(modes) {
+        m.alpha_mode = mode;
+    }
+    let g = parse_glb(&glb(&doc, 0, &[0], &ExportOptions::default()).unwrap());
+    let mat = |mesh: usize| {
+        let k = g.json["meshes"][mesh]["primitives"][0]["material"].as_u64().unwrap() as usize;
+        g.json["materials"][k].clone()
+    };
+    // glTF 2.0 §3.9.5: MASK with alphaCutoff (0.5, the previews' cut), BLEND without one.
+    assert_eq!((mat(0)["alphaMode"].as_str(), mat(0)["alphaCutoff"].as_f64()), (Some("MASK"), Some(0.5)));
+    assert_eq!((mat(1)["alphaMode"].as_str(), mat(1).get("alphaCutoff")), (Some("BLEND"), None));
+    // The mesh's extras name its place in the skeleton's meshes (the viewer's face swap).
+    assert_eq!(
+        (g.json["meshes"][0]["extras"]["mesh"].as_u64(), g.json["meshes"][1]["extras"]["mesh"].as_u64()),
+        (Some(0), Some(1))
+    );
+}

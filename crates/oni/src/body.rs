@@ -308,6 +308,7 @@ pub fn read_geometry_full(
         binding: MeshBinding::Rigid { bone },
         base_color: [0.75, 0.72, 0.68, 1.0],
         texture: None,
+        alpha_mode: boneyard_core::model::AlphaMode::Opaque,
     };
     Ok((mesh, strips))
 }

@@ -11,7 +11,9 @@
 //!   `Mesh::base_color` times the vertex colours (interpolated across the face, as the RDP
 //!   shades) times the texture sampled at the interpolated uvs, with the N64's 3-point
 //!   filter when the texture says bilinear ([`boneyard_core::model::TextureFilter`]), the
-//!   nearest texel otherwise; texels of alpha below one half are not drawn (cut-outs). A
+//!   nearest texel otherwise; in cut-out and translucent meshes (`Mesh::alpha_mode`) texels
+//!   of alpha below one half are not drawn, opaque meshes draw every texel, as the RDP's
+//!   opaque render modes do. A
 //!   texture without uvs counts as its mean colour. Textures the engine binds per frame
 //!   (`Document::frame_textures`: Link's eyes and mouth from the face word) replace the
 //!   meshes' own. Bones are drawn on top as lines with
@@ -212,7 +214,7 @@ impl<'a> Renderer<'a> {
                                 *x *= t;
                             }
                         }
-                        (rgba[3] >= 0.5 || mapped.is_none())
+                        (cut_out_kept(m.alpha_mode, rgba[3]) || mapped.is_none())
                             .then(|| [0, 1, 2].map(|i| (rgba[i].clamp(0.0, 1.0) * lit * 255.0).round() as u8))
                     });
                 }
@@ -379,4 +381,11 @@ pub fn apng(doc: &dyn Document, skeleton: usize, anim: usize, opts: &RenderOptio
     let r = Renderer::new(doc, skeleton, Some(anim), &framing, opts)?;
     let delay = apng_delay(fps, step);
     encode::apng(opts.width, opts.height, frames.len(), delay, frames.iter().map(|&f| r.draw(Some(anim), f64::from(f))))
+}
+
+/// Whether a textured pixel of alpha `alpha` is drawn: opaque meshes draw every texel (the
+/// RDP's opaque render modes ignore the texel's alpha); cut-outs and translucent meshes
+/// (drawn without blending here) those of alpha at least one half.
+fn cut_out_kept(mode: boneyard_core::model::AlphaMode, alpha: f32) -> bool {
+    mode == boneyard_core::model::AlphaMode::Opaque || alpha >= 0.5
 }

@@ -394,3 +394,26 @@ fn oversized_animations_are_refused_before_rendering() {
     // At 64 x 64 it is fine.
     assert!(gif(&d, 0, 1, &opts(64, 64)).is_ok());
 }
+
+#[test]
+fn cut_outs_skip_clear_texels_and_opaque_meshes_draw_them() {
+    use boneyard_core::model::{AlphaMode, TextureFilter};
+    let o = RenderOptions { yaw_degrees: 0.0, pitch_degrees: 0.0, ..opts(50, 50) };
+    // The red | blue square with the red texel clear (alpha 0).
+    let square = |mode: AlphaMode| {
+        let mut d = textured_square(TextureFilter::Point);
+        let m = &mut d.skeletons[0].meshes[0];
+        m.texture.as_mut().unwrap().rgba[3] = 0;
+        m.alpha_mode = mode;
+        d
+    };
+    let background = render(&square(AlphaMode::Mask), 0, None, 0.0, &o).unwrap();
+    let bg = background.pixel(1, 1).unwrap();
+    // A cut-out: the clear half shows the background, the blue half is drawn.
+    assert_eq!(background.pixel(15, 25), Some(bg));
+    assert_ne!(background.pixel(34, 25), Some(bg));
+    // Opaque (the RDP's opaque render modes ignore the texel's alpha): both halves drawn.
+    let opaque = render(&square(AlphaMode::Opaque), 0, None, 0.0, &o).unwrap();
+    let red = opaque.pixel(15, 25).unwrap();
+    assert!(red[0] > 0 && red[1] == 0 && red[2] == 0, "{red:?}");
+}

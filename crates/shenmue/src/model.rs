@@ -63,6 +63,7 @@ fn meshes(model: &Mt5, place: &Placement, bone_rest: &[Mat4], prefix: &str) -> V
             binding: MeshBinding::Skinned { joints, weights: vec![[1.0, 0.0, 0.0, 0.0]; n] },
             base_color: [0.75, 0.7, 0.65, 1.0],
             texture: None,
+            alpha_mode: boneyard_core::model::AlphaMode::Opaque,
         });
     }
     out

@@ -24,7 +24,7 @@ pub use crate::runtime::DrawState;
 use crate::segment::Ctx;
 use crate::skeleton::SkelDef;
 use crate::texture;
-use boneyard_core::model::{Mesh, MeshBinding, TextureFilter};
+use boneyard_core::model::{AlphaMode, Mesh, MeshBinding, TextureFilter};
 use glam::{Mat4, Vec3};
 use std::collections::HashMap;
 
@@ -288,7 +288,7 @@ pub fn skeleton_meshes(
 /// Texture state at a triangle: (image address, format, size, width, height, palette address).
 type TexKey = (u32, u8, u8, usize, usize, Option<u32>);
 /// Material state at a triangle: the combiner's material and the texture filter (bilinear).
-type MatKey = (([u32; 4], [bool; 4]), bool);
+type MatKey = (([u32; 4], [bool; 4]), bool, AlphaMode);
 
 /// The colour state one display list leaves to the next.
 #[derive(Clone, Copy)]
@@ -297,11 +297,18 @@ struct ColourState {
     env: Option<[f32; 4]>,
     combine: Option<(Combine, u32)>,
     othermode_h: u32,
+    othermode_l: u32,
 }
 
 impl ColourState {
     fn start(draw: &DrawState) -> Self {
-        ColourState { prim: draw.prim, env: draw.env, combine: None, othermode_h: OTHERMODE_H_SETUP }
+        ColourState {
+            prim: draw.prim,
+            env: draw.env,
+            combine: None,
+            othermode_h: OTHERMODE_H_SETUP,
+            othermode_l: OTHERMODE_L_SETUP,
+        }
     }
 }
 
@@ -454,6 +461,7 @@ impl Group {
                 .collect()
         });
         mesh.base_color = m.factor;
+        mesh.alpha_mode = self.mat_key.2;
         let Some((addr, fmt, siz, w, h, tlut)) = self.tex.filter(|_| m.texture()) else { return mesh };
         // Where the texture is, for the note when it is not decoded; in a segment bound to no
         // file, the command that names it.
@@ -609,6 +617,8 @@ struct Decoder<'a, 'b> {
     combine: Option<(Combine, u32)>,
     /// G_SETOTHERMODE_H's word.
     othermode_h: u32,
+    /// G_SETOTHERMODE_L's word (render mode, alpha compare).
+    othermode_l: u32,
     /// The material of the current state, computed at the first triangle after a change.
     material: Option<(MatKey, Material)>,
     /// Display lists running, by call depth: the lists each level entered (its call, then
@@ -681,6 +691,8 @@ const G_LOADTILE: u8 = 0xF4;
 const G_SETTILE: u8 = 0xF5;
 const G_SETTIMG: u8 = 0xFD;
 const G_SETOTHERMODE_H: u8 = 0xE3;
+const G_SETOTHERMODE_L: u8 = 0xE2;
+const G_RDPSETOTHERMODE: u8 = 0xEF;
 const G_SETPRIMCOLOR: u8 = 0xFA;
 const G_SETENVCOLOR: u8 = 0xFB;
 const G_SETCOMBINE: u8 = 0xFC;
@@ -690,6 +702,32 @@ const G_MDSFT_CYCLETYPE: u32 = 20;
 const G_MDSFT_TEXTFILT: u32 = 12;
 /// What `Gfx_SetupDL_25Opa` leaves before an actor draws: G_CYC_2CYCLE | G_TF_BILERP.
 const OTHERMODE_H_SETUP: u32 = 1 << G_MDSFT_CYCLETYPE | 2 << G_MDSFT_TEXTFILT;
+/// G_SETOTHERMODE_L fields (gbi.h): alpha compare (bits 0-1: G_AC_THRESHOLD = 1) and the
+/// render mode's flags.
+const G_AC_THRESHOLD: u32 = 1;
+const CVG_X_ALPHA: u32 = 0x1000;
+const FORCE_BL: u32 = 0x4000;
+const ZMODE_MASK: u32 = 0xC00;
+const ZMODE_XLU: u32 = 0x800;
+const ZMODE_DEC: u32 = 0xC00;
+/// What `Gfx_SetupDL_25Opa` leaves: G_RM_AA_ZB_OPA_SURF2 (AA_EN | Z_CMP | Z_UPD | IM_RD |
+/// ALPHA_CVG_SEL, opaque), no alpha compare.
+const OTHERMODE_L_SETUP: u32 = 0x2078;
+
+/// How the render mode draws alpha: translucent surfaces (FORCE_BL with an XLU or decal depth
+/// mode: G_RM_AA_ZB_XLU_SURF and the like) blend; "texture edge" modes (CVG_X_ALPHA: coverage
+/// times the texel's alpha, G_RM_AA_ZB_TEX_EDGE) and the alpha-compare threshold cut out; the
+/// rest (G_RM_AA_ZB_OPA_SURF...) draw every texel.
+fn alpha_mode(othermode_l: u32) -> AlphaMode {
+    if othermode_l & FORCE_BL != 0 && matches!(othermode_l & ZMODE_MASK, ZMODE_XLU | ZMODE_DEC) {
+        AlphaMode::Blend
+    } else if othermode_l & CVG_X_ALPHA != 0 || othermode_l & 3 == G_AC_THRESHOLD {
+        AlphaMode::Mask
+    } else {
+        AlphaMode::Opaque
+    }
+}
+
 /// F3DEX2 G_LIGHTING geometry-mode bit.
 const G_LIGHTING: u32 = 0x0020_0000;
 /// Groups (textures) per limb at most (a cut with a warning; kept a constant).
@@ -732,18 +770,26 @@ impl<'a, 'b> Decoder<'a, 'b> {
             env: draw.env,
             combine: None,
             othermode_h: OTHERMODE_H_SETUP,
+            othermode_l: OTHERMODE_L_SETUP,
             material: None,
             running: Vec::new(),
         }
     }
 
     fn set_colours(&mut self, c: ColourState) {
-        (self.prim, self.env, self.combine, self.othermode_h) = (c.prim, c.env, c.combine, c.othermode_h);
+        (self.prim, self.env, self.combine) = (c.prim, c.env, c.combine);
+        (self.othermode_h, self.othermode_l) = (c.othermode_h, c.othermode_l);
         self.material = None;
     }
 
     fn colours(&self) -> ColourState {
-        ColourState { prim: self.prim, env: self.env, combine: self.combine, othermode_h: self.othermode_h }
+        ColourState {
+            prim: self.prim,
+            env: self.env,
+            combine: self.combine,
+            othermode_h: self.othermode_h,
+            othermode_l: self.othermode_l,
+        }
     }
 
     /// The material of the current colour state (and a note, once per G_SETCOMBINE, when it
@@ -788,7 +834,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                 m
             }
         };
-        let key = (mat.key(), bilinear);
+        let key = (mat.key(), bilinear, alpha_mode(self.othermode_l));
         self.material = Some((key, mat.clone()));
         (key, mat)
     }
@@ -905,12 +951,22 @@ impl<'a, 'b> Decoder<'a, 'b> {
                     self.combine = Some((Combine { w0, w1 }, pc.wrapping_sub(8)));
                     self.material = None;
                 }
-                G_SETOTHERMODE_H => {
+                G_SETOTHERMODE_H | G_SETOTHERMODE_L => {
                     // gsSPSetOtherMode: shift = 32 - sft - len, len - 1 in the low byte.
                     let len = (w0 & 0xFF) + 1;
                     let shift = 32u32.saturating_sub(((w0 >> 8) & 0xFF) + len);
                     let mask = (((1u64 << len.min(32)) - 1) << shift.min(31)) as u32;
-                    self.othermode_h = (self.othermode_h & !mask) | (w1 & mask);
+                    let word = if (w0 >> 24) as u8 == G_SETOTHERMODE_H {
+                        &mut self.othermode_h
+                    } else {
+                        &mut self.othermode_l
+                    };
+                    *word = (*word & !mask) | (w1 & mask);
+                    self.material = None;
+                }
+                G_RDPSETOTHERMODE => {
+                    // gsDPSetOtherMode: both words whole, the high one in w0's low 24 bits.
+                    (self.othermode_h, self.othermode_l) = (w0 & 0x00FF_FFFF, w1);
                     self.material = None;
                 }
                 G_LOADBLOCK | G_LOADTILE => {

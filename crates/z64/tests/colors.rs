@@ -27,15 +27,21 @@ const ONE_D: u32 = 6;
 
 /// An object of three Standard limbs (0 the parent of 1, 1 of 2), each with its own display
 /// list drawing one triangle (vertices at 0x400, colours (200, 100, 50, 255)):
-/// * limb 0 at 0x000: 1-cycle (G_SETOTHERMODE_H), PRIMITIVE * SHADE, prim (0x33, 0x66, 0x99).
-/// * limb 1 at 0x100: (TEXEL0 - ENV) * SHADE + ENV, env never set: approximated.
-/// * limb 2 at 0x200: the triangle, then a call of itself (a loop).
+/// * limb 0 at 0x000: 1-cycle (G_SETOTHERMODE_H), the "texture edge" render mode (a cut-out),
+///   PRIMITIVE * SHADE, prim (0x33, 0x66, 0x99).
+/// * limb 1 at 0x100: (TEXEL0 - ENV) * SHADE + ENV, env never set: approximated; a
+///   translucent render mode through G_RDPSETOTHERMODE.
+/// * limb 2 at 0x200: the triangle (the render state carried from limb 1), then a call of
+///   itself (a loop).
 fn crafted() -> Vec<u8> {
     let mut dls: Vec<Vec<u32>> = Vec::new();
     let tri = [0x0100_3006, 0x0600_0400, 0x0500_0204, 0]; // G_VTX 3 at 0x400, G_TRI1 0 1 2
     let prim_shade = [PRIMITIVE, ZERO_AB, SHADE, ZERO_D, 7, 7, 7, PRIMITIVE];
     let mut l0 = vec![0xD9DF_FFFF, 0]; // G_LIGHTING cleared: the vertex colours are the shade
     l0.extend([0xE300_0A01, 0]); // G_SETOTHERMODE_H cycle type (shift 20, 2 bits): 1-cycle
+                                 // gsDPSetRenderMode(G_RM_FOG_SHADE_A, G_RM_AA_ZB_TEX_EDGE2): G_SETOTHERMODE_L, shift 3,
+                                 // 29 bits; AA_EN | Z_CMP | Z_UPD | IM_RD | CVG_DST_CLAMP | CVG_X_ALPHA | ALPHA_CVG_SEL.
+    l0.extend([0xE200_001C, 0xC811_3078]);
     l0.extend(combine_lerp(prim_shade, prim_shade));
     l0.extend([0xFA00_0000, 0x3366_99FF]);
     l0.extend(tri);
@@ -43,6 +49,9 @@ fn crafted() -> Vec<u8> {
     dls.push(l0);
     let blend = [TEXEL0, ENVIRONMENT, SHADE, ENVIRONMENT, 7, 7, 7, ONE_D];
     let mut l1 = combine_lerp(blend, blend).to_vec();
+    // gsDPSetOtherMode: both words; the high one as the setup leaves it (2-cycle, bilinear),
+    // the low one a translucent surface (FORCE_BL | ZMODE_XLU | ...).
+    l1.extend([0xEF10_2000, 0x0C18_49D8]);
     l1.extend(tri);
     l1.extend([0xDF00_0000, 0]);
     dls.push(l1);
@@ -83,6 +92,10 @@ fn crafted_combiners_become_materials() {
     let prim = [0x33 as f32 / 255.0, 0x66 as f32 / 255.0, 0x99 as f32 / 255.0, 1.0];
     assert_eq!(m.base_color, prim);
     assert!(m.texture.is_none());
+    // The render modes: a cut-out, then translucent (set whole by G_RDPSETOTHERMODE), which
+    // the next limb's list inherits as the RDP's state does.
+    use boneyard_core::model::AlphaMode;
+    assert_eq!([0, 0x100, 0x200].map(|dl| mesh(dl).alpha_mode), [AlphaMode::Mask, AlphaMode::Blend, AlphaMode::Blend]);
     let c = m.colors.as_ref().unwrap()[0];
     assert_eq!(c, [200.0 / 255.0, 100.0 / 255.0, 50.0 / 255.0, 1.0]);
     // (TEXEL0 - ENV) * SHADE + ENV: a sum, approximated, the warning at its G_SETCOMBINE

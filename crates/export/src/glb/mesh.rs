@@ -10,7 +10,9 @@
 //! Its sampler follows the texture's filter (LINEAR for bilinear formats, NEAREST for point
 //! sampled ones), repeating. The material is `base_color` times the texture times the
 //! vertex colours (`COLOR_0`), which is how the families hand their materials over (Zelda
-//! 64: the colour combiner's formula).
+//! 64: the colour combiner's formula). The mesh's alpha mode becomes the material's: MASK
+//! (cutoff 0.5) for cut-outs, BLEND for translucent meshes (and for a base colour whose alpha
+//! is below 1), else OPAQUE.
 
 use std::collections::BTreeMap;
 
@@ -130,13 +132,17 @@ fn texture(b: &mut Builder, mesh: &Mesh) -> Result<Option<json::Index<json::Text
 
 fn material(b: &mut Builder, mesh: &Mesh, texture: Option<json::Index<json::Texture>>) -> json::Index<json::Material> {
     let c = mesh.base_color.map(|x| if x.is_finite() { x.clamp(0.0, 1.0) } else { 1.0 });
+    use boneyard_core::model::AlphaMode;
+    let (alpha_mode, alpha_cutoff) = match mesh.alpha_mode {
+        AlphaMode::Mask => (json::material::AlphaMode::Mask, Some(json::material::AlphaCutoff(0.5))),
+        AlphaMode::Blend => (json::material::AlphaMode::Blend, None),
+        AlphaMode::Opaque if c[3] < 1.0 => (json::material::AlphaMode::Blend, None),
+        AlphaMode::Opaque => (json::material::AlphaMode::Opaque, None),
+    };
     b.root.push(json::Material {
         name: Some(mesh.name.clone()),
-        alpha_mode: Valid(if c[3] < 1.0 {
-            json::material::AlphaMode::Blend
-        } else {
-            json::material::AlphaMode::Opaque
-        }),
+        alpha_mode: Valid(alpha_mode),
+        alpha_cutoff,
         pbr_metallic_roughness: json::material::PbrMetallicRoughness {
             base_color_factor: json::material::PbrBaseColorFactor(c),
             metallic_factor: json::material::StrengthFactor(0.0),
