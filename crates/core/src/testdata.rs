@@ -84,3 +84,26 @@ impl XorShift64 {
         self.0
     }
 }
+
+/// A companion resolver for tests: records what it is asked (`"<beside> <name>|<name>"` per
+/// call), answers from the files in `files`, and refuses the one name `unreadable` as an
+/// unreadable file (the unreadable-companion rule).
+#[derive(Default)]
+pub struct RecordingCompanions {
+    /// The files it can give.
+    pub files: crate::MemoryCompanions,
+    /// A name it refuses with an I/O error naming it.
+    pub unreadable: Option<&'static str>,
+    /// What it was asked, in order.
+    pub asked: std::cell::RefCell<Vec<String>>,
+}
+
+impl crate::Companions for RecordingCompanions {
+    fn find(&self, beside: &std::path::Path, names: &[&str]) -> crate::Result<Option<crate::InputFile>> {
+        self.asked.borrow_mut().push(format!("{} {}", beside.display(), names.join("|")));
+        if let Some(bad) = self.unreadable.filter(|b| names.contains(b)) {
+            return Err(crate::Error::new(crate::ErrorKind::Io("cannot be read (test)".into())).in_file(bad));
+        }
+        self.files.find(beside, names)
+    }
+}

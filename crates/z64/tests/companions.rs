@@ -5,30 +5,12 @@
 
 use boneyard_core::testdata::shared_data;
 use boneyard_core::{
-    Companions, DiskCompanions, Document, Error, Family, InputFile, MemoryCompanions, NoCompanions, OpenOptions, Result,
+    Companions, DiskCompanions, Document, Family, InputFile, MemoryCompanions, NoCompanions, OpenOptions, Result,
 };
 use boneyard_z64::Z64;
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
-/// A resolver that records what it is asked and answers from memory, or refuses one name as
-/// unreadable.
-#[derive(Default)]
-struct Recording {
-    files: MemoryCompanions,
-    unreadable: Option<&'static str>,
-    asked: RefCell<Vec<String>>,
-}
-
-impl Companions for Recording {
-    fn find(&self, beside: &Path, names: &[&str]) -> Result<Option<InputFile>> {
-        self.asked.borrow_mut().push(format!("{} {}", beside.display(), names.join("|")));
-        if let Some(bad) = self.unreadable.filter(|b| names.contains(b)) {
-            return Err(Error::new(boneyard_core::ErrorKind::Io("cannot be read (test)".into())).in_file(bad));
-        }
-        self.files.find(beside, names)
-    }
-}
+use boneyard_core::testdata::RecordingCompanions as Recording;
 
 fn open(files: Vec<InputFile>, c: &dyn Companions) -> Result<Box<dyn Document>> {
     Z64.open(files, &OpenOptions::default(), c)
