@@ -25,23 +25,26 @@ pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
     let mut h = 0;
     while h + SKELETON_HEADER_SIZE <= data.len() {
-        // `SS oooooo NN 000000`.
-        if let Ok(SkeletonHeader { segment: w, limb_count, pad: [0, 0, 0] }) = SkeletonHeader::parse_at(data, h) {
-            let n = limb_count as usize;
-            let (s, off) = split_segmented(w);
-            if w >> 28 == 0
-                && s == seg
-                && n > 0
-                && off % 4 == 0
-                && off as usize + 4 * n == h
-                && (0..n).all(|i| {
-                    word(data, off as usize + 4 * i).is_some_and(|p| {
-                        let (ps, po) = split_segmented(p);
-                        p >> 28 == 0 && ps == seg && (po as usize) + STANDARD_LIMB_SIZE <= data.len()
+        // `SS oooooo NN 000000`. The segment byte and the padding first: this runs at every
+        // word of every file a probe looks at, and a whole record read there costs more.
+        if data[h] == seg && data[h + 5..h + 8] == [0, 0, 0] {
+            if let Ok(SkeletonHeader { segment: w, limb_count, pad: [0, 0, 0] }) = SkeletonHeader::parse_at(data, h) {
+                let n = limb_count as usize;
+                let (s, off) = split_segmented(w);
+                if w >> 28 == 0
+                    && s == seg
+                    && n > 0
+                    && off % 4 == 0
+                    && off as usize + 4 * n == h
+                    && (0..n).all(|i| {
+                        word(data, off as usize + 4 * i).is_some_and(|p| {
+                            let (ps, po) = split_segmented(p);
+                            p >> 28 == 0 && ps == seg && (po as usize) + STANDARD_LIMB_SIZE <= data.len()
+                        })
                     })
-                })
-            {
-                out.push(h);
+                {
+                    out.push(h);
+                }
             }
         }
         h += 4;
