@@ -43,7 +43,7 @@ pub struct Found {
     /// Animations given explicitly (context, address): failing to pair or validate is an error.
     pub required: Vec<(usize, u32)>,
     /// What is left of the legacy limb table scan's reads, shared by every file
-    /// ([`scan::MAX_LEGACY_TABLE_READS`]).
+    /// (`Limits::max_legacy_table_reads`).
     pub legacy_reads_left: usize,
     /// What is left of `Limits::max_scan_work`, shared by every file.
     pub scan_work_left: usize,

@@ -36,32 +36,22 @@ const G_POPMTX: u8 = 0xD8;
 const G_MTX: u8 = 0xDA;
 const G_DL: u8 = 0xDE;
 const G_ENDDL: u8 = 0xDF;
-/// Display-list call depth the RSP allows (F3DEX2: 10): the default of
-/// `Limits::max_dlist_depth`, which the decoder takes from the caller's limits.
-const MAX_DEPTH: usize = 10;
 /// Branches remembered per call level for cutting loops (a hostile chain of thousands of
 /// branches must not cost a search of all of them at each). An internal bound of the loop
 /// detector, not a resource limit: kept a constant.
 const MAX_BRANCHES_TRACKED: usize = 64;
-/// Commands decoded per limb at most (hostile loops): the default of `Limits::max_dlist_commands`.
-const MAX_COMMANDS: usize = 1 << 16;
-/// Commands all the skeletons of a document may run together, and texels they may decode:
-/// without a shared budget, a small file of many 255-limb skeletons whose lists loop costs
-/// 65536 commands a limb each (minutes), or decodes 64 textures a limb (gigabytes). These are
-/// the defaults of `Limits::max_document_commands` and `max_document_texels`; a document's
-/// [`Budget`] is built from the caller's limits.
-pub const MAX_DOCUMENT_COMMANDS: usize = 1 << 21;
-/// Texels all the skeletons of a document may decode together (see [`MAX_DOCUMENT_COMMANDS`]).
-pub const MAX_DOCUMENT_TEXELS: usize = 1 << 24;
-
-/// What is left of a document's display-list budget (see [`MAX_DOCUMENT_COMMANDS`]).
+/// What is left of a document's display-list budget, built from the caller's limits
+/// (`Limits::max_dlist_depth`: the RSP's 10 by default; `max_dlist_commands` per list against
+/// hostile loops; `max_document_commands`, `max_document_texels`: without a shared budget, a
+/// small file of many 255-limb skeletons whose lists loop costs 65536 commands a limb each
+/// (minutes), or decodes 64 textures a limb (gigabytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// Display-list commands left.
     pub commands: usize,
     /// Texels left.
     pub texels: usize,
-    /// Skin vertex and transformation entries ([`crate::skin::MAX_DOCUMENT_SKIN_ENTRIES`]).
+    /// Skin vertex and transformation entries (`Limits::max_skin_entries`, see [`crate::skin`]).
     pub skin_entries: usize,
     /// How deep display-list calls may nest (`Limits::max_dlist_depth`).
     pub max_depth: usize,
@@ -749,8 +739,9 @@ impl<'a, 'b> Decoder<'a, 'b> {
             slots,
             flex,
             commands_left,
-            max_depth: MAX_DEPTH,
-            max_commands: MAX_COMMANDS,
+            // Set from the document's budget before the run (`skeleton_meshes`).
+            max_depth: 0,
+            max_commands: 0,
             cache: [None; VTX_CACHE],
             groups: Vec::new(),
             timg: (0, 0, 0),

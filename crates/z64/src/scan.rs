@@ -210,17 +210,14 @@ pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> 
 /// Legacy limb tables of `count` limb pointers: every entry a distinct pointer to a 0x20-byte
 /// limb inside the file whose child and sibling pointers are NULL or entries of the table, the
 /// first entry being the root (no limb's child or sibling).
-/// Limb pointers the legacy limb table scan may read in one file, over all limb counts, and
-/// tables it may return for one count: a file of valid pointers with legacy animation headers
-/// for all 255 counts would otherwise cost 255 reads at every word for every count.
-/// The default of `Limits::max_legacy_table_reads` (the scan spends the caller's, see
-/// `build::Found::legacy_reads_left`).
-pub const MAX_LEGACY_TABLE_READS: usize = 1 << 24;
 /// Tables the legacy limb table scan may return for one limb count (a cut of candidates, not a
 /// resource the caller sizes: kept a constant).
 pub const MAX_LEGACY_TABLES: usize = 64;
 
-/// `budget` is what is left of [`MAX_LEGACY_TABLE_READS`]; the scan stops when it runs out.
+/// `budget` is what is left of the caller's `Limits::max_legacy_table_reads` (limb pointers the
+/// scan may read in one file over all limb counts: a file of valid pointers with legacy
+/// animation headers for all 255 counts would otherwise cost 255 reads at every word for
+/// every count); the scan stops when it runs out.
 pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize, budget: &mut usize) -> Vec<usize> {
     let mut out = Vec::new();
     let in_file = |p: u32| {

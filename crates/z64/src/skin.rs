@@ -23,12 +23,6 @@ use crate::segment::Ctx;
 use crate::skeleton::SkelDef;
 use boneyard_core::Result;
 
-/// Vertex and transformation entries one document's skin limbs may read together: the
-/// counts are u16 and arrays may overlap, so 65535 modifications naming one 65535-vertex array
-/// would be four billion steps from a 700 KB file. The default of `Limits::max_skin_entries`
-/// (the document's budget is built from the caller's limits, see `dlist::Budget::from_limits`).
-pub const MAX_DOCUMENT_SKIN_ENTRIES: usize = 1 << 22;
-
 /// One vertex of an animated limb's buffer, as the game writes it for a pose.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkinVtx {
@@ -100,7 +94,10 @@ fn trunc_i8(v: f32) -> i8 {
 
 /// Read limb `limb`'s `SkinAnimatedLimbData` at `data` and compute its vertex buffer for the
 /// limb matrices `mats` (by limb). Every count, pointer and index is checked; `entries` is
-/// what is left of the document's [`MAX_DOCUMENT_SKIN_ENTRIES`].
+/// what is left of the document's `Limits::max_skin_entries` (vertex and transformation entries
+/// one document's skin limbs may read together: the counts are u16 and arrays may overlap, so
+/// 65535 modifications naming one 65535-vertex array would be four billion steps from a 700 KB
+/// file).
 pub fn read_animated_limb(
     ctx: &Ctx,
     s: &SkelDef,

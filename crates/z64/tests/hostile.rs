@@ -305,7 +305,7 @@ fn texture_decoding_is_bounded_by_the_document_budget() {
     let s = &doc.skeletons()[0];
     assert_eq!(s.meshes.len(), 255 * 64);
     let texels: usize = s.meshes.iter().filter_map(|m| m.texture.as_ref()).map(|t| t.rgba.len() / 4).sum();
-    assert_eq!(texels, boneyard_z64::dlist::MAX_DOCUMENT_TEXELS);
+    assert_eq!(texels, boneyard_core::Limits::default().max_document_texels);
     // The first texture: I8 texel i is the byte at 0x1100 + i.
     let t = s.meshes[0].texture.as_ref().unwrap();
     assert_eq!((t.width, t.height, &t.rgba[4..8]), (256, 256, &[1u8, 1, 1, 1][..]));
