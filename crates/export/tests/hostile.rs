@@ -47,3 +47,13 @@ fn missing_target_node_is_an_error() {
     let Err(e) = GltfSource::read("walk.glb", &bytes, None) else { panic!("read without an error") };
     assert!(e.to_string().contains("target node 99 does not exist"), "{e}");
 }
+
+/// fuzz/artifacts/gltf_in/crash-7b016a4b: a primitive's POSITION names accessor 0 of none (the
+/// seed's `"accessors"` key mutated away); gltf-json's validation indexed the list unchecked.
+#[test]
+fn missing_position_accessor_is_an_error() {
+    let json = br#"{"asset":{"version":"2.0"},"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}]}"#;
+    let Err(e) = GltfSource::read("walk.gltf", json, None) else { panic!("read without an error") };
+    assert!(e.to_string().contains("POSITION accessor 0 does not exist (0 accessors)"), "{e}");
+    assert_eq!(e.file.as_deref(), Some("walk.gltf"));
+}
