@@ -260,7 +260,7 @@ pub fn open_files_limited(
         let (stem, _) = stem_of(&input.path);
         if let Some(order) = rom::byte_order(&input.data) {
             let data = rom::normalize(&input.data, order);
-            let (mut info, rfiles) = rom::read_rom(&data).map_err(|e| e.in_file(name.clone()))?;
+            let (mut info, rfiles) = rom::read_rom(&data, limits).map_err(|e| e.in_file(name.clone()))?;
             info.byte_order = Some(order);
             let mut sum = FileSummary {
                 path: name.clone(),
@@ -293,7 +293,8 @@ pub fn open_files_limited(
         }
         if yaz0::is_yaz0(&input.data) {
             // A compressed object file straight from a ROM.
-            let data = yaz0::decode(&input.data, None).map_err(|e| e.in_file(name.clone()))?;
+            let data = yaz0::decode_within(&input.data, None, boneyard_core::limit!(limits, max_yaz0_bytes))
+                .map_err(|e| e.in_file(name.clone()))?;
             push_object(&mut files, &mut summaries, name, stem, data, "Yaz0-compressed");
         } else {
             // The input's bytes move into the document (only its path is used below).

@@ -147,7 +147,7 @@ proptest! {
         let _ = yaz0::decode(&with_magic, None);
         let mut r = vec![0x80, 0x37, 0x12, 0x40];
         r.extend_from_slice(&data);
-        let _ = rom::read_rom(&r);
+        let _ = rom::read_rom(&r, &boneyard_core::Limits::default());
     }
 
     #[test]
@@ -252,7 +252,7 @@ fn dma_entries_sharing_one_big_stream_are_bounded() {
     let mut files: Vec<(&[u8], bool)> = vec![(&big, true)];
     files.extend(std::iter::repeat_n((&small[..], true), 200));
     let mut r = rom::build_test_rom_with(&files, 3);
-    let (info, ok) = rom::read_rom(&r).unwrap();
+    let (info, ok) = rom::read_rom(&r, &boneyard_core::Limits::default()).unwrap();
     assert_eq!(ok.len(), 204);
     let entry = |i: usize| info.dmadata + i * 16;
     let big_entry: Vec<u8> = r[entry(3)..entry(3) + 16].to_vec();
@@ -260,11 +260,12 @@ fn dma_entries_sharing_one_big_stream_are_bounded() {
         let at = entry(i);
         r[at..at + 16].copy_from_slice(&big_entry);
     }
-    let e = rom::read_rom(&r).unwrap_err();
+    let e = rom::read_rom(&r, &boneyard_core::Limits::default()).unwrap_err();
     assert!(e.to_string().contains("decompress"), "{e}");
+    assert_eq!(e.limit_name(), Some("max_rom_bytes"), "{e}");
     // Entries 0..3 (header, boot, dmadata) take a few KB; eight 16 MiB files (3..=10) pass
     // 128 MiB.
-    assert_eq!(rom::MAX_TOTAL_FILES, 128 << 20);
+    assert_eq!(boneyard_core::Limits::default().max_rom_bytes, 128 << 20);
     assert_eq!(e.offset, Some(entry(10) as u64), "{e}");
 }
 

@@ -34,7 +34,7 @@ fn read(data: Vec<u8>, jt: Option<&JointTable>, entries: usize) -> boneyard_core
     let c = ctx(&files);
     let s = skeleton::read_skeleton(&c, 0x0600_010C, 0, "t".into(), None, None)?;
     let mats = skin::limb_matrices(&s, jt);
-    let mut left = entries;
+    let mut left = boneyard_core::Budget::new(boneyard_core::Limit::new("max_skin_entries", entries as u64), "entries");
     skin::read_animated_limb(&c, &s, 2, 0x0600_0020, &mats, &mut left)
 }
 
@@ -166,6 +166,7 @@ fn bad_skin_data_names_the_offset() {
     // The document's entry budget: 4 vertices + 5 transformations, 8 allowed.
     let e = read(common::skin_object(), None, 8).unwrap_err();
     assert_eq!(e.offset, Some(0x50), "{e}");
+    assert_eq!(e.limit_name(), Some("max_skin_entries"), "{e}");
 }
 
 /// The document poses Skin skeletons with the Skin system's matrices: at rest the limb
