@@ -99,23 +99,23 @@ fn oni_seeds(out: &mut Vec<Seed>) {
 // ---- Shenmue ----
 
 fn shenmue_seeds(out: &mut Vec<Seed>) {
-    use boneyard_shenmue::{container, demo, encode};
-    let walk = encode::encode_file(&[demo::demo_sequence(DemoClip::Walk)]);
-    let fk = encode::encode_file(&[demo::demo_fk_sequence(DemoClip::Wave)]);
+    use boneyard_shenmue as shenmue;
+    let walk = shenmue::encode_file(&[shenmue::demo_sequence(DemoClip::Walk)]);
+    let fk = shenmue::encode_file(&[shenmue::demo_fk_sequence(DemoClip::Wave)]);
     out.push(("shenmue_motn", "demo_walk_ik".into(), walk.clone()));
     out.push(("shenmue_motn", "demo_wave_fk".into(), fk.clone()));
-    let body = demo::demo_body();
-    let character = demo::demo_character();
+    let body = shenmue::demo_body();
+    let character = shenmue::demo_character();
     out.push(("shenmue_mt5", "demo_body".into(), body.clone()));
     out.push(("shenmue_mt5", "demo_character".into(), character.clone()));
     out.push((
         "shenmue_container",
         "pks".into(),
-        container::write_pks(&[("MOTION", "BIN", &walk), ("CHAR", "MT5", &character)]),
+        shenmue::write_pks(&[("MOTION", "BIN", &walk), ("CHAR", "MT5", &character)]),
     ));
-    out.push(("shenmue_container", "pkf".into(), container::write_pkf(&[(*b"MOTN", &walk)])));
-    out.push(("shenmue_container", "afs".into(), container::write_afs(&[("motion.bin", &walk)])));
-    out.push(("shenmue_container", "gz".into(), container::gzip(&walk)));
+    out.push(("shenmue_container", "pkf".into(), shenmue::write_pkf(&[(*b"MOTN", &walk)])));
+    out.push(("shenmue_container", "afs".into(), shenmue::write_afs(&[("motion.bin", &walk)])));
+    out.push(("shenmue_container", "gz".into(), shenmue::gzip(&walk)));
 }
 
 // ---- Zelda 64 ----

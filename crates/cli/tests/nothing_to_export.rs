@@ -40,7 +40,7 @@ fn s(p: &Path) -> &str {
 fn shenmue_motn_without_a_decodable_sequence() {
     // Sequence header: 1 frame, flagHigh 0x8001, block offsets 0x0C.
     let seq: Vec<u8> = [1u16, 0x8001, 0x0C, 0x0C, 0x0C, 0x0C].iter().flat_map(|v| v.to_le_bytes()).collect();
-    let bytes = boneyard_shenmue::encode::encode_file_raw(&[("ODD".to_string(), seq)]);
+    let bytes = boneyard_shenmue::encode_file_raw(&[("ODD".to_string(), seq)]);
     exports_nothing("shenmue", "ODD_MOTION.BIN", &bytes);
 }
 
