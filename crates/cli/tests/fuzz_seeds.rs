@@ -37,13 +37,13 @@ fn oni_demo_level() -> (Vec<u8>, Vec<u8>) {
 }
 
 fn oni_seeds(out: &mut Vec<Seed>) {
-    use boneyard_oni::encode;
+    use boneyard_oni as oni;
     let (dat, raw) = oni_demo_level();
     // oni_body: the demo body as a .oni (TRBS, TRCM, TRGA, TRTA, TRIA, M3GMs), whole and with
     // the meshes of all but the first three parts cut to one triangle.
-    let body = boneyard_oni::demo::demo_body();
-    let inst = encode::body_instances("demo_humanoid", &body, &body.meshes).unwrap();
-    out.push(("oni_body", "demo_body".into(), encode::write_oni(&inst).unwrap()));
+    let body = boneyard_oni::demo_body();
+    let inst = oni::body_instances("demo_humanoid", &body, &body.meshes).unwrap();
+    out.push(("oni_body", "demo_body".into(), oni::write_oni(&inst).unwrap()));
     let mut few = body.clone();
     for m in few.meshes.iter_mut().skip(3) {
         m.positions.truncate(3);
@@ -52,8 +52,8 @@ fn oni_seeds(out: &mut Vec<Seed>) {
         m.uvs = None;
         m.colors = None;
     }
-    let few_inst = encode::body_instances("few", &few, &few.meshes).unwrap();
-    out.push(("oni_body", "triangles_body".into(), encode::write_oni(&few_inst).unwrap()));
+    let few_inst = oni::body_instances("few", &few, &few.meshes).unwrap();
+    out.push(("oni_body", "triangles_body".into(), oni::write_oni(&few_inst).unwrap()));
     // oni_tram: the demo walk's TRAM struct and its raw data as the target lays them out.
     let doc = boneyard_oni::open_files(vec![
         InputFile::new("/nonexistent/boneyard_demo.dat", dat.clone()),
@@ -61,18 +61,18 @@ fn oni_seeds(out: &mut Vec<Seed>) {
     ])
     .unwrap();
     let walk = &doc.trams()[0];
-    let mut tr = encode::new_tram("seed", walk.key_size, walk.parts, walk.frames.min(12));
+    let mut tr = oni::new_tram("seed", walk.key_size, walk.parts, walk.frames.min(12));
     let n = tr.frames;
     tr.heights = walk.heights[..n].to_vec();
     tr.velocities = walk.velocities[..n].to_vec();
-    let keys: Vec<Vec<(usize, boneyard_oni::math::EQuat)>> =
+    let keys: Vec<Vec<(usize, boneyard_oni::EQuat)>> =
         (0..walk.parts).map(|p| (0..n).map(|f| (f, walk.part_rotations(p).unwrap()[f])).collect()).collect();
-    let (rot, streams) = encode::rotation_block(tr.key_size, n, &keys).unwrap();
+    let (rot, streams) = oni::rotation_block(tr.key_size, n, &keys).unwrap();
     tr.rotations = rot.into();
     tr.streams = streams;
-    let inst = encode::tram_instance(&tr).unwrap();
-    let file = encode::write_oni(std::slice::from_ref(&inst)).unwrap();
-    let f = boneyard_oni::container::InstanceFile::parse("seed.oni", file.clone(), None, None).unwrap();
+    let inst = oni::tram_instance(&tr).unwrap();
+    let file = oni::write_oni(std::slice::from_ref(&inst)).unwrap();
+    let f = boneyard_oni::InstanceFile::parse("seed.oni", file.clone(), None, None).unwrap();
     let at = f.struct_offset(0).unwrap() as usize;
     let raw_at = file.len() - f.raw_len();
     let size = boneyard_oni::layout::tram::SIZE;
@@ -80,18 +80,18 @@ fn oni_seeds(out: &mut Vec<Seed>) {
     // oni_container: a u32 (where the .dat ends), then a level's .dat and .raw: the
     // triangles body and the 12-frame walk.
     let mut level = few_inst.clone();
-    encode::append(&mut level, vec![inst]);
-    let (ldat, lraw) = encode::write_level(&level, 1).unwrap();
+    oni::append(&mut level, vec![inst]);
+    let (ldat, lraw) = oni::write_level(&level, 1).unwrap();
     out.push(("oni_container", "level".into(), [&be32(ldat.len() as u32)[..], &ldat, &lraw].concat()));
     // oni_keys: key size 6 (index 2), 3 parts, 1 frame step; the walk's first keys.
     let mut k = vec![2u8, 2, 0];
     for q in walk.part_rotations(0).unwrap().iter().take(12) {
-        k.extend(encode::encode_key(6, *q).unwrap());
+        k.extend(oni::encode_key(6, *q).unwrap());
     }
     out.push(("oni_keys", "six_byte_keys".into(), k));
     let mut k = vec![4u8, 0, 1];
     for q in walk.part_rotations(1).unwrap().iter().take(6) {
-        k.extend(encode::encode_key(16, *q).unwrap());
+        k.extend(oni::encode_key(16, *q).unwrap());
     }
     out.push(("oni_keys", "sixteen_byte_keys".into(), k));
 }
@@ -347,14 +347,14 @@ fn check_seed(target: &str, name: &str, data: &[u8]) {
         }
         "oni_tram" => {
             let size = boneyard_oni::layout::tram::SIZE;
-            let inst = boneyard_oni::encode::Instance {
+            let inst = boneyard_oni::Instance {
                 tag: boneyard_oni::layout::TRAM,
                 name: Some("TRAMfuzz".into()),
                 data: data[..size].to_vec(),
                 raw: vec![(0, data[size..].to_vec())],
                 ..Default::default()
             };
-            let file = boneyard_oni::encode::write_oni(&[inst]).unwrap();
+            let file = boneyard_oni::write_oni(&[inst]).unwrap();
             let doc = boneyard_oni::open_files(vec![InputFile::new("/nonexistent/fuzz.oni", file)]).unwrap();
             assert_eq!(doc.trams()[0].frames, 12, "{what}");
             assert!(doc.sample(0, 3.0).is_ok(), "{what}");

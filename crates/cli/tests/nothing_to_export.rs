@@ -54,7 +54,7 @@ fn z64_object_without_skeletons() {
 /// An Oni instance file without TRAM or body: one unrelated (subtitle) instance.
 #[test]
 fn oni_file_without_tram_or_body() {
-    use boneyard_oni::encode::{write_oni, Instance};
+    use boneyard_oni::{write_oni, Instance};
     let inst = Instance {
         tag: boneyard_oni::layout::tag(b"SUBT"),
         name: Some("SUBTnothing".into()),

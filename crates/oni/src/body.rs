@@ -131,7 +131,7 @@ fn vec3s(mut r: Reader<'_>, n: usize, file: &str) -> Result<Vec<Vec3>> {
 }
 
 /// Read an M3GM into a rigid mesh of part `bone` (what it skips is not reported; see
-/// [`read_geometry_full`]).
+/// `read_geometry_full`).
 pub fn read_geometry(files: &Files, gref: Ref, bone: usize, name: String) -> Result<Mesh> {
     Ok(read_geometry_full(files, gref, bone, name, &mut Vec::new())?.0)
 }
