@@ -218,7 +218,6 @@ fn z64_link_files() -> (Vec<u8>, Vec<u8>, Vec<u8>) {
 }
 
 fn z64_seeds(out: &mut Vec<Seed>) {
-    use boneyard_z64::{rom, yaz0};
     use z64_fixtures::*;
     let demo = z64_demo_object();
     let skin = skin_object();
@@ -252,16 +251,16 @@ fn z64_seeds(out: &mut Vec<Seed>) {
     out.push(("z64_link", "link_16_clips".into(), [&be32(a)[..], &be32(b), &object, &keep, &anim].concat()));
     // z64_rom: whole ROMs from the project's ROM builder around the demo object, stored and
     // Yaz0-compressed, with and without a file name table.
-    out.push(("z64_rom", "demo_stored".into(), rom::build_test_rom(std::slice::from_ref(&demo), false, 0)));
-    out.push(("z64_rom", "demo_yaz0".into(), rom::build_test_rom(std::slice::from_ref(&demo), true, 1)));
+    out.push(("z64_rom", "demo_stored".into(), boneyard_z64::build_test_rom(std::slice::from_ref(&demo), false, 0)));
+    out.push(("z64_rom", "demo_yaz0".into(), boneyard_z64::build_test_rom(std::slice::from_ref(&demo), true, 1)));
     let names = ["makerom", "boot", "dmadata", "object_boneyard_demo", "object_skin"];
     out.push((
         "z64_rom",
         "named_demo_and_skin".into(),
-        rom::build_test_rom_named(&[(&demo, true), (&skin, false)], Some(&names), 2),
+        boneyard_z64::build_test_rom_named(&[(&demo, true), (&skin, false)], Some(&names), 2),
     ));
     // z64_yaz0: a stream with its magic, and one without (the target adds it).
-    let z = yaz0::encode(&skin);
+    let z = boneyard_z64::yaz0_encode(&skin);
     out.push(("z64_yaz0", "skin".into(), z.clone()));
     out.push(("z64_yaz0", "skin_no_magic".into(), z[4..].to_vec()));
 }
@@ -398,7 +397,7 @@ fn check_seed(target: &str, name: &str, data: &[u8]) {
         }
         "z64_yaz0" => {
             let s = if data.starts_with(b"Yaz0") { data.to_vec() } else { [b"Yaz0".as_slice(), data].concat() };
-            assert!(boneyard_z64::yaz0::decode(&s, None).is_ok(), "{what}");
+            assert!(boneyard_z64::yaz0_decode(&s, None).is_ok(), "{what}");
         }
         "gltf_in" if name.ends_with(".json") => {
             assert!(boneyard_export::gltf_in::read_map(name, data).is_ok(), "{what}")

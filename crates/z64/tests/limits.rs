@@ -175,7 +175,7 @@ fn a_yaz0_file_over_max_yaz0_bytes_names_it_at_the_size_field() {
     let t = "a_yaz0_file_over_max_yaz0_bytes_names_it_at_the_size_field";
     let Some(p) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", t) else { return };
     let raw = std::fs::read(&p).unwrap();
-    let packed = boneyard_z64::yaz0::encode(&raw);
+    let packed = boneyard_z64::yaz0_encode(&raw);
     let f = || InputFile::new("object_dekunuts.yaz0", packed.clone());
     let low = Limits { max_yaz0_bytes: raw.len() - 1, ..Limits::default() };
     let opts = OpenOptions { limits: low, ..Default::default() };
@@ -192,7 +192,7 @@ fn a_yaz0_file_over_max_yaz0_bytes_names_it_at_the_size_field() {
 /// A ROM of `files` (built as `build_test_rom` does: header, boot, dmadata, then the files),
 /// opened within `limits`.
 fn open_rom(files: &[Vec<u8>], limits: Limits) -> (Vec<u8>, boneyard_core::Result<Box<dyn Document>>) {
-    let rom = boneyard_z64::rom::build_test_rom(files, false, 0);
+    let rom = boneyard_z64::build_test_rom(files, false, 0);
     let opts = OpenOptions { limits, ..Default::default() };
     let r = Z64.open(vec![InputFile::new("test.z64", rom.clone())], &opts, &boneyard_core::NoCompanions);
     (rom, r)
