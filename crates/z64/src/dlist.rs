@@ -52,7 +52,7 @@ pub struct Budget {
     /// Texels decoded (`Limits::max_document_texels`).
     pub texels: boneyard_core::Budget,
     /// Texels of one texture (`Limits::max_texture_texels`).
-    pub max_texture_texels: usize,
+    pub max_texture_texels: boneyard_core::Limit,
     /// Textures one limb's meshes use (`Limits::max_limb_textures`).
     pub max_limb_textures: usize,
     /// Notes one skeleton's meshes give (`Limits::max_skeleton_notes`).
@@ -76,7 +76,7 @@ impl Budget {
                 "display-list commands",
             ),
             texels: boneyard_core::Budget::new(boneyard_core::limit!(l, max_document_texels), "texels"),
-            max_texture_texels: l.max_texture_texels,
+            max_texture_texels: boneyard_core::limit!(l, max_texture_texels),
             max_limb_textures: l.max_limb_textures,
             max_skeleton_notes: l.max_skeleton_notes,
             skin_entries: boneyard_core::Budget::new(
@@ -488,8 +488,8 @@ impl Group {
             })
         };
         let texels = &mut budget.texels;
-        if w.saturating_mul(h) > budget.max_texture_texels {
-            let max = boneyard_core::Limit::new("max_texture_texels", budget.max_texture_texels as u64);
+        if w.saturating_mul(h) > budget.max_texture_texels.as_usize() {
+            let max = budget.max_texture_texels;
             note(format!(
                 "{} texels, more than one texture may have (limit `{}` ({}))",
                 w.saturating_mul(h),
