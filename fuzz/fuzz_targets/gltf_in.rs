@@ -33,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
         let Ok(clip) = src.clip(a, target, 60.0, &map, &mut warnings) else { continue };
         if clip.poses.len() <= 64 {
             let body = &doc.bodies()[0];
-            let _ = boneyard_oni::import::clip_to_tram(&clip, body, names, None, 6, 0.01, &mut warnings);
+            let _ = boneyard_oni::clip_to_tram(&clip, body, names, None, 6, 0.01, &mut warnings);
         }
     }
 });

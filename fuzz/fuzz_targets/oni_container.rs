@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
         InputFile::new("/nonexistent/fuzz.dat", data[..cut].to_vec()),
         InputFile::new("/nonexistent/fuzz.raw", data[cut..].to_vec()),
     ];
-    let _ = boneyard_oni::container::InstanceFile::parse("fuzz.oni", data.to_vec(), None, None);
+    let _ = boneyard_oni::InstanceFile::parse("fuzz.oni", data.to_vec(), None, None);
     if let Ok(doc) = boneyard_oni::open_files(files) {
         let doc: &dyn Document = &doc;
         let _ = doc.files();

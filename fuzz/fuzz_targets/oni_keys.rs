@@ -2,7 +2,6 @@
 //! Oni rotation keys and the engine math: every key size decoded, lerped, turned into a
 //! matrix; the rotation-block walk over arbitrary bytes.
 use boneyard_core::{Endian, Reader};
-use boneyard_oni::{keys, math, tram};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,11 +13,11 @@ fuzz_target!(|data: &[u8]| {
     let frames = 1 + data[2] as usize * 4;
     let body = &data[3..];
     for k in body.chunks_exact(size as usize).take(64) {
-        if let Some(q) = keys::decode(size, k) {
-            let r = math::quat_lerp(q, [0.0, 0.0, 0.0, 1.0], 0.5);
-            let _ = math::Matrix43::from_quat(r).to_mat4();
-            let _ = math::to_glam(q);
+        if let Some(q) = boneyard_oni::decode_key(size, k) {
+            let r = boneyard_oni::quat_lerp(q, [0.0, 0.0, 0.0, 1.0], 0.5);
+            let _ = boneyard_oni::Matrix43::from_quat(r).to_mat4();
+            let _ = boneyard_oni::to_glam(q);
         }
     }
-    let _ = tram::walk_block(&Reader::new(body, Endian::Little), parts, frames, size as usize);
+    let _ = boneyard_oni::walk_block(&Reader::new(body, Endian::Little), parts, frames, size as usize);
 });

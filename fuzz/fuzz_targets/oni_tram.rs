@@ -3,7 +3,7 @@
 //! writer wraps them in a VR32 .oni (the raw blob at raw offset 0x20, the struct's own raw
 //! offsets kept as the fuzzer made them), then it is read, walked at every frame and checked.
 use boneyard_core::Document;
-use boneyard_oni::encode::{write_oni, Instance};
+use boneyard_oni::{write_oni, Instance};
 use boneyard_oni::layout::{tram, TRAM};
 use libfuzzer_sys::fuzz_target;
 

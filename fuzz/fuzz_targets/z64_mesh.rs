@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     let (fmt, siz) = (pick >> 5, (pick >> 3) & 3);
     let (w, h) = (4usize << (pick & 3), 4usize << ((pick >> 2) & 1));
     let tlut = rest.get(..512);
-    let _ = boneyard_z64::texture::decode(fmt, siz, w, h, rest, tlut);
+    let _ = boneyard_z64::decode_texture(fmt, siz, w, h, rest, tlut);
     let Ok(doc) = boneyard_z64::open_files(vec![InputFile::new("/nonexistent/object_fuzz", rest.to_vec())]) else {
         return;
     };

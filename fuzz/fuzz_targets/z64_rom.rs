@@ -8,7 +8,7 @@ use boneyard_core::family::InputFile;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let rom = if boneyard_z64::rom::byte_order(data).is_some() {
+    let rom = if boneyard_z64::byte_order(data).is_some() {
         data.to_vec()
     } else {
         [&[0x80, 0x37, 0x12, 0x40][..], data].concat()

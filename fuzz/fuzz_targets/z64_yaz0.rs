@@ -4,11 +4,11 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = boneyard_z64::yaz0::decode(data, None);
+    let _ = boneyard_z64::yaz0_decode(data, None);
     let mut s = b"Yaz0".to_vec();
     s.extend_from_slice(data);
-    if let Ok(out) = boneyard_z64::yaz0::decode(&s, None) {
-        let again = boneyard_z64::yaz0::decode(&boneyard_z64::yaz0::encode(&out), Some(out.len())).unwrap();
+    if let Ok(out) = boneyard_z64::yaz0_decode(&s, None) {
+        let again = boneyard_z64::yaz0_decode(&boneyard_z64::yaz0_encode(&out), Some(out.len())).unwrap();
         assert_eq!(again, out);
     }
 });

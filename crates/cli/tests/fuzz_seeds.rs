@@ -37,13 +37,13 @@ fn oni_demo_level() -> (Vec<u8>, Vec<u8>) {
 }
 
 fn oni_seeds(out: &mut Vec<Seed>) {
-    use boneyard_oni::encode;
+    use boneyard_oni as oni;
     let (dat, raw) = oni_demo_level();
     // oni_body: the demo body as a .oni (TRBS, TRCM, TRGA, TRTA, TRIA, M3GMs), whole and with
     // the meshes of all but the first three parts cut to one triangle.
-    let body = boneyard_oni::demo::demo_body();
-    let inst = encode::body_instances("demo_humanoid", &body, &body.meshes).unwrap();
-    out.push(("oni_body", "demo_body".into(), encode::write_oni(&inst).unwrap()));
+    let body = boneyard_oni::demo_body();
+    let inst = oni::body_instances("demo_humanoid", &body, &body.meshes).unwrap();
+    out.push(("oni_body", "demo_body".into(), oni::write_oni(&inst).unwrap()));
     let mut few = body.clone();
     for m in few.meshes.iter_mut().skip(3) {
         m.positions.truncate(3);
@@ -52,8 +52,8 @@ fn oni_seeds(out: &mut Vec<Seed>) {
         m.uvs = None;
         m.colors = None;
     }
-    let few_inst = encode::body_instances("few", &few, &few.meshes).unwrap();
-    out.push(("oni_body", "triangles_body".into(), encode::write_oni(&few_inst).unwrap()));
+    let few_inst = oni::body_instances("few", &few, &few.meshes).unwrap();
+    out.push(("oni_body", "triangles_body".into(), oni::write_oni(&few_inst).unwrap()));
     // oni_tram: the demo walk's TRAM struct and its raw data as the target lays them out.
     let doc = boneyard_oni::open_files(vec![
         InputFile::new("/nonexistent/boneyard_demo.dat", dat.clone()),
@@ -61,18 +61,18 @@ fn oni_seeds(out: &mut Vec<Seed>) {
     ])
     .unwrap();
     let walk = &doc.trams()[0];
-    let mut tr = encode::new_tram("seed", walk.key_size, walk.parts, walk.frames.min(12));
+    let mut tr = oni::new_tram("seed", walk.key_size, walk.parts, walk.frames.min(12));
     let n = tr.frames;
     tr.heights = walk.heights[..n].to_vec();
     tr.velocities = walk.velocities[..n].to_vec();
-    let keys: Vec<Vec<(usize, boneyard_oni::math::EQuat)>> =
+    let keys: Vec<Vec<(usize, boneyard_oni::EQuat)>> =
         (0..walk.parts).map(|p| (0..n).map(|f| (f, walk.part_rotations(p).unwrap()[f])).collect()).collect();
-    let (rot, streams) = encode::rotation_block(tr.key_size, n, &keys).unwrap();
+    let (rot, streams) = oni::rotation_block(tr.key_size, n, &keys).unwrap();
     tr.rotations = rot.into();
     tr.streams = streams;
-    let inst = encode::tram_instance(&tr).unwrap();
-    let file = encode::write_oni(std::slice::from_ref(&inst)).unwrap();
-    let f = boneyard_oni::container::InstanceFile::parse("seed.oni", file.clone(), None, None).unwrap();
+    let inst = oni::tram_instance(&tr).unwrap();
+    let file = oni::write_oni(std::slice::from_ref(&inst)).unwrap();
+    let f = boneyard_oni::InstanceFile::parse("seed.oni", file.clone(), None, None).unwrap();
     let at = f.struct_offset(0).unwrap() as usize;
     let raw_at = file.len() - f.raw_len();
     let size = boneyard_oni::layout::tram::SIZE;
@@ -80,18 +80,18 @@ fn oni_seeds(out: &mut Vec<Seed>) {
     // oni_container: a u32 (where the .dat ends), then a level's .dat and .raw: the
     // triangles body and the 12-frame walk.
     let mut level = few_inst.clone();
-    encode::append(&mut level, vec![inst]);
-    let (ldat, lraw) = encode::write_level(&level, 1).unwrap();
+    oni::append(&mut level, vec![inst]);
+    let (ldat, lraw) = oni::write_level(&level, 1).unwrap();
     out.push(("oni_container", "level".into(), [&be32(ldat.len() as u32)[..], &ldat, &lraw].concat()));
     // oni_keys: key size 6 (index 2), 3 parts, 1 frame step; the walk's first keys.
     let mut k = vec![2u8, 2, 0];
     for q in walk.part_rotations(0).unwrap().iter().take(12) {
-        k.extend(encode::encode_key(6, *q).unwrap());
+        k.extend(oni::encode_key(6, *q).unwrap());
     }
     out.push(("oni_keys", "six_byte_keys".into(), k));
     let mut k = vec![4u8, 0, 1];
     for q in walk.part_rotations(1).unwrap().iter().take(6) {
-        k.extend(encode::encode_key(16, *q).unwrap());
+        k.extend(oni::encode_key(16, *q).unwrap());
     }
     out.push(("oni_keys", "sixteen_byte_keys".into(), k));
 }
@@ -99,23 +99,23 @@ fn oni_seeds(out: &mut Vec<Seed>) {
 // ---- Shenmue ----
 
 fn shenmue_seeds(out: &mut Vec<Seed>) {
-    use boneyard_shenmue::{container, demo, encode};
-    let walk = encode::encode_file(&[demo::demo_sequence(DemoClip::Walk)]);
-    let fk = encode::encode_file(&[demo::demo_fk_sequence(DemoClip::Wave)]);
+    use boneyard_shenmue as shenmue;
+    let walk = shenmue::encode_file(&[shenmue::demo_sequence(DemoClip::Walk)]);
+    let fk = shenmue::encode_file(&[shenmue::demo_fk_sequence(DemoClip::Wave)]);
     out.push(("shenmue_motn", "demo_walk_ik".into(), walk.clone()));
     out.push(("shenmue_motn", "demo_wave_fk".into(), fk.clone()));
-    let body = demo::demo_body();
-    let character = demo::demo_character();
+    let body = shenmue::demo_body();
+    let character = shenmue::demo_character();
     out.push(("shenmue_mt5", "demo_body".into(), body.clone()));
     out.push(("shenmue_mt5", "demo_character".into(), character.clone()));
     out.push((
         "shenmue_container",
         "pks".into(),
-        container::write_pks(&[("MOTION", "BIN", &walk), ("CHAR", "MT5", &character)]),
+        shenmue::write_pks(&[("MOTION", "BIN", &walk), ("CHAR", "MT5", &character)]),
     ));
-    out.push(("shenmue_container", "pkf".into(), container::write_pkf(&[(*b"MOTN", &walk)])));
-    out.push(("shenmue_container", "afs".into(), container::write_afs(&[("motion.bin", &walk)])));
-    out.push(("shenmue_container", "gz".into(), container::gzip(&walk)));
+    out.push(("shenmue_container", "pkf".into(), shenmue::write_pkf(&[(*b"MOTN", &walk)])));
+    out.push(("shenmue_container", "afs".into(), shenmue::write_afs(&[("motion.bin", &walk)])));
+    out.push(("shenmue_container", "gz".into(), shenmue::gzip(&walk)));
 }
 
 // ---- Zelda 64 ----
@@ -218,7 +218,6 @@ fn z64_link_files() -> (Vec<u8>, Vec<u8>, Vec<u8>) {
 }
 
 fn z64_seeds(out: &mut Vec<Seed>) {
-    use boneyard_z64::{rom, yaz0};
     use z64_fixtures::*;
     let demo = z64_demo_object();
     let skin = skin_object();
@@ -252,16 +251,16 @@ fn z64_seeds(out: &mut Vec<Seed>) {
     out.push(("z64_link", "link_16_clips".into(), [&be32(a)[..], &be32(b), &object, &keep, &anim].concat()));
     // z64_rom: whole ROMs from the project's ROM builder around the demo object, stored and
     // Yaz0-compressed, with and without a file name table.
-    out.push(("z64_rom", "demo_stored".into(), rom::build_test_rom(std::slice::from_ref(&demo), false, 0)));
-    out.push(("z64_rom", "demo_yaz0".into(), rom::build_test_rom(std::slice::from_ref(&demo), true, 1)));
+    out.push(("z64_rom", "demo_stored".into(), boneyard_z64::build_test_rom(std::slice::from_ref(&demo), false, 0)));
+    out.push(("z64_rom", "demo_yaz0".into(), boneyard_z64::build_test_rom(std::slice::from_ref(&demo), true, 1)));
     let names = ["makerom", "boot", "dmadata", "object_boneyard_demo", "object_skin"];
     out.push((
         "z64_rom",
         "named_demo_and_skin".into(),
-        rom::build_test_rom_named(&[(&demo, true), (&skin, false)], Some(&names), 2),
+        boneyard_z64::build_test_rom_named(&[(&demo, true), (&skin, false)], Some(&names), 2),
     ));
     // z64_yaz0: a stream with its magic, and one without (the target adds it).
-    let z = yaz0::encode(&skin);
+    let z = boneyard_z64::yaz0_encode(&skin);
     out.push(("z64_yaz0", "skin".into(), z.clone()));
     out.push(("z64_yaz0", "skin_no_magic".into(), z[4..].to_vec()));
 }
@@ -347,14 +346,14 @@ fn check_seed(target: &str, name: &str, data: &[u8]) {
         }
         "oni_tram" => {
             let size = boneyard_oni::layout::tram::SIZE;
-            let inst = boneyard_oni::encode::Instance {
+            let inst = boneyard_oni::Instance {
                 tag: boneyard_oni::layout::TRAM,
                 name: Some("TRAMfuzz".into()),
                 data: data[..size].to_vec(),
                 raw: vec![(0, data[size..].to_vec())],
                 ..Default::default()
             };
-            let file = boneyard_oni::encode::write_oni(&[inst]).unwrap();
+            let file = boneyard_oni::write_oni(&[inst]).unwrap();
             let doc = boneyard_oni::open_files(vec![InputFile::new("/nonexistent/fuzz.oni", file)]).unwrap();
             assert_eq!(doc.trams()[0].frames, 12, "{what}");
             assert!(doc.sample(0, 3.0).is_ok(), "{what}");
@@ -398,7 +397,7 @@ fn check_seed(target: &str, name: &str, data: &[u8]) {
         }
         "z64_yaz0" => {
             let s = if data.starts_with(b"Yaz0") { data.to_vec() } else { [b"Yaz0".as_slice(), data].concat() };
-            assert!(boneyard_z64::yaz0::decode(&s, None).is_ok(), "{what}");
+            assert!(boneyard_z64::yaz0_decode(&s, None).is_ok(), "{what}");
         }
         "gltf_in" if name.ends_with(".json") => {
             assert!(boneyard_export::gltf_in::read_map(name, data).is_ok(), "{what}")

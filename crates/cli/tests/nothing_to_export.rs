@@ -40,7 +40,7 @@ fn s(p: &Path) -> &str {
 fn shenmue_motn_without_a_decodable_sequence() {
     // Sequence header: 1 frame, flagHigh 0x8001, block offsets 0x0C.
     let seq: Vec<u8> = [1u16, 0x8001, 0x0C, 0x0C, 0x0C, 0x0C].iter().flat_map(|v| v.to_le_bytes()).collect();
-    let bytes = boneyard_shenmue::encode::encode_file_raw(&[("ODD".to_string(), seq)]);
+    let bytes = boneyard_shenmue::encode_file_raw(&[("ODD".to_string(), seq)]);
     exports_nothing("shenmue", "ODD_MOTION.BIN", &bytes);
 }
 
@@ -54,7 +54,7 @@ fn z64_object_without_skeletons() {
 /// An Oni instance file without TRAM or body: one unrelated (subtitle) instance.
 #[test]
 fn oni_file_without_tram_or_body() {
-    use boneyard_oni::encode::{write_oni, Instance};
+    use boneyard_oni::{write_oni, Instance};
     let inst = Instance {
         tag: boneyard_oni::layout::tag(b"SUBT"),
         name: Some("SUBTnothing".into()),

@@ -20,7 +20,7 @@ fn rom() -> Option<(PathBuf, PathBuf)> {
     let z = shared_data("z64/oot-gc-eu-mq-dbg", "--file")?;
     let nuts = std::fs::read(z.join("object_dekunuts")).unwrap();
     let chest = std::fs::read(z.join("object_box")).unwrap();
-    let rom = boneyard_z64::rom::build_test_rom_named(
+    let rom = boneyard_z64::build_test_rom_named(
         &[(&nuts, true), (&chest, true)],
         Some(&["object_dekunuts", "object_box"]),
         10,

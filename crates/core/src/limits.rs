@@ -33,6 +33,8 @@ pub struct Limits {
     // ---- counts ----
     /// Instance (and name) descriptors of one Oni instance file.
     pub max_instances: usize,
+    /// Elements of one raw array of an Oni TRAM (its sounds, its attack extents).
+    pub max_tram_array: usize,
     /// Bodies (ONCC/TRBS/TRCM levels of detail) an Oni document holds.
     pub max_bodies: usize,
     /// Elements of one Oni body array (points, vectors, indices, texture coordinates).
@@ -59,6 +61,8 @@ pub struct Limits {
     pub max_model_vertices: usize,
     /// Strip opcodes of one Shenmue MT5 model.
     pub max_strip_ops: usize,
+    /// Nodes of the TEXD texture list of one Shenmue MT5 model.
+    pub max_texd_nodes: usize,
     /// Entries of one archive (Shenmue's IPAC/AFS).
     pub max_entries: usize,
     /// Entries all the (nested) archives of one Shenmue input hold together.
@@ -69,6 +73,11 @@ pub struct Limits {
     pub max_animations: usize,
     /// Commands one Zelda 64 display list may run before it is taken for a loop.
     pub max_dlist_commands: usize,
+    /// Textures (with their materials) one Zelda 64 limb's meshes use; the triangles past them
+    /// are left out, with a warning naming the limit.
+    pub max_limb_textures: usize,
+    /// Entries of a Zelda 64 ROM's DMA file table (dmadata) read.
+    pub max_rom_entries: usize,
 
     // ---- sizes ----
     /// Bytes one gzip stream (Shenmue) inflates to.
@@ -79,6 +88,18 @@ pub struct Limits {
     pub max_parsed_bytes: u64,
     /// Texels all the textures of a Zelda 64 document may decode together.
     pub max_document_texels: usize,
+    /// Texels of one Zelda 64 texture decoded.
+    pub max_texture_texels: usize,
+    /// Bytes one Zelda 64 ROM file (one DMA entry) decompresses to.
+    pub max_rom_file_bytes: usize,
+    /// Bytes all the files of one Zelda 64 ROM decompress to together (entries may share one
+    /// compressed range).
+    pub max_rom_bytes: usize,
+    /// Bytes one Yaz0 stream (a Zelda 64 object file given compressed) decompresses to.
+    pub max_yaz0_bytes: usize,
+    /// Bytes of one Shenmue action metadata block decoded (the records past them are not,
+    /// with a warning naming the limit).
+    pub max_action_bytes: usize,
 
     // ---- nesting depth ----
     /// Depth of nested Zelda 64 display-list calls (`G_DL` that pushes).
@@ -107,12 +128,17 @@ pub struct Limits {
     // ---- warning caps (past them the list is cut, with a warning naming the limit) ----
     /// Warnings one Zelda 64 document lists.
     pub max_warnings: usize,
+    /// Warnings one Oni document lists.
+    pub max_oni_warnings: usize,
+    /// Notes one Zelda 64 skeleton's meshes give (after merging the ones that say the same).
+    pub max_skeleton_notes: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_instances: 1 << 20,
+            max_tram_array: 1 << 16,
             max_bodies: 1 << 12,
             max_body_elements: 1 << 20,
             max_animation_bytes: 1 << 28,
@@ -125,16 +151,24 @@ impl Default for Limits {
             max_vertices: 1 << 16,
             max_model_vertices: 1 << 22,
             max_strip_ops: 1 << 20,
+            max_texd_nodes: 1 << 16,
             max_entries: 1 << 16,
             max_total_entries: 1 << 18,
             max_skeletons: 8192,
             max_animations: 65536,
             max_dlist_commands: 1 << 16,
+            max_limb_textures: 64,
+            max_rom_entries: 4096,
 
             max_inflated_bytes: 256 << 20,
             max_examined_bytes: 1 << 30,
             max_parsed_bytes: 1 << 26,
             max_document_texels: 1 << 24,
+            max_texture_texels: 256 * 256,
+            max_rom_file_bytes: 64 << 20,
+            max_rom_bytes: 128 << 20,
+            max_yaz0_bytes: 64 << 20,
+            max_action_bytes: 4096,
 
             max_dlist_depth: 10,
             max_trac_depth: 16,
@@ -149,6 +183,8 @@ impl Default for Limits {
             max_check_work: 1 << 24,
 
             max_warnings: 10_000,
+            max_oni_warnings: 1000,
+            max_skeleton_notes: 32,
         }
     }
 }

@@ -154,12 +154,11 @@ fn export_glb_every_clip(bencher: divan::Bencher, label: &str) {
 }
 
 /// A level holding as many TRAMs and frames as the whole retail CD (8,604 TRAMs, 393,903 frames
-/// of 19 parts), written by the project's own encoder (`boneyard_oni::demo::corpus_level`).
+/// of 19 parts), written by the project's own encoder (`boneyard_oni::corpus_level`).
 fn cd_corpus() -> Vec<InputFile> {
     static LEVEL: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
-    let (dat, raw) = LEVEL.get_or_init(|| {
-        boneyard_oni::demo::corpus_level(boneyard_oni::demo::CorpusShape::CD).expect("the corpus level")
-    });
+    let (dat, raw) =
+        LEVEL.get_or_init(|| boneyard_oni::corpus_level(boneyard_oni::CorpusShape::CD).expect("the corpus level"));
     vec![InputFile::new("level1_corpus.dat", dat.clone()), InputFile::new("level1_corpus.raw", raw.clone())]
 }
 

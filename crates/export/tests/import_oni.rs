@@ -8,8 +8,8 @@ use boneyard_core::testdata::shared_data;
 use boneyard_core::{Family, ImportOptions, Imported, InputFile, Warning};
 use boneyard_export::gltf_in::GltfSource;
 use boneyard_export::{glb, ExportOptions};
-use boneyard_oni::math::{to_glam, EQuat};
-use boneyard_oni::tram::Tram;
+use boneyard_oni::Tram;
+use boneyard_oni::{to_glam, EQuat};
 use glam::Quat;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -343,7 +343,7 @@ fn bad_input_is_refused_naming_the_clip_and_the_bone() {
     assert!(e.contains(CLIP) && e.contains("backwards") && e.contains("bone \""), "{e}");
     // No bone matches (every node renamed away by the map).
     let map: HashMap<String, String> =
-        boneyard_oni::body::PART_NAMES.iter().map(|n| (n.to_string(), format!("other_{n}"))).collect();
+        boneyard_oni::PART_NAMES.iter().map(|n| (n.to_string(), format!("other_{n}"))).collect();
     let e = import_err(&glb, &body, &map);
     assert!(e.contains(CLIP) && e.contains("matches a bone") && e.contains("pelvis"), "{e}");
     // Longer than Oni's u16 frame count: the last key moved to 1200 s (72001 frames at 60 fps).

@@ -1,6 +1,6 @@
-//! Writes the synthetic CD-scale level (`boneyard_oni::demo::corpus_level`) for measuring the
+//! Writes the synthetic CD-scale level (`boneyard_oni::corpus_level`) for measuring the
 //! CLI on it: `cargo run --release -p boneyard-oni --example corpus_level -- OUT_DIR [TRAMS FRAMES]`.
-use boneyard_oni::demo::{corpus_level, CorpusShape};
+use boneyard_oni::{corpus_level, CorpusShape};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

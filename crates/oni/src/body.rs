@@ -67,20 +67,15 @@ pub struct Body {
     pub generic: bool,
 }
 
-/// Most warnings a document lists; past it one last warning says that more were left out,
-/// naming this limit. A constant rather than a `Limits` field: warnings are pushed from every
-/// reader, most of which do not see the caller's limits.
-pub const MAX_WARNINGS: usize = 1000;
-
-/// Add `w` to `warnings`, up to [`MAX_WARNINGS`] (hostile files could make millions).
-pub fn push_warning(warnings: &mut Vec<Warning>, w: Warning) {
-    match warnings.len().cmp(&MAX_WARNINGS) {
+/// Add `w` to `warnings`, up to `limits.max_oni_warnings` (hostile files could make
+/// millions); past it one last warning says that more were left out, naming the limit.
+pub fn push_warning(warnings: &mut Vec<Warning>, limits: &boneyard_core::Limits, w: Warning) {
+    let max = boneyard_core::limit!(limits, max_oni_warnings);
+    match warnings.len().cmp(&max.as_usize()) {
         std::cmp::Ordering::Less => warnings.push(w),
         std::cmp::Ordering::Equal => warnings.push(Warning::in_file(
             w.file,
-            format!(
-                "more warnings were left out (the first {MAX_WARNINGS} are listed; limit `oni::body::MAX_WARNINGS`)"
-            ),
+            format!("more warnings were left out (the first {} are listed; limit `{}`)", max.max, max.name),
         )),
         std::cmp::Ordering::Greater => {}
     }
@@ -136,7 +131,7 @@ fn vec3s(mut r: Reader<'_>, n: usize, file: &str) -> Result<Vec<Vec3>> {
 }
 
 /// Read an M3GM into a rigid mesh of part `bone` (what it skips is not reported; see
-/// [`read_geometry_full`]).
+/// `read_geometry_full`).
 pub fn read_geometry(files: &Files, gref: Ref, bone: usize, name: String) -> Result<Mesh> {
     Ok(read_geometry_full(files, gref, bone, name, &mut Vec::new())?.0)
 }
@@ -176,6 +171,7 @@ pub fn read_geometry_full(
         if l == 0 {
             push_warning(
                 warnings,
+                &files.limits,
                 Warning::at(
                     &fname,
                     at,
@@ -185,6 +181,7 @@ pub fn read_geometry_full(
         } else if files.resolve(gref.file, l, at)?.is_none() {
             push_warning(
                 warnings,
+                &files.limits,
                 Warning::at(
                     &fname,
                     at,
@@ -200,6 +197,7 @@ pub fn read_geometry_full(
     if textured && !warnings.iter().any(|w| w.file == fname && w.message.contains(TEXTURE)) {
         push_warning(
             warnings,
+            &files.limits,
             Warning::at(
                 &fname,
                 s.base() + g::BASE_MAP as u64,
@@ -225,6 +223,7 @@ pub fn read_geometry_full(
             } else {
                 push_warning(
                     warnings,
+                    &files.limits,
                     Warning::at(
                         &fname,
                         s.base() + g::VERTEX_NORMALS as u64,
@@ -248,6 +247,7 @@ pub fn read_geometry_full(
             } else {
                 push_warning(
                     warnings,
+                    &files.limits,
                     Warning::at(
                         &fname,
                         s.base() + g::TEXCOORDS as u64,
@@ -480,6 +480,7 @@ impl Body {
                     if l == 0 { "has no geometry (link 0)" } else { "links a geometry not found in the files given" };
                 push_warning(
                     warnings,
+                    &files.limits,
                     Warning::at(&fname, at, format!("TRCM part {p} ({}) {why}: not drawn", part_name(p, parts))),
                 );
                 continue;
@@ -565,5 +566,26 @@ impl Body {
             out.push(m);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod warning_cap_tests {
+    use super::*;
+
+    #[test]
+    fn warnings_past_max_oni_warnings_are_cut_with_one_naming_the_limit() {
+        let limits = boneyard_core::Limits { max_oni_warnings: 2, ..boneyard_core::Limits::default() };
+        let mut w = Vec::new();
+        for k in 0..5u64 {
+            push_warning(&mut w, &limits, Warning::at("level1_Final.dat", 0x40 + k, format!("warning {k}")));
+        }
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert_eq!(w[1].offset, Some(0x41));
+        assert_eq!(w[2].file, "level1_Final.dat");
+        assert_eq!(w[2].offset, None);
+        assert_eq!(w[2].message, "more warnings were left out (the first 2 are listed; limit `max_oni_warnings`)");
+        // The default is the 1000 Oni has always listed.
+        assert_eq!(boneyard_core::Limits::default().max_oni_warnings, 1000);
     }
 }

@@ -70,11 +70,11 @@ impl OniDocument {
                     }
                     n
                 };
-                let t = Tram::read(f, i, &link_name)?;
+                let t = Tram::read(f, i, &link_name, &limits)?;
                 for at in unnamed.into_inner() {
                     push_warning(
                         &mut warnings,
-                        Warning::at(
+                        &limits,Warning::at(
                             &f.name,
                             at,
                             format!(
@@ -119,7 +119,7 @@ impl OniDocument {
                 let Some(set) = link(oncc::BODY_SET)? else {
                     push_warning(
                         &mut warnings,
-                        Warning::at(
+                        &limits,Warning::at(
                         &f.name,
                         s.base() + oncc::BODY_SET as u64,
                         format!(
@@ -385,6 +385,7 @@ fn read_set(
             let why = if l == 0 { "is empty (link 0)" } else { "links a TRCM not found in the files given" };
             push_warning(
                 warnings,
+                &files.limits,
                 Warning::at(
                     &f.name,
                     at,
@@ -437,6 +438,7 @@ fn trac_animations(files: &Files, trac: Ref, walked: &mut usize, warnings: &mut 
             let lim = limit!(files.limits, max_trac_depth);
             push_warning(
                 warnings,
+                &files.limits,
                 Warning::at(
                     name,
                     at,
@@ -478,7 +480,7 @@ fn trac_animations(files: &Files, trac: Ref, walked: &mut usize, warnings: &mut 
         if missing > 0 {
             push_warning(
                 warnings,
-                Warning::at(
+                &files.limits,Warning::at(
                 &f.name,
                 first_missing,
                 format!(

@@ -832,7 +832,7 @@ pub fn trcm_instances(body: &Body, meshes: &[Mesh], out: &mut Vec<Instance>) -> 
 
 /// A TRBS named `name` (without prefix) whose five slots hold one TRCM of `body` (as
 /// OniSplit's `-create:trbs` does), with one M3GM per part from `meshes` (see
-/// [`trcm_instances`]). Returns the instances, the TRBS first, in OniSplit's order.
+/// `trcm_instances`). Returns the instances, the TRBS first, in OniSplit's order.
 pub fn body_instances(name: &str, body: &Body, meshes: &[Mesh]) -> Result<Vec<Instance>> {
     let mut out = vec![Instance::default()];
     let trcm_at = trcm_instances(body, meshes, &mut out)?;
@@ -842,7 +842,7 @@ pub fn body_instances(name: &str, body: &Body, meshes: &[Mesh]) -> Result<Vec<In
 
 /// A TRBS whose five slots (lowest detail first) use `bodies[slots[k]]` (each with its own
 /// meshes and strips), laid out as OniSplit writes a body set: the TRBS, then every body's
-/// TRCM block ([`trcm_instances`]) in the order of `bodies`. A slot of None is a zero link.
+/// TRCM block (`trcm_instances`) in the order of `bodies`. A slot of None is a zero link.
 pub fn body_set_instances(
     name: &str,
     bodies: &[Body],

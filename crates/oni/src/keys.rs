@@ -1,6 +1,6 @@
 //! Rotation keys: the five key sizes of the switch in 0x427820, decoded as the engine does.
 
-use crate::math::{quat_normalize, xyzr_euler_to_quat, EQuat, ANGLE_STEP_6};
+use crate::math::{xyzr_euler_to_quat, EQuat, ANGLE_STEP_6};
 use std::sync::OnceLock;
 
 /// Decode one key of `size` bytes (`bytes.len() == size`). Returns `None` for an unknown size
@@ -124,11 +124,6 @@ pub fn decode3(b: [u8; 3]) -> EQuat {
 pub fn is_unit(q: EQuat) -> bool {
     let s = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
     s.is_finite() && s > 0.98 && s < 1.02
-}
-
-/// Normalize (for conversions that need a unit quaternion).
-pub fn unit(q: EQuat) -> EQuat {
-    quat_normalize(q)
 }
 
 #[cfg(test)]

@@ -2,39 +2,58 @@
 //! files; TRAM animations with every key size, sampled and posed exactly as Oni.exe v1.0
 //! does; ONCC/TRBS/TRCM bodies with their M3GM geometry; an encoder for all of them.
 //!
-//! Entry points: [`Oni`] (the [`Family`]), [`open_files`] (every file given, in memory),
-//! [`open_with_companions`] (a level's `.raw`/`.sep` or `.dat` through a [`Companions`]
-//! resolver), [`open_paths`] (on disk), [`OniDocument`] (engine matrices
-//! with [`OniDocument::engine_pose`]), [`Tram`] (one animation: read, walked, shown as JSON),
-//! [`demo_files`], and the [`encode`] module.
+//! The modules are private; this page is the table of contents of what other crates use:
 //!
-//! Modules: [`layout`] (offsets only), [`container`] (instance files), [`resolve`] (links
-//! across files), [`tram`], [`keys`] and [`math`] (the engine's numerics), [`body`],
-//! [`document`], [`check`], [`import`] (write-back of glTF clips as TRAM `.oni` files).
+//! * opening: [`Oni`] (the [`Family`]), [`open_files`] (every file given, in memory),
+//!   [`open_with_companions`] (a level's `.raw`/`.sep` or `.dat` through a [`Companions`]
+//!   resolver), [`open_within`] / [`open_files_with`] (within the caller's [`Limits`]),
+//!   [`open_paths`] (on disk); the [`OniDocument`] they give (engine matrices with
+//!   [`OniDocument::engine_pose`]);
+//! * what it reads: [`InstanceFile`] (one instance file: header, descriptors, names),
+//!   [`Files`] and [`Ref`] (links across files), [`Tram`] (one animation: read, walked, shown
+//!   as JSON; [`walk_block`] walks its rotation block), [`Body`] ([`read_geometry`]: one M3GM);
+//! * the engine's numerics: key decoding ([`decode_key`], [`decode3`], [`decode6`]) and
+//!   `MUrQuat`/`MUrMatrix` arithmetic ([`xyzr_euler_to_quat`], [`quat_lerp`],
+//!   [`quat_normalize`], [`Matrix43`]);
+//! * writing: the encoder ([`write_oni`], [`write_level`], [`tram_instance`],
+//!   [`body_instances`] and the other instance builders) and the write-back of glTF clips as
+//!   TRAM `.oni` files ([`clip_to_tram`]);
+//! * the demo: [`demo_files`], [`demo_body`], [`corpus_level`];
+//! * [`layout`]: the on-disk records (offsets only).
 #![deny(missing_docs)]
 
-pub mod body;
-pub mod check;
-pub mod container;
-pub mod demo;
-pub mod document;
-pub mod encode;
-pub mod import;
-pub mod keys;
+mod body;
+mod check;
+mod container;
+mod demo;
+mod document;
+mod encode;
+mod import;
+mod keys;
 pub mod layout;
-pub mod math;
-pub mod resolve;
-pub mod tram;
+mod math;
+mod resolve;
+mod tram;
 
-pub use demo::demo_files;
+pub use body::{read_geometry, Body, M3GM_SLOTS, PART_NAMES};
+pub use container::{Descriptor, InstanceFile, Version};
+pub use demo::{corpus_level, demo_body, demo_files, CorpusShape};
 pub use document::OniDocument;
-pub use tram::Tram;
+pub use encode::{
+    append, body_instances, body_set_instances, encode_key, generated_normals, geometry_instances, new_tram,
+    oncc_instance, quat_to_xyz, rotation_block, strip_triangles, trac_instance, tram_instance, write_level, write_oni,
+    Instance, TXCA_PADDING,
+};
+pub use import::clip_to_tram;
+pub use keys::{decode as decode_key, decode3, decode6};
+pub use math::{quat_lerp, quat_normalize, to_glam, xyzr_euler_to_quat, EQuat, Matrix43, ANGLE_STEP_6};
+pub use resolve::{Files, Ref};
+pub use tram::{walk_block, Stream, Tram};
 
 use boneyard_core::family::sibling_names;
 use boneyard_core::{
     Companions, DiskCompanions, Document, Error, Family, InputFile, Limits, NoCompanions, OpenOptions, Result, Score,
 };
-use container::InstanceFile;
 use std::path::Path;
 
 /// The Oni family.
@@ -199,7 +218,7 @@ impl Family for Oni {
         let e = ext_lower(path);
         (e == "raw" || e == "sep") && !container::looks_like_instance_file(head)
     }
-    /// `boneyard_demo.dat` + `.raw`: the demo character as an Oni level (see [`demo`]).
+    /// `boneyard_demo.dat` + `.raw`: the demo character as an Oni level (see [`demo_files`]).
     fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
         demo::demo_files()
     }
@@ -207,7 +226,7 @@ impl Family for Oni {
     fn import_fps(&self) -> Option<f64> {
         Some(layout::tram::ENGINE_FPS as f64)
     }
-    /// One TRAM `.oni` per clip on the body of `into` (see [`import`]).
+    /// One TRAM `.oni` per clip on the body of `into` (see [`clip_to_tram`]).
     fn import_clips(
         &self,
         into: Vec<InputFile>,

@@ -5,10 +5,10 @@
 
 mod common;
 use boneyard_core::{Document, InputFile};
-use boneyard_oni::body::M3GM_SLOTS;
-use boneyard_oni::container::InstanceFile;
-use boneyard_oni::encode::{self, write_oni};
 use boneyard_oni::layout::{self, m3gm as g, M3GM, TRBS, TRGA};
+use boneyard_oni::write_oni;
+use boneyard_oni::InstanceFile;
+use boneyard_oni::M3GM_SLOTS;
 use boneyard_oni::{demo_files, open_paths};
 use common::*;
 
@@ -27,7 +27,7 @@ fn re_encode_body_set(file: &str, set_name: &str, test: &str) -> Option<(Vec<u8>
     assert!(doc.warnings().is_empty(), "{:?}", doc.warnings());
     let trbs = doc.instance_files()[0].with_tag(TRBS).next().unwrap();
     let (bodies, slots) = doc.body_set_lods(0, trbs).unwrap();
-    let inst = encode::body_set_instances(set_name, &bodies, slots).unwrap();
+    let inst = boneyard_oni::body_set_instances(set_name, &bodies, slots).unwrap();
     Some((write_oni(&inst).unwrap(), original))
 }
 
@@ -71,7 +71,7 @@ fn m3gm_box_re_encodes_byte_for_byte() {
     assert!(doc.warnings().is_empty(), "{:?}", doc.warnings());
     let body = &doc.bodies()[0];
     let mut inst = Vec::new();
-    encode::geometry_instances(&body.meshes[0], Some(&body.strips[0]), Some(&body.name), &mut inst);
+    boneyard_oni::geometry_instances(&body.meshes[0], Some(&body.strips[0]), Some(&body.name), &mut inst);
     same("M3GMfixture_box.oni", &write_oni(&inst).unwrap(), &original);
 }
 
@@ -87,7 +87,7 @@ fn triangle_normals_are_computed() {
     let vcra = |f: &InstanceFile, i: usize| f.instance(i).unwrap().data()[g::LIST_ELEMENTS..].to_vec();
     let mut inst = Vec::new();
     let mesh = &doc.bodies()[0].meshes[0];
-    encode::geometry_instances(mesh, None, Some("fixture_box"), &mut inst);
+    boneyard_oni::geometry_instances(mesh, None, Some("fixture_box"), &mut inst);
     let ours = InstanceFile::parse("ours", write_oni(&inst).unwrap(), None, None).unwrap();
     // Their first triangle (strip 0x80000003, 0, 2, 1 starts with 3, 0, 2) is the reader's
     // first triangle, as stored or with its last two corners swapped.
@@ -130,9 +130,9 @@ fn onisplit_would_read(f: &InstanceFile) -> usize {
         let list = |t: &Vec<u8>| u32_at(t, g::LIST_COUNT) as usize;
         assert_eq!(list(&target[1]), points, "vertex normals");
         assert_eq!(list(&target[3]), points, "texture coordinates");
-        assert!(target[3].len() >= g::LIST_ELEMENTS + 8 * points + encode::TXCA_PADDING);
+        assert!(target[3].len() >= g::LIST_ELEMENTS + 8 * points + boneyard_oni::TXCA_PADDING);
         let strips: Vec<u32> = (0..list(&target[4])).map(|k| u32_at(&target[4], g::LIST_ELEMENTS + 4 * k)).collect();
-        let tris = encode::strip_triangles(&strips).expect("strips well formed");
+        let tris = boneyard_oni::strip_triangles(&strips).expect("strips well formed");
         let tni: Vec<u32> = (0..list(&target[5])).map(|k| u32_at(&target[5], g::LIST_ELEMENTS + 4 * k)).collect();
         assert_eq!(tni.len(), tris.len());
         assert!(tni.iter().all(|&k| (k as usize) < list(&target[2])));
@@ -195,8 +195,8 @@ fn onisplit_fixtures_pass_the_reader_check() {
 /// 0, an M3GM without vertex normals (link 0), a TXCA of the wrong count.
 #[test]
 fn skipped_geometry_is_a_warning() {
-    let body = boneyard_oni::demo::demo_body();
-    let mut inst = encode::body_instances("w", &body, &body.meshes).unwrap();
+    let body = boneyard_oni::demo_body();
+    let mut inst = boneyard_oni::body_instances("w", &body, &body.meshes).unwrap();
     // Part 3's TRGA entry out; the first M3GM without vertex normals; the last M3GM's
     // texture coordinates count 1.
     let trga = inst.iter().position(|i| i.tag == TRGA).unwrap();
@@ -226,18 +226,18 @@ fn skipped_geometry_is_a_warning() {
 /// direct-animation link that names nothing of the files given is reported at its offset.
 #[test]
 fn texture_and_direct_animation_links_are_warnings() {
-    let body = boneyard_oni::demo::demo_body();
-    let mut inst = encode::body_instances("w", &body, &body.meshes).unwrap();
+    let body = boneyard_oni::demo_body();
+    let mut inst = boneyard_oni::body_instances("w", &body, &body.meshes).unwrap();
     let m3gm: Vec<usize> = inst.iter().enumerate().filter(|(_, i)| i.tag == M3GM).map(|(k, _)| k).collect();
     for &k in &m3gm[..2] {
         inst[k].links.push((g::BASE_MAP, 0)); // any instance: the reader does not follow it
     }
-    let mut tr = encode::new_tram("t", 16, 2, 2);
+    let mut tr = boneyard_oni::new_tram("t", 16, 2, 2);
     let q = [0.0, 0.0, 0.0, 1.0];
-    let (r, s) = encode::rotation_block(16, 2, &[vec![(0, q), (1, q)], vec![(0, q), (1, q)]]).unwrap();
+    let (r, s) = boneyard_oni::rotation_block(16, 2, &[vec![(0, q), (1, q)], vec![(0, q), (1, q)]]).unwrap();
     tr.rotations = r.into();
     tr.streams = s;
-    let mut t = encode::tram_instance(&tr).unwrap();
+    let mut t = boneyard_oni::tram_instance(&tr).unwrap();
     let direct = layout::tram::DIRECT_ANIMATIONS + 4;
     t.data[direct..direct + 4].copy_from_slice(&layout::make_link(9999).to_le_bytes());
     let tram = inst.len();
@@ -270,7 +270,7 @@ fn level_bodies_re_encode_byte_for_byte() {
     for set in sets {
         let (bodies, slots) = doc.body_set_lods(0, set).unwrap();
         let name = theirs.descriptors[set].name.clone().unwrap();
-        let ours = encode::body_set_instances(&name[4..], &bodies, slots).unwrap();
+        let ours = boneyard_oni::body_set_instances(&name[4..], &bodies, slots).unwrap();
         // Walk both graphs from the TRBS.
         let mut stack = vec![(0usize, set)];
         while let Some((a, b)) = stack.pop() {
@@ -300,13 +300,13 @@ fn generated_normals_of_a_quad() {
     use glam::Vec3;
     let p =
         vec![Vec3::new(0.0, 0.0, 0.0), Vec3::new(2.0, 0.0, 0.0), Vec3::new(2.0, 3.0, 0.0), Vec3::new(0.0, 3.0, 0.0)];
-    let n = encode::generated_normals(&p, &[0, 1, 2, 0, 2, 3]);
+    let n = boneyard_oni::generated_normals(&p, &[0, 1, 2, 0, 2, 3]);
     // (times the reciprocal of the length, as OniSplit: 0.99999994 for some lengths, as its
     // own triangle normals in the fixtures)
     assert!(n.iter().all(|v| v.x == 0.0 && v.y == 0.0 && (v.z - 1.0).abs() <= f32::EPSILON), "{n:?}");
     // Two copies of corner 0 (one at -0), each in one triangle: both get the sum.
     let p2 = vec![p[0], p[1], p[2], Vec3::new(-0.0, 0.0, 0.0), p[3]];
-    let n2 = encode::generated_normals(&p2, &[0, 1, 2, 3, 2, 4]);
+    let n2 = boneyard_oni::generated_normals(&p2, &[0, 1, 2, 3, 2, 4]);
     assert_eq!(n2[0], n2[3]);
     assert!(n2.iter().all(|v| (v.z - 1.0).abs() < 1e-6), "{n2:?}");
 }

@@ -4,9 +4,9 @@
 
 mod common;
 use boneyard_core::{Document, ErrorKind, InputFile};
-use boneyard_oni::encode::{new_tram, rotation_block, tram_instance, write_oni};
 use boneyard_oni::layout::header as h;
 use boneyard_oni::open_files;
+use boneyard_oni::{new_tram, rotation_block, tram_instance, write_oni};
 
 fn u32_at(d: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([d[at], d[at + 1], d[at + 2], d[at + 3]])
@@ -148,8 +148,8 @@ fn classes_sharing_a_big_trac_are_bounded() {
     // A TRAC of 65535 entries that is its own parent, and 4,000 character classes (the
     // ONCC descriptor repeated) using it: 4,000 × 16 × 65535 lookups (and a list of 10⁶
     // names per class) before the walk was bounded.
-    use boneyard_oni::body::Body;
-    use boneyard_oni::encode::{append, body_instances, oncc_instance, trac_instance};
+    use boneyard_oni::Body;
+    use boneyard_oni::{append, body_instances, oncc_instance, trac_instance};
     let mut inst = body_instances("b", &Body::generic(2), &[]).unwrap();
     let mut t = new_tram("t", 16, 2, 2);
     let q = [0.0, 0.0, 0.0, 1.0];
@@ -181,9 +181,9 @@ fn parts_sharing_one_big_geometry_stop_while_reading() {
     // 150,000 triangles: 32 copies (17.6 million vertices and indices, about 700 MB) were
     // read before the document's limit was checked; now the body stops at the limit.
     use boneyard_core::Mesh;
-    use boneyard_oni::body::Body;
-    use boneyard_oni::encode::body_instances;
+    use boneyard_oni::body_instances;
     use boneyard_oni::layout::{array as arr, TRGA};
+    use boneyard_oni::Body;
     let points: Vec<glam::Vec3> = (0..100_000).map(|i| glam::Vec3::new(i as f32, (i % 7) as f32, 0.0)).collect();
     let indices: Vec<u32> = (0..150_000u32).flat_map(|t| [t % 99_998, t % 99_998 + 1, t % 99_998 + 2]).collect();
     let mesh = Mesh::rigid("big", 0, points, indices);
@@ -234,7 +234,7 @@ fn parts_sharing_one_long_stream_are_charged() {
     // 32 parts whose offsets all name one stream of 65535 keys (a 262 KB block), given 100
     // times: 100 × 32 × 65535 keys walked at open, while the bytes came to 105 MB, under the
     // memory limit. Keys are now charged per part.
-    use boneyard_oni::tram::Stream;
+    use boneyard_oni::Stream;
     let (frames, parts) = (65535usize, 32usize);
     let table = 2 * parts;
     let mut block = Vec::new();

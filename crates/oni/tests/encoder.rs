@@ -6,9 +6,9 @@
 mod common;
 use boneyard_core::demo::{self, DemoClip};
 use boneyard_core::{fk, Family, InputFile, NoCompanions, OpenOptions};
-use boneyard_oni::encode::{self, encode_key, quat_to_xyz, rotation_block, write_oni};
-use boneyard_oni::keys::decode;
+use boneyard_oni::decode_key as decode;
 use boneyard_oni::{demo_files, open_paths, Oni};
+use boneyard_oni::{encode_key, quat_to_xyz, rotation_block, write_oni};
 use common::*;
 
 /// Every TRAM fixture, read by boneyard and written back by boneyard's encoder, gives
@@ -27,7 +27,7 @@ fn tram_oni_files_re_encode_byte_for_byte() {
         let Some(p) = fixture(&format!("{name}.oni"), "tram_oni_files_re_encode_byte_for_byte") else { return };
         let original = std::fs::read(&p).unwrap();
         let doc = open_paths(&[p.as_path()]).unwrap();
-        let inst = encode::tram_instance(&doc.trams()[0]).unwrap();
+        let inst = boneyard_oni::tram_instance(&doc.trams()[0]).unwrap();
         let mine = write_oni(&[inst]).unwrap();
         if mine != original {
             let at = mine.iter().zip(&original).position(|(a, b)| a != b).unwrap_or(mine.len().min(original.len()));
@@ -52,7 +52,7 @@ fn every_key_size_encodes() {
     // Euler extraction inverts the engine's conversion (up to the equivalent triple).
     let q6 = decode(6, &[0x10, 0x20, 0x30, 0x40, 0x50, 0x60]).unwrap();
     let a = quat_to_xyz(q6).map(|v| v as f32);
-    let back = boneyard_oni::math::xyzr_euler_to_quat(a[0], a[1], a[2]);
+    let back = boneyard_oni::xyzr_euler_to_quat(a[0], a[1], a[2]);
     let dot: f32 = (0..4).map(|i| back[i] * q6[i]).sum();
     assert!(dot.abs() > 1.0 - 1e-6, "{back:?} {q6:?}");
     // A block with gaps; a bad gap is refused.
@@ -123,17 +123,17 @@ fn demo_reads_back() {
 /// what is missing.
 #[test]
 fn placeholders_resolve_across_files() {
-    use boneyard_oni::encode::{body_instances, oncc_instance, trac_instance, write_level, Instance};
     use boneyard_oni::layout::TRAM;
+    use boneyard_oni::{body_instances, oncc_instance, trac_instance, write_level, Instance};
     // level0: the two demo TRAMs (taken from the demo level).
     let demo = boneyard_oni::open_files(
         demo_files().unwrap().into_iter().map(|(n, b)| InputFile::new(format!("/nonexistent/{n}"), b)).collect(),
     )
     .unwrap();
-    let trams: Vec<Instance> = demo.trams().iter().map(|t| encode::tram_instance(t).unwrap()).collect();
+    let trams: Vec<Instance> = demo.trams().iter().map(|t| boneyard_oni::tram_instance(t).unwrap()).collect();
     let (l0, l0raw) = write_level(&trams, 0).unwrap();
     // level1: a class with the demo body and a TRAC of placeholders.
-    let body = boneyard_oni::demo::demo_body();
+    let body = boneyard_oni::demo_body();
     let mut inst = body_instances("konoko_body", &body, &body.meshes).unwrap();
     let ph: Vec<usize> = demo
         .trams()
@@ -180,12 +180,11 @@ fn level_raw_re_encodes_byte_for_byte() {
     let Some(dat) = fixture("level1_Final.dat", test) else { return };
     let Some(raw) = fixture("level1_Final.raw", test) else { return };
     let doc = open_paths(&[dat.as_path()]).unwrap();
-    let inst: Vec<_> = doc.trams().iter().map(|t| encode::tram_instance(t).unwrap()).collect();
-    let (mine_dat, mine) = encode::write_level(&inst, 1).unwrap();
+    let inst: Vec<_> = doc.trams().iter().map(|t| boneyard_oni::tram_instance(t).unwrap()).collect();
+    let (mine_dat, mine) = boneyard_oni::write_level(&inst, 1).unwrap();
     // Each TRAM struct (raw offsets patched) equals OniSplit's in its level .dat.
-    let theirs =
-        boneyard_oni::container::InstanceFile::parse("theirs", std::fs::read(&dat).unwrap(), None, None).unwrap();
-    let ours = boneyard_oni::container::InstanceFile::parse("ours", mine_dat, None, None).unwrap();
+    let theirs = boneyard_oni::InstanceFile::parse("theirs", std::fs::read(&dat).unwrap(), None, None).unwrap();
+    let ours = boneyard_oni::InstanceFile::parse("ours", mine_dat, None, None).unwrap();
     for i in ours.with_tag(boneyard_oni::layout::TRAM) {
         let name = ours.descriptors[i].name.clone();
         let j = theirs.descriptors.iter().position(|d| d.name == name).unwrap();
@@ -209,7 +208,7 @@ fn body_arrays_re_encode_byte_for_byte() {
     let Some(p) = fixture("TRBSfixture_body19.oni", test) else { return };
     let doc = open_paths(&[p.as_path()]).unwrap();
     let body = &doc.bodies()[0];
-    let mine = encode::body_instances("", body, &[]).unwrap();
+    let mine = boneyard_oni::body_instances("", body, &[]).unwrap();
     let theirs = &doc.instance_files()[0];
     for tag in [TRTA, TRIA, TRCM] {
         let a = mine.iter().find(|i| i.tag == tag).unwrap();

@@ -4,8 +4,8 @@
 #![allow(clippy::needless_range_loop)] // indices follow the formulas
 
 mod common;
-use boneyard_oni::keys::{decode, decode3, decode6};
-use boneyard_oni::math::{quat_lerp, quat_normalize, to_glam, xyzr_euler_to_quat, Matrix43};
+use boneyard_oni::{decode3, decode6, decode_key as decode};
+use boneyard_oni::{quat_lerp, quat_normalize, to_glam, xyzr_euler_to_quat, Matrix43};
 use common::*;
 
 /// 6-byte key (0, 0, 0): the half angle of y is taken as 2π less y/2 with M3c2Pi the f32
@@ -153,7 +153,7 @@ fn glam_conversion_is_the_engine_rotation() {
 /// (0, 2, 0) + Rz(90.00137°)·(1, 0, 0) = (cos, 2 + sin, 0) ≈ (-2.4e-5, 3, 0).
 #[test]
 fn posing_by_hand() {
-    let body = boneyard_oni::body::Body {
+    let body = boneyard_oni::Body {
         name: "chain".into(),
         source: String::new(),
         translations: vec![[0.0; 3], [1.0, 0.0, 0.0]],
@@ -243,7 +243,7 @@ fn euler_sines_stay_at_x87_precision() {
     let q = decode6([1, 0, 0x4000]);
     assert_eq!(q.map(f32::to_bits), expect, "{q:?}");
     // The same through the radian entry point, with the angles decode6 makes.
-    let step = boneyard_oni::math::ANGLE_STEP_6;
+    let step = boneyard_oni::ANGLE_STEP_6;
     let q = xyzr_euler_to_quat(step, 0.0, 16384.0 * step);
     assert_eq!(q.map(f32::to_bits), expect, "{q:?}");
     // The inputs are the ones worked above.

@@ -341,11 +341,9 @@ fn m3gm_box_strips_walk_to_an_outward_box() {
     let Some(p) = fixture("M3GMfixture_box.oni", test) else { return };
     let Some(x) = xml("M3GMfixture_box.oni.xml", test) else { return };
     let data = std::fs::read(&p).unwrap();
-    let f = boneyard_oni::container::InstanceFile::parse("box", data, None, None).unwrap();
-    let files = boneyard_oni::resolve::Files::new(vec![f]);
-    let m =
-        boneyard_oni::body::read_geometry(&files, boneyard_oni::resolve::Ref { file: 0, index: 0 }, 0, "box".into())
-            .unwrap();
+    let f = boneyard_oni::InstanceFile::parse("box", data, None, None).unwrap();
+    let files = boneyard_oni::Files::new(vec![f]);
+    let m = boneyard_oni::read_geometry(&files, boneyard_oni::Ref { file: 0, index: 0 }, 0, "box".into()).unwrap();
     let xp: Vec<Vec<f32>> = tags(tags(&x, "Positions")[0], "Vector3").iter().map(|s| floats32(s)).collect();
     assert_eq!(xp.len(), m.positions.len());
     for (a, b) in m.positions.iter().zip(&xp) {
@@ -528,7 +526,7 @@ fn lerp_hemisphere_follows_the_engines_reading() {
     let onisplit_dot: f64 = (0..4).map(|i| oa[i] * ob[i]).sum();
     assert!(onisplit_dot < 0.0, "{onisplit_dot}");
     // The engine's frame 31: a -14° turn about Z (glam convention), where OniSplit's is +13.9°.
-    let g = boneyard_oni::math::to_glam(t.rotation(2, 31).unwrap());
+    let g = boneyard_oni::to_glam(t.rotation(2, 31).unwrap());
     let (_, _, z) = g.to_euler(glam::EulerRot::XYZ);
     assert!((z.to_degrees() + 14.0).abs() < 0.5, "{}", z.to_degrees());
 }

@@ -3,8 +3,8 @@
 
 mod common;
 use boneyard_core::{Document, InputFile};
-use boneyard_oni::encode::{new_tram, rotation_block, tram_instance, write_level, write_oni};
 use boneyard_oni::open_files;
+use boneyard_oni::{new_tram, rotation_block, tram_instance, write_level, write_oni};
 use proptest::prelude::*;
 use std::sync::OnceLock;
 

@@ -2,9 +2,9 @@
 //! on purpose in a small file made by the encoder.
 
 use boneyard_core::{ErrorKind, InputFile};
-use boneyard_oni::encode::{new_tram, rotation_block, tram_instance, write_level, write_oni};
 use boneyard_oni::layout::tram as t;
 use boneyard_oni::open_files;
+use boneyard_oni::{new_tram, rotation_block, tram_instance, write_level, write_oni};
 
 /// A 2-part, 3-frame TRAM .oni; returns the file and the file offset of the struct.
 fn tiny() -> (Vec<u8>, usize) {
@@ -117,11 +117,11 @@ fn wrong_version_and_truncated_header() {
     // No longer looks like an instance file at all.
     assert!(err(f).to_string().contains("not an Oni instance file"));
     let (f, _) = tiny();
-    let e = boneyard_oni::container::InstanceFile::parse("short.oni", f[..0x30].to_vec(), None, None).unwrap_err();
+    let e = boneyard_oni::InstanceFile::parse("short.oni", f[..0x30].to_vec(), None, None).unwrap_err();
     assert!(e.to_string().contains("short.oni") && e.to_string().contains("too short"), "{e}");
     let mut g = f.clone();
     g[8..12].copy_from_slice(b"43RV");
-    let e = boneyard_oni::container::InstanceFile::parse("v.oni", g, None, None).unwrap_err();
+    let e = boneyard_oni::InstanceFile::parse("v.oni", g, None, None).unwrap_err();
     assert_eq!(e.offset, Some(8));
 }
 
@@ -142,7 +142,7 @@ fn link_out_of_range() {
     // Direct animation links are only named; a body link out of range is an error:
     let doc = open_files(vec![InputFile::new("/nonexistent/ok.oni", f)]).unwrap();
     assert_eq!(doc.trams()[0].direct_animations[0], None);
-    let files = boneyard_oni::resolve::Files::new(doc.instance_files().to_vec());
+    let files = boneyard_oni::Files::new(doc.instance_files().to_vec());
     let e = files.resolve(0, (9 << 8) | 1, 0x1234).unwrap_err();
     assert_eq!(e.offset, Some(0x1234));
     assert!(e.to_string().contains("not (index << 8) | 1"), "{e}");

@@ -64,3 +64,27 @@ fn a_body_over_max_body_elements_names_it() {
     assert_eq!(e.limit_name(), Some("max_body_elements"), "{e}");
     assert!(e.offset.is_some_and(|o| o > 0), "{e}");
 }
+
+#[test]
+fn tram_arrays_over_max_tram_array_name_it_at_their_count_field() {
+    let t = "tram_arrays_over_max_tram_array_name_it_at_their_count_field";
+    let Some(p) = shared_data("oni/TRAMfixture_walk19.oni", t) else { return };
+    let bytes = std::fs::read(&p).unwrap();
+    let xml = std::fs::read_to_string(p.with_extension("oni.xml")).unwrap();
+    // OniSplit's XML of the file: its <Sound>s and its attacks' <Extent>s.
+    let (sounds, extents) = (xml.matches("<Sound>").count() as u64, xml.matches("<Extent>").count() as u64);
+    assert_eq!((sounds, extents), (2, 4));
+    let u32_at = |at: u64| u32::from_le_bytes(bytes[at as usize..at as usize + 4].try_into().unwrap()) as u64;
+    for (max, found, what) in [(1, sounds, "sounds"), (3, extents, "attack extents")] {
+        let r = open("TRAMfixture_walk19.oni", t, Limits { max_tram_array: max, ..Limits::default() }).unwrap();
+        let Err(e) = r else { panic!("walk19 opened with max_tram_array = {max}") };
+        assert_eq!(e.limit_name(), Some("max_tram_array"), "{e}");
+        let boneyard_core::ErrorKind::Limit(l) = &e.kind else { unreachable!() };
+        assert_eq!((l.found, l.what.as_str()), (found, what), "{e}");
+        // The offset is the count field's: the file holds that count there.
+        assert_eq!(u32_at(e.offset.expect("an offset")), found, "{e}");
+        assert!(e.file.as_deref().is_some_and(|f| f.ends_with("TRAMfixture_walk19.oni")), "{e}");
+    }
+    // With exactly the extents' count it opens.
+    assert!(open("TRAMfixture_walk19.oni", t, Limits { max_tram_array: 4, ..Limits::default() }).unwrap().is_ok());
+}

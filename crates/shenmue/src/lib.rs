@@ -1,45 +1,63 @@
 //! boneyard-shenmue: Shenmue (Sega, Dreamcast 1999) motions and models, read the way the
 //! game plays them.
 //!
-//! * [`motn`]: `MOTION.BIN` / `M_*.BIN`: header, sequence table, names, the five blocks.
-//! * [`curve`]: the game's Hermite sampler (tangents per second at 30 Hz) and the int16
-//!   rotation store.
-//! * [`rig`]: the 37-control human runtime rig with its analytic two-bone and aimed
-//!   one-bone solvers; [`sample`] binds curves to controls.
-//! * [`document`]: the [`boneyard_core::Document`] (pose = the rig's matrices after IK,
-//!   `sample.locals` = the FK locals derived from them).
+//! The modules are private; this page is the table of contents of what other crates use:
 //!
-//! * [`import`]: write-back, clips on the human rig to MOTN sequences ([`fit`] places the
-//!   keys, [`encode`] lays out the blocks, [`bank`] writes them into a copy of a MOTION.BIN).
-//!
-//! Entry points: [`Shenmue`] (the family), [`open_files`], [`open_bytes`], [`demo_files`].
+//! * opening: [`Shenmue`] (the [`Family`]), [`open_files`], [`open_bytes`] (and their `_with`
+//!   forms taking [`Limits`]), the [`ShenmueDocument`] they give (pose = the rig's matrices
+//!   after IK, `sample.locals` = the FK locals derived from them);
+//! * the files, one reader each: [`MotnFile`] (`MOTION.BIN` / `M_*.BIN`: header, sequence
+//!   table, names, the five blocks; its [`Block`]s, [`Layout`]s and [`Shape`]s), [`Mt5`]
+//!   (HRCM models), the containers ([`read_pkf`], [`read_pks`], [`read_ipac`], [`read_afs`],
+//!   [`gunzip`]);
+//! * the engine's numerics: the Hermite sampler ([`sample_keys`]: tangents per second at 30 Hz)
+//!   and the int16 rotation store ([`turns_to_raw`]), the 37-control human rig ([`HUMAN_RIG`],
+//!   [`local_matrix`], [`bind`]);
+//! * writing: [`encode_file`] (MOTN files from [`SequenceSpec`]s), [`rebuild`] (sequences
+//!   written into a copy of a MOTION.BIN), [`import_clips`] (write-back of glTF clips on the
+//!   human rig), [`write_mt5`], the container writers;
+//! * the demo: [`demo_files`] and the pieces it is made of;
+//! * [`layout`]: the on-disk records (offsets named where they are defined).
 #![deny(missing_docs)]
 
-pub mod bank;
-pub mod container;
-pub mod curve;
-pub mod demo;
-pub mod document;
-pub mod encode;
-pub mod fit;
-pub mod import;
+mod bank;
+mod container;
+mod curve;
+mod demo;
+mod document;
+mod encode;
+mod fit;
+mod import;
 pub mod layout;
-pub mod model;
-pub mod motn;
-pub mod mt5;
-pub mod rig;
-pub mod sample;
+mod model;
+mod motn;
+mod mt5;
+mod rig;
+mod sample;
+
+pub use bank::{rebuild, sequence_len, NewSequence, Rebuilt};
+pub use container::{
+    gunzip, gzip, read_afs, read_ipac, read_pkf, read_pks, write_afs, write_ipac, write_pkf, write_pks,
+    Entry as ContainerEntry,
+};
+pub use curve::{sample_keys, turns_to_raw, Axis, Key};
+pub use demo::{
+    demo_body, demo_character, demo_files, demo_fk_sequence, demo_sequence, demo_targets, rig_rest, DEMO_FAMILY,
+};
+pub use document::{rig_skeleton, ShenmueDocument};
+pub use encode::{encode_file, encode_file_raw, CurveSpec, KeySpec, SequenceSpec};
+pub use import::{encode_clip, import_clips, EncodedClip};
+pub use model::{model_skeleton, rig_meshes};
+pub use motn::{frame_record, Block, Layout, MotnFile, Shape};
+pub use mt5::{write as write_mt5, Mt5, NodeSpec};
+pub use rig::{local_matrix, ControlDef, HUMAN_RIG};
+pub use sample::{bind, CurveValue};
 
 use boneyard_core::error::ResultExt;
 use boneyard_core::{
     limit, Companions, Document, Error, Family, FileSummary, InputFile, Limits, OpenOptions, Result, Score, Warning,
 };
 use std::path::Path;
-
-pub use demo::demo_files;
-pub use document::ShenmueDocument;
-pub use motn::MotnFile;
-pub use mt5::Mt5;
 
 // The caller's limits bound the walk over nested containers (`Limits`):
 // * `max_container_nesting`: how deep containers may nest (GZ in AFS in PKS...);
@@ -378,7 +396,7 @@ impl Family for Shenmue {
         options.refuse_pick(self.name())?;
         Ok(Box::new(open_files_with(files, &options.limits)?))
     }
-    /// `demo_motion.bin`, `demo_body.mt5`, `demo_character.mt5` (see [`demo`]).
+    /// `demo_motion.bin`, `demo_body.mt5`, `demo_character.mt5` (see [`demo_files`]).
     fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
         demo::demo_files()
     }
@@ -386,7 +404,7 @@ impl Family for Shenmue {
     fn import_fps(&self) -> Option<f64> {
         Some(document::FPS)
     }
-    /// MOTN sequences on the human rig in a copy of the one MOTN file of `into` (see [`import`]).
+    /// MOTN sequences on the human rig in a copy of the one MOTN file of `into` (see [`import_clips`]).
     fn import_clips(
         &self,
         into: Vec<InputFile>,

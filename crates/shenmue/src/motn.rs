@@ -44,11 +44,10 @@ use boneyard_core::{Endian, Error, Reader, Result};
 const MAX_NAME: usize = 64;
 /// The file's closing bytes that may hold the build stamp and its padding (64 are searched).
 const STAMP_TAIL: usize = 64;
-/// Bytes of an action metadata block decoded (MOTION.BIN's longest is 200). Entries may
-/// all name one block that runs to the name table; decoding megabytes of cues for each of
-/// 4095 entries would hold billions of them. The block's `len` stays its whole length. A
-/// decoding cap with a warning, kept a constant: the metadata decoder does not see `Limits`.
-pub const MAX_ACTION_BYTES: usize = 4096;
+// `Limits::max_action_bytes`: bytes of an action metadata block decoded (MOTION.BIN's longest
+// is 200). Entries may all name one block that runs to the name table; decoding megabytes of
+// cues for each of 4095 entries would hold billions of them. The block's `len` stays its whole
+// length; the records past the limit are named in a warning.
 /// The action metadata header before its records.
 const ACTION_HEADER: usize = 12;
 
@@ -96,7 +95,7 @@ impl MotnFile {
     /// one per listed sequence (its data offset, every name pointing at it, what its bytes
     /// show), one per gap of unreferenced bytes, one per table entry whose action metadata
     /// offset lies outside the metadata region (the field's own offset), one per action
-    /// metadata block longer than [`MAX_ACTION_BYTES`] (where decoding stopped).
+    /// metadata block longer than `Limits::max_action_bytes` (where decoding stopped).
     pub fn warnings(&self) -> Vec<(u64, String)> {
         let mut out = Vec::new();
         for (k, b) in self.blocks.iter().enumerate() {
@@ -131,13 +130,13 @@ impl MotnFile {
         let (lo, hi) = self.meta_region;
         let mut long_meta = std::collections::BTreeSet::new();
         for (i, e) in self.entries.iter().enumerate() {
-            if let Some(a) = e.action.as_ref().filter(|a| a.len > ACTION_HEADER + MAX_ACTION_BYTES) {
+            if let Some((a, cut)) = e.action.as_ref().and_then(|a| Some((a, a.cut?))) {
                 if long_meta.insert(a.offset) {
                     out.push((
-                        (a.offset + ACTION_HEADER + MAX_ACTION_BYTES) as u64,
+                        (a.offset + ACTION_HEADER).saturating_add(cut.as_usize()) as u64,
                         format!(
-                            "entry #{i} {}: action metadata of {} bytes; records past the first {MAX_ACTION_BYTES} are not decoded",
-                            e.name, a.len
+                            "entry #{i} {}: action metadata of {} bytes; records past the first {} are not decoded (limit `{}`)",
+                            e.name, a.len, cut.max, cut.name
                         ),
                     ));
                 }
@@ -191,14 +190,18 @@ pub struct ActionMeta {
     pub sound_cues: Vec<(u16, u8, u8)>,
     /// `frame, 04 05 kind 00 00 01`: footstep/surface cues (frame, contact kind 0-7).
     pub surface_cues: Vec<(u16, u8)>,
+    /// The limit (`max_action_bytes`) past which the records were not decoded, when the
+    /// block is longer than it (None: decoded whole).
+    pub cut: Option<boneyard_core::Limit>,
 }
 
-fn parse_action(data: &[u8], offset: usize, end: usize) -> Option<ActionMeta> {
+fn parse_action(data: &[u8], offset: usize, end: usize, max: boneyard_core::Limit) -> Option<ActionMeta> {
     let block = data.get(offset..end)?;
     let rec = block.get(ACTION_HEADER..)?;
-    let rec = &rec[..rec.len().min(MAX_ACTION_BYTES)];
+    let cut = (rec.len() > max.as_usize()).then_some(max);
+    let rec = &rec[..rec.len().min(max.as_usize())];
     let u16_at = |b: &[u8], i: usize| b.get(i..i + 2).map(|x| u16::from_le_bytes([x[0], x[1]]));
-    let mut m = ActionMeta { offset, len: block.len(), ..Default::default() };
+    let mut m = ActionMeta { offset, len: block.len(), cut, ..Default::default() };
     if rec.len() >= 8 && rec[0] == 0x02 && rec[1] == 0 {
         m.hit_frames = Some([u16_at(rec, 2)?, u16_at(rec, 4)?, u16_at(rec, 6)?]);
         if let Some(a) = rec.get(8..12).filter(|a| a[0] == 0x04) {
@@ -403,7 +406,8 @@ impl MotnFile {
         Self::parse_with(data, &boneyard_core::Limits::default())
     }
 
-    /// [`MotnFile::parse`] within the caller's limits (`max_sequences`, `max_total_frames`).
+    /// [`MotnFile::parse`] within the caller's limits (`max_sequences`, `max_total_frames`,
+    /// `max_action_bytes`).
     pub fn parse_with(data: &[u8], limits: &boneyard_core::Limits) -> Result<MotnFile> {
         let mut r = Reader::new(data, Endian::Little);
         let table_offset = r.u32()?;
@@ -506,7 +510,7 @@ impl MotnFile {
                 let block = starts.binary_search(&abs).unwrap_or(0);
                 let action = metas.binary_search(&(m as usize)).ok().and_then(|k| {
                     let end = metas.get(k + 1).copied().unwrap_or(meta_hi);
-                    parse_action(data, m as usize, end)
+                    parse_action(data, m as usize, end, boneyard_core::limit!(limits, max_action_bytes))
                 });
                 Entry { name, data_offset: d, meta_offset: m, block, action }
             })
@@ -763,21 +767,24 @@ mod tests {
     #[test]
     fn action_blocks_are_decoded_up_to_the_limit() {
         // A 1 MB block of sound cues `frame, 04 05 AB group track 00` (one per 8 bytes)
-        // after the 12-byte header: only the first MAX_ACTION_BYTES are decoded.
+        // after the 12-byte header: only the first `max_action_bytes` are decoded.
+        let max = boneyard_core::limit!(boneyard_core::Limits::default(), max_action_bytes);
         let mut d = vec![0u8; 12];
         for k in 0..(1 << 17) {
             d.extend_from_slice(&(k as u16).to_le_bytes());
             d.extend_from_slice(&[0x04, 0x05, 0xAB, 7, 9, 0]);
         }
-        let m = parse_action(&d, 0, d.len()).unwrap();
+        let m = parse_action(&d, 0, d.len(), max).unwrap();
         assert_eq!(m.len, d.len());
-        assert_eq!(m.sound_cues.len(), MAX_ACTION_BYTES / 8);
+        assert_eq!(m.cut, Some(max));
+        assert_eq!(m.sound_cues.len(), 4096 / 8);
         assert_eq!(m.sound_cues[3], (3, 7, 9));
     }
 
     #[test]
     fn long_and_misplaced_action_metadata_are_warned() {
-        let action = ActionMeta { offset: 0x100, len: 12 + MAX_ACTION_BYTES + 1, ..Default::default() };
+        let max = boneyard_core::limit!(boneyard_core::Limits::default(), max_action_bytes);
+        let action = ActionMeta { offset: 0x100, len: 12 + 4096 + 1, cut: Some(max), ..Default::default() };
         let entry = |name: &str, meta_offset: u32, action: Option<ActionMeta>| Entry {
             name: name.into(),
             data_offset: 0,
@@ -801,8 +808,8 @@ mod tests {
         assert_eq!(w.len(), 3, "{w:?}");
         assert_eq!(w[0].0, 0x3000);
         assert!(w[0].1.starts_with("6 bytes no table entry references"), "{w:?}");
-        assert_eq!(w[1].0, (0x100 + 12 + MAX_ACTION_BYTES) as u64);
-        assert!(w[1].1.contains("LONG") && w[1].1.contains("not decoded"), "{w:?}");
+        assert_eq!(w[1].0, (0x100 + 12 + 4096) as u64);
+        assert!(w[1].1.contains("LONG") && w[1].1.contains("not decoded (limit `max_action_bytes`)"), "{w:?}");
         // The second entry's metadata field: table + 8 × 1 + 4.
         assert_eq!(w[2].0, 0x20 + 8 + 4);
         assert!(w[2].1.contains("ELSEWHERE") && w[2].1.contains("outside the metadata region"), "{w:?}");

@@ -18,9 +18,6 @@ use glam::{Mat4, Quat, Vec2, Vec3};
 // so each read is charged: 4096 nodes sharing a stream of a million no-op opcodes would
 // otherwise be 4·10⁹ reads of a 2 MB file).
 
-/// TEXD entries read from one model: a resource limit kept a constant (the TEXD reader does
-/// not see the caller's `Limits`); its error names it.
-const MAX_TEXD_NODES: Limit = Limit::new("mt5::MAX_TEXD_NODES", 1 << 16);
 /// The strip and strip-vertex counts are u16 fields: a fact of the format, not a limit.
 const U16_COUNT: Limit = Limit::new("u16 count", 1 << 16);
 
@@ -149,7 +146,7 @@ impl Mt5 {
     }
 
     /// [`Mt5::parse`] within the caller's limits (`max_nodes`, `max_vertices`,
-    /// `max_model_vertices`, `max_strip_ops`).
+    /// `max_model_vertices`, `max_strip_ops`, `max_texd_nodes`).
     pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Mt5> {
         let mut r = Reader::new(data, Endian::Little);
         let magic = r.array::<4>()?;
@@ -217,7 +214,7 @@ impl Mt5 {
             }
         }
         let textures = match opt_ofs(texture_offset) {
-            Some(t) => parse_texd(data, t, &mut skipped)?,
+            Some(t) => parse_texd(data, t, &mut skipped, limits)?,
             None => Vec::new(),
         };
         Ok(Mt5 { texture_offset, nodes, textures, skipped })
@@ -245,7 +242,8 @@ fn finite3(r: &mut Reader) -> Result<[f32; 3]> {
 /// `{fourcc, u32 size incl. 8}`: TEXN = an 8-byte texture id and an embedded PVRT (listed,
 /// not decoded), NAME = `(size - 8) / 8` ids of textures kept in a PKF. Other nodes are skipped
 /// by their size.
-fn parse_texd(data: &[u8], at: usize, skipped: &mut Vec<(u64, String)>) -> Result<Vec<[u8; 8]>> {
+/// `limits.max_texd_nodes` bounds the node count.
+fn parse_texd(data: &[u8], at: usize, skipped: &mut Vec<(u64, String)>, limits: &Limits) -> Result<Vec<[u8; 8]>> {
     let mut r = Reader::at(data, at, Endian::Little)?;
     let magic = r.array::<4>()?;
     if &magic != b"TEXD" {
@@ -257,7 +255,7 @@ fn parse_texd(data: &[u8], at: usize, skipped: &mut Vec<(u64, String)>) -> Resul
     let count = Reader::at(data, pos.min(data.len()), Endian::Little)?.check_count(
         u64::from(count),
         8,
-        MAX_TEXD_NODES,
+        limit!(limits, max_texd_nodes),
         "TEXD nodes",
     )?;
     let mut ids = Vec::new();
@@ -660,8 +658,13 @@ mod tests {
         d.extend_from_slice(&12u32.to_le_bytes());
         d.extend_from_slice(&[0; 4]);
         let mut skipped = Vec::new();
-        let ids = parse_texd(&d, 0, &mut skipped).unwrap();
+        let ids = parse_texd(&d, 0, &mut skipped, &Limits::default()).unwrap();
         assert_eq!(ids, vec![*b"ID000001", *b"ID000002", *b"ID000003"]);
+        // Three nodes against `max_texd_nodes` = 2: an error naming it, at the first node.
+        let low = Limits { max_texd_nodes: 2, ..Limits::default() };
+        let e = parse_texd(&d, 0, &mut Vec::new(), &low).unwrap_err();
+        assert_eq!(e.limit_name(), Some("max_texd_nodes"), "{e}");
+        assert_eq!(e.offset, Some(0x10), "{e}");
         assert_eq!(skipped.len(), 2, "{skipped:?}");
         assert_eq!(skipped[0].0, 0);
         assert!(skipped[0].1.contains("1 TEXN node(s)"), "{skipped:?}");
@@ -669,7 +672,7 @@ mod tests {
         assert!(skipped[1].1.contains("1 node(s) neither TEXN nor NAME") && skipped[1].1.contains("PVRT"));
         // A node size that runs past the end is an error at that size field.
         d[0x10 + 24 + 4 + 1] = 0xFF;
-        assert_eq!(parse_texd(&d, 0, &mut skipped).unwrap_err().offset, Some(0x10 + 24 + 4));
+        assert_eq!(parse_texd(&d, 0, &mut skipped, &Limits::default()).unwrap_err().offset, Some(0x10 + 24 + 4));
     }
 
     #[test]

@@ -388,10 +388,6 @@ impl RigPlan {
     pub fn len(&self) -> usize {
         self.parent.len()
     }
-    /// True for a rig of no controls.
-    pub fn is_empty(&self) -> bool {
-        self.parent.is_empty()
-    }
 
     /// [`evaluate`] into `world` (one matrix per control, resized to the rig), returning the
     /// degenerate solver calls. Same arithmetic, same order, same matrices bit for bit; no

@@ -3,10 +3,10 @@
 //! second ran for hours).
 
 use boneyard_core::{Document, ErrorKind};
-use boneyard_shenmue::curve::Axis;
-use boneyard_shenmue::encode::{encode_file, CurveSpec, KeySpec, SequenceSpec};
-use boneyard_shenmue::mt5::{write, NodeSpec};
-use boneyard_shenmue::{container, open_bytes};
+use boneyard_shenmue::open_bytes;
+use boneyard_shenmue::Axis;
+use boneyard_shenmue::{encode_file, CurveSpec, KeySpec, SequenceSpec};
+use boneyard_shenmue::{write_mt5 as write, NodeSpec};
 use glam::Vec3;
 
 /// An AFS of `count` entries all `(ofs, size)`, followed by `payload` at the first offset
@@ -29,7 +29,7 @@ fn nested_archives_cannot_multiply_their_entries() {
     // Inner: 65536 empty entries. Outer (1 MB): 65536 entries that are all the inner AFS,
     // 2^32 entries in all (each with a summary note) before the byte limit stops them.
     let inner = afs_all_same(1 << 16, &[]);
-    assert_eq!(container::read_afs(&inner).unwrap().len(), 1 << 16);
+    assert_eq!(boneyard_shenmue::read_afs(&inner).unwrap().len(), 1 << 16);
     let outer = afs_all_same(1 << 16, &inner);
     let started = std::time::Instant::now();
     let Err(e) = open_bytes(&[("BOMB.AFS".into(), &outer)]) else { panic!("the entry bomb opened") };

@@ -4,7 +4,7 @@
 use boneyard_core::demo::DemoClip;
 use boneyard_core::Family;
 use boneyard_core::{Document, InputFile, MeshBinding, NoCompanions};
-use boneyard_shenmue::{demo, demo_files, Shenmue};
+use boneyard_shenmue::{demo_files, Shenmue};
 
 fn open() -> Box<dyn Document> {
     let files = Shenmue.demo_files().unwrap();
@@ -64,7 +64,7 @@ fn demo_targets_survive_half_float_quantization() {
                 assert!((g.translation - w.translation).length() < 0.01, "{clip:?} f{f} bone {b}");
             }
             let pose = doc.pose(0, Some(a), f64::from(f)).unwrap();
-            for (ctl, want) in demo::demo_targets(clip, f) {
+            for (ctl, want) in boneyard_shenmue::demo_targets(clip, f) {
                 let got = pose[ctl].w_axis.truncate();
                 // Halves keep 11 significant bits: 2^-11 relative, under 1 mm at these sizes.
                 let tol = 1e-3 * want.abs().max_element().max(1.0);

@@ -3,10 +3,10 @@
 //! where truncation and rounding part.
 
 use boneyard_core::Document;
-use boneyard_shenmue::curve::{sample_keys, Axis, Key};
-use boneyard_shenmue::encode::{encode_file, CurveSpec, KeySpec, SequenceSpec};
-use boneyard_shenmue::rig::{local_matrix, HUMAN_RIG};
-use boneyard_shenmue::sample::{bind, CurveValue};
+use boneyard_shenmue::{bind, CurveValue};
+use boneyard_shenmue::{encode_file, CurveSpec, KeySpec, SequenceSpec};
+use boneyard_shenmue::{local_matrix, HUMAN_RIG};
+use boneyard_shenmue::{sample_keys, Axis, Key};
 
 fn key(frame: u16, value: f32, tangent_in: f32, tangent_out: f32) -> Key {
     Key { frame, count: 3, tangent_in, tangent_out, value }

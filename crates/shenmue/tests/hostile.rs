@@ -3,9 +3,8 @@
 
 use boneyard_core::testdata::shared_data;
 use boneyard_core::Document;
-use boneyard_shenmue::container;
-use boneyard_shenmue::encode::encode_file_raw;
-use boneyard_shenmue::motn::MotnFile;
+use boneyard_shenmue::encode_file_raw;
+use boneyard_shenmue::MotnFile;
 use boneyard_shenmue::{demo_files, open_bytes, Mt5};
 use proptest::prelude::*;
 
@@ -61,10 +60,10 @@ fn exercise(bytes: &[u8]) -> bool {
         let _ = doc.check();
     }
     let _ = Mt5::parse(bytes);
-    let _ = container::read_pkf(bytes);
-    let _ = container::read_pks(bytes);
-    let _ = container::read_afs(bytes);
-    let _ = container::read_ipac(bytes, 0);
+    let _ = boneyard_shenmue::read_pkf(bytes);
+    let _ = boneyard_shenmue::read_pks(bytes);
+    let _ = boneyard_shenmue::read_afs(bytes);
+    let _ = boneyard_shenmue::read_ipac(bytes, 0);
     ok
 }
 
@@ -163,10 +162,10 @@ proptest! {
         }
         exercise(&d);
         let wrapped = [
-            container::write_pks(&[("BODY", "MT5", &d)]),
-            container::write_pkf(&[(*b"MOTN", &d)]),
-            container::write_afs(&[("x", &d)]),
-            container::gzip(&d),
+            boneyard_shenmue::write_pks(&[("BODY", "MT5", &d)]),
+            boneyard_shenmue::write_pkf(&[(*b"MOTN", &d)]),
+            boneyard_shenmue::write_afs(&[("x", &d)]),
+            boneyard_shenmue::gzip(&d),
         ];
         for w in &wrapped {
             let mut w = w.clone();
@@ -190,20 +189,20 @@ proptest! {
 #[test]
 fn containers_holding_the_demo_open() {
     let files = demo_files().unwrap();
-    let pks = container::write_pks(&[("MOTION", "BIN", &files[0].1), ("BODY", "MT5", &files[1].1)]);
-    let gz = container::gzip(&pks);
+    let pks = boneyard_shenmue::write_pks(&[("MOTION", "BIN", &files[0].1), ("BODY", "MT5", &files[1].1)]);
+    let gz = boneyard_shenmue::gzip(&pks);
     let doc = open_bytes(&[("DEMO.PKS.gz".into(), &gz)]).unwrap();
     assert_eq!(doc.animations().len(), 4);
     // The rig, a flat skeleton for the FK family (its model is not in this archive), the body.
     assert_eq!(doc.skeletons().len(), 3);
     assert!(!doc.skeletons()[0].meshes.is_empty());
-    let afs = container::write_afs(&[("motion.bin", &files[0].1), ("body.mt5", &files[1].1)]);
+    let afs = boneyard_shenmue::write_afs(&[("motion.bin", &files[0].1), ("body.mt5", &files[1].1)]);
     let doc = open_bytes(&[("DEMO.AFS".into(), &afs)]).unwrap();
     assert_eq!(doc.animations().len(), 4);
     assert!(doc.warnings().is_empty(), "{:?}", doc.warnings());
     // An entry that is none of ours is named, with its offset, in one warning.
-    let afs = container::write_afs(&[("motion.bin", &files[0].1), ("readme.txt", b"not a model")]);
-    let at = container::read_afs(&afs).unwrap()[1].offset as u64;
+    let afs = boneyard_shenmue::write_afs(&[("motion.bin", &files[0].1), ("readme.txt", b"not a model")]);
+    let at = boneyard_shenmue::read_afs(&afs).unwrap()[1].offset as u64;
     let doc = open_bytes(&[("DEMO.AFS".into(), &afs)]).unwrap();
     let w = doc.warnings();
     assert_eq!(w.len(), 1, "{w:?}");
@@ -221,8 +220,8 @@ fn containers_holding_the_demo_open() {
 /// A small valid MOTN file to corrupt: one sequence of 3 frames, one channel of two keys (a
 /// few hundred bytes, so a count of 4094 sequences cannot fit in it).
 fn small_motn() -> Vec<u8> {
-    use boneyard_shenmue::curve::Axis;
-    use boneyard_shenmue::encode::{encode_file, CurveSpec, KeySpec, SequenceSpec};
+    use boneyard_shenmue::Axis;
+    use boneyard_shenmue::{encode_file, CurveSpec, KeySpec, SequenceSpec};
     let key = |frame: u16| KeySpec { frame, count: 1, tangent_in: 0.0, tangent_out: 0.0, value: 0.25 };
     let curves = vec![CurveSpec { control: 1, axis: Axis::RotX, keys: vec![key(0), key(2)] }];
     encode_file(&[SequenceSpec { name: "SMALL".into(), frames: 3, flag_high: 0, curves }])

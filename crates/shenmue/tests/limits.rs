@@ -54,3 +54,30 @@ fn the_check_budget_names_max_check_work() {
     let plain = open(t, Limits::default()).unwrap().unwrap();
     assert_eq!(plain.check().unwrap().len(), 1559);
 }
+
+#[test]
+fn action_metadata_past_max_action_bytes_is_cut_with_a_warning_at_the_first_byte_left() {
+    let t = "action_metadata_past_max_action_bytes_is_cut_with_a_warning_at_the_first_byte_left";
+    let Some(p) = shared_data("shenmue/motion.bin", t) else { return };
+    let bytes = std::fs::read(&p).unwrap();
+    // MOTION.BIN's action metadata blocks run to 200 bytes: with 16 decoded, the longer ones
+    // are cut, each named at its block's offset (from the table slot's own meta field) + the
+    // 12-byte header + 16.
+    let Some(r) = open(t, Limits { max_action_bytes: 16, ..Limits::default() }) else { return };
+    let doc = r.unwrap();
+    let cut: Vec<_> = doc.warnings().iter().filter(|w| w.message.contains("limit `max_action_bytes`")).collect();
+    assert!(!cut.is_empty(), "no warning names max_action_bytes");
+    for w in &cut {
+        // "entry #N NAME: action metadata of L bytes; ..."
+        let i: usize = w.message.split("entry #").nth(1).and_then(|s| s.split(' ').next()).unwrap().parse().unwrap();
+        let field = 0x20 + 8 * i + 4;
+        let meta = u32::from_le_bytes(bytes[field..field + 4].try_into().unwrap()) as u64;
+        assert_eq!(w.offset, Some(meta + 12 + 16), "{w:?}");
+        let len: usize =
+            w.message.split("metadata of ").nth(1).and_then(|s| s.split(' ').next()).unwrap().parse().unwrap();
+        assert!(len > 12 + 16, "{w:?}");
+    }
+    // The default (4096) cuts none.
+    let plain = open(t, Limits::default()).unwrap().unwrap();
+    assert!(!plain.warnings().iter().any(|w| w.message.contains("max_action_bytes")));
+}

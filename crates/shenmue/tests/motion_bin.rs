@@ -2,8 +2,8 @@
 
 use boneyard_core::testdata::shared_data;
 use boneyard_core::Document;
-use boneyard_shenmue::curve::Axis;
-use boneyard_shenmue::motn::{Layout, MotnFile};
+use boneyard_shenmue::Axis;
+use boneyard_shenmue::{Layout, MotnFile};
 
 fn load(test: &str) -> Option<Vec<u8>> {
     let p = shared_data("shenmue/motion.bin", test)?;
@@ -205,7 +205,7 @@ fn ik_invariants_hold_on_every_human_frame() {
         if b.family() != 0 || b.motion().is_none() || !seen.insert(e.block) {
             continue;
         }
-        let rig = &boneyard_shenmue::rig::HUMAN_RIG;
+        let rig = &boneyard_shenmue::HUMAN_RIG;
         for fr in 0..b.frames {
             let w = doc.pose(0, Some(i), f64::from(fr)).unwrap();
             frames += 1;
@@ -331,7 +331,7 @@ fn every_decoded_sequence_reaches_a_skeleton() {
 /// frame 0 for controls 31 and 36.
 #[test]
 fn listed_sequences_are_what_their_bytes_show() {
-    use boneyard_shenmue::motn::{frame_record, Shape};
+    use boneyard_shenmue::{frame_record, Shape};
     let Some(d) = load("listed_sequences_are_what_their_bytes_show") else { return };
     let f = MotnFile::parse(&d).unwrap();
     let listed: Vec<_> = f.blocks.iter().filter(|b| b.motion().is_none()).collect();
@@ -375,7 +375,7 @@ fn listed_sequences_are_what_their_bytes_show() {
         let m = f.blocks[entry(new).block].motion().unwrap();
         let raw = |id: u16, ax: Axis| {
             let c = m.curves.iter().find(|c| c.control == id && c.axis == ax).unwrap();
-            boneyard_shenmue::curve::turns_to_raw(c.sample(29.0))
+            boneyard_shenmue::turns_to_raw(c.sample(29.0))
         };
         let rec = frame_record(&d, &f.blocks[entry(old).block], 0).unwrap();
         // The peer's runtime agrees: `node ny_pose.mjs MOTION.BIN <new> <index>` at frame 29,

@@ -5,7 +5,7 @@
 
 use boneyard_core::testdata::shared_data;
 use boneyard_core::Document;
-use boneyard_shenmue::motn::{Layout, MotnFile};
+use boneyard_shenmue::{Layout, MotnFile};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -5,7 +5,7 @@
 
 use boneyard_core::testdata::shared_data;
 use boneyard_core::{Clip, Document, ImportOptions, InputFile};
-use boneyard_shenmue::rig::HUMAN_RIG;
+use boneyard_shenmue::HUMAN_RIG;
 use glam::{Quat, Vec3};
 
 const NAME: &str = "AKI_AKI_RUN_LP";
@@ -36,12 +36,8 @@ fn positions(doc: &dyn Document, anim: usize, frames: u32) -> Vec<Vec<Vec3>> {
 }
 
 fn import(data: &[u8], clips: &[Clip]) -> boneyard_core::Imported {
-    boneyard_shenmue::import::import_clips(
-        vec![InputFile::new("motion.bin", data.to_vec())],
-        clips,
-        &ImportOptions::default(),
-    )
-    .unwrap()
+    boneyard_shenmue::import_clips(vec![InputFile::new("motion.bin", data.to_vec())], clips, &ImportOptions::default())
+        .unwrap()
 }
 
 #[test]
@@ -123,7 +119,7 @@ fn an_edit_shows_at_its_limb_only_and_a_new_name_is_appended() {
     let back = boneyard_shenmue::open_bytes(&[("written.bin".into(), &out.files[0].bytes)]).unwrap();
     assert_eq!(back.animations()[a.index].name, "AKI_AKI_RUN_LP_EDIT");
     // The clip's FK pose (what Blender shows) against the rig from the written file.
-    let skel = boneyard_shenmue::document::rig_skeleton();
+    let skel = boneyard_shenmue::rig_skeleton();
     let edited: Vec<Vec<Vec3>> = clip
         .poses
         .iter()
@@ -157,7 +153,7 @@ fn bad_clips_are_refused_naming_clip_and_bone() {
     let doc = boneyard_shenmue::open_bytes(&[("motion.bin".into(), &data)]).unwrap();
     let anim = find(&doc, NAME);
     let good = clip_of(&doc, anim);
-    let run = |c: Clip| match boneyard_shenmue::import::import_clips(
+    let run = |c: Clip| match boneyard_shenmue::import_clips(
         vec![InputFile::new("motion.bin", data.clone())],
         &[c],
         &ImportOptions::default(),
@@ -215,8 +211,7 @@ fn a_family_13_sequence_round_trips_on_its_control_skeleton() {
         source: "test".into(),
     };
     let opts = ImportOptions { skeleton: Some("family_13".into()), ..Default::default() };
-    let out = boneyard_shenmue::import::import_clips(vec![InputFile::new("motion.bin", data.clone())], &[clip], &opts)
-        .unwrap();
+    let out = boneyard_shenmue::import_clips(vec![InputFile::new("motion.bin", data.clone())], &[clip], &opts).unwrap();
     let w = &out.files[0].animations[0];
     assert_eq!((w.index, w.extra["controller_family"].as_u64()), (anim, Some(13)));
     let back = boneyard_shenmue::open_bytes(&[("written.bin".into(), &out.files[0].bytes)]).unwrap();
@@ -262,12 +257,11 @@ fn kept_cues_past_a_shorter_clip_are_warned() {
 /// changed) is rewritten, or refused with an error, never a panic; what is written reads back.
 #[test]
 fn rebuilding_mutated_banks_never_panics() {
-    use boneyard_shenmue::bank::{rebuild, NewSequence};
+    use boneyard_shenmue::{rebuild, NewSequence};
     let files = boneyard_shenmue::demo_files().unwrap();
     let (_, base) = files.iter().find(|(n, _)| n.ends_with("motion.bin")).unwrap();
     let first = boneyard_shenmue::MotnFile::parse(base).unwrap();
-    let seq =
-        base[first.blocks[0].offset..first.blocks[0].offset + boneyard_shenmue::bank::sequence_len(&first, 0)].to_vec();
+    let seq = base[first.blocks[0].offset..first.blocks[0].offset + boneyard_shenmue::sequence_len(&first, 0)].to_vec();
     let mut rng = boneyard_core::testdata::XorShift64(0x9e37_79b9_7f4a_7c15);
     let (mut accepted, mut written) = (0, 0);
     for _ in 0..3000 {

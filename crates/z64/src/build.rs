@@ -106,30 +106,11 @@ pub enum ExplicitKind {
 }
 
 /// Find every skeleton and animation in these files (the asset table's names where it has
-/// them, the structural scan elsewhere) and pair animations with skeletons.
-pub fn find_all(files: &[SegFile], gk: Option<usize>, la: Option<usize>) -> Result<Found> {
-    find_all_with(files, gk, la, &[])
-}
-
-/// [`find_all`], plus things given explicitly (errors in them are errors, with their offset).
-pub fn find_all_with(files: &[SegFile], gk: Option<usize>, la: Option<usize>, explicit: &[Explicit]) -> Result<Found> {
-    find_all_for_builds(files, &[], gk, la, explicit)
-}
-
-/// [`find_all_with`], knowing by file (same order as `files`; missing: not known) the decomp's
-/// name of the build it comes from ([`crate::rom::decomp_version`]), which chooses the asset
-/// table's reading of it.
-pub fn find_all_for_builds(
-    files: &[SegFile],
-    builds: &[Option<&'static str>],
-    gk: Option<usize>,
-    la: Option<usize>,
-    explicit: &[Explicit],
-) -> Result<Found> {
-    find_all_limited(files, builds, gk, la, explicit, &boneyard_core::Limits::default())
-}
-
-/// [`find_all_for_builds`] within the caller's limits.
+/// them, the structural scan elsewhere) and pair animations with skeletons, plus things given
+/// explicitly (errors in them are errors, with their offset), knowing by file (same order as
+/// `files`; missing: not known) the decomp's name of the build it comes from
+/// ([`crate::rom::decomp_version`]), which chooses the asset table's reading of it; within the
+/// caller's limits.
 pub fn find_all_limited(
     files: &[SegFile],
     builds: &[Option<&'static str>],

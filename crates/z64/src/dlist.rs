@@ -45,14 +45,20 @@ const MAX_BRANCHES_TRACKED: usize = 64;
 /// hostile loops; `max_document_commands`, `max_document_texels`: without a shared budget, a
 /// small file of many 255-limb skeletons whose lists loop costs 65536 commands a limb each
 /// (minutes), or decodes 64 textures a limb (gigabytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Budget {
-    /// Display-list commands left.
-    pub commands: usize,
-    /// Texels left.
-    pub texels: usize,
+    /// Display-list commands (`Limits::max_document_commands`).
+    pub commands: boneyard_core::Budget,
+    /// Texels decoded (`Limits::max_document_texels`).
+    pub texels: boneyard_core::Budget,
+    /// Texels of one texture (`Limits::max_texture_texels`).
+    pub max_texture_texels: boneyard_core::Limit,
+    /// Textures one limb's meshes use (`Limits::max_limb_textures`).
+    pub max_limb_textures: usize,
+    /// Notes one skeleton's meshes give (`Limits::max_skeleton_notes`).
+    pub max_skeleton_notes: usize,
     /// Skin vertex and transformation entries (`Limits::max_skin_entries`, see [`crate::skin`]).
-    pub skin_entries: usize,
+    pub skin_entries: boneyard_core::Budget,
     /// How deep display-list calls may nest (`Limits::max_dlist_depth`).
     pub max_depth: usize,
     /// Commands one display list may run (`Limits::max_dlist_commands`).
@@ -61,12 +67,22 @@ pub struct Budget {
 
 impl Budget {
     /// The whole budget of a document within the caller's limits (`max_document_commands`,
-    /// `max_document_texels`, `max_skin_entries`, `max_dlist_depth`, `max_dlist_commands`).
+    /// `max_document_texels`, `max_skin_entries`, `max_dlist_depth`, `max_dlist_commands`,
+    /// `max_texture_texels`, `max_limb_textures`, `max_skeleton_notes`).
     pub fn from_limits(l: &boneyard_core::Limits) -> Self {
         Budget {
-            commands: l.max_document_commands,
-            texels: l.max_document_texels,
-            skin_entries: l.max_skin_entries,
+            commands: boneyard_core::Budget::new(
+                boneyard_core::limit!(l, max_document_commands),
+                "display-list commands",
+            ),
+            texels: boneyard_core::Budget::new(boneyard_core::limit!(l, max_document_texels), "texels"),
+            max_texture_texels: boneyard_core::limit!(l, max_texture_texels),
+            max_limb_textures: l.max_limb_textures,
+            max_skeleton_notes: l.max_skeleton_notes,
+            skin_entries: boneyard_core::Budget::new(
+                boneyard_core::limit!(l, max_skin_entries),
+                "skin vertex and transformation entries",
+            ),
             max_depth: l.max_dlist_depth,
             max_commands: l.max_dlist_commands,
         }
@@ -101,16 +117,15 @@ struct RawNote {
     subject: String,
 }
 
-/// Notes one skeleton's meshes give at most (after merging), and limbs or meshes one note
-/// names at most: a hostile skeleton of 255 broken limbs says so in a bounded text. Caps on
-/// the wording of warnings (the warnings still say how many more there were), not resource
-/// limits: kept constants.
-pub const MAX_NOTES_PER_SKELETON: usize = 32;
+/// Limbs or meshes one note names at most: a hostile skeleton of 255 broken limbs says so in
+/// a bounded text. A cap on the wording of one warning (it still says how many more there
+/// were), not a resource limit: kept a constant. The notes one skeleton gives are the
+/// caller's `Limits::max_skeleton_notes`.
 const MAX_SUBJECTS_PER_NOTE: usize = 16;
 
 /// One note per (file, message), in first-met order, naming every limb or mesh it concerns
 /// (the offset is the first one's): a texture missing from ten meshes is one note.
-fn merge_notes(raw: Vec<RawNote>) -> Vec<MeshNote> {
+fn merge_notes(raw: Vec<RawNote>, max_notes: usize) -> Vec<MeshNote> {
     let mut out: Vec<(MeshNote, Vec<String>, usize)> = Vec::new();
     let mut index: HashMap<(Option<String>, String), usize> = HashMap::new();
     for r in raw {
@@ -131,19 +146,22 @@ fn merge_notes(raw: Vec<RawNote>) -> Vec<MeshNote> {
     let total = out.len();
     let mut notes: Vec<MeshNote> = out
         .into_iter()
-        .take(MAX_NOTES_PER_SKELETON)
+        .take(max_notes)
         .map(|(mut note, subjects, n)| {
             let more = if n > subjects.len() { format!(" and {} more", n - subjects.len()) } else { String::new() };
             note.message = format!("{} ({}{more})", note.message, subjects.join(", "));
             note
         })
         .collect();
-    if total > MAX_NOTES_PER_SKELETON {
+    if total > max_notes {
         let first = notes.first().map(|n| (n.file.clone(), n.offset)).unwrap_or((None, None));
         notes.push(MeshNote {
             file: first.0,
             offset: first.1,
-            message: format!("{} more notes about these meshes not listed", total - MAX_NOTES_PER_SKELETON),
+            message: format!(
+                "{} more notes about these meshes not listed (limit `max_skeleton_notes` ({max_notes}))",
+                total - max_notes
+            ),
         });
     }
     notes
@@ -212,7 +230,7 @@ pub fn skeleton_meshes(
             if dl == 0 {
                 continue;
             }
-            if budget.commands == 0 {
+            if budget.commands.left() == 0 {
                 notes.push(RawNote {
                     file: None,
                     offset: limb_at(l),
@@ -223,9 +241,10 @@ pub fn skeleton_meshes(
                 break 'limbs;
             }
             let vtx_buf = skin.as_ref().map(|m| m.vtx_bytes());
-            let (max_depth, max_commands) = (budget.max_depth, budget.max_commands);
+            let (max_depth, max_commands, max_groups) =
+                (budget.max_depth, budget.max_commands, budget.max_limb_textures);
             let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands, draw);
-            (d.max_depth, d.max_commands) = (max_depth, max_commands);
+            (d.max_depth, d.max_commands, d.max_groups) = (max_depth, max_commands, max_groups);
             d.set_colours(colours);
             d.skin_vertices = vtx_buf.as_deref();
             let run = d.run(dl);
@@ -243,7 +262,7 @@ pub fn skeleton_meshes(
                 // At the command concerned (a G_SETCOMBINE, a call cut), in its own file.
                 note_at(cmd, limb_at(l), message, format!("limb {l}, display list {dl:#010x}"));
             }
-            for (message, subject) in d.skipped.describe(l) {
+            for (message, subject) in d.skipped.describe(l, max_groups) {
                 // At the limb's display list (the calls are in it or in what it calls).
                 note_at(dl, limb_at(l), message, format!("{subject}, display list {dl:#010x}"));
             }
@@ -262,8 +281,8 @@ pub fn skeleton_meshes(
                 let name = if many { format!("{base}_{gi}") } else { base.clone() };
                 let rt = g.runtime_texture(meshes.len());
                 let mesh = match &skin {
-                    Some(m) => g.into_skin_mesh(ctx, name, (s, l), m, &mut budget.texels, &mut notes),
-                    None => g.into_mesh(ctx, name, (s, l), rest_world, &mut budget.texels, &mut notes),
+                    Some(m) => g.into_skin_mesh(ctx, name, (s, l), m, budget, &mut notes),
+                    None => g.into_mesh(ctx, name, (s, l), rest_world, budget, &mut notes),
                 };
                 if let Some(rt) = rt.filter(|_| mesh.texture.is_some()) {
                     runtime.push(rt);
@@ -272,7 +291,7 @@ pub fn skeleton_meshes(
             }
         }
     }
-    Ok((meshes, merge_notes(notes), runtime))
+    Ok((meshes, merge_notes(notes, budget.max_skeleton_notes), runtime))
 }
 
 /// Texture state at a triangle: (image address, format, size, width, height, palette address).
@@ -409,7 +428,7 @@ impl Group {
         name: String,
         (s, limb): (&SkelDef, usize),
         rest_world: &[Mat4],
-        texels: &mut usize,
+        budget: &mut Budget,
         notes: &mut Vec<RawNote>,
     ) -> Mesh {
         let rigid = self.bones.iter().all(|&b| b == limb);
@@ -433,12 +452,12 @@ impl Group {
             m.binding = MeshBinding::Skinned { joints, weights };
             m
         };
-        self.finish(ctx, mesh, texels, notes)
+        self.finish(ctx, mesh, budget, notes)
     }
 
     /// Colours and the texture (within the document's texel budget); a texture not decoded is
     /// a note.
-    fn finish(self, ctx: &Ctx, mut mesh: Mesh, texels: &mut usize, notes: &mut Vec<RawNote>) -> Mesh {
+    fn finish(self, ctx: &Ctx, mut mesh: Mesh, budget: &mut Budget, notes: &mut Vec<RawNote>) -> Mesh {
         let m = self.mat;
         // Vertex colours as the combiner reads them: a part it does not read is white.
         mesh.colors = m.shade().then(|| {
@@ -468,10 +487,18 @@ impl Group {
                 subject: mesh.name.clone(),
             })
         };
-        if w.saturating_mul(h) > texture::MAX_TEXELS.min(*texels) {
-            note(format!("more texels than the document's budget left ({})", texture::MAX_TEXELS.min(*texels)));
+        let texels = &mut budget.texels;
+        if w.saturating_mul(h) > budget.max_texture_texels.as_usize() {
+            let max = budget.max_texture_texels;
+            note(format!(
+                "{} texels, more than one texture may have (limit `{}` ({}))",
+                w.saturating_mul(h),
+                max.name,
+                max.max
+            ));
+        } else if !texels.try_spend((w * h) as u64) {
+            note(format!("more texels than the document's budget left ({})", texels.left()));
         } else {
-            *texels -= w * h;
             let bytes = (w * h * texture::bits(siz)).div_ceil(8);
             let data = ctx.bytes(addr, bytes, 0).ok();
             let pal = tlut.and_then(|t| ctx.tail(t, 0).ok());
@@ -508,7 +535,7 @@ impl Group {
         name: String,
         (s, limb): (&SkelDef, usize),
         skin: &crate::skin::SkinLimbMesh,
-        texels: &mut usize,
+        budget: &mut Budget,
         notes: &mut Vec<RawNote>,
     ) -> Mesh {
         let mut addrs = vec![0u32; self.positions.len()];
@@ -554,7 +581,7 @@ impl Group {
         let mut mesh = Mesh::rigid(name, 0, std::mem::take(&mut self.positions), std::mem::take(&mut self.indices));
         mesh.binding = MeshBinding::Skinned { joints, weights };
         mesh.normals = Some(normals);
-        self.finish(ctx, mesh, texels, notes)
+        self.finish(ctx, mesh, budget, notes)
     }
 }
 
@@ -574,11 +601,13 @@ struct Decoder<'a, 'b> {
     slots: &'b [usize],
     flex: bool,
     /// The document's commands left (shared by every limb and skeleton).
-    commands_left: &'b mut usize,
+    commands_left: &'b mut boneyard_core::Budget,
     /// `Limits::max_dlist_depth`.
     max_depth: usize,
     /// `Limits::max_dlist_commands`.
     max_commands: usize,
+    /// `Limits::max_limb_textures`: groups (textures with their materials) of the limb.
+    max_groups: usize,
     cache: [Option<Vtx>; VTX_CACHE],
     groups: Vec<Group>,
     /// G_SETTIMG: (address, format, size).
@@ -629,7 +658,7 @@ struct Skipped {
     first_vertex_load: Option<u32>,
     /// Triangles using a vertex not loaded.
     triangles_without_vertices: usize,
-    /// Triangles past the limb's [`MAX_GROUPS`] textures.
+    /// Triangles past the limb's `Limits::max_limb_textures` textures.
     triangles_past_groups: usize,
     /// Notes at a command's own address (combiners approximated, loops cut), once each.
     at_commands: Vec<(u32, String)>,
@@ -637,7 +666,7 @@ struct Skipped {
 
 impl Skipped {
     /// What was skipped, as (message, subject) pairs for limb `l`.
-    fn describe(&self, l: usize) -> Vec<(String, String)> {
+    fn describe(&self, l: usize, max_groups: usize) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = self
             .unbound
             .iter()
@@ -661,7 +690,7 @@ impl Skipped {
         }
         if self.triangles_past_groups > 0 {
             parts.push(format!(
-                "{} triangles past the limb's {MAX_GROUPS} textures left out",
+                "{} triangles past the limb's {max_groups} textures left out (limit `max_limb_textures`)",
                 self.triangles_past_groups
             ));
         }
@@ -720,8 +749,6 @@ fn alpha_mode(othermode_l: u32) -> AlphaMode {
 
 /// F3DEX2 G_LIGHTING geometry-mode bit.
 const G_LIGHTING: u32 = 0x0020_0000;
-/// Groups (textures) per limb at most (a cut with a warning; kept a constant).
-const MAX_GROUPS: usize = 64;
 
 impl<'a, 'b> Decoder<'a, 'b> {
     fn new(
@@ -729,7 +756,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
         limb: usize,
         slots: &'b [usize],
         flex: bool,
-        commands_left: &'b mut usize,
+        commands_left: &'b mut boneyard_core::Budget,
         draw: &'b DrawState,
     ) -> Self {
         Decoder {
@@ -742,6 +769,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             // Set from the document's budget before the run (`skeleton_meshes`).
             max_depth: 0,
             max_commands: 0,
+            max_groups: 0,
             cache: [None; VTX_CACHE],
             groups: Vec::new(),
             timg: (0, 0, 0),
@@ -848,7 +876,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
         if let Some(i) = self.groups.iter().position(|g| g.tex == key && g.mat_key == mat_key) {
             return Some(i);
         }
-        if self.groups.len() >= MAX_GROUPS {
+        if self.groups.len() >= self.max_groups {
             return None;
         }
         self.groups.push(Group {
@@ -874,13 +902,12 @@ impl<'a, 'b> Decoder<'a, 'b> {
         let mut pc = start;
         self.running = vec![vec![start]];
         for _ in 0..self.max_commands {
-            let Some(left) = self.commands_left.checked_sub(1) else {
+            if !self.commands_left.try_spend(1) {
                 return Err(
                     "stopped: the document's budget of display list commands is used up (limit `max_document_commands`)"
                         .to_string(),
                 );
-            };
-            *self.commands_left = left;
+            }
             let Ok(cmd) = self.ctx.record::<Gfx>(pc, 0) else {
                 // A display list in a segment nobody provides: skip it, as if it were empty.
                 if stack.is_empty() && pc == start && !self.ctx.is_valid(pc) {

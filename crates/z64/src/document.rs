@@ -279,7 +279,7 @@ impl Z64Document {
     }
 
     /// What the game sets before drawing skeleton `si` with the face `(eye, mouth)`: Link's
-    /// draw for skeletons in Link's objects ([`crate::build::is_link_object`]), nothing else.
+    /// draw for skeletons in Link's objects (`build::is_link_object`), nothing else.
     pub fn draw_state(&self, si: usize, face: (usize, usize)) -> dlist::DrawState {
         let s = &self.found.skels[si];
         let home = self.ctx(s.ctx).home_file();

@@ -10,26 +10,26 @@
 //! DEFLATE), debug ROMs' file names read from their name table.
 //!
 //! Kinds: SkelAnime skeletons (Standard, LOD, Skin limbs; Normal or Flex headers), the beta
-//! format of object_human ([`skeleton`]); normal, Link's and legacy animations ([`anim`]); MM
-//! keyframe skeletons and animations ([`keyframe`], c_keyframe.c: Hermite keys at 30 fps,
-//! standard and flex) and curve skeletons and animations ([`curve`], SkelCurve), both sampled at
+//! format of object_human ([`read_skeleton`], [`read_legacy_skeleton`]); normal, Link's and legacy animations ([`JointTable`]); MM
+//! keyframe skeletons and animations (`keyframe`, c_keyframe.c: Hermite keys at 30 fps,
+//! standard and flex) and curve skeletons and animations (`curve`, SkelCurve), both sampled at
 //! the fractional times the game uses.
 //!
-//! Skin limbs' animated meshes ([`skin`], z_skin.c): vertex buffers computed as the game
+//! Skin limbs' animated meshes (`skin`, z_skin.c): vertex buffers computed as the game
 //! does for the rest pose, bound as skinned meshes (weights `scale * 0.01f`, normalised).
 //!
-//! Finding things: the decomp's asset names ([`names`], a table generated from the CC0 XML,
+//! Finding things: the decomp's asset names (`names`, a table generated from the CC0 XML,
 //! with its PAL and version-specific readings), each entry verified against the bytes (one
 //! that does not hold is a warning with file and offset, [`Document::warnings`]), always
-//! united with a structural scan ([`scan`]) for skeleton headers, animation headers,
+//! united with a structural scan (`scan`) for skeleton headers, animation headers,
 //! beta-format animations/limb tables, MM keyframe skeletons and animations, curve animations
 //! (and the headers that read as curve skeletons they fit) and, in gameplay_keep, Link's
 //! animation headers. The reading of the table is the build's (a ROM's build string) or, for a
 //! bare file, the first whose entries all verify.
 //!
-//! Write-back ([`import`]): clips as normal animations appended to a copy of an object file,
+//! Write-back (`import`): clips as normal animations appended to a copy of an object file,
 //! or as Link's animations appended to copies of gameplay_keep and link_animetion, with
-//! decomp C and asset XML; rotations through the inverse of the game's Z-Y-X ([`euler`]).
+//! decomp C and asset XML; rotations through the inverse of the game's Z-Y-X (`euler`).
 //!
 //! Entry points: [`Z64`] (the [`Family`]: `probe`, `open`, `demo_files`), [`open_files`]
 //! (files in memory, nothing looked for beside them),
@@ -39,40 +39,65 @@
 //! [`Z64Document::joint_table_interp`] (the interpolating playback modes),
 //! [`Z64Document::engine_frame`] (how `--frame` is rounded: truncated toward zero, wrapped) and
 //! [`Z64Document::game_matrices`] (the `MtxF` of every limb, bit-exact).
+//!
+//! The modules are private (the module names above are for readers of the source); the
+//! re-exports are the table of contents of what other crates use: the document and its open
+//! functions, the readers the fuzz targets drive ([`read_rom`], [`yaz0_decode`],
+//! [`decode_texture`], [`read_skeleton`], [`read_keyframe_skeleton`], [`read_curve_skeleton`],
+//! [`read_animated_limb`]), the engine numerics checked against the game's own values
+//! ([`math_sin_s`], [`game_rotation`], [`MtxF`], [`world_matrices`]), the test ROM builders
+//! ([`build_test_rom`]) and [`layout`], the on-disk records.
 #![deny(missing_docs)]
 
-pub mod anim;
-pub mod build;
-pub mod combiner;
-pub mod curve;
-pub mod demo;
-pub mod dlist;
-pub mod document;
-pub mod euler;
-pub mod import;
-pub mod joint_table;
-pub mod keyframe;
+mod anim;
+mod build;
+mod combiner;
+mod curve;
+mod demo;
+mod dlist;
+mod document;
+mod euler;
+mod import;
+mod joint_table;
+mod keyframe;
 pub mod layout;
-pub mod limb_matrix;
-pub mod mtx;
-pub mod names;
-pub mod rom;
-pub mod runtime;
-pub mod scan;
-pub mod segment;
-pub mod sins;
-pub mod skeleton;
-pub mod skin;
-pub mod texture;
-pub mod yaz0;
+mod limb_matrix;
+mod mtx;
+mod names;
+mod rom;
+mod runtime;
+mod scan;
+mod segment;
+mod sins;
+mod skeleton;
+mod skin;
+mod texture;
+mod yaz0;
 
+// The table of contents: what other crates (and this crate's integration tests, which see
+// only this) use. Names that two modules share are prefixed with what they read.
+pub use anim::JointTable;
+pub use build::{Explicit, ExplicitKind};
+pub use combiner::Combine;
+pub use curve::{read_header as read_curve_header, read_skeleton as read_curve_skeleton, CurveAnim};
 pub use demo::demo_files;
-pub use document::Z64Document;
+pub use document::{world_matrices, Z64Document};
+pub use euler::{game_rotation, max_diff};
+pub use keyframe::{read_header as read_keyframe_header, read_skeleton as read_keyframe_skeleton, KfAnim, KfShape};
+pub use mtx::MtxF;
+pub use rom::{build_test_rom, build_test_rom_named, build_test_rom_with, byte_order, read_rom, RomFile, RomInfo};
+pub use runtime::RuntimeState;
+pub use scan::{appended_link_headers, link_headers};
+pub use segment::{Ctx, SegFile};
+pub use sins::{math_cos_s, math_sin_s};
+pub use skeleton::{read_legacy_skeleton, read_skeleton, SkelDef, SkelType};
+pub use skin::{limb_matrices, read_animated_limb, SkinLimbMesh};
+pub use texture::{decode as decode_texture, FMT_CI, FMT_I, FMT_IA, FMT_RGBA};
+pub use yaz0::{decode as yaz0_decode, decode_within as yaz0_decode_within, encode as yaz0_encode};
 
 use boneyard_core::document::{Document, FileSummary};
 use boneyard_core::family::{Companions, Family, InputFile, NoCompanions, OpenOptions, Score};
 use boneyard_core::{Error, Result, Warning};
-use segment::SegFile;
 use std::path::Path;
 
 /// The Zelda 64 family.
@@ -185,7 +210,7 @@ impl Family for Z64 {
     }
 
     /// Normal animations appended to a copy of the skeleton's file, Link's to copies of
-    /// gameplay_keep and link_animetion, plus decomp C and asset XML (see [`import`]).
+    /// gameplay_keep and link_animetion, plus decomp C and asset XML (see [`Family::import_clips`]).
     fn import_clips(
         &self,
         into: Vec<InputFile>,
@@ -260,7 +285,7 @@ pub fn open_files_limited(
         let (stem, _) = stem_of(&input.path);
         if let Some(order) = rom::byte_order(&input.data) {
             let data = rom::normalize(&input.data, order);
-            let (mut info, rfiles) = rom::read_rom(&data).map_err(|e| e.in_file(name.clone()))?;
+            let (mut info, rfiles) = rom::read_rom(&data, limits).map_err(|e| e.in_file(name.clone()))?;
             info.byte_order = Some(order);
             let mut sum = FileSummary {
                 path: name.clone(),
@@ -293,7 +318,8 @@ pub fn open_files_limited(
         }
         if yaz0::is_yaz0(&input.data) {
             // A compressed object file straight from a ROM.
-            let data = yaz0::decode(&input.data, None).map_err(|e| e.in_file(name.clone()))?;
+            let data = yaz0::decode_within(&input.data, None, boneyard_core::limit!(limits, max_yaz0_bytes))
+                .map_err(|e| e.in_file(name.clone()))?;
             push_object(&mut files, &mut summaries, name, stem, data, "Yaz0-compressed");
         } else {
             // The input's bytes move into the document (only its path is used below).

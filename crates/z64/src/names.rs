@@ -188,6 +188,7 @@ pub fn parse_table(text: &str) -> HashMap<String, FileTable> {
     map
 }
 
+#[cfg(test)]
 /// Build the table from the decomp XML files (`objects/*.xml`, `misc/*.xml`) given as
 /// (path or file name, text), in the order given; a name ending in `_pal.xml` is the PAL
 /// description of the files it holds.
@@ -266,12 +267,14 @@ pub fn generate_table(xmls: &[(String, String)]) -> String {
     out
 }
 
+#[cfg(test)]
 /// `object_human_Limb_011C48`, `object_dekunuts_0018C0_DL`: names that only repeat the file
 /// and the offset.
 fn is_placeholder(name: &str, file: &str, off: u32) -> bool {
     name.starts_with(file) && name.contains(&format!("{off:06X}"))
 }
 
+#[cfg(test)]
 fn attr<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
     let pat = format!(" {key}=\"");
     let start = tag.find(&pat)? + pat.len();

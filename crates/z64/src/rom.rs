@@ -14,7 +14,7 @@
 
 use crate::layout::{DmaEntry, Record, DMA_ENTRY_SIZE};
 use crate::yaz0;
-use boneyard_core::{Endian, Error, Limit, Reader, Result};
+use boneyard_core::{limit, Endian, Error, Limits, Reader, Result};
 
 /// How a ROM's bytes are ordered, told by its first word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,18 +146,15 @@ pub struct RomFile {
     pub data: Vec<u8>,
 }
 
-// The ROM's limits stay constants for now (the ROM reader does not see the caller's
-// `Limits`; its errors name them `rom::MAX_FILE`, `rom::MAX_TOTAL_FILES`).
-/// Largest DMA table we walk (a cut, not an error: the table ends at a zero entry).
-const MAX_ENTRIES: usize = 4096;
-/// Largest file we decompress.
-const MAX_FILE: usize = 64 << 20;
-/// Largest sum of the files' sizes (OoT and MM hold under 64 MiB): entries may share one
-/// compressed range, so without it a small ROM could ask for 4096 x 64 MiB.
-pub const MAX_TOTAL_FILES: usize = 128 << 20;
+// The caller's limits bound a ROM: `max_rom_entries` of its DMA table (OoT's debug ROM has
+// 1,532; the table ends at a zero entry), `max_rom_file_bytes` of one file decompressed,
+// `max_rom_bytes` of all of them (OoT and MM hold under 64 MiB: entries may share one
+// compressed range, so without it a small ROM could ask for 4096 x 64 MiB) and, for Yaz0
+// files, `max_yaz0_bytes`.
 
-/// Read a (normalised, big-endian) ROM: header, version, every file.
-pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
+/// Read a (normalised, big-endian) ROM: header, version, every file, within the caller's
+/// limits (`max_rom_entries`, `max_rom_file_bytes`, `max_rom_bytes`, `max_yaz0_bytes`).
+pub fn read_rom(rom: &[u8], limits: &Limits) -> Result<(RomInfo, Vec<RomFile>)> {
     if rom.len() < 0x1000 {
         return Err(Error::invalid(0, format!("ROM of {} bytes is too short for a header and boot code", rom.len())));
     }
@@ -188,7 +185,8 @@ pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
     info.dmadata = dma;
     let mut files = Vec::new();
     let mut total = 0usize;
-    for i in 0..MAX_ENTRIES {
+    let max_entries = limit!(limits, max_rom_entries);
+    for i in 0.. {
         let at = dma + i * DMA_ENTRY_SIZE;
         let Ok(DmaEntry { vrom_start: vs, vrom_end: ve, rom_start: rs, rom_end: re }) = DmaEntry::parse_at(rom, at)
         else {
@@ -197,6 +195,7 @@ pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
         if ve == 0 {
             break;
         }
+        max_entries.check(i as u64 + 1, at as u64, "DMA table entries")?;
         info.entries += 1;
         if rs == u32::MAX || re == u32::MAX {
             info.deleted += 1;
@@ -209,13 +208,9 @@ pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
             ));
         }
         let size = (ve - vs) as usize;
-        Limit::new("rom::MAX_FILE", MAX_FILE as u64).check(
-            size as u64,
-            at as u64,
-            &format!("bytes in DMA entry {i}"),
-        )?;
+        limit!(limits, max_rom_file_bytes).check(size as u64, at as u64, &format!("bytes in DMA entry {i}"))?;
         total += size;
-        Limit::new("rom::MAX_TOTAL_FILES", MAX_TOTAL_FILES as u64).check(
+        limit!(limits, max_rom_bytes).check(
             total as u64,
             at as u64,
             &format!("bytes the files up to DMA entry {i} decompress to"),
@@ -235,7 +230,8 @@ pub fn read_rom(rom: &[u8]) -> Result<(RomInfo, Vec<RomFile>)> {
                 Error::invalid(at as u64, format!("DMA entry {i}: compressed range {rs:#x}..{re:#x} is not in the ROM"))
             })?;
             let d = if yaz0::is_yaz0(comp) {
-                yaz0::decode(comp, Some(size)).map_err(|e| e.shifted(rs as u64))?
+                yaz0::decode_within(comp, Some(size), limit!(limits, max_yaz0_bytes))
+                    .map_err(|e| e.shifted(rs as u64))?
             } else {
                 inflate(comp, size).map_err(|e| e.shifted(rs as u64))?
             };
@@ -293,7 +289,8 @@ pub fn file_names(rom: &[u8], entries: usize) -> Option<Vec<String>> {
 /// iQue files: raw DEFLATE.
 fn inflate(comp: &[u8], size: usize) -> Result<Vec<u8>> {
     use std::io::Read;
-    let mut out = Vec::with_capacity(size.min(MAX_FILE));
+    // `size` is within the caller's `max_rom_file_bytes` (checked at its DMA entry).
+    let mut out = Vec::with_capacity(size);
     let mut dec = flate2::read::DeflateDecoder::new(comp).take(size as u64 + 1);
     dec.read_to_end(&mut out).map_err(|e| Error::invalid(0, format!("neither Yaz0 nor DEFLATE: {e}")))?;
     if out.len() != size {

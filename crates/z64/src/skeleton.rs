@@ -5,7 +5,7 @@
 
 use crate::layout::*;
 use crate::segment::Ctx;
-use boneyard_core::{Endian, Error, Reader, Result};
+use boneyard_core::{Endian, Reader, Result};
 
 /// The skeleton header kinds (`SkeletonHeader`, `FlexSkeletonHeader`, the legacy and MM ones).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -341,11 +341,6 @@ fn finish(
         bone_of_limb[l] = b;
     }
     Ok(SkelDef { addr, ctx: ctx_index, name, ty, limb_type, limbs, parent, order, bone_of_limb })
-}
-
-/// Map an error's offset into the home file.
-pub fn err_in(ctx: &Ctx, e: Error) -> Error {
-    e.in_file(ctx.home_file().name.clone())
 }
 
 #[cfg(test)]

@@ -104,7 +104,7 @@ pub fn read_animated_limb(
     limb: usize,
     data: u32,
     mats: &[MtxF],
-    entries: &mut usize,
+    entries: &mut boneyard_core::Budget,
 ) -> Result<SkinLimbMesh> {
     let limb_addr = s.limbs.get(limb).map_or(0, |l| l.addr);
     let h: SkinAnimatedLimbData =
@@ -126,15 +126,14 @@ pub fn read_animated_limb(
         let static_index = e.unk_4 as usize;
         let verts_addr = e.skin_vertices;
         let trans_addr = e.limb_transformations;
-        let Some(left) = entries.checked_sub(vtx_count + transform_count) else {
-            return Err(ctx.error(
-                at,
-                format!(
-                    "skin limb {limb}: modification {m}: limit `max_skin_entries` exceeded: more skin vertex and transformation entries than the document's limit"
-                ),
-            ));
-        };
-        *entries = left;
+        let n = (vtx_count + transform_count) as u64;
+        if !entries.try_spend(n) {
+            // At this modification, in its file.
+            let place = ctx.error(at, "");
+            let mut e = entries.limit().error_here(entries.spent() + n, "skin vertex and transformation entries");
+            (e.offset, e.file) = (place.offset, place.file);
+            return Err(e);
+        }
         if transform_count == 0 {
             return Err(ctx.error(
                 at.wrapping_add(SkinLimbModif::TRANSFORM_COUNT as u32),

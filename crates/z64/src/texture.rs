@@ -6,10 +6,10 @@
 use boneyard_core::model::Texture;
 use boneyard_core::{Endian, Reader};
 
-/// Largest texture we decode (texels); the N64's TMEM holds 4 KiB anyway. A fact of the
-/// hardware's texture sizes (coordinates are 10.2 fixed point), kept a constant; the texels of a
-/// whole document are the caller's `Limits::max_document_texels`.
-pub const MAX_TEXELS: usize = 256 * 256;
+// The texels of one texture a document decodes are the caller's `Limits::max_texture_texels`
+// and those of all its textures `Limits::max_document_texels` (both checked by the mesh
+// decoder before it calls [`decode`]); `decode` itself is bounded by its data (at least half a
+// byte a texel).
 
 /// Image formats (`G_IM_FMT_*`) and sizes (`G_IM_SIZ_*`).
 pub const FMT_RGBA: u8 = 0;
@@ -34,7 +34,7 @@ fn rgba5551(v: u16) -> [u8; 4] {
 /// RGBA16 entries). None when the data is short or the format unknown.
 pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: Option<&[u8]>) -> Option<Texture> {
     let n = width.checked_mul(height)?;
-    if n == 0 || n > MAX_TEXELS || data.len() < (n * bits(siz)).div_ceil(8) {
+    if n == 0 || data.len() < n.checked_mul(bits(siz))?.div_ceil(8) {
         return None;
     }
     let nib = |i: usize| if i.is_multiple_of(2) { data[i / 2] >> 4 } else { data[i / 2] & 0xF };

@@ -7,41 +7,40 @@
 //! overlap what they produce. A stream that ends early, refers before the start of the output
 //! or produces more than it announced is an error (with the byte offset in the stream).
 
-use boneyard_core::{Error, ErrorKind, Result};
+use boneyard_core::{limit, Error, ErrorKind, Limit, Limits, Result};
 
 /// The four magic bytes every Yaz0 stream starts with.
 pub const MAGIC: &[u8; 4] = b"Yaz0";
 /// Size of the header: magic, u32 decompressed size, 8 reserved bytes.
 pub const HEADER_SIZE: usize = 0x10;
-/// Largest decompressed size we accept (the largest OoT/MM file is a few MB). A resource limit
-/// kept a constant (Yaz0 decoding does not see the caller's `Limits`); its error names it.
-pub const MAX_SIZE: usize = 64 << 20;
 
 /// Is this a Yaz0 stream?
 pub fn is_yaz0(data: &[u8]) -> bool {
     data.len() >= HEADER_SIZE && &data[..4] == MAGIC
 }
 
-/// The size the header announces.
-pub fn declared_size(data: &[u8]) -> Result<usize> {
+/// The size the header announces, at most `max` (the caller's `Limits::max_yaz0_bytes`: the
+/// largest OoT/MM file is a few MB).
+pub fn declared_size(data: &[u8], max: Limit) -> Result<usize> {
     if !is_yaz0(data) {
         return Err(Error::invalid(0, "not a Yaz0 stream (no \"Yaz0\" magic)"));
     }
     let size = u32::from_be_bytes([data[4], data[5], data[6], data[7]]) as usize;
-    if size > MAX_SIZE {
-        return Err(boneyard_core::Limit::new("yaz0::MAX_SIZE", MAX_SIZE as u64).error(
-            4,
-            size as u64,
-            "bytes decompressed (Yaz0)",
-        ));
-    }
+    max.check(size as u64, 4, "bytes decompressed (Yaz0)")?;
     Ok(size)
 }
 
-/// Decode a whole Yaz0 stream. `expected`, when given, is the size the caller knows the file
-/// has (the ROM's DMA table); a header that disagrees is an error.
+/// Decode a whole Yaz0 stream within the default `Limits::max_yaz0_bytes`. `expected`, when
+/// given, is the size the caller knows the file has (the ROM's DMA table); a header that
+/// disagrees is an error.
 pub fn decode(data: &[u8], expected: Option<usize>) -> Result<Vec<u8>> {
-    let size = declared_size(data)?;
+    decode_within(data, expected, limit!(Limits::default(), max_yaz0_bytes))
+}
+
+/// [`decode`] of a stream announcing at most `max` bytes (the caller's
+/// `Limits::max_yaz0_bytes`).
+pub fn decode_within(data: &[u8], expected: Option<usize>, max: Limit) -> Result<Vec<u8>> {
+    let size = declared_size(data, max)?;
     if let Some(e) = expected {
         if e != size {
             return Err(Error::invalid(4, format!("Yaz0 header says {size} bytes, the file table says {e}")));

@@ -7,12 +7,12 @@ mod common;
 use boneyard_core::document::Document;
 use boneyard_core::family::{Family, InputFile, OpenOptions};
 use boneyard_core::testdata::shared_data;
-use boneyard_z64::{open_files, texture, Z64};
+use boneyard_z64::{open_files, Z64};
 use std::path::PathBuf;
 
 /// gbi.h's `gsDPSetCombineLERP` words.
 fn combine_lerp(c0: [u32; 8], c1: [u32; 8]) -> [u32; 2] {
-    let c = boneyard_z64::combiner::Combine::lerp(c0, c1);
+    let c = boneyard_z64::Combine::lerp(c0, c1);
     [c.w0, c.w1]
 }
 
@@ -197,7 +197,9 @@ fn adult_link_face_is_the_xmls_open_eyes_and_closed_mouth() {
     for name in ["gLinkAdultEyesOpenTex", "gLinkAdultMouthClosedTex"] {
         let (off, w, h, tlut) = xml_texture(&xml, name);
         // CI8 through the XML's palette.
-        let want = texture::decode(texture::FMT_CI, 1, w, h, &obj[off..off + w * h], Some(&obj[tlut..])).unwrap();
+        let want =
+            boneyard_z64::decode_texture(boneyard_z64::FMT_CI, 1, w, h, &obj[off..off + w * h], Some(&obj[tlut..]))
+                .unwrap();
         let hits: Vec<&str> = s
             .meshes
             .iter()
@@ -245,7 +247,8 @@ fn link_face_changes_per_frame_as_the_face_word_says() {
     let eyes: Vec<&str> = xml.lines().filter(|l| l.contains("Name=\"gLinkAdultEyes")).collect();
     let name = eyes[2].split("Name=\"").nth(1).unwrap().split('"').next().unwrap();
     let (off, w, h, tlut) = xml_texture(&xml, name);
-    let want = texture::decode(texture::FMT_CI, 1, w, h, &obj[off..off + w * h], Some(&obj[tlut..])).unwrap();
+    let want = boneyard_z64::decode_texture(boneyard_z64::FMT_CI, 1, w, h, &obj[off..off + w * h], Some(&obj[tlut..]))
+        .unwrap();
     println!(
         "{} frame {f}: face {:?}, {name} at {off:#X}",
         doc.animations()[a].name,

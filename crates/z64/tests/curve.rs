@@ -240,10 +240,10 @@ fn object_box_curve_skeleton() {
     // the game's rotation column (-sin, cos, 0), within f32 rounding.
     let s25 = doc.sample(a, 25.0).unwrap();
     let w = doc.pose(si, Some(a), 25.0).unwrap();
-    let c0 = boneyard_z64::sins::math_cos_s(0);
+    let c0 = boneyard_z64::math_cos_s(0);
     assert_eq!(w[bone(3)].w_axis.truncate(), glam::Vec3::new(c0 * 2127.0, c0 * 2734.0, 0.0));
     let r = jt.joints[10][2];
-    let (sn, cs) = (boneyard_z64::sins::math_sin_s(r), boneyard_z64::sins::math_cos_s(r));
+    let (sn, cs) = (boneyard_z64::math_sin_s(r), boneyard_z64::math_cos_s(r));
     let len = (sn * sn + cs * cs).sqrt();
     assert!((s25.locals[bone(3)].scale.y - 2.75 * len).abs() < 1e-6, "{:?}", s25.locals[bone(3)]);
     // Frame 0: hidden, exactly 0, the rotation still the -85 degree turn about z.
@@ -253,7 +253,7 @@ fn object_box_curve_skeleton() {
     // Its x axis is the game's first rotation column (cos, sin, 0) of -15473 (the sine table's
     // 4096 steps a turn: -85.08 degrees), normalised.
     let x = t.rotation * glam::Vec3::X;
-    let (sn, cs) = (boneyard_z64::sins::math_sin_s(-15473), boneyard_z64::sins::math_cos_s(-15473));
+    let (sn, cs) = (boneyard_z64::math_sin_s(-15473), boneyard_z64::math_cos_s(-15473));
     let want = glam::Vec3::new(cs, sn, 0.0).normalize();
     assert!(x.abs_diff_eq(want, 1e-6), "{x} vs {want}");
 }

@@ -5,7 +5,7 @@
 use boneyard_core::demo::{self, DemoClip};
 use boneyard_core::document::Document;
 use boneyard_core::family::{Family, InputFile};
-use boneyard_z64::{demo_files, open_files, rom, Z64};
+use boneyard_z64::{demo_files, open_files, Z64};
 use std::path::Path;
 
 fn open_demo() -> boneyard_z64::Z64Document {
@@ -58,7 +58,7 @@ fn synthetic_roms_in_every_byte_order() {
     let (_, obj) = demo_files().unwrap().remove(0);
     let filler = vec![0x11u8; 0x300];
     for compress in [false, true] {
-        let z64 = rom::build_test_rom(&[filler.clone(), obj.clone()], compress, 10);
+        let z64 = boneyard_z64::build_test_rom(&[filler.clone(), obj.clone()], compress, 10);
         let v64: Vec<u8> = z64.chunks(2).flat_map(|c| [c[1], c[0]]).collect();
         let n64: Vec<u8> = z64.chunks(4).flat_map(|c| [c[3], c[2], c[1], c[0]]).collect();
         for (name, data) in [("t.z64", z64), ("t.v64", v64), ("t.n64", n64)] {
@@ -77,7 +77,7 @@ fn synthetic_roms_in_every_byte_order() {
 #[test]
 fn rom_with_lying_yaz0_is_an_error_with_offset() {
     let (_, obj) = demo_files().unwrap().remove(0);
-    let mut rom = rom::build_test_rom(&[obj], true, 0);
+    let mut rom = boneyard_z64::build_test_rom(&[obj], true, 0);
     // Make the compressed file's header announce one byte more than the DMA table says.
     let at = rom.windows(4).position(|w| w == b"Yaz0").unwrap();
     let size = u32::from_be_bytes(rom[at + 4..at + 8].try_into().unwrap()) + 1;
@@ -116,7 +116,7 @@ fn probe_leaves_other_families_alone() {
 #[test]
 fn rom_file_that_does_not_fit_its_names_is_scanned() {
     let (_, obj) = demo_files().unwrap().remove(0);
-    let rom = rom::build_test_rom_named(&[(&obj, true)], Some(&["object_dekunuts"]), 10);
+    let rom = boneyard_z64::build_test_rom_named(&[(&obj, true)], Some(&["object_dekunuts"]), 10);
     let doc = open_files(vec![InputFile::new("mod.z64", rom)]).unwrap();
     assert_eq!(doc.skeletons().len(), 1);
     assert_eq!(doc.skeletons()[0].skeleton.len(), 19);

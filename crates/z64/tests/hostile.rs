@@ -5,8 +5,8 @@ mod common;
 use boneyard_core::document::Document;
 use boneyard_core::family::InputFile;
 use boneyard_core::testdata::shared_data;
-use boneyard_z64::segment::{Ctx, SegFile};
-use boneyard_z64::{demo_files, open_files, rom, skeleton, yaz0};
+use boneyard_z64::{demo_files, open_files};
+use boneyard_z64::{Ctx, SegFile};
 use proptest::prelude::*;
 
 fn dekunuts(test: &str) -> Option<Vec<u8>> {
@@ -90,7 +90,7 @@ fn more_than_255_limbs() {
     let mut map = [None; 16];
     map[6] = Some(0);
     let ctx = Ctx::new(&files, map, 0);
-    let e = skeleton::read_legacy_skeleton(&ctx, 0x0600_0020, None, 0, "t".into()).unwrap_err();
+    let e = boneyard_z64::read_legacy_skeleton(&ctx, 0x0600_0020, None, 0, "t".into()).unwrap_err();
     assert!(e.to_string().contains("1..=255"), "{e}");
 }
 
@@ -141,13 +141,13 @@ proptest! {
     #[test]
     fn random_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..4096)) {
         exercise("object_random", data.clone());
-        let _ = yaz0::decode(&data, None);
+        let _ = boneyard_z64::yaz0_decode(&data, None);
         let mut with_magic = b"Yaz0".to_vec();
         with_magic.extend_from_slice(&data);
-        let _ = yaz0::decode(&with_magic, None);
+        let _ = boneyard_z64::yaz0_decode(&with_magic, None);
         let mut r = vec![0x80, 0x37, 0x12, 0x40];
         r.extend_from_slice(&data);
-        let _ = rom::read_rom(&r);
+        let _ = boneyard_z64::read_rom(&r, &boneyard_core::Limits::default());
     }
 
     #[test]
@@ -167,7 +167,7 @@ proptest! {
         let mut data = ROM
             .get_or_init(|| {
                 let obj = demo_files().unwrap().remove(0).1;
-                rom::build_test_rom_named(&[(&obj, true), (&obj, false)], Some(&["object_dekunuts", "object_x"]), 3)
+                boneyard_z64::build_test_rom_named(&[(&obj, true), (&obj, false)], Some(&["object_dekunuts", "object_x"]), 3)
             })
             .clone();
         for (at, v) in muts {
@@ -251,8 +251,8 @@ fn dma_entries_sharing_one_big_stream_are_bounded() {
     let small = [0u8; 16];
     let mut files: Vec<(&[u8], bool)> = vec![(&big, true)];
     files.extend(std::iter::repeat_n((&small[..], true), 200));
-    let mut r = rom::build_test_rom_with(&files, 3);
-    let (info, ok) = rom::read_rom(&r).unwrap();
+    let mut r = boneyard_z64::build_test_rom_with(&files, 3);
+    let (info, ok) = boneyard_z64::read_rom(&r, &boneyard_core::Limits::default()).unwrap();
     assert_eq!(ok.len(), 204);
     let entry = |i: usize| info.dmadata + i * 16;
     let big_entry: Vec<u8> = r[entry(3)..entry(3) + 16].to_vec();
@@ -260,11 +260,12 @@ fn dma_entries_sharing_one_big_stream_are_bounded() {
         let at = entry(i);
         r[at..at + 16].copy_from_slice(&big_entry);
     }
-    let e = rom::read_rom(&r).unwrap_err();
+    let e = boneyard_z64::read_rom(&r, &boneyard_core::Limits::default()).unwrap_err();
     assert!(e.to_string().contains("decompress"), "{e}");
+    assert_eq!(e.limit_name(), Some("max_rom_bytes"), "{e}");
     // Entries 0..3 (header, boot, dmadata) take a few KB; eight 16 MiB files (3..=10) pass
     // 128 MiB.
-    assert_eq!(rom::MAX_TOTAL_FILES, 128 << 20);
+    assert_eq!(boneyard_core::Limits::default().max_rom_bytes, 128 << 20);
     assert_eq!(e.offset, Some(entry(10) as u64), "{e}");
 }
 
@@ -456,7 +457,7 @@ fn a_pointer_leading_nowhere_is_reported_where_it_is_stored() {
 /// for intensity 5). By hand: intensity i is i * 255 / 7 in integers.
 #[test]
 fn ia4_intensities_do_not_overflow() {
-    use boneyard_z64::texture::{decode, FMT_IA};
+    use boneyard_z64::{decode_texture as decode, FMT_IA};
     // Nibbles F (i 7, a 1), 1 (i 0, a 1), A (i 5, a 0), 6 (i 3, a 0).
     let t = decode(FMT_IA, 0, 4, 1, &[0xF1, 0xA6], None).unwrap();
     assert_eq!(t.rgba, [255, 255, 255, 255, 0, 0, 0, 255, 182, 182, 182, 0, 109, 109, 109, 0]);

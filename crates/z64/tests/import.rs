@@ -9,7 +9,7 @@ use boneyard_core::family::{Family, InputFile};
 use boneyard_core::testdata::shared_data;
 use boneyard_core::{Clip, ImportOptions, Imported};
 use boneyard_export::gltf_in::GltfSource;
-use boneyard_z64::euler::game_rotation;
+use boneyard_z64::game_rotation;
 use boneyard_z64::{open_files, Z64Document, Z64};
 use glam::Quat;
 use std::collections::HashMap;
@@ -42,7 +42,7 @@ fn reopen(imp: &Imported, object: Option<&InputFile>) -> Z64Document {
     open_files(files).unwrap()
 }
 
-fn rot3(m: &boneyard_z64::mtx::MtxF) -> [[f64; 3]; 3] {
+fn rot3(m: &boneyard_z64::MtxF) -> [[f64; 3]; 3] {
     [
         [m.xx as f64, m.xy as f64, m.xz as f64],
         [m.yx as f64, m.yy as f64, m.yz as f64],
@@ -74,14 +74,14 @@ fn compare(a: (&Z64Document, usize, usize), b: (&Z64Document, usize, usize), fra
             root = root.max((ja.joints[0][c] as i32 - jb.joints[0][c] as i32).abs());
         }
         for (x, y) in ja.joints[1..].iter().zip(&jb.joints[1..]) {
-            worst = worst.max(boneyard_z64::euler::max_diff(&game_rotation(*x), &game_rotation(*y)));
+            worst = worst.max(boneyard_z64::max_diff(&game_rotation(*x), &game_rotation(*y)));
         }
         let (wa, wb) = (
             a.0.game_matrices(a.1, Some(a.2), f as f64).unwrap(),
             b.0.game_matrices(b.1, Some(b.2), f as f64).unwrap(),
         );
         for (x, y) in wa.iter().zip(&wb) {
-            worst = worst.max(boneyard_z64::euler::max_diff(&rot3(x), &rot3(y)));
+            worst = worst.max(boneyard_z64::max_diff(&rot3(x), &rot3(y)));
         }
     }
     (worst, root)
@@ -315,9 +315,9 @@ fn appended_link_headers_only_in_written_copies() {
     let files = ["object_link_boy", "gameplay_keep", "link_animetion"];
     let Some(into) = dbg_files(&files, "appended_link_headers_only_in_written_copies") else { return };
     let (gk, la) = (&into[1].data, &into[2].data);
-    let run = boneyard_z64::scan::link_headers(gk, la.len());
+    let run = boneyard_z64::link_headers(gk, la.len());
     assert_eq!(run.len(), 573);
-    assert!(boneyard_z64::scan::appended_link_headers(gk, la.len(), &run).is_empty());
+    assert!(boneyard_z64::appended_link_headers(gk, la.len(), &run).is_empty());
     let doc = open_files(into.clone()).unwrap();
     let walk = anim_named(&doc, "gPlayerAnim_link_normal_walk");
     let skel = doc.animations()[walk].skeleton.unwrap();
@@ -328,9 +328,9 @@ fn appended_link_headers_only_in_written_copies() {
     let opts = ImportOptions { skeleton: Some(doc.skeletons()[skel].id.clone()), ..Default::default() };
     let imp = Z64.import_clips(into, &[clip, short], &opts, &boneyard_core::DiskCompanions::default()).unwrap();
     let (wgk, wla) = (&imp.files[0].bytes, &imp.files[1].bytes);
-    let run2 = boneyard_z64::scan::link_headers(wgk, wla.len());
+    let run2 = boneyard_z64::link_headers(wgk, wla.len());
     assert_eq!(run2, run);
-    assert_eq!(boneyard_z64::scan::appended_link_headers(wgk, wla.len(), &run2), vec![0x567B0, 0x567B8]);
+    assert_eq!(boneyard_z64::appended_link_headers(wgk, wla.len(), &run2), vec![0x567B0, 0x567B8]);
     let offs: Vec<u64> = imp.files[0].animations.iter().map(|a| a.offset.unwrap()).collect();
     assert_eq!(offs, [0x567B0, 0x567B8]);
     // The second clip's frames start on the next 16 bytes after the first's 29 frames.

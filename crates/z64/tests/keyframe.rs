@@ -5,7 +5,7 @@ mod common;
 
 use boneyard_core::document::Document;
 use boneyard_core::family::InputFile;
-use boneyard_z64::sins::{math_cos_s, math_sin_s};
+use boneyard_z64::{math_cos_s, math_sin_s};
 use boneyard_z64::{open_files, Z64Document};
 
 fn open(name: &str, data: Vec<u8>) -> Z64Document {
@@ -142,7 +142,7 @@ fn keyframe_bad_counts_are_errors_or_skipped() {
     d[0x44..0x46].copy_from_slice(&11i16.to_be_bytes());
     d[0x4A..0x4C].copy_from_slice(&1i16.to_be_bytes());
     assert_eq!(open("object_kftest.zobj", d.clone()).animations().len(), 0);
-    use boneyard_z64::build::{Explicit, ExplicitKind};
+    use boneyard_z64::{Explicit, ExplicitKind};
     let x =
         [Explicit { file: "object_kftest".into(), offset: 0x7C, kind: ExplicitKind::KeyFrameAnimation, name: None }];
     let doc = boneyard_z64::open_files_with(vec![InputFile::new("object_kftest.zobj", d)], &x).unwrap();
@@ -201,7 +201,7 @@ fn curve_skeleton_and_animation() {
 /// sx 150, ty 20.
 #[test]
 fn keyframe_data_given_explicitly() {
-    use boneyard_z64::build::{Explicit, ExplicitKind};
+    use boneyard_z64::{Explicit, ExplicitKind};
     let mut d = common::kf_flex_object();
     d[0x20] = 1; // limbCount
     d[0x21] = 1; // dListCount

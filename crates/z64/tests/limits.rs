@@ -75,3 +75,153 @@ fn display_lists_nested_past_the_limit_are_cut_with_a_warning_naming_max_dlist_d
     let plain = open("object_link_boy", t, Limits::default()).unwrap().unwrap();
     assert!(!plain.warnings().iter().any(|w| w.message.contains("max_dlist_depth")));
 }
+
+/// The decomp XML's texture offsets of `object`.
+fn xml_texture_offsets(object: &str, test: &str) -> Option<Vec<u64>> {
+    let p = shared_data(&format!("z64/oot-decomp-xml/objects/{object}.xml"), test)?;
+    let xml = std::fs::read_to_string(p).unwrap();
+    Some(
+        xml.lines()
+            .filter(|l| l.trim_start().starts_with("<Texture "))
+            .filter_map(|l| l.split("Offset=\"0x").nth(1))
+            .map(|s| u64::from_str_radix(s.split('"').next().unwrap(), 16).unwrap())
+            .collect(),
+    )
+}
+
+#[test]
+fn textures_over_max_texture_texels_are_left_out_with_warnings_at_the_texture() {
+    let t = "textures_over_max_texture_texels_are_left_out_with_warnings_at_the_texture";
+    let Some(textures) = xml_texture_offsets("object_dekunuts", t) else { return };
+    // gDekuNutsEyeTex is 8x8 (64 texels), the leaf and body textures larger: with 64 allowed
+    // the larger ones are not decoded, each named at its own offset in the XML.
+    let Some(r) = open("object_dekunuts", t, Limits { max_texture_texels: 64, ..Limits::default() }) else { return };
+    let doc = r.unwrap();
+    let cut: Vec<_> = doc.warnings().iter().filter(|w| w.message.contains("limit `max_texture_texels` (64)")).collect();
+    assert!(!cut.is_empty(), "no warning names max_texture_texels");
+    for w in &cut {
+        let at = w.offset.expect("an offset");
+        assert!(textures.contains(&at), "{w:?} is at no texture of the decomp XML ({textures:x?})");
+        assert!(w.file.ends_with("object_dekunuts"), "{w:?}");
+    }
+    assert!(cut.iter().any(|w| w.offset == Some(0x2368) && w.message.contains("1024 texels")), "{cut:?}");
+    assert!(!cut.iter().any(|w| w.offset == Some(0x2D68)), "the 8x8 eye texture fits: {cut:?}");
+    let plain = open("object_dekunuts", t, Limits::default()).unwrap().unwrap();
+    assert!(!plain.warnings().iter().any(|w| w.message.contains("max_texture_texels")));
+}
+
+#[test]
+fn notes_past_max_skeleton_notes_are_cut_with_one_naming_it() {
+    let t = "notes_past_max_skeleton_notes_are_cut_with_one_naming_it";
+    // With no texture allowed, each of the object's textures is a note of its own (one per
+    // texture, merged over the meshes): more than one, so one note is listed and the last says
+    // how many more.
+    let few = Limits { max_texture_texels: 0, max_skeleton_notes: 1, ..Limits::default() };
+    let Some(r) = open("object_dekunuts", t, few) else { return };
+    let doc = r.unwrap();
+    let textures = xml_texture_offsets("object_dekunuts", t).unwrap();
+    let texture_notes = doc.warnings().iter().filter(|w| w.message.contains("max_texture_texels")).count();
+    assert_eq!(texture_notes, 1, "{:?}", doc.warnings());
+    let more: Vec<_> = doc.warnings().iter().filter(|w| w.message.contains("limit `max_skeleton_notes` (1)")).collect();
+    assert_eq!(more.len(), 1, "{:?}", doc.warnings());
+    let n: usize = more[0].message.split(": ").nth(1).and_then(|m| m.split(' ').next()).unwrap().parse().unwrap();
+    // With the default cap every texture note is listed: one kept + n more.
+    let all = open("object_dekunuts", t, Limits { max_texture_texels: 0, ..Limits::default() }).unwrap().unwrap();
+    let listed = all.warnings().iter().filter(|w| w.message.contains("max_texture_texels")).count();
+    assert_eq!(1 + n, listed, "{more:?}");
+    assert!(listed <= textures.len(), "more notes than textures in the decomp XML");
+    // Named where the first note is.
+    let first = doc.warnings().iter().find(|w| w.message.contains("max_texture_texels")).unwrap();
+    assert_eq!(more[0].offset, first.offset);
+}
+
+#[test]
+fn limbs_over_max_limb_textures_leave_their_triangles_out_with_a_warning_naming_it() {
+    let t = "limbs_over_max_limb_textures_leave_their_triangles_out_with_a_warning_naming_it";
+    let Some(r) = open("object_dekunuts", t, Limits { max_limb_textures: 0, ..Limits::default() }) else { return };
+    let doc = r.unwrap();
+    let cut: Vec<_> = doc.warnings().iter().filter(|w| w.message.contains("(limit `max_limb_textures`)")).collect();
+    assert!(!cut.is_empty(), "no warning names max_limb_textures");
+    assert!(cut.iter().all(|w| w.message.contains("past the limb's 0 textures left out")), "{cut:?}");
+    // Named at a limb's display list: a DList of the decomp XML.
+    let xml =
+        std::fs::read_to_string(shared_data("z64/oot-decomp-xml/objects/object_dekunuts.xml", t).unwrap()).unwrap();
+    for w in &cut {
+        let at = format!("Offset=\"0x{:X}\"", w.offset.expect("an offset"));
+        assert!(xml.lines().any(|l| l.contains("<DList ") && l.contains(&at)), "{w:?}");
+    }
+    let plain = open("object_dekunuts", t, Limits::default()).unwrap().unwrap();
+    assert!(!plain.warnings().iter().any(|w| w.message.contains("max_limb_textures")));
+}
+
+#[test]
+fn skin_limbs_over_max_skin_entries_are_left_out_naming_it() {
+    let t = "skin_limbs_over_max_skin_entries_are_left_out_naming_it";
+    // Epona's Skin limbs (named by the decomp XML, so read strictly): with 100 entries the
+    // first limbs fit and a later one does not; the open fails naming the limit, in her file.
+    let Some(r) = open("object_horse", t, Limits { max_skin_entries: 100, ..Limits::default() }) else { return };
+    let Err(e) = r else { panic!("object_horse opened with max_skin_entries = 100") };
+    assert_eq!(e.limit_name(), Some("max_skin_entries"), "{e}");
+    assert!(e.file.as_deref().is_some_and(|f| f.ends_with("object_horse")), "{e}");
+    let ErrorKind::Limit(l) = &e.kind else { unreachable!() };
+    assert!(l.found > 100 && l.what == "skin vertex and transformation entries", "{e}");
+    // At a limb modification: inside the file, before her skeleton header (0x9D74 in the XML).
+    assert!(e.offset.is_some_and(|o| o > 0 && o < 0x9D74), "{e}");
+    assert!(open("object_horse", t, Limits::default()).unwrap().is_ok());
+}
+
+#[test]
+fn a_yaz0_file_over_max_yaz0_bytes_names_it_at_the_size_field() {
+    let t = "a_yaz0_file_over_max_yaz0_bytes_names_it_at_the_size_field";
+    let Some(p) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", t) else { return };
+    let raw = std::fs::read(&p).unwrap();
+    let packed = boneyard_z64::yaz0_encode(&raw);
+    let f = || InputFile::new("object_dekunuts.yaz0", packed.clone());
+    let low = Limits { max_yaz0_bytes: raw.len() - 1, ..Limits::default() };
+    let opts = OpenOptions { limits: low, ..Default::default() };
+    let Err(e) = Z64.open(vec![f()], &opts, &boneyard_core::NoCompanions) else { panic!("opened") };
+    assert_eq!(e.limit_name(), Some("max_yaz0_bytes"), "{e}");
+    // The header's u32 decompressed size, at 4.
+    assert_eq!(e.offset, Some(4), "{e}");
+    let ErrorKind::Limit(l) = &e.kind else { unreachable!() };
+    assert_eq!(l.found, raw.len() as u64);
+    let exact = OpenOptions { limits: Limits { max_yaz0_bytes: raw.len(), ..Limits::default() }, ..Default::default() };
+    assert!(Z64.open(vec![f()], &exact, &boneyard_core::NoCompanions).is_ok());
+}
+
+/// A ROM of `files` (built as `build_test_rom` does: header, boot, dmadata, then the files),
+/// opened within `limits`.
+fn open_rom(files: &[Vec<u8>], limits: Limits) -> (Vec<u8>, boneyard_core::Result<Box<dyn Document>>) {
+    let rom = boneyard_z64::build_test_rom(files, false, 0);
+    let opts = OpenOptions { limits, ..Default::default() };
+    let r = Z64.open(vec![InputFile::new("test.z64", rom.clone())], &opts, &boneyard_core::NoCompanions);
+    (rom, r)
+}
+
+/// The byte offset of DMA entry `i` of a ROM: dmadata is the 16-byte entry table whose
+/// entry 2 describes itself (vromStart = its own offset).
+fn dma_entry(rom: &[u8], i: usize) -> u64 {
+    let be = |a: usize| u32::from_be_bytes(rom[a..a + 4].try_into().unwrap()) as usize;
+    let dma = (0x1000..rom.len()).step_by(16).find(|&a| be(a + 32) == a && be(a + 36) > a).unwrap();
+    (dma + 16 * i) as u64
+}
+
+#[test]
+fn rom_limits_name_max_rom_entries_and_max_rom_file_bytes_at_the_dma_entry() {
+    let files = vec![vec![0u8; 0x100], vec![1u8; 0x2000], vec![2u8; 0x100], vec![3u8; 0x100], vec![4u8; 0x100]];
+    // Header, boot and dmadata, then the five files: 8 entries.
+    let (rom, r) = open_rom(&files, Limits { max_rom_entries: 6, ..Limits::default() });
+    let Err(e) = r else { panic!("a ROM of 8 DMA entries opened with max_rom_entries = 6") };
+    assert_eq!(e.limit_name(), Some("max_rom_entries"), "{e}");
+    assert_eq!(e.offset, Some(dma_entry(&rom, 6)), "{e}");
+    let ErrorKind::Limit(l) = &e.kind else { unreachable!() };
+    assert_eq!(l.found, 7, "{e}");
+    assert!(e.file.as_deref() == Some("test.z64"), "{e}");
+    let (_, r) = open_rom(&files, Limits { max_rom_file_bytes: 0x1FFF, ..Limits::default() });
+    let Err(e) = r else { panic!("a ROM file of 0x2000 bytes opened with max_rom_file_bytes = 0x1FFF") };
+    assert_eq!(e.limit_name(), Some("max_rom_file_bytes"), "{e}");
+    // The second file (entry 4) is the 0x2000-byte one.
+    assert_eq!(e.offset, Some(dma_entry(&rom, 4)), "{e}");
+    let ErrorKind::Limit(l) = &e.kind else { unreachable!() };
+    assert_eq!(l.found, 0x2000, "{e}");
+}

@@ -1,7 +1,7 @@
 //! `Matrix_TranslateRotateZYX` against matrices worked by hand from the sine table, entry by
 //! entry, with the game's f32 operations.
 
-use boneyard_z64::mtx::MtxF;
+use boneyard_z64::MtxF;
 
 /// Z 0x4000 (90°) then X 0x2000 (45°): the X step's `xz` row only sees a non-zero input when
 /// the Z step has put something in `xy`, so this is the case that checks it.

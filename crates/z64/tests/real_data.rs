@@ -5,7 +5,7 @@
 use boneyard_core::document::Document;
 use boneyard_core::family::{Family, InputFile};
 use boneyard_core::testdata::shared_data;
-use boneyard_z64::sins::{math_cos_s, math_sin_s};
+use boneyard_z64::{math_cos_s, math_sin_s};
 use boneyard_z64::{open_files, Z64Document, Z64};
 use std::path::PathBuf;
 
@@ -349,7 +349,7 @@ fn rom_around_real_files() {
     };
     let (gk, la, dk) = (std::fs::read(gk).unwrap(), std::fs::read(la).unwrap(), std::fs::read(dk).unwrap());
     let audio = vec![0x5Au8; 0x30_0000];
-    let rom = boneyard_z64::rom::build_test_rom_with(&[(&audio, false), (&la, false), (&gk, false), (&dk, true)], 0);
+    let rom = boneyard_z64::build_test_rom_with(&[(&audio, false), (&la, false), (&gk, false), (&dk, true)], 0);
     let doc = open_files(vec![InputFile::new("test.z64", rom)]).unwrap();
     assert_eq!(doc.files()[0].variant, "OoT NTSC 1.0");
     let link = doc.animations().iter().filter(|a| a.format == "z64 link").count();
@@ -391,7 +391,7 @@ fn named_rom_files_use_the_asset_table() {
     let (gk, la, dk) = (std::fs::read(gk).unwrap(), std::fs::read(la).unwrap(), std::fs::read(dk).unwrap());
     let files: [(&[u8], bool); 3] = [(&la, false), (&gk, false), (&dk, true)];
     let names = ["link_animetion", "gameplay_keep", "object_dekunuts"];
-    let rom = boneyard_z64::rom::build_test_rom_named(&files, Some(&names), 10);
+    let rom = boneyard_z64::build_test_rom_named(&files, Some(&names), 10);
     let doc = open_files(vec![InputFile::new("dbg.z64", rom)]).unwrap();
     assert!(doc.files()[0].notes.iter().any(|n| n.contains("name table")));
     let a =
@@ -410,7 +410,7 @@ fn link_header_run_scan() {
         return;
     };
     let (gk, la) = (std::fs::read(gk).unwrap(), std::fs::read(la).unwrap());
-    let h = boneyard_z64::scan::link_headers(&gk, la.len());
+    let h = boneyard_z64::link_headers(&gk, la.len());
     assert_eq!((h.len(), h[0]), (573, 0x2310));
 }
 
@@ -461,12 +461,12 @@ fn ganon_reading_chosen_by_the_bytes_or_the_build() {
     assert!(doc.files()[0].notes.iter().any(|n| n.contains("pal xml for pal-1.0")), "{:?}", doc.files()[0].notes);
     let data = std::fs::read(&p).unwrap();
     // BUILDS[10]: the GC EU MQ debug build (PAL): the PAL reading, nothing to warn about.
-    let rom = boneyard_z64::rom::build_test_rom_named(&[(&data, false)], Some(&["object_ganon"]), 10);
+    let rom = boneyard_z64::build_test_rom_named(&[(&data, false)], Some(&["object_ganon"]), 10);
     let doc = open_files(vec![InputFile::new("dbg.z64", rom)]).unwrap();
     assert_eq!(table_warnings(&doc), 0, "{:?}", doc.warnings());
     assert_eq!(float(&doc).unwrap().name, "gGanondorfEndingFloatAnim");
     // BUILDS[0]: NTSC 1.0: the NTSC reading's 0xFF48 is a warning; the scan lists 0x11348.
-    let rom = boneyard_z64::rom::build_test_rom_named(&[(&data, false)], Some(&["object_ganon"]), 0);
+    let rom = boneyard_z64::build_test_rom_named(&[(&data, false)], Some(&["object_ganon"]), 0);
     let doc = open_files(vec![InputFile::new("ntsc.z64", rom)]).unwrap();
     let w = doc.warnings().iter().find(|w| w.offset == Some(0xFF48)).expect("a warning at 0xFF48");
     assert_eq!(w.file, "ntsc.z64#object_ganon");

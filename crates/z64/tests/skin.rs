@@ -14,9 +14,9 @@ mod common;
 use boneyard_core::document::Document;
 use boneyard_core::family::InputFile;
 use boneyard_core::MeshBinding;
-use boneyard_z64::anim::JointTable;
-use boneyard_z64::segment::{Ctx, SegFile};
-use boneyard_z64::{open_files, skeleton, skin};
+use boneyard_z64::open_files;
+use boneyard_z64::JointTable;
+use boneyard_z64::{Ctx, SegFile};
 use glam::Vec3;
 
 fn seg_files(data: Vec<u8>) -> [SegFile; 1] {
@@ -29,13 +29,13 @@ fn ctx(files: &[SegFile]) -> Ctx<'_> {
     Ctx::new(files, map, 0)
 }
 
-fn read(data: Vec<u8>, jt: Option<&JointTable>, entries: usize) -> boneyard_core::Result<skin::SkinLimbMesh> {
+fn read(data: Vec<u8>, jt: Option<&JointTable>, entries: usize) -> boneyard_core::Result<boneyard_z64::SkinLimbMesh> {
     let files = seg_files(data);
     let c = ctx(&files);
-    let s = skeleton::read_skeleton(&c, 0x0600_010C, 0, "t".into(), None, None)?;
-    let mats = skin::limb_matrices(&s, jt);
-    let mut left = entries;
-    skin::read_animated_limb(&c, &s, 2, 0x0600_0020, &mats, &mut left)
+    let s = boneyard_z64::read_skeleton(&c, 0x0600_010C, 0, "t".into(), None, None)?;
+    let mats = boneyard_z64::limb_matrices(&s, jt);
+    let mut left = boneyard_core::Budget::new(boneyard_core::Limit::new("max_skin_entries", entries as u64), "entries");
+    boneyard_z64::read_animated_limb(&c, &s, 2, 0x0600_0020, &mats, &mut left)
 }
 
 #[test]
@@ -166,6 +166,7 @@ fn bad_skin_data_names_the_offset() {
     // The document's entry budget: 4 vertices + 5 transformations, 8 allowed.
     let e = read(common::skin_object(), None, 8).unwrap_err();
     assert_eq!(e.offset, Some(0x50), "{e}");
+    assert_eq!(e.limit_name(), Some("max_skin_entries"), "{e}");
 }
 
 /// The document poses Skin skeletons with the Skin system's matrices: at rest the limb

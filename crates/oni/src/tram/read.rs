@@ -4,12 +4,7 @@
 use super::{walk_block, Attack, AttackBound, AttackExtent, Blur, Particle, PositionPoint, Throw, Tram};
 use crate::container::InstanceFile;
 use crate::layout::{tram as t, TRAM};
-use boneyard_core::{Error, Reader, Result};
-
-/// Largest raw array element count accepted (the struct's counts are u8/u16/u32). A resource
-/// limit kept a constant (not a `Limits` field): the TRAM reader does not see the caller's
-/// limits; its error names it `tram::MAX_ARRAY`.
-const MAX_ARRAY_LIMIT: boneyard_core::Limit = boneyard_core::Limit::new("tram::MAX_ARRAY", 1 << 16);
+use boneyard_core::{limit, Error, Limits, Reader, Result};
 
 fn bound(r: &mut Reader<'_>) -> Result<AttackBound> {
     Ok(AttackBound {
@@ -26,8 +21,14 @@ fn bound(r: &mut Reader<'_>) -> Result<AttackBound> {
 
 impl Tram {
     /// Read TRAM instance `index` of `file`. `link_name` names the targets of the two direct
-    /// animation links (for the JSON), or None.
-    pub fn read(file: &InstanceFile, index: usize, link_name: &dyn Fn(u32, u64) -> Option<String>) -> Result<Tram> {
+    /// animation links (for the JSON), or None. Its raw arrays (sounds, attack extents) are
+    /// bounded by `limits.max_tram_array`.
+    pub fn read(
+        file: &InstanceFile,
+        index: usize,
+        link_name: &dyn Fn(u32, u64) -> Option<String>,
+        limits: &Limits,
+    ) -> Result<Tram> {
         let desc = file
             .descriptors
             .get(index)
@@ -44,7 +45,7 @@ impl Tram {
             )
             .in_file(&file.name));
         }
-        Self::read_struct(file, index, name, s, link_name)
+        Self::read_struct(file, index, name, s, link_name, limits)
     }
 
     fn read_struct(
@@ -53,7 +54,9 @@ impl Tram {
         name: String,
         s: Reader<'_>,
         link_name: &dyn Fn(u32, u64) -> Option<String>,
+        limits: &Limits,
     ) -> Result<Tram> {
+        let max_array = limit!(limits, max_tram_array);
         let fname = file.name.as_str();
         let base = s.base();
         let at = |off: usize| base + off as u64;
@@ -268,7 +271,9 @@ impl Tram {
         let mut rr = s.clone();
         rr.seek(t::NUM_SOUNDS)?;
         let num_sounds = rr.u32()? as u64;
-        let num_sounds = rr.check_count(num_sounds, 0, MAX_ARRAY_LIMIT, "sounds").map_err(|e| e.in_file(fname))?;
+        // Named at the count field.
+        max_array.check(num_sounds, at(t::NUM_SOUNDS), "sounds").map_err(|e| e.in_file(fname))?;
+        let num_sounds = num_sounds as usize;
         let mut sounds = Vec::new();
         if let Some(mut r) = array(t::SOUNDS, num_sounds, t::SOUND_SIZE, "sounds")? {
             for _ in 0..num_sounds {
@@ -276,8 +281,8 @@ impl Tram {
                 sounds.push((nm, r.u16().map_err(raw_err)?));
             }
         }
-        let num_extents =
-            s.check_count(num_extents, 0, MAX_ARRAY_LIMIT, "attack extents").map_err(|e| e.in_file(fname))?;
+        max_array.check(num_extents, at(t::NUM_ATTACK_EXTENTS), "attack extents").map_err(|e| e.in_file(fname))?;
+        let num_extents = num_extents as usize;
         let mut attack_extents = Vec::new();
         if let Some(mut r) = array(t::ATTACK_EXTENTS, num_extents, t::ATTACK_EXTENT_SIZE, "attack extents")? {
             for _ in 0..num_extents {
