@@ -133,7 +133,7 @@ fn runs(
 /// Block 1: the descriptors and their channel count, when ids ascend, no reserved bit is set
 /// and the one 0 terminator ends the block.
 fn descriptors(block1: &[u8]) -> Option<(Vec<u16>, usize)> {
-    if block1.len() < 2 || block1.len() % 2 != 0 || u16_at(block1, block1.len() - 2) != 0 {
+    if block1.len() < 2 || !block1.len().is_multiple_of(2) || u16_at(block1, block1.len() - 2) != 0 {
         return None;
     }
     let any_channel = L::CHANNEL_BITS.iter().fold(0, |m, b| m | b);
