@@ -162,7 +162,7 @@ fn entry_extra(b: &crate::motn::Block, e: &crate::motn::Entry) -> Map<String, Va
         extra.insert("action".into(), Value::Object(a));
     }
     match &b.layout {
-        Layout::Curves(mo) => extra.insert("channels".into(), json!(mo.curves.len())),
+        Layout::Curves(mo) => extra.insert("channels".into(), json!(mo.channel_count())),
         Layout::LegacyFrame32 { payload } => extra.insert("payload_bytes".into(), json!(payload)),
         Layout::Undecodable(why) => extra.insert("reason".into(), json!(why)),
     };
@@ -212,7 +212,7 @@ impl ShenmueDocument {
             for b in &m.blocks {
                 if let (Some(mo), f) = (b.motion(), b.family()) {
                     if f != 0 {
-                        let top = mo.curves.iter().map(|c| usize::from(c.control) + 1).max().unwrap_or(1);
+                        let top = mo.control_span();
                         let e = fam_controls.entry(f).or_insert(1);
                         *e = (*e).max(top);
                     }
@@ -429,7 +429,7 @@ impl ShenmueDocument {
             let spent = match b.motion() {
                 Some(m) => {
                     let bones = self.skeleton_of(i).map_or(1, |s| s.len());
-                    let per_frame = (bones + m.curves.len()) as u64;
+                    let per_frame = (bones + m.channel_count()) as u64;
                     work.spend(u64::from(b.frames).saturating_mul(per_frame))
                 }
                 None => work.spend(0),

@@ -194,7 +194,8 @@ struct Found {
 
 /// Identify `data` (a MOTN, an MT5 or a container) and collect what it holds.
 /// Returns whether `data` was something this reader reads (a MOTN, an MT5, a container).
-fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) -> Result<bool> {
+fn collect(name: &str, file: &bytes::Bytes, depth: usize, found: &mut Found, top: bool) -> Result<bool> {
+    let data: &[u8] = file;
     use container::Kind;
     let limits = found.limits;
     limit!(limits, max_container_nesting).check(depth as u64, 0, "levels of nested containers").in_file(name)?;
@@ -227,7 +228,7 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
         return Ok(true);
     }
     if is_motn {
-        let m = MotnFile::parse_with(data, &limits).in_file(name)?;
+        let m = MotnFile::parse_shared(file, &limits).in_file(name)?;
         found.animations += m.entries.len();
         limit!(limits, max_motion_names)
             .check(found.animations as u64, layout::motn::ATTRIBUTES as u64, "animations named by the motions")
@@ -238,14 +239,14 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
         return Ok(true);
     }
     // (entry name, its bytes, its offset in this file)
-    let entries: Vec<(String, std::borrow::Cow<[u8]>, usize)> = match container::kind_of(data) {
+    let entries: Vec<(String, bytes::Bytes, usize)> = match container::kind_of(data) {
         Some(Kind::Gz) => {
             // What is left of the total: a GZ inside a GZ is inflated while the outer one is held.
             let inflated = limit!(limits, max_inflated_bytes);
             let left = inflated.max.saturating_sub(found.inflated);
             let d = container::gunzip_within(data, left, inflated).in_file(name)?;
             found.inflated += d.len() as u64;
-            vec![(format!("{name}!gunzip"), std::borrow::Cow::Owned(d), 0)]
+            vec![(format!("{name}!gunzip"), bytes::Bytes::from(d), 0)]
         }
         Some(k) => {
             let max_entries = limit!(limits, max_entries);
@@ -272,7 +273,7 @@ fn collect(name: &str, data: &[u8], depth: usize, found: &mut Found, top: bool) 
             list.into_iter()
                 .map(|e| {
                     let at = e.offset + skip.min(e.data.len());
-                    (format!("{name}/{}", e.name), std::borrow::Cow::Borrowed(&e.data[skip.min(e.data.len())..]), at)
+                    (format!("{name}/{}", e.name), share(file, &e.data[skip.min(e.data.len())..]), at)
                 })
                 .collect()
         }
@@ -310,8 +311,20 @@ pub fn open_files(files: Vec<InputFile>) -> Result<ShenmueDocument> {
 
 /// [`open_files`] within the caller's limits (from [`boneyard_core::OpenOptions::limits`]).
 pub fn open_files_with(files: Vec<InputFile>, limits: &Limits) -> Result<ShenmueDocument> {
-    let named: Vec<(String, &[u8])> = files.iter().map(|f| (f.name(), f.data.as_slice())).collect();
-    open_bytes_with(&named, limits)
+    // The bytes move into the document (MOTN keys are decoded from them on first use).
+    let named: Vec<(String, bytes::Bytes)> =
+        files.into_iter().map(|f| (f.name(), bytes::Bytes::from(f.data))).collect();
+    open_shared(&named, limits)
+}
+
+/// The bytes of `part`, a slice of `file`, sharing `file`'s buffer (a copy if it is not one).
+fn share(file: &bytes::Bytes, part: &[u8]) -> bytes::Bytes {
+    let inside = file.as_ptr_range();
+    if part.is_empty() || (inside.start <= part.as_ptr() && part.as_ptr_range().end <= inside.end) {
+        file.slice_ref(part)
+    } else {
+        bytes::Bytes::copy_from_slice(part)
+    }
 }
 
 /// Open in-memory files (what `Family::open` does, without touching the disk): MOTN files,
@@ -322,6 +335,12 @@ pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDocument> {
 
 /// [`open_bytes`] within the caller's limits.
 pub fn open_bytes_with(files: &[(String, &[u8])], limits: &Limits) -> Result<ShenmueDocument> {
+    let copied: Vec<(String, bytes::Bytes)> =
+        files.iter().map(|(n, d)| (n.clone(), bytes::Bytes::copy_from_slice(d))).collect();
+    open_shared(&copied, limits)
+}
+
+fn open_shared(files: &[(String, bytes::Bytes)], limits: &Limits) -> Result<ShenmueDocument> {
     let mut found = Found { limits: *limits, ..Found::default() };
     for (name, data) in files {
         collect(name, data, 0, &mut found, true)?;

@@ -33,6 +33,10 @@
 
 use crate::curve::{Axis, Curve, Key, Keys};
 use crate::layout::motn as L;
+pub use lazy::Curves;
+
+mod lazy;
+mod scan;
 use boneyard_core::reader::cstr;
 use boneyard_core::{Endian, Error, Reader, Result};
 
@@ -317,6 +321,24 @@ pub fn frame_record(data: &[u8], block: &Block, frame: u16) -> Option<Vec<i16>> 
     Some(rec.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect())
 }
 
+impl Motion {
+    /// The number of channels (curves), known without decoding the keys.
+    pub fn channel_count(&self) -> usize {
+        self.curves.count()
+    }
+    /// One past the highest control a channel drives (1 when none does), from the
+    /// descriptors (without decoding the keys).
+    pub fn control_span(&self) -> usize {
+        let any = L::CHANNEL_BITS.iter().fold(0, |m, b| m | b);
+        self.descriptors
+            .iter()
+            .filter(|&&v| v & any != 0)
+            .map(|&v| usize::from(v >> L::ID_SHIFT) + 1)
+            .max()
+            .unwrap_or(1)
+    }
+}
+
 impl Block {
     /// The controller family (`flagHigh & 0x7FFF`; 0 = the human rig).
     pub fn family(&self) -> u16 {
@@ -362,8 +384,9 @@ impl Layout {
 pub struct Motion {
     /// Block 1 descriptors (without the terminator).
     pub descriptors: Vec<u16>,
-    /// One per channel, in block order (id ascending, then px, py, pz, rx, ry, rz).
-    pub curves: Vec<Curve>,
+    /// One per channel, in block order (id ascending, then px, py, pz, rx, ry, rz): decoded
+    /// from the file's bytes on first use (the open checked them), see [`Curves`].
+    pub curves: Curves,
     /// Bytes of the region after block 5 that no block references (0 for almost all).
     pub trailing: usize,
     /// 1 when block 5 starts after a pad byte.
@@ -407,8 +430,16 @@ impl MotnFile {
     }
 
     /// [`MotnFile::parse`] within the caller's limits (`max_sequences`, `max_total_frames`,
-    /// `max_action_bytes`).
+    /// `max_action_bytes`). The file keeps a copy of `data` (see [`MotnFile::parse_shared`]).
     pub fn parse_with(data: &[u8], limits: &boneyard_core::Limits) -> Result<MotnFile> {
+        Self::parse_shared(&bytes::Bytes::copy_from_slice(data), limits)
+    }
+
+    /// [`MotnFile::parse_with`] on bytes it can hold without copying: every sequence is checked
+    /// now (the same checks, errors and offsets as a full decode), and its keys are decoded
+    /// from `file` the first time its curves are looked at ([`Curves`]).
+    pub fn parse_shared(file: &bytes::Bytes, limits: &boneyard_core::Limits) -> Result<MotnFile> {
+        let data: &[u8] = file;
         let mut r = Reader::new(data, Endian::Little);
         let table_offset = r.u32()?;
         let name_table_offset = r.u32()?;
@@ -474,7 +505,7 @@ impl MotnFile {
         use rayon::prelude::*;
         let parsed: Vec<Result<Block>> = (0..starts.len())
             .into_par_iter()
-            .map(|k| parse_block(data, starts[k], starts.get(k + 1).copied().unwrap_or(data_end)))
+            .map(|k| read_block(data, Some(file), starts[k], starts.get(k + 1).copied().unwrap_or(data_end)))
             .collect();
         let mut blocks = Vec::with_capacity(starts.len());
         let mut total_frames = 0u64;
@@ -499,9 +530,9 @@ impl MotnFile {
             if b.region_end == data_end && timestamp.is_some() && mo.trailing <= STAMP_TAIL {
                 continue;
             }
-            let orphan = parse_block(data, offset, b.region_end)
+            let orphan = read_block(data, Some(file), offset, b.region_end)
                 .ok()
-                .map(|o| (o.frames, o.family(), o.layout.kind(), o.motion().map_or(0, |m| m.curves.len())));
+                .map(|o| (o.frames, o.family(), o.layout.kind(), o.motion().map_or(0, Motion::channel_count)));
             gaps.push(Gap { offset, len: mo.trailing, orphan });
         }
         let entries = raw
@@ -541,8 +572,11 @@ fn find_timestamp(data: &[u8]) -> Option<String> {
     (s.len() == 24 && s.as_bytes()[s.len() - 5] == b' ').then(|| s.to_string())
 }
 
-/// Read one sequence at absolute `start`, owning bytes up to `end`.
-pub fn parse_block(data: &[u8], start: usize, end: usize) -> Result<Block> {
+/// Read one sequence at absolute `start`, owning bytes up to `end`. With `data` held as
+/// `file`, the keys are checked now by flat scans and decoded on first use (see [`Curves`]);
+/// any fault the scans meet is reported by the full decode, so the errors are the same.
+/// Without it, the keys are decoded now.
+fn read_block(data: &[u8], file: Option<&bytes::Bytes>, start: usize, end: usize) -> Result<Block> {
     let region = Reader::new(data, Endian::Little).sub(start, end.saturating_sub(start))?;
     let mut r = region.clone();
     let mut header = [0u16; 6];
@@ -558,7 +592,21 @@ pub fn parse_block(data: &[u8], start: usize, end: usize) -> Result<Block> {
     } else if flag_high & L::FLAG_LEGACY != 0 {
         Layout::Undecodable(format!("flagHigh {flag_high:#06x}: a flag-family layout no source documents"))
     } else {
-        Layout::Curves(parse_curves(&region, frames, [b2, b3, b4, b5])?)
+        let offs = [b2, b3, b4, b5];
+        let scanned = file.and_then(|f| {
+            let s = scan::scan(region.data(), frames, offs)?;
+            let source = lazy::Source { file: f.clone(), start, end: start + region.len(), frames, offs };
+            Some(Motion {
+                descriptors: s.descriptors,
+                curves: Curves::lazy(s.channels, source),
+                trailing: s.trailing,
+                block5_pad: s.block5_pad,
+            })
+        });
+        match scanned {
+            Some(m) => Layout::Curves(m),
+            None => Layout::Curves(parse_curves(&region, frames, offs)?),
+        }
     };
     let shape = match &layout {
         Layout::Curves(_) => None,
@@ -721,11 +769,12 @@ fn parse_curves(region: &Reader, frames: u16, offs: [u16; 4]) -> Result<Motion> 
         runs.push(first..keys.len());
     }
     let keys = std::sync::Arc::new(keys);
-    let curves = channels
+    let curves: Vec<Curve> = channels
         .iter()
         .zip(runs)
         .map(|(&(control, axis), run)| Curve { control, axis, keys: Keys::shared(keys.clone(), run) })
         .collect();
+    let curves = Curves::ready(curves);
     if r4.remaining() > 1 || (r4.remaining() == 1 && r4.clone().u8()? != 0) {
         return Err(r4.error(format!("block 4 has {} byte(s) no channel uses", r4.remaining())));
     }

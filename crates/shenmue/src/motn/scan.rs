@@ -1,0 +1,258 @@
+//! The open's check of a five-block sequence, as flat scans over its bytes: `Some` exactly
+//! when the full decode (`parse_curves`) would succeed on them, so the keys can be decoded
+//! later (see `lazy`). On `None` the caller runs the full decode, which names the first fault
+//! at its byte offset as it always has: the scan itself never has to say what is wrong.
+//!
+//! What it checks is what the decode checks: the frame count and block offsets, block 1's
+//! descriptors (ascending ids, no reserved bits, the terminator exactly at block 2), block 2
+//! and block 3's lengths, every curve's key frames in order, every curve's block 4 bytes there
+//! with their unused bit pairs zero, every half it uses there and finite, and block 4's end.
+
+use crate::layout::motn as L;
+
+/// What the open keeps of a sequence that passed.
+pub(super) struct Scanned {
+    /// Block 1 descriptors (without the terminator).
+    pub descriptors: Vec<u16>,
+    /// The number of channels (curves).
+    pub channels: usize,
+    /// Bytes after the halves that no block references.
+    pub trailing: usize,
+    /// 1 when block 4 ends on a pad byte.
+    pub block5_pad: usize,
+}
+
+fn u16_at(b: &[u8], i: usize) -> u16 {
+    u16::from_le_bytes([b[i], b[i + 1]])
+}
+
+/// Scan the sequence whose bytes (from its header to the end of its region) are `seq`.
+pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4]) -> Option<Scanned> {
+    let [b2, b3, b4, b5] = offs.map(usize::from);
+    if frames == 0 || !(L::SEQ_HEADER <= b2 && b2 <= b3 && b3 <= b4 && b4 <= b5) || b5 > seq.len() {
+        return None;
+    }
+    let (descriptors, n) = descriptors(&seq[L::SEQ_HEADER..b2])?;
+    // Block 2: the interior key counts, u8 (one pad byte may follow) or u16.
+    let counts = &seq[b2..b3];
+    let wide_counts = match counts.len() {
+        l if l == n || (l == n + 1 && n % 2 == 1) => false,
+        l if l == 2 * n && n > 0 => true,
+        _ => return None,
+    };
+    let total: usize = if wide_counts {
+        (0..n).map(|i| usize::from(u16_at(counts, 2 * i))).sum()
+    } else {
+        counts[..n].iter().map(|&c| usize::from(c)).sum()
+    };
+    let wide_frames = u32::from(frames) > L::U8_FRAMES_MAX;
+    let fw = if wide_frames { 2 } else { 1 };
+    let key_frames = &seq[b3..b4];
+    if key_frames.len() != total * fw && !(fw == 1 && key_frames.len() == total + 1 && total % 2 == 1) {
+        return None;
+    }
+    let (block4, block5) = (&seq[b4..b5], &seq[b5..]);
+    // Key frames: each curve's interior frames never decrease and none is past the last frame
+    // (the first key is frame 0, the last the last frame). Flat: the whole block's largest
+    // frame, and its descents (a frame below the one before it) all at the first frame of a
+    // curve's run.
+    let (descents, largest) = if wide_frames {
+        let f = &key_frames[..2 * total];
+        let down = (1..total).filter(|&k| u16_at(f, 2 * k) < u16_at(f, 2 * k - 2)).count();
+        (down, (0..total).map(|k| u16_at(f, 2 * k)).max().unwrap_or(0))
+    } else {
+        let f = &key_frames[..total];
+        (descents(f), u16::from(f.iter().copied().max().unwrap_or(0)))
+    };
+    if largest > frames - 1 {
+        return None;
+    }
+    let u8_frames = |k: usize| u16::from(key_frames[k]);
+    let u16_frames = |k: usize| u16_at(key_frames, 2 * k);
+    let u8_counts = |i: usize| usize::from(counts[i]);
+    let u16_counts = |i: usize| usize::from(u16_at(counts, 2 * i));
+    let runs = match (wide_counts, wide_frames) {
+        (false, false) => runs(n, total, block4, u8_counts, u8_frames),
+        (false, true) => runs(n, total, block4, u8_counts, u16_frames),
+        (true, false) => runs(n, total, block4, u16_counts, u8_frames),
+        (true, true) => runs(n, total, block4, u16_counts, u16_frames),
+    };
+    let (at4, at_starts) = runs?;
+    if descents != at_starts {
+        return None;
+    }
+    // The unused pairs are zero, so the halves the curves use are the sum of every pair.
+    let needed = pair_sum(&block4[..at4]);
+    let halves = block5.get(..2 * needed)?;
+    if !all_finite(halves) {
+        return None;
+    }
+    // Block 4 may end on one zero pad byte.
+    let rest = &block4[at4..];
+    if rest.len() > 1 || rest.first().is_some_and(|&b| b != 0) {
+        return None;
+    }
+    Some(Scanned { descriptors, channels: n, trailing: block5.len() - halves.len(), block5_pad: rest.len() })
+}
+
+/// Every curve's run of key frames and of block 4 (the counts of `n` curves by `count`, key
+/// frames by `frame`): the block 4 bytes the curves use (when they are there and every unused
+/// trailing bit pair is zero) and how many runs start below the frame before them. Straight
+/// line per curve (no branch on the data): MOTION.BIN has 78,669 curves.
+fn runs(
+    n: usize,
+    total: usize,
+    block4: &[u8],
+    count: impl Fn(usize) -> usize,
+    frame: impl Fn(usize) -> u16,
+) -> Option<(usize, usize)> {
+    let used: usize = (0..n).map(|i| (count(i) + 2).div_ceil(4)).sum();
+    if used > block4.len() {
+        return None;
+    }
+    let (mut at3, mut at4, mut starts, mut spare) = (0usize, 0usize, 0usize, 0u8);
+    let last3 = total.saturating_sub(1);
+    for i in 0..n {
+        let c = count(i);
+        // A run's first frame below the one before it (the previous curve's last).
+        if total > 0 {
+            let below = frame(at3.min(last3)) < frame(at3.saturating_sub(1));
+            starts += usize::from(c > 0 && at3 > 0 && below);
+        }
+        at3 += c;
+        let nkeys = c + 2;
+        let cbytes = nkeys.div_ceil(4);
+        at4 += cbytes;
+        // The pairs past the curve's keys in its last byte (0, 2, 4 or 6 bits).
+        let spare_bits = 2 * (4 * cbytes - nkeys);
+        spare |= block4[at4 - 1] & ((1u16 << spare_bits) - 1) as u8;
+    }
+    (spare == 0).then_some((at4, starts))
+}
+
+/// Block 1: the descriptors and their channel count, when ids ascend, no reserved bit is set
+/// and the one 0 terminator ends the block.
+fn descriptors(block1: &[u8]) -> Option<(Vec<u16>, usize)> {
+    if block1.len() < 2 || !block1.len().is_multiple_of(2) || u16_at(block1, block1.len() - 2) != 0 {
+        return None;
+    }
+    let any_channel = L::CHANNEL_BITS.iter().fold(0, |m, b| m | b);
+    let body = &block1[..block1.len() - 2];
+    let mut out = Vec::with_capacity(body.len() / 2);
+    let mut channels = 0usize;
+    let mut last_id: Option<u16> = None;
+    for b in body.chunks_exact(2) {
+        let v = u16::from_le_bytes([b[0], b[1]]);
+        let id = v >> L::ID_SHIFT;
+        if v == 0 || v & L::RESERVED_BITS != 0 || last_id.is_some_and(|p| id <= p) {
+            return None;
+        }
+        last_id = Some(id);
+        out.push(v);
+        channels += (v & any_channel).count_ones() as usize;
+    }
+    Some((out, channels))
+}
+
+/// How many frames are below the one before them.
+fn descents(frames: &[u8]) -> usize {
+    match frames.split_first() {
+        Some((_, rest)) => frames.iter().zip(rest).map(|(a, b)| usize::from(b < a)).sum(),
+        None => 0,
+    }
+}
+
+/// The sum of every 2-bit field of `bytes`.
+fn pair_sum(bytes: &[u8]) -> usize {
+    let mut words = bytes.chunks_exact(8);
+    let mut sum = 0usize;
+    for w in words.by_ref() {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        sum +=
+            (w & 0x5555_5555_5555_5555).count_ones() as usize + 2 * (w & 0xAAAA_AAAA_AAAA_AAAA).count_ones() as usize;
+    }
+    for &b in words.remainder() {
+        sum += (b & 0x55).count_ones() as usize + 2 * (b & 0xAA).count_ones() as usize;
+    }
+    sum
+}
+
+/// No half of `halves` (little-endian pairs) has its exponent all ones (infinity or NaN).
+fn all_finite(halves: &[u8]) -> bool {
+    const EXP: u64 = 0x7C00_7C00_7C00_7C00;
+    let mut words = halves.chunks_exact(8);
+    let mut found = 0u64;
+    for w in words.by_ref() {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        // A lane whose exponent bits are all set is 0 here; every lane is below 0x8000, so
+        // subtracting 1 from each sets a lane's top bit exactly when some lane is 0.
+        let y = (w & EXP) ^ EXP;
+        found |= y.wrapping_sub(0x0001_0001_0001_0001) & 0x8000_8000_8000_8000;
+    }
+    found == 0 && words.remainder().chunks_exact(2).all(|h| u16::from_le_bytes([h[0], h[1]]) & 0x7C00 != 0x7C00)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scan passes exactly the sequences the full decode reads: every byte of every
+    /// of the demo MOTN's (boneyard's encoder) first sequences set to other values.
+    #[test]
+    fn the_scan_passes_what_the_decode_reads() {
+        let files = crate::demo::demo_files().unwrap();
+        let (_, data) = files.iter().find(|(n, _)| n.ends_with(".bin")).unwrap();
+        let motn = super::super::MotnFile::parse(data).unwrap();
+        let mut tried = 0;
+        // The first two decoded sequences (a debug build decodes each mutation in full).
+        for b in motn.blocks.iter().filter(|b| b.motion().is_some()).take(2) {
+            let region = &data[b.offset..b.region_end];
+            for at in 0..region.len() {
+                for v in [0x00, 0xFF, region[at] ^ 0x01, region[at] ^ 0x80] {
+                    let mut m = region.to_vec();
+                    m[at] = v;
+                    let h: Vec<u16> = m[..12].chunks_exact(2).map(|x| u16::from_le_bytes([x[0], x[1]])).collect();
+                    let offs = [h[2], h[3], h[4], h[5]];
+                    let r = boneyard_core::Reader::new(&m, boneyard_core::Endian::Little);
+                    let full = super::super::parse_curves(&r, h[0], offs);
+                    let fast = scan(&m, h[0], offs);
+                    assert_eq!(fast.is_some(), full.is_ok(), "byte {at} = {v:#04x}: {:?}", full.err());
+                    if let (Some(f), Ok(d)) = (fast, full) {
+                        assert_eq!((f.descriptors, f.channels), (d.descriptors, d.curves.len()));
+                        assert_eq!((f.trailing, f.block5_pad), (d.trailing, d.block5_pad));
+                    }
+                    tried += 1;
+                }
+            }
+        }
+        assert!(tried > 1000, "{tried}");
+    }
+
+    #[test]
+    fn pairs_are_summed() {
+        // 0b11_10_01_00 = 3 + 2 + 1 + 0, nine times (one word and one byte).
+        assert_eq!(pair_sum(&[0xE4; 9]), 54);
+        assert_eq!(pair_sum(&[]), 0);
+    }
+
+    #[test]
+    fn descents_are_counted() {
+        assert_eq!(descents(&[0u8, 3, 3, 7]), 0);
+        assert_eq!(descents(&[5u8, 3, 2, 9, 1]), 3);
+        assert_eq!(descents(&[]), 0);
+    }
+
+    #[test]
+    fn non_finite_halves_are_found() {
+        assert!(all_finite(&[0x00, 0x3C, 0xFF, 0x7B]));
+        assert!(!all_finite(&[0x00, 0x3C, 0x00, 0x7C]));
+        assert!(!all_finite(&[0x01, 0xFE]));
+        // In every lane of a word, and after a word.
+        for lane in 0..5 {
+            let mut h = [0x00, 0x3C].repeat(5);
+            h[2 * lane + 1] = 0xFC;
+            assert!(!all_finite(&h), "{lane}");
+        }
+        assert!(all_finite(&[0xFF, 0x7B].repeat(9)));
+    }
+}
