@@ -10,14 +10,13 @@
 //!   whose frames lie inside link_animetion (OoT: 573 from 0x2310).
 
 use crate::layout::*;
-use boneyard_core::{Endian, Reader};
 
 /// The big-endian u32 at `at` of `data`, None past its end (a probe: short data is simply not
-/// a candidate).
+/// a candidate). Read from the slice directly: the scans call it for every limb pointer of
+/// every candidate.
 fn word(data: &[u8], at: usize) -> Option<u32> {
-    let mut r = Reader::new(data, Endian::Big);
-    r.seek(at).ok()?;
-    r.u32().ok()
+    let b = data.get(at..at.checked_add(4)?)?;
+    Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 /// Offsets of candidate skeleton headers in `data` (bound to `seg`).
@@ -66,6 +65,12 @@ pub fn animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> {
 }
 
 fn animation_at(data: &[u8], seg: u8, h: usize) -> Option<usize> {
+    // `FFFF 0000 SSoooooo SSoooooo`: the padding and both segment bytes first (this runs at
+    // every word of the file; the checks below imply these).
+    let b = data.get(h..h.checked_add(ANIMATION_HEADER_SIZE)?)?;
+    if b[2] != 0 || b[3] != 0 || b[4] != seg || b[8] != seg {
+        return None;
+    }
     let a = AnimationHeader::parse_at(data, h).ok()?;
     let frames = a.frame_count as i16;
     if frames <= 0 || a.pad0 != 0 || a.pad1 != 0 {
@@ -93,12 +98,21 @@ fn animation_at(data: &[u8], seg: u8, h: usize) -> Option<usize> {
     Some(joints)
 }
 
+/// `FFFF 0000 07oooooo`'s padding and segment byte, which the full checks of a Link animation
+/// header imply: tested first, as the Link header scans run at every word of gameplay_keep.
+fn likely_link_header(keep: &[u8], h: usize) -> bool {
+    matches!(keep.get(h + 2..h + 5), Some(&[0, 0, SEG_LINK_ANIMETION]))
+}
+
 /// Link (player) animation headers in a gameplay_keep: the longest run of consecutive 8-byte
 /// `FFFF 0000 07oooooo` headers whose frames lie inside link_animetion (`link_len` bytes). OoT's
 /// run is 573 headers from 0x2310; MM keeps its player animations elsewhere, and the run finds
 /// them too. Runs shorter than 16 headers are not taken.
 pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
     let valid = |h: usize| -> bool {
+        if !likely_link_header(keep, h) {
+            return false;
+        }
         let Ok(LinkAnimationHeader { frame_count: f, pad, segment: p }) = LinkAnimationHeader::parse_at(keep, h) else {
             return false;
         };
@@ -149,6 +163,9 @@ pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec
         .max()
         .unwrap_or(0);
     let valid = |h: usize| -> bool {
+        if !likely_link_header(keep, h) {
+            return false;
+        }
         let Ok(LinkAnimationHeader { frame_count: f, pad, segment: p }) = LinkAnimationHeader::parse_at(keep, h) else {
             return false;
         };
@@ -182,7 +199,8 @@ pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> 
     let mut out = Vec::new();
     let mut h = 0;
     while h + LEGACY_ANIMATION_HEADER_SIZE <= data.len() {
-        let hit = (|| {
+        // `FFFF LLLL SSoooooo SSoooooo`: both segment bytes first (implied by the checks below).
+        let hit = (data[h + 4] == seg && data[h + 8] == seg).then(|| {
             let a = LegacyAnimationHeader::parse_at(data, h).ok()?;
             let (frames, limbs) = (a.frame_count as i16, a.limb_count as usize);
             let (fd, keys) = (a.frame_data, a.joint_key);
@@ -198,7 +216,8 @@ pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> 
                 && o1 < o2;
             let end = o2 as usize + (limbs + 1) * LEGACY_JOINT_KEY_SIZE;
             (ok && end <= h && h - end < 16 && data.get(end..h)?.iter().all(|&b| b == 0)).then_some(limbs)
-        })();
+        });
+        let hit = hit.flatten();
         if let Some(l) = hit {
             out.push((h, l));
         }
@@ -266,7 +285,8 @@ pub fn kf_skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
     let mut h = 0;
     while h + KF_SKELETON_SIZE <= data.len() {
-        let hit = (|| {
+        // `NN DD 0000 SSoooooo`: the padding and the segment byte first (implied below).
+        let hit = (data[h + 2] == 0 && data[h + 3] == 0 && data[h + 4] == seg).then(|| {
             let k = KeyFrameSkeleton::parse_at(data, h).ok()?;
             let (n, d, pad, p) = (k.limb_count as usize, k.dlist_count as usize, k.pad, k.limbs);
             let (s, off) = split_segmented(p);
@@ -278,7 +298,8 @@ pub fn kf_skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
                 && off % 4 == 0
                 && off as usize + n * KF_FLEX_LIMB_SIZE <= data.len();
             ok.then_some(())
-        })();
+        });
+        let hit = hit.flatten();
         if hit.is_some() {
             out.push(h);
         }
@@ -294,7 +315,8 @@ pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
     let mut h = 0;
     while h + KF_ANIMATION_SIZE <= data.len() {
-        let hit = (|| {
+        // Four pointers into the file: their segment bytes first (implied below).
+        let hit = (data[h] == seg && data[h + 4] == seg && data[h + 8] == seg && data[h + 12] == seg).then(|| {
             let a = KeyFrameAnimation::parse_at(data, h).ok()?;
             let in_file = |p: u32, align: u32| {
                 let (s, off) = split_segmented(p);
@@ -306,7 +328,8 @@ pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
                 && in_file(a.kf_nums, 2)
                 && in_file(a.fixed_values, 2))
             .then_some(())
-        })();
+        });
+        let hit = hit.flatten();
         if hit.is_some() {
             out.push(h);
         }
@@ -322,7 +345,9 @@ pub fn curve_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
     let mut h = 0;
     while h + CURVE_ANIMATION_HEADER_SIZE <= data.len() {
-        let hit = (|| {
+        // Three pointers into the file, then `0001`: those bytes first (implied below).
+        let likely = data[h] == seg && data[h + 4] == seg && data[h + 8] == seg && data[h + 12..h + 14] == [0, 1];
+        let hit = likely.then(|| {
             let a = CurveAnimationHeader::parse_at(data, h).ok()?;
             let in_file = |p: u32, align: u32| {
                 let (s, off) = split_segmented(p);
@@ -334,7 +359,8 @@ pub fn curve_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
                 && in_file(a.interpolation_data, 4)
                 && in_file(a.constant_data, 2))
             .then_some(())
-        })();
+        });
+        let hit = hit.flatten();
         if hit.is_some() {
             out.push(h);
         }
