@@ -19,11 +19,42 @@ fn word(data: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
 }
 
+/// The 4-aligned offsets `h` of `data`, in increasing order, at which the word at `h + 4k` is
+/// whole and its first byte `seg`, for every `k` of `ks`: where a record holding segmented pointers into `seg` at those
+/// words can start. Each scan's own checks (which imply these bytes) then run only there: a
+/// bit a word, 64 words tested at once, instead of a test at every word of the file.
+fn pointer_words(data: &[u8], seg: u8, ks: &'static [usize]) -> impl Iterator<Item = usize> {
+    let blocks = (data.len() / 4).div_ceil(64);
+    // One spare block of zeros, so the shifted reads of the last block see no bits past it.
+    let mut bits = vec![0u64; blocks + 1];
+    for (m, block) in bits.iter_mut().zip(data.chunks(256)) {
+        for (j, w) in block.chunks_exact(4).enumerate() {
+            *m |= u64::from(w[0] == seg) << j;
+        }
+    }
+    (0..blocks).flat_map(move |i| {
+        // Bit j of `m`: word 64i + j starts a run (its words + k all start with `seg`).
+        let mut m = !0u64;
+        for &k in ks {
+            let (q, r) = (i + k / 64, k % 64);
+            let lo = bits.get(q).copied().unwrap_or(0);
+            let hi = bits.get(q + 1).copied().unwrap_or(0);
+            m &= if r == 0 { lo } else { (lo >> r) | (hi << (64 - r)) };
+        }
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let j = m.trailing_zeros() as usize;
+                m &= m - 1;
+                (i * 64 + j) * 4
+            })
+        })
+    })
+}
+
 /// Offsets of candidate skeleton headers in `data` (bound to `seg`).
 pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut h = 0;
-    while h + SKELETON_HEADER_SIZE <= data.len() {
+    for h in pointer_words(data, seg, &[0]).take_while(|&h| h + SKELETON_HEADER_SIZE <= data.len()) {
         // `SS oooooo NN 000000`. The segment byte and the padding first: this runs at every
         // word of every file a probe looks at, and a whole record read there costs more.
         if data[h] == seg && data[h + 5..h + 8] == [0, 0, 0] {
@@ -46,7 +77,6 @@ pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
                 }
             }
         }
-        h += 4;
     }
     out
 }
@@ -54,12 +84,10 @@ pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
 /// Offsets of candidate normal animation headers, with the joint count the gap allows.
 pub fn animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    let mut h = 0;
-    while h + ANIMATION_HEADER_SIZE <= data.len() {
+    for h in pointer_words(data, seg, &[1, 2]).take_while(|&h| h + ANIMATION_HEADER_SIZE <= data.len()) {
         if let Some(found) = animation_at(data, seg, h) {
             out.push((h, found));
         }
-        h += 4;
     }
     out
 }
@@ -124,6 +152,9 @@ pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
             && s == SEG_LINK_ANIMETION
             && off as usize + f as usize * LINK_FRAME_SIZE <= link_len
     };
+    // Only offsets whose segment byte is 7 can be valid: a failed one steps to the next of
+    // those in its phase instead of to the next header.
+    let cands: Vec<usize> = pointer_words(keep, SEG_LINK_ANIMETION, &[1]).collect();
     let mut best = (0, 0);
     for phase in [0, 4] {
         let mut h = phase;
@@ -138,7 +169,11 @@ pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
                     best = (start, n);
                 }
             } else {
-                h += LINK_ANIMATION_HEADER_SIZE;
+                let from = cands.partition_point(|&c| c < h + LINK_ANIMATION_HEADER_SIZE);
+                h = match cands[from..].iter().find(|&&c| c % LINK_ANIMATION_HEADER_SIZE == phase) {
+                    Some(&c) => c,
+                    None => break,
+                };
             }
         }
     }
@@ -179,12 +214,21 @@ pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec
             && off >= data_end
             && off + f * LINK_FRAME_SIZE <= link_len
     };
+    // From a 4-aligned start, only offsets whose segment byte is 7 can be valid: a failed one
+    // steps to the next of those.
+    let cands: Vec<usize> =
+        if last % 4 == 0 { pointer_words(keep, SEG_LINK_ANIMETION, &[1]).collect() } else { Vec::new() };
     let mut out = Vec::new();
     let mut h = last + LINK_ANIMATION_HEADER_SIZE;
     while h + LINK_ANIMATION_HEADER_SIZE <= keep.len() {
         if valid(h) {
             out.push(h);
             h += LINK_ANIMATION_HEADER_SIZE;
+        } else if last % 4 == 0 {
+            match cands.get(cands.partition_point(|&c| c < h + 4)) {
+                Some(&c) => h = c,
+                None => break,
+            }
         } else {
             h += 4;
         }
@@ -197,8 +241,7 @@ pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec
 /// the header (up to 15 zero bytes of padding). Returns (header offset, limb count).
 pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    let mut h = 0;
-    while h + LEGACY_ANIMATION_HEADER_SIZE <= data.len() {
+    for h in pointer_words(data, seg, &[1, 2]).take_while(|&h| h + LEGACY_ANIMATION_HEADER_SIZE <= data.len()) {
         // `FFFF LLLL SSoooooo SSoooooo`: both segment bytes first (implied by the checks below).
         let hit = (data[h + 4] == seg && data[h + 8] == seg).then(|| {
             let a = LegacyAnimationHeader::parse_at(data, h).ok()?;
@@ -221,7 +264,6 @@ pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> 
         if let Some(l) = hit {
             out.push((h, l));
         }
-        h += 4;
     }
     out
 }
@@ -283,8 +325,7 @@ pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize, budget: &mut usize
 /// file; the limb tree and the display-list count are checked when the skeleton is read.
 pub fn kf_skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut h = 0;
-    while h + KF_SKELETON_SIZE <= data.len() {
+    for h in pointer_words(data, seg, &[1]).take_while(|&h| h + KF_SKELETON_SIZE <= data.len()) {
         // `NN DD 0000 SSoooooo`: the padding and the segment byte first (implied below).
         let hit = (data[h + 2] == 0 && data[h + 3] == 0 && data[h + 4] == seg).then(|| {
             let k = KeyFrameSkeleton::parse_at(data, h).ok()?;
@@ -303,7 +344,6 @@ pub fn kf_skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
         if hit.is_some() {
             out.push(h);
         }
-        h += 4;
     }
     out
 }
@@ -313,8 +353,7 @@ pub fn kf_skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
 /// frameCount > 0. Whether the arrays fit a skeleton is checked when they are paired.
 pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut h = 0;
-    while h + KF_ANIMATION_SIZE <= data.len() {
+    for h in pointer_words(data, seg, &[0, 1, 2, 3]).take_while(|&h| h + KF_ANIMATION_SIZE <= data.len()) {
         // Four pointers into the file: their segment bytes first (implied below).
         let hit = (data[h] == seg && data[h + 4] == seg && data[h + 8] == seg && data[h + 12] == seg).then(|| {
             let a = KeyFrameAnimation::parse_at(data, h).ok()?;
@@ -333,7 +372,6 @@ pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
         if hit.is_some() {
             out.push(h);
         }
-        h += 4;
     }
     out
 }
@@ -343,8 +381,7 @@ pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
 /// the file, `unk_0C` 1 (as in every object) and frameCount > 0.
 pub fn curve_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut h = 0;
-    while h + CURVE_ANIMATION_HEADER_SIZE <= data.len() {
+    for h in pointer_words(data, seg, &[0, 1, 2]).take_while(|&h| h + CURVE_ANIMATION_HEADER_SIZE <= data.len()) {
         // Three pointers into the file, then `0001`: those bytes first (implied below).
         let likely = data[h] == seg && data[h + 4] == seg && data[h + 8] == seg && data[h + 12..h + 14] == [0, 1];
         let hit = likely.then(|| {
@@ -364,7 +401,39 @@ pub fn curve_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
         if hit.is_some() {
             out.push(h);
         }
-        h += 4;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pointer_words` against the test at every word it stands for, on bytes where `seg`
+    /// is frequent (runs across the 64-word blocks) and on lengths that are not whole words.
+    #[test]
+    fn pointer_words_match_a_test_at_every_word() {
+        let mut x = 0x1234_5678u32;
+        let data: Vec<u8> = (0..3001)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                if (x >> 16) % 3 == 0 {
+                    6
+                } else {
+                    (x >> 24) as u8
+                }
+            })
+            .collect();
+        let all: [&'static [usize]; 5] = [&[0], &[1], &[1, 2], &[0, 1, 2], &[0, 1, 2, 3]];
+        for len in [0, 3, 4, 255, 256, 257, 1000, 3001] {
+            let d = &data[..len];
+            for ks in all {
+                // Each word `h + 4k` whole and starting with `seg`.
+                let at = |h: usize, k: usize| h + 4 * k + 4 <= len && d[h + 4 * k] == 6;
+                let want: Vec<usize> = (0..len / 4).map(|w| w * 4).filter(|&h| ks.iter().all(|&k| at(h, k))).collect();
+                let got: Vec<usize> = pointer_words(d, 6, ks).collect();
+                assert_eq!(got, want, "len {len} ks {ks:?}");
+            }
+        }
+    }
 }
