@@ -196,6 +196,12 @@ impl<T: Field + Default, const N: usize> Field for [T; N] {
     }
 }
 
+/// Whether a field of `size` bytes at offset `off` lies inside a record of `record` bytes
+/// (asserted for every field when the records are compiled).
+const fn field_fits(off: usize, size: usize, record: usize) -> bool {
+    off <= record && size <= record - off
+}
+
 /// A record: the struct with its fields, an associated constant naming each field's offset,
 /// and its [`Record`] reading (every field at its offset; padding is never read).
 macro_rules! record {
@@ -216,7 +222,7 @@ macro_rules! record {
             )*
         }
         // Every field lies inside the record (what lets `decode` index without a check).
-        const _: () = { $( assert!($off + <$ty as Field>::SIZE <= $size); )* };
+        const _: () = { $( assert!(field_fits($off, <$ty as Field>::SIZE, $size)); )* };
         impl Record for $name {
             const SIZE: usize = $size;
             #[inline]

@@ -56,7 +56,7 @@ pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
     for h in pointer_words(data, seg, &[0]).take_while(|&h| h + SKELETON_HEADER_SIZE <= data.len()) {
         // `SS oooooo NN 000000`. The segment byte and the padding first: this runs at every
-        // word of every file a probe looks at, and a whole record read there costs more.
+        // pointer word of every file a probe looks at, and a whole record read costs more.
         if data[h] == seg && data[h + 5..h + 8] == [0, 0, 0] {
             if let Ok(SkeletonHeader { segment: w, limb_count, pad: [0, 0, 0] }) = SkeletonHeader::parse_at(data, h) {
                 let n = limb_count as usize;
@@ -94,7 +94,7 @@ pub fn animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> {
 
 fn animation_at(data: &[u8], seg: u8, h: usize) -> Option<usize> {
     // `FFFF 0000 SSoooooo SSoooooo`: the padding and both segment bytes first (this runs at
-    // every word of the file; the checks below imply these).
+    // every pair of pointer words of the file; the checks below imply these).
     let b = data.get(h..h.checked_add(ANIMATION_HEADER_SIZE)?)?;
     if b[2] != 0 || b[3] != 0 || b[4] != seg || b[8] != seg {
         return None;
@@ -417,7 +417,7 @@ mod tests {
         let data: Vec<u8> = (0..3001)
             .map(|_| {
                 x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                if (x >> 16) % 3 == 0 {
+                if (x >> 16).is_multiple_of(3) {
                     6
                 } else {
                     (x >> 24) as u8

@@ -54,9 +54,9 @@ pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: 
         (FMT_RGBA, 3) => rgba.extend_from_slice(&data[..n * 4]),
         (FMT_CI, 0) | (FMT_CI, 1) => {
             let tlut = tlut?;
+            let index = |i: usize| if siz == 0 { nib(i) as usize } else { data[i] as usize };
             for i in 0..n {
-                let idx = if siz == 0 { nib(i) as usize } else { data[i] as usize };
-                rgba.extend_from_slice(&rgba5551(u16at(tlut, idx)?));
+                rgba.extend_from_slice(&rgba5551(u16at(tlut, index(i))?));
             }
         }
         (FMT_IA, 0) => {
