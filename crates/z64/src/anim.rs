@@ -7,7 +7,7 @@
 pub use crate::joint_table::JointTable;
 use crate::layout::*;
 use crate::segment::Ctx;
-use boneyard_core::{Endian, Reader, Result};
+use boneyard_core::{Endian, Result};
 
 /// The animation formats of the two games, each with the header fields its reader needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,12 +136,14 @@ fn frame_data_len(ctx: &Ctx, frame_data: u32, next: u32, at: u64) -> Result<usiz
     Ok((end - off) / 2)
 }
 
-/// Value `i` (an s16) of the frame data `fd`, None past its end.
+/// Value `i` (a big-endian s16) of the frame data `fd`, None past its end. Sampling reads
+/// every value of every frame through this, so it indexes the slice directly; its end was
+/// checked once, by [`Ctx::tail`].
 #[inline]
-fn frame_value(fd: &Reader<'_>, i: usize) -> Option<i16> {
-    let mut r = fd.clone();
-    r.seek(i.checked_mul(2)?).ok()?;
-    r.i16().ok()
+fn frame_value(fd: &[u8], i: usize) -> Option<i16> {
+    let at = i.checked_mul(2)?;
+    let b = fd.get(at..at.checked_add(2)?)?;
+    Some(i16::from_be_bytes([b[0], b[1]]))
 }
 
 /// `SkelAnime_InterpFrameTable`: per component `diff = (s16)(target - base)` (wrapping, so
@@ -250,39 +252,43 @@ impl AnimDef {
                 Ok(c.joint_table(frame as f32))
             }
             AnimKind::Normal { frame_data, joint_indices, static_max } => {
-                let fd = Reader::new(ctx.tail(frame_data, at)?, Endian::Big);
-                let mut ji = ctx.reader(joint_indices, self.joints * JOINT_INDEX_SIZE, at)?;
+                // Both tables as slices checked once (the same checks, and errors, as a reader
+                // over each), then indexed: this runs at every frame of every clip exported.
+                let fd = ctx.tail(frame_data, at)?;
+                let ji = ctx.bytes(joint_indices, self.joints * JOINT_INDEX_SIZE, at)?;
                 let value = |idx: u16| -> Result<i16> {
                     let idx = idx as usize;
                     let i = if idx >= static_max as usize { idx + frame } else { idx };
-                    frame_value(&fd, i).ok_or_else(|| {
+                    frame_value(fd, i).ok_or_else(|| {
                         ctx.error(frame_data, format!("frame data index {i} is past the end of the segment"))
                     })
                 };
-                for _ in 0..self.joints {
-                    let JointIndex { xyz: [x, y, z] } = JointIndex::read(&mut ji)?;
+                for j in ji.chunks_exact(JOINT_INDEX_SIZE) {
+                    let JointIndex { xyz: [x, y, z] } = JointIndex::decode(j, Endian::Big);
                     joints.push([value(x)?, value(y)?, value(z)?]);
                 }
                 Ok(JointTable { joints, face: None })
             }
             AnimKind::Link { data } => {
+                // The frame's 134 bytes checked once ([`Ctx::record`]), its fields then decoded
+                // from them without a check each.
                 let off = (frame * LINK_FRAME_SIZE) as u32;
                 let f: LinkAnimationFrame = ctx.record(data.wrapping_add(off), at)?;
                 joints.extend_from_slice(&f.joints);
                 Ok(JointTable { joints, face: Some(f.face) })
             }
             AnimKind::Legacy { frame_data, keys } => {
-                let fd = Reader::new(ctx.tail(frame_data, at)?, Endian::Big);
-                let mut k = ctx.reader(keys, self.joints * LEGACY_JOINT_KEY_SIZE, at)?;
-                for _ in 0..self.joints {
-                    let LegacyJointKey { axes } = LegacyJointKey::read(&mut k)?;
+                let fd = ctx.tail(frame_data, at)?;
+                let k = ctx.bytes(keys, self.joints * LEGACY_JOINT_KEY_SIZE, at)?;
+                for key in k.chunks_exact(LEGACY_JOINT_KEY_SIZE) {
+                    let LegacyJointKey { axes } = LegacyJointKey::decode(key, Endian::Big);
                     let mut v = [0i16; 3];
                     for (out, &[max, idx]) in v.iter_mut().zip(&axes) {
                         // SkelAnime_GetFrameDataLegacy: frame < max ? data[idx + frame] : data[idx].
                         let i = if (frame as i64) < max as i64 { idx as i64 + frame as i64 } else { idx as i64 };
                         *out = usize::try_from(i)
                             .ok()
-                            .and_then(|i| frame_value(&fd, i))
+                            .and_then(|i| frame_value(fd, i))
                             .ok_or_else(|| ctx.error(keys, format!("legacy frame data index {i} out of range")))?;
                     }
                     joints.push(v);

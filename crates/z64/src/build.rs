@@ -299,12 +299,16 @@ fn choose_variant(
                 clean.iter().map(|v| v.label.as_str()).collect::<Vec<_>>().join("; ")
             ),
             versions: clean.iter().flat_map(|v| v.versions.iter().copied()).collect(),
-            assets: clean[0]
-                .assets
-                .iter()
-                .filter(|a| clean[1..].iter().all(|v| v.assets.contains(a)))
-                .cloned()
-                .collect(),
+            assets: {
+                let others: Vec<(&[Asset], bool)> =
+                    clean[1..].iter().map(|v| (v.assets.as_slice(), v.assets.is_sorted_by_key(|x| x.offset))).collect();
+                clean[0]
+                    .assets
+                    .iter()
+                    .filter(|a| others.iter().all(|&(o, sorted)| holds(o, sorted, a)))
+                    .cloned()
+                    .collect()
+            },
         };
         let read = read_named(ctx, ci, &common);
         return Some((Arc::new(common), read, n));
@@ -318,6 +322,18 @@ fn choose_variant(
     let (v, mut read) = best?;
     f.warnings.append(&mut read.failures);
     Some((Arc::clone(v), read, n))
+}
+
+/// Whether `assets` holds `a`. The readings keep their entries in offset order, so the
+/// entries at `a`'s offset are found by a binary search (gameplay_keep's readings hold
+/// thousands of entries, and a linear search for each cost most of its open); a list not in
+/// that order (`sorted` false) is searched through.
+fn holds(assets: &[Asset], sorted: bool, a: &Asset) -> bool {
+    if !sorted {
+        return assets.contains(a);
+    }
+    let from = assets.partition_point(|x| x.offset < a.offset);
+    assets[from..].iter().take_while(|x| x.offset == a.offset).any(|x| x == a)
 }
 
 /// Entries that name a skeleton or an animation header in the file itself (what
@@ -494,6 +510,9 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         };
         f.scan_work_left = left;
         let addr = (seg as u32) << 24 | h as u32;
+        if !crate::keyframe::may_read_skeleton(ctx, addr) {
+            continue;
+        }
         let name = format!("{}_kf_skel_{h:06X}", file.stem);
         if let Ok(s) = crate::keyframe::read_skeleton(ctx, addr, ci, name, None) {
             // Display lists of a real object live in its own segment (or nowhere).

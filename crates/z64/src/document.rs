@@ -19,7 +19,7 @@ use boneyard_core::model::{Bone, Skeleton, Transform};
 use boneyard_core::{Error, Result, Warning};
 use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 // `Limits::max_check_joints`: joint values (frames x joints, summed over the animations)
 // `check` samples at most; a whole OoT or MM ROM needs a few million.
@@ -43,6 +43,10 @@ pub struct Z64Document {
     pub(crate) runtime: crate::runtime::RuntimeState,
     /// By skeleton: meshes whose textures the draw binds (Link's eyes and mouth).
     runtime_textures: Vec<Vec<dlist::RuntimeTexture>>,
+    /// By animation: the root's joint-table entry at frame 0 (what root motion is measured
+    /// from), read on first use rather than again at every frame sampled. Only a read that
+    /// succeeded is kept, so one that fails fails again, with the same error, each time.
+    root_at_frame0: Vec<OnceLock<Option<[i16; 3]>>>,
 }
 
 fn hex(v: u32) -> String {
@@ -72,7 +76,9 @@ impl Z64Document {
             warnings: Vec::new(),
             runtime,
             runtime_textures: Vec::new(),
+            root_at_frame0: Vec::new(),
         };
+        doc.root_at_frame0 = (0..doc.found.anims.len()).map(|_| OnceLock::new()).collect();
         doc.warnings = std::mem::take(&mut doc.found.warnings);
         let multi = doc.found.skels.iter().map(|s| doc.found.ctxs[s.ctx].1).collect::<std::collections::BTreeSet<_>>();
         let multi = multi.len() > 1;
@@ -451,11 +457,20 @@ impl Z64Document {
                 Transform::from_matrix(&m.to_mat4())
             });
         }
-        let j0 = self.table_at(anim, 0.0)?.1;
         // The root's translation: joint 0, or limb 0's translation (entry 2) for flex
         // keyframe tables.
         let root = if matches!(a.kind, AnimKind::KeyFrame { flex: true, .. } | AnimKind::Curve { .. }) { 2 } else { 0 };
-        Ok(match (jt.joints.get(root), j0.joints.get(root)) {
+        let p0 = match self.root_at_frame0.get(anim).and_then(OnceLock::get) {
+            Some(p0) => *p0,
+            None => {
+                let p0 = self.table_at(anim, 0.0)?.1.joints.get(root).copied();
+                if let Some(slot) = self.root_at_frame0.get(anim) {
+                    let _ = slot.set(p0);
+                }
+                p0
+            }
+        };
+        Ok(match (jt.joints.get(root), p0.as_ref()) {
             (Some(p), Some(p0)) => {
                 let d = |c: usize| p[c] as f32 - p0[c] as f32;
                 Some(Vec3::new(d(0), d(1), d(2)))

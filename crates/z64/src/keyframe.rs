@@ -278,6 +278,26 @@ pub fn read_skeleton(ctx: &Ctx, addr: u32, ctx_index: usize, name: String, flex:
     }
 }
 
+/// Whether [`read_skeleton`] with no layout given (`flex: None`) can read a skeleton at `addr`:
+/// the checks its limb loop makes (each limb's display list 0 or inside a bound segment, draw
+/// flags 0 or 1), on the bytes, for either layout, without building anything. The structural
+/// scan asks this first: its candidates are mostly display-list words (`FD10 0000 06oooooo`
+/// reads as a header), and reading one to its error costs the limb vectors and the message.
+pub fn may_read_skeleton(ctx: &Ctx, addr: u32) -> bool {
+    let Ok(h) = ctx.record::<KeyFrameSkeleton>(addr, 0) else { return false };
+    let count = h.limb_count as usize;
+    count > 0
+        && [KF_STANDARD_LIMB_SIZE, KF_FLEX_LIMB_SIZE].into_iter().any(|size| {
+            ctx.bytes(h.limbs, count * size, 0).is_ok_and(|b| {
+                b.chunks_exact(size).all(|l| {
+                    let d = KeyFrameStandardLimb::DLIST;
+                    let dl = u32::from_be_bytes([l[d], l[d + 1], l[d + 2], l[d + 3]]);
+                    (dl == 0 || ctx.is_valid(dl)) && l[KeyFrameStandardLimb::DRAW_FLAGS] <= 1
+                })
+            })
+        })
+}
+
 #[allow(clippy::too_many_arguments)]
 fn read_limbs(
     ctx: &Ctx,

@@ -117,35 +117,67 @@ pub trait Record: Sized {
     /// bytes left is an error at the offset where the record starts.
     fn read(r: &mut Reader<'_>) -> Result<Self>;
 
-    /// The record at byte `off` of `data` (a big-endian reader over the whole of `data`, so an
-    /// error names the offset in `data`).
+    /// The record from its first [`Self::SIZE`] bytes (`b` holds at least that many), each
+    /// field in byte order `e`: what [`Self::read`] reads once the bytes are known to be there.
+    fn decode(b: &[u8], e: Endian) -> Self;
+
+    /// The record at byte `off` of `data` (big-endian; an error names the offset in `data`).
+    /// The structural scans call this at every word of a file, so the record's bytes are taken
+    /// as one checked slice; only when they are not all there does a reader produce the error.
+    #[inline]
     fn parse_at(data: &[u8], off: usize) -> Result<Self> {
-        let mut r = Reader::new(data, Endian::Big);
-        r.seek(off)?;
-        Self::read(&mut r)
+        match off.checked_add(Self::SIZE).and_then(|end| data.get(off..end)) {
+            Some(b) => Ok(Self::decode(b, Endian::Big)),
+            None => parse_at_short(data, off),
+        }
     }
+}
+
+/// [`Record::parse_at`] where the record's bytes are not all there: the reader's error (the
+/// offset past the end, or the record cut short).
+#[cold]
+fn parse_at_short<R: Record>(data: &[u8], off: usize) -> Result<R> {
+    let mut r = Reader::new(data, Endian::Big);
+    r.seek(off)?;
+    R::read(&mut r)
 }
 
 /// A field value of a record: the integers and floats `Reader` reads, and fixed arrays of them
 /// (`Vec3s` is `[i16; 3]`).
 pub trait Field: Sized + Copy {
+    /// Bytes the field takes.
+    const SIZE: usize;
     /// Read the field at the reader's position.
     fn read_field(r: &mut Reader<'_>) -> Result<Self>;
+    /// The field from the first [`Self::SIZE`] bytes of `b` in byte order `e`. `b` must hold
+    /// them: the records' fields are checked to lie inside the record when it is compiled.
+    fn decode(b: &[u8], e: Endian) -> Self;
 }
 
 macro_rules! field {
-    ($($t:ident),*) => {$(
+    ($($t:ident $n:literal),*) => {$(
         impl Field for $t {
+            const SIZE: usize = $n;
             #[inline]
             fn read_field(r: &mut Reader<'_>) -> Result<Self> {
                 r.$t()
             }
+            #[inline]
+            fn decode(b: &[u8], e: Endian) -> Self {
+                let mut a = [0u8; $n];
+                a.copy_from_slice(&b[..$n]);
+                match e {
+                    Endian::Big => <$t>::from_be_bytes(a),
+                    Endian::Little => <$t>::from_le_bytes(a),
+                }
+            }
         }
     )*};
 }
-field!(u8, i8, u16, i16, u32, i32, f32);
+field!(u8 1, i8 1, u16 2, i16 2, u32 4, i32 4, f32 4);
 
 impl<T: Field + Default, const N: usize> Field for [T; N] {
+    const SIZE: usize = T::SIZE * N;
     #[inline]
     fn read_field(r: &mut Reader<'_>) -> Result<Self> {
         let mut out = [T::default(); N];
@@ -154,6 +186,20 @@ impl<T: Field + Default, const N: usize> Field for [T; N] {
         }
         Ok(out)
     }
+    #[inline]
+    fn decode(b: &[u8], e: Endian) -> Self {
+        let mut out = [T::default(); N];
+        for (i, v) in out.iter_mut().enumerate() {
+            *v = T::decode(&b[i * T::SIZE..], e);
+        }
+        out
+    }
+}
+
+/// Whether a field of `size` bytes at offset `off` lies inside a record of `record` bytes
+/// (asserted for every field when the records are compiled).
+const fn field_fits(off: usize, size: usize, record: usize) -> bool {
+    off <= record && size <= record - off
 }
 
 /// A record: the struct with its fields, an associated constant naming each field's offset,
@@ -175,18 +221,23 @@ macro_rules! record {
                 pub const $konst: usize = $off;
             )*
         }
+        // Every field lies inside the record (what lets `decode` index without a check).
+        const _: () = { $( assert!(field_fits($off, <$ty as Field>::SIZE, $size)); )* };
         impl Record for $name {
             const SIZE: usize = $size;
             #[inline]
             fn read(r: &mut Reader<'_>) -> Result<Self> {
-                let mut rec = r.sub(r.pos(), $size)?;
-                r.skip($size)?;
-                Ok($name {
-                    $( $field: {
-                        rec.seek($off)?;
-                        <$ty as Field>::read_field(&mut rec)?
-                    }, )*
-                })
+                let e = r.endian();
+                // A record cut short is an error at its first byte (what is missing, what is left).
+                let b = r.bytes($size)?;
+                Ok(Self::decode(b, e))
+            }
+            #[inline]
+            fn decode(b: &[u8], e: Endian) -> Self {
+                let b = &b[..$size];
+                $name {
+                    $( $field: <$ty as Field>::decode(&b[$off..], e), )*
+                }
             }
         }
     };

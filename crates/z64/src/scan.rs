@@ -10,23 +10,53 @@
 //!   whose frames lie inside link_animetion (OoT: 573 from 0x2310).
 
 use crate::layout::*;
-use boneyard_core::{Endian, Reader};
 
 /// The big-endian u32 at `at` of `data`, None past its end (a probe: short data is simply not
-/// a candidate).
+/// a candidate). Read from the slice directly: the scans call it for every limb pointer of
+/// every candidate.
 fn word(data: &[u8], at: usize) -> Option<u32> {
-    let mut r = Reader::new(data, Endian::Big);
-    r.seek(at).ok()?;
-    r.u32().ok()
+    let b = data.get(at..at.checked_add(4)?)?;
+    Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// The 4-aligned offsets `h` of `data`, in increasing order, at which the word at `h + 4k` is
+/// whole and its first byte `seg`, for every `k` of `ks`: where a record holding segmented pointers into `seg` at those
+/// words can start. Each scan's own checks (which imply these bytes) then run only there: a
+/// bit a word, 64 words tested at once, instead of a test at every word of the file.
+fn pointer_words(data: &[u8], seg: u8, ks: &'static [usize]) -> impl Iterator<Item = usize> {
+    let blocks = (data.len() / 4).div_ceil(64);
+    // One spare block of zeros, so the shifted reads of the last block see no bits past it.
+    let mut bits = vec![0u64; blocks + 1];
+    for (m, block) in bits.iter_mut().zip(data.chunks(256)) {
+        for (j, w) in block.chunks_exact(4).enumerate() {
+            *m |= u64::from(w[0] == seg) << j;
+        }
+    }
+    (0..blocks).flat_map(move |i| {
+        // Bit j of `m`: word 64i + j starts a run (its words + k all start with `seg`).
+        let mut m = !0u64;
+        for &k in ks {
+            let (q, r) = (i + k / 64, k % 64);
+            let lo = bits.get(q).copied().unwrap_or(0);
+            let hi = bits.get(q + 1).copied().unwrap_or(0);
+            m &= if r == 0 { lo } else { (lo >> r) | (hi << (64 - r)) };
+        }
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let j = m.trailing_zeros() as usize;
+                m &= m - 1;
+                (i * 64 + j) * 4
+            })
+        })
+    })
 }
 
 /// Offsets of candidate skeleton headers in `data` (bound to `seg`).
 pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut h = 0;
-    while h + SKELETON_HEADER_SIZE <= data.len() {
+    for h in pointer_words(data, seg, &[0]).take_while(|&h| h + SKELETON_HEADER_SIZE <= data.len()) {
         // `SS oooooo NN 000000`. The segment byte and the padding first: this runs at every
-        // word of every file a probe looks at, and a whole record read there costs more.
+        // pointer word of every file a probe looks at, and a whole record read costs more.
         if data[h] == seg && data[h + 5..h + 8] == [0, 0, 0] {
             if let Ok(SkeletonHeader { segment: w, limb_count, pad: [0, 0, 0] }) = SkeletonHeader::parse_at(data, h) {
                 let n = limb_count as usize;
@@ -47,7 +77,6 @@ pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
                 }
             }
         }
-        h += 4;
     }
     out
 }
@@ -55,17 +84,21 @@ pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
 /// Offsets of candidate normal animation headers, with the joint count the gap allows.
 pub fn animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    let mut h = 0;
-    while h + ANIMATION_HEADER_SIZE <= data.len() {
+    for h in pointer_words(data, seg, &[1, 2]).take_while(|&h| h + ANIMATION_HEADER_SIZE <= data.len()) {
         if let Some(found) = animation_at(data, seg, h) {
             out.push((h, found));
         }
-        h += 4;
     }
     out
 }
 
 fn animation_at(data: &[u8], seg: u8, h: usize) -> Option<usize> {
+    // `FFFF 0000 SSoooooo SSoooooo`: the padding and both segment bytes first (this runs at
+    // every pair of pointer words of the file; the checks below imply these).
+    let b = data.get(h..h.checked_add(ANIMATION_HEADER_SIZE)?)?;
+    if b[2] != 0 || b[3] != 0 || b[4] != seg || b[8] != seg {
+        return None;
+    }
     let a = AnimationHeader::parse_at(data, h).ok()?;
     let frames = a.frame_count as i16;
     if frames <= 0 || a.pad0 != 0 || a.pad1 != 0 {
@@ -93,12 +126,21 @@ fn animation_at(data: &[u8], seg: u8, h: usize) -> Option<usize> {
     Some(joints)
 }
 
+/// `FFFF 0000 07oooooo`'s padding and segment byte, which the full checks of a Link animation
+/// header imply: tested first, as the Link header scans run at every word of gameplay_keep.
+fn likely_link_header(keep: &[u8], h: usize) -> bool {
+    matches!(keep.get(h + 2..h + 5), Some(&[0, 0, SEG_LINK_ANIMETION]))
+}
+
 /// Link (player) animation headers in a gameplay_keep: the longest run of consecutive 8-byte
 /// `FFFF 0000 07oooooo` headers whose frames lie inside link_animetion (`link_len` bytes). OoT's
 /// run is 573 headers from 0x2310; MM keeps its player animations elsewhere, and the run finds
 /// them too. Runs shorter than 16 headers are not taken.
 pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
     let valid = |h: usize| -> bool {
+        if !likely_link_header(keep, h) {
+            return false;
+        }
         let Ok(LinkAnimationHeader { frame_count: f, pad, segment: p }) = LinkAnimationHeader::parse_at(keep, h) else {
             return false;
         };
@@ -110,6 +152,9 @@ pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
             && s == SEG_LINK_ANIMETION
             && off as usize + f as usize * LINK_FRAME_SIZE <= link_len
     };
+    // Only offsets whose segment byte is 7 can be valid: a failed one steps to the next of
+    // those in its phase instead of to the next header.
+    let cands: Vec<usize> = pointer_words(keep, SEG_LINK_ANIMETION, &[1]).collect();
     let mut best = (0, 0);
     for phase in [0, 4] {
         let mut h = phase;
@@ -124,7 +169,11 @@ pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
                     best = (start, n);
                 }
             } else {
-                h += LINK_ANIMATION_HEADER_SIZE;
+                let from = cands.partition_point(|&c| c < h + LINK_ANIMATION_HEADER_SIZE);
+                h = match cands[from..].iter().find(|&&c| c % LINK_ANIMATION_HEADER_SIZE == phase) {
+                    Some(&c) => c,
+                    None => break,
+                };
             }
         }
     }
@@ -149,6 +198,9 @@ pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec
         .max()
         .unwrap_or(0);
     let valid = |h: usize| -> bool {
+        if !likely_link_header(keep, h) {
+            return false;
+        }
         let Ok(LinkAnimationHeader { frame_count: f, pad, segment: p }) = LinkAnimationHeader::parse_at(keep, h) else {
             return false;
         };
@@ -162,12 +214,21 @@ pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec
             && off >= data_end
             && off + f * LINK_FRAME_SIZE <= link_len
     };
+    // From a 4-aligned start, only offsets whose segment byte is 7 can be valid: a failed one
+    // steps to the next of those.
+    let cands: Vec<usize> =
+        if last % 4 == 0 { pointer_words(keep, SEG_LINK_ANIMETION, &[1]).collect() } else { Vec::new() };
     let mut out = Vec::new();
     let mut h = last + LINK_ANIMATION_HEADER_SIZE;
     while h + LINK_ANIMATION_HEADER_SIZE <= keep.len() {
         if valid(h) {
             out.push(h);
             h += LINK_ANIMATION_HEADER_SIZE;
+        } else if last % 4 == 0 {
+            match cands.get(cands.partition_point(|&c| c < h + 4)) {
+                Some(&c) => h = c,
+                None => break,
+            }
         } else {
             h += 4;
         }
@@ -180,9 +241,9 @@ pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec
 /// the header (up to 15 zero bytes of padding). Returns (header offset, limb count).
 pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    let mut h = 0;
-    while h + LEGACY_ANIMATION_HEADER_SIZE <= data.len() {
-        let hit = (|| {
+    for h in pointer_words(data, seg, &[1, 2]).take_while(|&h| h + LEGACY_ANIMATION_HEADER_SIZE <= data.len()) {
+        // `FFFF LLLL SSoooooo SSoooooo`: both segment bytes first (implied by the checks below).
+        let hit = (data[h + 4] == seg && data[h + 8] == seg).then(|| {
             let a = LegacyAnimationHeader::parse_at(data, h).ok()?;
             let (frames, limbs) = (a.frame_count as i16, a.limb_count as usize);
             let (fd, keys) = (a.frame_data, a.joint_key);
@@ -198,11 +259,11 @@ pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> 
                 && o1 < o2;
             let end = o2 as usize + (limbs + 1) * LEGACY_JOINT_KEY_SIZE;
             (ok && end <= h && h - end < 16 && data.get(end..h)?.iter().all(|&b| b == 0)).then_some(limbs)
-        })();
+        });
+        let hit = hit.flatten();
         if let Some(l) = hit {
             out.push((h, l));
         }
-        h += 4;
     }
     out
 }
@@ -264,9 +325,9 @@ pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize, budget: &mut usize
 /// file; the limb tree and the display-list count are checked when the skeleton is read.
 pub fn kf_skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut h = 0;
-    while h + KF_SKELETON_SIZE <= data.len() {
-        let hit = (|| {
+    for h in pointer_words(data, seg, &[1]).take_while(|&h| h + KF_SKELETON_SIZE <= data.len()) {
+        // `NN DD 0000 SSoooooo`: the padding and the segment byte first (implied below).
+        let hit = (data[h + 2] == 0 && data[h + 3] == 0 && data[h + 4] == seg).then(|| {
             let k = KeyFrameSkeleton::parse_at(data, h).ok()?;
             let (n, d, pad, p) = (k.limb_count as usize, k.dlist_count as usize, k.pad, k.limbs);
             let (s, off) = split_segmented(p);
@@ -278,11 +339,11 @@ pub fn kf_skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
                 && off % 4 == 0
                 && off as usize + n * KF_FLEX_LIMB_SIZE <= data.len();
             ok.then_some(())
-        })();
+        });
+        let hit = hit.flatten();
         if hit.is_some() {
             out.push(h);
         }
-        h += 4;
     }
     out
 }
@@ -292,9 +353,9 @@ pub fn kf_skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
 /// frameCount > 0. Whether the arrays fit a skeleton is checked when they are paired.
 pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut h = 0;
-    while h + KF_ANIMATION_SIZE <= data.len() {
-        let hit = (|| {
+    for h in pointer_words(data, seg, &[0, 1, 2, 3]).take_while(|&h| h + KF_ANIMATION_SIZE <= data.len()) {
+        // Four pointers into the file: their segment bytes first (implied below).
+        let hit = (data[h] == seg && data[h + 4] == seg && data[h + 8] == seg && data[h + 12] == seg).then(|| {
             let a = KeyFrameAnimation::parse_at(data, h).ok()?;
             let in_file = |p: u32, align: u32| {
                 let (s, off) = split_segmented(p);
@@ -306,11 +367,11 @@ pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
                 && in_file(a.kf_nums, 2)
                 && in_file(a.fixed_values, 2))
             .then_some(())
-        })();
+        });
+        let hit = hit.flatten();
         if hit.is_some() {
             out.push(h);
         }
-        h += 4;
     }
     out
 }
@@ -320,9 +381,10 @@ pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
 /// the file, `unk_0C` 1 (as in every object) and frameCount > 0.
 pub fn curve_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut h = 0;
-    while h + CURVE_ANIMATION_HEADER_SIZE <= data.len() {
-        let hit = (|| {
+    for h in pointer_words(data, seg, &[0, 1, 2]).take_while(|&h| h + CURVE_ANIMATION_HEADER_SIZE <= data.len()) {
+        // Three pointers into the file, then `0001`: those bytes first (implied below).
+        let likely = data[h] == seg && data[h + 4] == seg && data[h + 8] == seg && data[h + 12..h + 14] == [0, 1];
+        let hit = likely.then(|| {
             let a = CurveAnimationHeader::parse_at(data, h).ok()?;
             let in_file = |p: u32, align: u32| {
                 let (s, off) = split_segmented(p);
@@ -334,11 +396,44 @@ pub fn curve_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
                 && in_file(a.interpolation_data, 4)
                 && in_file(a.constant_data, 2))
             .then_some(())
-        })();
+        });
+        let hit = hit.flatten();
         if hit.is_some() {
             out.push(h);
         }
-        h += 4;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pointer_words` against the test at every word it stands for, on bytes where `seg`
+    /// is frequent (runs across the 64-word blocks) and on lengths that are not whole words.
+    #[test]
+    fn pointer_words_match_a_test_at_every_word() {
+        let mut x = 0x1234_5678u32;
+        let data: Vec<u8> = (0..3001)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                if (x >> 16).is_multiple_of(3) {
+                    6
+                } else {
+                    (x >> 24) as u8
+                }
+            })
+            .collect();
+        let all: [&'static [usize]; 5] = [&[0], &[1], &[1, 2], &[0, 1, 2], &[0, 1, 2, 3]];
+        for len in [0, 3, 4, 255, 256, 257, 1000, 3001] {
+            let d = &data[..len];
+            for ks in all {
+                // Each word `h + 4k` whole and starting with `seg`.
+                let at = |h: usize, k: usize| h + 4 * k + 4 <= len && d[h + 4 * k] == 6;
+                let want: Vec<usize> = (0..len / 4).map(|w| w * 4).filter(|&h| ks.iter().all(|&k| at(h, k))).collect();
+                let got: Vec<usize> = pointer_words(d, 6, ks).collect();
+                assert_eq!(got, want, "len {len} ks {ks:?}");
+            }
+        }
+    }
 }

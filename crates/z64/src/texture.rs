@@ -4,7 +4,6 @@
 //! is undone by the hardware on sampling, so the data in the file is already in image order.
 
 use boneyard_core::model::Texture;
-use boneyard_core::{Endian, Reader};
 
 // The texels of one texture a document decodes are the caller's `Limits::max_texture_texels`
 // and those of all its textures `Limits::max_document_texels` (both checked by the mesh
@@ -38,40 +37,59 @@ pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: 
         return None;
     }
     let nib = |i: usize| if i.is_multiple_of(2) { data[i / 2] >> 4 } else { data[i / 2] & 0xF };
-    // Texel or palette entry `i` (big-endian u16), None past the end.
+    // Big-endian u16 `i` of `d`, None past its end. The texels' length was checked above, so
+    // each format below walks its slice directly (this runs for every texel of every mesh).
     let u16at = |d: &[u8], i: usize| {
-        let mut r = Reader::new(d, Endian::Big);
-        r.seek(i.checked_mul(2)?).ok()?;
-        r.u16().ok()
+        let at = i.checked_mul(2)?;
+        let b = d.get(at..at.checked_add(2)?)?;
+        Some(u16::from_be_bytes([b[0], b[1]]))
     };
     let mut rgba = Vec::with_capacity(n * 4);
-    for i in 0..n {
-        let px: [u8; 4] = match (fmt, siz) {
-            (FMT_RGBA, 2) => rgba5551(u16at(data, i)?),
-            (FMT_RGBA, 3) => [data[i * 4], data[i * 4 + 1], data[i * 4 + 2], data[i * 4 + 3]],
-            (FMT_CI, 0) | (FMT_CI, 1) => {
-                let idx = if siz == 0 { nib(i) as usize } else { data[i] as usize };
-                rgba5551(u16at(tlut?, idx)?)
+    match (fmt, siz) {
+        (FMT_RGBA, 2) => {
+            for t in data[..n * 2].chunks_exact(2) {
+                rgba.extend_from_slice(&rgba5551(u16::from_be_bytes([t[0], t[1]])));
             }
-            (FMT_IA, 0) => {
+        }
+        (FMT_RGBA, 3) => rgba.extend_from_slice(&data[..n * 4]),
+        (FMT_CI, 0) | (FMT_CI, 1) => {
+            let tlut = tlut?;
+            let index = |i: usize| if siz == 0 { nib(i) as usize } else { data[i] as usize };
+            for i in 0..n {
+                rgba.extend_from_slice(&rgba5551(u16at(tlut, index(i))?));
+            }
+        }
+        (FMT_IA, 0) => {
+            for i in 0..n {
                 let v = nib(i);
                 // In u16: 7 * 255 does not fit a u8.
                 let l = (u16::from(v >> 1) * 255 / 7) as u8;
-                [l, l, l, if v & 1 != 0 { 255 } else { 0 }]
+                rgba.extend_from_slice(&[l, l, l, if v & 1 != 0 { 255 } else { 0 }]);
             }
-            (FMT_IA, 1) => {
-                let (l, a) = ((data[i] >> 4) * 17, (data[i] & 0xF) * 17);
-                [l, l, l, a]
+        }
+        (FMT_IA, 1) => {
+            for &t in &data[..n] {
+                let (l, a) = ((t >> 4) * 17, (t & 0xF) * 17);
+                rgba.extend_from_slice(&[l, l, l, a]);
             }
-            (FMT_IA, 2) => [data[i * 2], data[i * 2], data[i * 2], data[i * 2 + 1]],
-            (FMT_I, 0) => {
+        }
+        (FMT_IA, 2) => {
+            for t in data[..n * 2].chunks_exact(2) {
+                rgba.extend_from_slice(&[t[0], t[0], t[0], t[1]]);
+            }
+        }
+        (FMT_I, 0) => {
+            for i in 0..n {
                 let l = nib(i) * 17;
-                [l, l, l, l]
+                rgba.extend_from_slice(&[l, l, l, l]);
             }
-            (FMT_I, 1) => [data[i], data[i], data[i], data[i]],
-            _ => return None,
-        };
-        rgba.extend_from_slice(&px);
+        }
+        (FMT_I, 1) => {
+            for &t in &data[..n] {
+                rgba.extend_from_slice(&[t, t, t, t]);
+            }
+        }
+        _ => return None,
     }
     Some(Texture { width: width as u32, height: height as u32, rgba, filter: Default::default() })
 }
