@@ -559,6 +559,27 @@ fn slerp(a: &[f32], b: &[f32], u: f64) -> Vec<f32> {
     (0..4).map(|i| (wa * a[i] + wb * b[i]) as f32).collect()
 }
 
+/// gltf-json 1.4's validation of a primitive's POSITION attribute indexes the accessor list
+/// without checking the index (a panic on a file naming an accessor that does not exist; found
+/// by the `gltf_in` fuzz target), so that one index is checked before gltf's validation runs.
+fn check_position_accessors(root: &gltf::json::Root) -> std::result::Result<(), String> {
+    let position = Checked::Valid(gltf::json::mesh::Semantic::Positions);
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            if let Some(index) = primitive.attributes.get(&position) {
+                if index.value() >= root.accessors.len() {
+                    return Err(format!(
+                        "not a valid glTF 2.0 file: mesh {m} primitive {p}: POSITION accessor {} does not exist ({} accessors)",
+                        index.value(),
+                        root.accessors.len()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -588,25 +609,4 @@ mod tests {
         let q = slerp(&[0.0, 0.0, 0.0, 1.0], &[0.0, 0.0, 1.0, 0.0], 0.5);
         assert!((q[2] - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-6 && (q[3] - q[2]).abs() < 1e-6);
     }
-}
-
-/// gltf-json 1.4's validation of a primitive's POSITION attribute indexes the accessor list
-/// without checking the index (a panic on a file naming an accessor that does not exist; found
-/// by the `gltf_in` fuzz target), so that one index is checked before gltf's validation runs.
-fn check_position_accessors(root: &gltf::json::Root) -> std::result::Result<(), String> {
-    let position = Checked::Valid(gltf::json::mesh::Semantic::Positions);
-    for (m, mesh) in root.meshes.iter().enumerate() {
-        for (p, primitive) in mesh.primitives.iter().enumerate() {
-            if let Some(index) = primitive.attributes.get(&position) {
-                if index.value() >= root.accessors.len() {
-                    return Err(format!(
-                        "not a valid glTF 2.0 file: mesh {m} primitive {p}: POSITION accessor {} does not exist ({} accessors)",
-                        index.value(),
-                        root.accessors.len()
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
 }
