@@ -110,9 +110,9 @@ impl Tram {
     }
 
     /// True when every frame of `part` walks inside its stream to a unit quaternion
-    /// ([`crate::keys::is_unit`]): the values of [`part_rotations`](Self::part_rotations),
+    /// (`keys::is_unit`): the values of [`part_rotations`](Self::part_rotations),
     /// bit for bit, checked without being collected, the lerps two at a time
-    /// ([`quat_lerp2`]). `check` walks every part of every TRAM this way; false sends it to
+    /// (`math::quat_lerp2`). `check` walks every part of every TRAM this way; false sends it to
     /// `part_rotations` to name the fault.
     pub fn part_all_unit(&self, part: usize) -> bool {
         let Some(stream) = self.streams.get(part).and_then(|s| self.rotations.get(s.start..s.end)) else {
