@@ -13,7 +13,7 @@ use crate::names::{self, Asset, Variant};
 use crate::scan;
 use crate::segment::{Ctx, SegFile};
 use crate::skeleton::{self, LimbType, SkelDef, SkelType};
-use boneyard_core::{Error, Result, Warning};
+use boneyard_core::{Budget, Error, Result, Warning};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -44,9 +44,9 @@ pub struct Found {
     pub required: Vec<(usize, u32)>,
     /// What is left of the legacy limb table scan's reads, shared by every file
     /// (`Limits::max_legacy_table_reads`).
-    pub legacy_reads_left: usize,
+    pub legacy_reads: Budget,
     /// What is left of `Limits::max_scan_work`, shared by every file.
-    pub scan_work_left: usize,
+    pub scan_work: Budget,
     /// The caller's limits.
     pub limits: boneyard_core::Limits,
 }
@@ -131,8 +131,8 @@ pub fn find_all_limited(
         gameplay_keep: gk,
         link_animetion: la,
         required: Vec::new(),
-        legacy_reads_left: limits.max_legacy_table_reads,
-        scan_work_left: limits.max_scan_work,
+        legacy_reads: Budget::new(boneyard_core::limit!(limits, max_legacy_table_reads), "legacy limb-table reads"),
+        scan_work: Budget::new(boneyard_core::limit!(limits, max_scan_work), "structural scan limb reads"),
         limits: *limits,
     };
     for (i, file) in files.iter().enumerate() {
@@ -206,8 +206,8 @@ pub fn find_all_limited(
                 ));
             }
         }
-        if f.scan_work_left == 0 || f.legacy_reads_left == 0 {
-            let which = if f.scan_work_left == 0 { "max_scan_work" } else { "max_legacy_table_reads" };
+        if f.scan_work.left() == 0 || f.legacy_reads.left() == 0 {
+            let which = if f.scan_work.left() == 0 { "max_scan_work" } else { "max_legacy_table_reads" };
             let msg = format!(
                 "the structural scan's work budget is used up (limit `{which}`): some candidates were not tried"
             );
@@ -445,7 +445,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     counts.sort_unstable();
     counts.dedup();
     for count in counts {
-        for t in scan::legacy_limb_tables(&file.data, seg, count, &mut f.legacy_reads_left) {
+        for t in scan::legacy_limb_tables(&file.data, seg, count, &mut f.legacy_reads) {
             let addr = (seg as u32) << 24 | t as u32;
             let name = format!("{}_legacy_skel_{t:06X}", file.stem);
             if let Ok(s) = skeleton::read_legacy_skeleton(ctx, addr, Some(count), ci, name) {
@@ -471,25 +471,26 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
                 crate::curve::read_header(ctx, addr).ok().map(|c| (addr, c))
             })
             .collect();
-        let mut work = f.scan_work_left;
+        let work = &mut f.scan_work;
         let mut curve_skels = Vec::new();
         for h in scan::skeleton_candidates(&file.data, seg) {
-            let Some(left) = work.checked_sub(file.data.get(h + 4).map_or(1, |&n| n as usize)) else { break };
-            work = left;
+            if !spend(work, file.data.get(h + 4).map_or(1, |&n| n as usize)) {
+                break;
+            }
             let addr = (seg as u32) << 24 | h as u32;
             let name = format!("{}_curve_skel_{h:06X}", file.stem);
             let Ok(s) = crate::curve::read_skeleton(ctx, addr, ci, name) else { continue };
             let n = s.limbs.len();
             let fits = headers.iter().any(|(a, c)| {
-                let Some(left) = work.checked_sub(9 * n) else { return false };
-                work = left;
+                if !spend(work, 9 * n) {
+                    return false;
+                }
                 crate::curve::CurveAnim::load(ctx, *a, c, n).is_ok_and(|c| c.knots_sorted())
             });
             if fits {
                 curve_skels.push(s);
             }
         }
-        f.scan_work_left = work;
         if !curve_skels.is_empty() {
             let addrs: std::collections::HashSet<u32> = curve_skels.iter().map(|s| s.addr).collect();
             f.skels.retain(|k| !(k.ctx == ci && addrs.contains(&k.addr)));
@@ -505,10 +506,9 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     let kf_before = f.skels.len();
     for h in scan::kf_skeleton_candidates(&file.data, seg) {
         // Standard then flex: up to twice the limb count.
-        let Some(left) = f.scan_work_left.checked_sub(2 * file.data.get(h).map_or(1, |&n| n as usize)) else {
+        if !spend(&mut f.scan_work, 2 * file.data.get(h).map_or(1, |&n| n as usize)) {
             break;
-        };
-        f.scan_work_left = left;
+        }
         let addr = (seg as u32) << 24 | h as u32;
         if !crate::keyframe::may_read_skeleton(ctx, addr) {
             continue;
@@ -708,7 +708,7 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
             }
             AnimKind::Link { .. } => {}
             AnimKind::Curve { header } => {
-                let work = &mut f.scan_work_left;
+                let work = &mut f.scan_work;
                 let skels = &f.skels;
                 let pick = (s0..skels.len()).find(|&s| {
                     skels[s].ty == SkelType::Curve
@@ -726,7 +726,7 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
             }
             AnimKind::KeyFrame { header, .. } => {
                 // The first keyframe skeleton of the file whose shape the arrays fit.
-                let work = &mut f.scan_work_left;
+                let work = &mut f.scan_work;
                 let skels = &f.skels;
                 let pick = (s0..skels.len()).find_map(|s| {
                     let SkelType::KeyFrame { flex, .. } = skels[s].ty else { return None };
@@ -778,15 +778,10 @@ fn refuse(f: &mut Found, file: &SegFile, a: &AnimDef, required: bool, named: boo
     Ok(())
 }
 
-/// Take `units` from a scan work budget; false (and nothing taken) when it has not that many.
-fn spend(left: &mut usize, units: usize) -> bool {
-    match left.checked_sub(units) {
-        Some(l) => {
-            *left = l;
-            true
-        }
-        None => false,
-    }
+/// Take `units` from a scan work budget; false when it has not that many, and then the budget
+/// is used up (nothing more is tried, and the file's warning names the limit).
+pub(crate) fn spend(budget: &mut Budget, units: usize) -> bool {
+    budget.spend(units as u64).is_ok()
 }
 
 /// How many JointIndex entries fit between jointIndices and the header (same file, in order).

@@ -470,7 +470,8 @@ fn pick_rom_files(
     };
     let mut kept = Vec::new();
     // Keyframe skeleton tries, shared by the ROM's files (`Limits::max_scan_work`).
-    let mut work = limits.max_scan_work;
+    let mut work =
+        boneyard_core::Budget::new(boneyard_core::limit!(limits, max_scan_work), "structural scan limb reads");
     for (i, f) in rfiles.into_iter().enumerate() {
         if picked.as_ref().is_some_and(|set| !set.contains(&i)) {
             continue;
@@ -508,6 +509,12 @@ fn pick_rom_files(
         kept.push((file, sum));
     }
     notes.push(format!("{} files with skeletons or animations kept", kept.len()));
+    if work.left() == 0 {
+        notes.push(
+            "the file filter's structural scan budget is used up (limit `max_scan_work`): some files were not tried for keyframe skeletons"
+                .into(),
+        );
+    }
     if gk.is_none() {
         notes.push("no gameplay_keep with Link animation headers found".into());
     }
@@ -515,7 +522,7 @@ fn pick_rom_files(
 }
 
 /// Does a ROM file hold an MM keyframe skeleton that reads, or a curve animation header?
-fn has_keyframe_or_curve(data: &[u8], seg: u8, work: &mut usize) -> bool {
+fn has_keyframe_or_curve(data: &[u8], seg: u8, work: &mut boneyard_core::Budget) -> bool {
     if !scan::curve_animation_candidates(data, seg).is_empty() {
         return true;
     }
@@ -529,8 +536,9 @@ fn has_keyframe_or_curve(data: &[u8], seg: u8, work: &mut usize) -> bool {
     map[seg as usize & 0xF] = Some(0);
     let ctx = segment::Ctx::new(&files, map, 0);
     cands.into_iter().any(|h| {
-        let Some(left) = work.checked_sub(2 * data.get(h).map_or(1, |&n| n as usize)) else { return false };
-        *work = left;
+        if !build::spend(work, 2 * data.get(h).map_or(1, |&n| n as usize)) {
+            return false;
+        }
         let addr = (seg as u32) << 24 | h as u32;
         keyframe::read_skeleton(&ctx, addr, 0, String::new(), None).is_ok()
     })

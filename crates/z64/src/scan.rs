@@ -275,11 +275,11 @@ pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> 
 /// resource the caller sizes: kept a constant).
 pub const MAX_LEGACY_TABLES: usize = 64;
 
-/// `budget` is what is left of the caller's `Limits::max_legacy_table_reads` (limb pointers the
+/// `budget` is the caller's `Limits::max_legacy_table_reads` (limb pointers the
 /// scan may read in one file over all limb counts: a file of valid pointers with legacy
 /// animation headers for all 255 counts would otherwise cost 255 reads at every word for
 /// every count); the scan stops when it runs out.
-pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize, budget: &mut usize) -> Vec<usize> {
+pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize, budget: &mut boneyard_core::Budget) -> Vec<usize> {
     let mut out = Vec::new();
     let in_file = |p: u32| {
         let (s, o) = split_segmented(p);
@@ -288,11 +288,10 @@ pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize, budget: &mut usize
     let mut t = 0;
     while t + 4 * count <= data.len() && out.len() < MAX_LEGACY_TABLES {
         let valid = (0..count).take_while(|&i| word(data, t + 4 * i).is_some_and(in_file)).count();
-        let Some(left) = budget.checked_sub(valid + 1) else {
-            *budget = 0;
+        // A failed spend leaves the budget used up, which the caller's warning names.
+        if budget.spend(valid as u64 + 1).is_err() {
             break;
-        };
-        *budget = left;
+        }
         let table: Option<Vec<u32>> =
             (valid == count).then(|| (0..count).filter_map(|i| word(data, t + 4 * i)).collect());
         if let Some(table) = table {

@@ -225,3 +225,42 @@ fn rom_limits_name_max_rom_entries_and_max_rom_file_bytes_at_the_dma_entry() {
     let ErrorKind::Limit(l) = &e.kind else { unreachable!() };
     assert_eq!(l.found, 0x2000, "{e}");
 }
+
+/// The skeletons and the warnings of `name` opened with `limits`.
+fn skeletons_and_warnings(name: &str, test: &str, limits: Limits) -> Option<(Vec<String>, Vec<String>)> {
+    let doc = open(name, test, limits)?.unwrap();
+    let skels = doc.skeletons().iter().map(|s| s.name.clone()).collect();
+    Some((skels, doc.warnings().iter().map(|w| w.to_string()).collect()))
+}
+
+#[test]
+fn the_legacy_limb_table_scan_stops_at_max_legacy_table_reads_with_a_warning() {
+    let t = "the_legacy_limb_table_scan_stops_at_max_legacy_table_reads_with_a_warning";
+    // object_human holds the decomp's LegacyAnimations; their limb tables are found by the scan.
+    let Some((all, quiet)) = skeletons_and_warnings("object_human", t, Limits::default()) else { return };
+    assert!(!quiet.iter().any(|w| w.contains("max_legacy_table_reads")), "{quiet:?}");
+    let (cut, warned) =
+        skeletons_and_warnings("object_human", t, Limits { max_legacy_table_reads: 1, ..Limits::default() }).unwrap();
+    eprintln!("object_human: {} skeletons, {} with max_legacy_table_reads = 1: {warned:?}", all.len(), cut.len());
+    assert!(
+        warned.iter().any(|w| w.contains("work budget is used up (limit `max_legacy_table_reads`)")),
+        "{warned:?}"
+    );
+    // The limb table the decomp names (gHumanLimbTable) is read from the asset reading, not
+    // found by the scan, so it stays; what the budget cut is the scan's own candidates.
+    assert_eq!(cut, all);
+}
+
+#[test]
+fn the_curve_skeleton_scan_stops_at_max_scan_work_with_a_warning() {
+    let t = "the_curve_skeleton_scan_stops_at_max_scan_work_with_a_warning";
+    // object_box: the chest's curve skeleton and its curve animations.
+    let Some((all, quiet)) = skeletons_and_warnings("object_box", t, Limits::default()) else { return };
+    assert!(!quiet.iter().any(|w| w.contains("max_scan_work")), "{quiet:?}");
+    let (cut, warned) =
+        skeletons_and_warnings("object_box", t, Limits { max_scan_work: 1, ..Limits::default() }).unwrap();
+    eprintln!("object_box: {all:?}; with max_scan_work = 1: {cut:?} {warned:?}");
+    assert!(warned.iter().any(|w| w.contains("work budget is used up (limit `max_scan_work`)")), "{warned:?}");
+    // Both skeletons are the decomp's named ones, read whatever the scan's budget.
+    assert_eq!(cut, all);
+}
