@@ -445,7 +445,17 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     counts.sort_unstable();
     counts.dedup();
     for count in counts {
-        for t in scan::legacy_limb_tables(&file.data, seg, count, &mut f.legacy_reads) {
+        let (tables, cut) = scan::legacy_limb_tables(&file.data, seg, count, &mut f.legacy_reads);
+        if cut {
+            f.warnings.push(Warning::in_file(
+                file.name.clone(),
+                format!(
+                    "{} legacy limb tables of {count} limbs found: the scan stops there, later ones were not tried",
+                    scan::MAX_LEGACY_TABLES
+                ),
+            ));
+        }
+        for t in tables {
             let addr = (seg as u32) << 24 | t as u32;
             let name = format!("{}_legacy_skel_{t:06X}", file.stem);
             if let Ok(s) = skeleton::read_legacy_skeleton(ctx, addr, Some(count), ci, name) {

@@ -278,8 +278,14 @@ pub const MAX_LEGACY_TABLES: usize = 64;
 /// `budget` is the caller's `Limits::max_legacy_table_reads` (limb pointers the
 /// scan may read in one file over all limb counts: a file of valid pointers with legacy
 /// animation headers for all 255 counts would otherwise cost 255 reads at every word for
-/// every count); the scan stops when it runs out.
-pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize, budget: &mut boneyard_core::Budget) -> Vec<usize> {
+/// every count); the scan stops when it runs out. The bool is true when the scan stopped at
+/// [`MAX_LEGACY_TABLES`] with bytes left to try (the caller warns).
+pub fn legacy_limb_tables(
+    data: &[u8],
+    seg: u8,
+    count: usize,
+    budget: &mut boneyard_core::Budget,
+) -> (Vec<usize>, bool) {
     let mut out = Vec::new();
     let in_file = |p: u32| {
         let (s, o) = split_segmented(p);
@@ -316,7 +322,8 @@ pub fn legacy_limb_tables(data: &[u8], seg: u8, count: usize, budget: &mut boney
         }
         t += 4;
     }
-    out
+    let cut = out.len() == MAX_LEGACY_TABLES && t + 4 * count <= data.len();
+    (out, cut)
 }
 
 /// MM keyframe skeleton headers (`KeyFrameSkeleton`): 4-aligned `NN DD 0000 SSoooooo` with
@@ -407,6 +414,26 @@ pub fn curve_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 100 one-limb tables in a row (each word points at the same all-zero legacy limb: no
+    /// sibling, no child, so every one is a valid root): the scan keeps the first
+    /// `MAX_LEGACY_TABLES` and says it stopped; 10 tables are all kept, nothing cut.
+    #[test]
+    fn legacy_limb_tables_stop_at_the_cap_and_say_so() {
+        let tables = |n: usize| {
+            let limb = 4 * n as u32;
+            let mut data: Vec<u8> = (0..n).flat_map(|_| (0x0600_0000 | limb).to_be_bytes()).collect();
+            data.resize(limb as usize + LEGACY_LIMB_SIZE, 0);
+            let mut budget = boneyard_core::Budget::new(boneyard_core::Limit::new("reads", 1 << 20), "reads");
+            legacy_limb_tables(&data, 6, 1, &mut budget)
+        };
+        let (found, cut) = tables(100);
+        assert_eq!(found, (0..MAX_LEGACY_TABLES).map(|i| 4 * i).collect::<Vec<_>>());
+        assert!(cut);
+        let (found, cut) = tables(10);
+        assert_eq!(found, (0..10).map(|i| 4 * i).collect::<Vec<_>>());
+        assert!(!cut);
+    }
 
     /// `pointer_words` against the test at every word it stands for, on bytes where `seg`
     /// is frequent (runs across the 64-word blocks) and on lengths that are not whole words.

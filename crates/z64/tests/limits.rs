@@ -242,10 +242,7 @@ fn the_legacy_limb_table_scan_stops_at_max_legacy_table_reads_with_a_warning() {
     let (cut, warned) =
         skeletons_and_warnings("object_human", t, Limits { max_legacy_table_reads: 1, ..Limits::default() }).unwrap();
     eprintln!("object_human: {} skeletons, {} with max_legacy_table_reads = 1: {warned:?}", all.len(), cut.len());
-    assert!(
-        warned.iter().any(|w| w.contains("work budget is used up (limit `max_legacy_table_reads`)")),
-        "{warned:?}"
-    );
+    assert!(warned.iter().any(|w| w.contains("work budget is used up (limit `max_legacy_table_reads`)")), "{warned:?}");
     // The limb table the decomp names (gHumanLimbTable) is read from the asset reading, not
     // found by the scan, so it stays; what the budget cut is the scan's own candidates.
     assert_eq!(cut, all);
