@@ -191,3 +191,92 @@ fn oni_cd_corpus_memcpy_floor(bencher: divan::Bencher) {
         }
     });
 }
+
+/// One document of a whole folder, as `boneyard list FOLDER` opens it: a file and the
+/// companions its family finds for it (read beforehand, so the row times decoding only).
+struct CorpusUnit {
+    family: &'static dyn Family,
+    files: Vec<InputFile>,
+    companions: boneyard_core::MemoryCompanions,
+}
+
+/// A companion resolver that keeps what it handed out: which bytes an open was given.
+struct Recording<'a> {
+    inner: &'a boneyard_core::MemoryCompanions,
+    found: std::sync::Mutex<Vec<InputFile>>,
+}
+
+impl boneyard_core::Companions for Recording<'_> {
+    fn find(&self, beside: &std::path::Path, names: &[&str]) -> boneyard_core::Result<Option<InputFile>> {
+        let f = self.inner.find(beside, names)?;
+        if let Some(f) = &f {
+            self.found.lock().expect("not poisoned").push(f.clone());
+        }
+        Ok(f)
+    }
+}
+
+/// The real folders decoded whole (`../shared/data`): every file a family claims, each opened
+/// alone as a folder walk opens it (a companion file only beside the file it belongs to).
+fn corpora() -> Vec<(&'static str, Vec<CorpusUnit>)> {
+    let families: [&'static dyn Family; 3] = [&boneyard_oni::Oni, &boneyard_z64::Z64, &boneyard_shenmue::Shenmue];
+    let folders = [("oni_files", "oni"), ("z64_objects", "z64/oot-gc-eu-mq-dbg"), ("z64_fan", "z64/fan")];
+    let mut out = Vec::new();
+    for (label, rel) in folders {
+        let Some(dir) = testdata::shared_data(rel, "bench") else { continue };
+        let mut paths: Vec<_> =
+            std::fs::read_dir(&dir).expect("a folder").map(|e| e.expect("an entry").path()).collect();
+        paths.sort();
+        let files: Vec<InputFile> =
+            paths.iter().filter(|p| p.is_file()).map(|p| InputFile::read(p).expect("read")).collect();
+        let all = boneyard_core::MemoryCompanions::new(files.clone());
+        let mut units = Vec::new();
+        for file in files {
+            let Some(family) = boneyard_core::best_family(&families, &file.path, &file.data) else { continue };
+            if family.is_companion(&file.path, &file.data) {
+                continue;
+            }
+            // The companions this open asks for, found once here so the timed open only copies them.
+            let rec = Recording { inner: &all, found: Default::default() };
+            let _ = family.open(vec![file.clone()], &Default::default(), &rec);
+            let companions = boneyard_core::MemoryCompanions::new(rec.found.into_inner().expect("not poisoned"));
+            units.push(CorpusUnit { family, files: vec![file], companions });
+        }
+        out.push((label, units));
+    }
+    out
+}
+
+fn corpus_labels() -> Vec<&'static str> {
+    corpora().into_iter().map(|(l, _)| l).collect()
+}
+
+fn corpus(label: &str) -> Vec<CorpusUnit> {
+    corpora().into_iter().find(|(l, _)| *l == label).expect("known corpus").1
+}
+
+/// A whole real folder opened file by file (a file that fails to open, as OniSplit's
+/// `TRAMfixture_badlast.oni` does, counts with its error).
+#[divan::bench(args = corpus_labels(), sample_count = 30)]
+fn corpus_decode(bencher: divan::Bencher, label: &str) {
+    let units = corpus(label);
+    bencher.with_inputs(|| units.iter().map(|u| u.files.clone()).collect::<Vec<_>>()).bench_values(|files| {
+        for (u, f) in units.iter().zip(files) {
+            let _ = black_box(u.family.open(f, &Default::default(), &u.companions));
+        }
+    });
+}
+
+/// The floor of [`corpus_decode`]: every byte the opens are handed (each file, and each
+/// companion as often as it is found) copied once.
+#[divan::bench(args = corpus_labels(), sample_count = 30)]
+fn corpus_memcpy_floor(bencher: divan::Bencher, label: &str) {
+    let units = corpus(label);
+    bencher.bench(|| {
+        for u in &units {
+            for f in u.files.iter().chain(&u.companions.files) {
+                black_box(f.data.clone());
+            }
+        }
+    });
+}
