@@ -6,6 +6,7 @@
 //! * [`error`]: the one error type of the libraries: file, byte offset, what was expected.
 //! * [`model`]: skeletons, rest transforms, meshes (rigid or skinned).
 //! * [`fk`]: forward kinematics to world matrices.
+//! * [`ieee`]: glam's square-root functions with the processor's square root (the same bits).
 //! * [`document`]: what a family hands out after reading files: skeletons, animations sampled by
 //!   the family's own engine numerics, engine-exact poses, check lines.
 //! * [`family`]: the registry interface: probe a file, open it, write clips back.
@@ -21,6 +22,7 @@ pub mod document;
 pub mod error;
 pub mod family;
 pub mod fk;
+pub mod ieee;
 pub mod limits;
 pub mod memory;
 pub mod model;

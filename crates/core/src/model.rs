@@ -39,7 +39,8 @@ impl Transform {
     }
     /// Decompose an affine matrix (for families whose engine produces matrices, e.g. IK results).
     pub fn from_matrix(m: &Mat4) -> Self {
-        let (scale, rotation, translation) = m.to_scale_rotation_translation();
+        // glam's decomposition, bit for bit, without its out-of-line libm square root.
+        let (scale, rotation, translation) = crate::ieee::to_scale_rotation_translation(m);
         Transform { translation, rotation: rotation.normalize(), scale }
     }
 }

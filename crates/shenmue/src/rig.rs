@@ -145,33 +145,10 @@ pub struct Evaluated {
 /// parallel to the aim), and the frame would not be orthonormal in single precision.
 const MIN_POLE: f32 = 1e-4;
 
-// glam's `length`, `normalize` and `normalize_or` (glam 0.34, `Vec3` is scalar) with the
-// square root inlined: glam's `libm` feature calls libm's software `sqrtf` out of line, and
-// this was the hottest call of the solvers. Both are the IEEE square root (correctly
-// rounded); libm returns the canonical NaN for a NaN, so this does too. The results are
-// glam's bit for bit (tested below).
-#[inline]
-fn length(v: Vec3) -> f32 {
-    let q = v.dot(v);
-    if q.is_nan() || q < 0.0 {
-        f32::NAN
-    } else {
-        q.sqrt()
-    }
-}
-#[inline]
-fn normalize(v: Vec3) -> Vec3 {
-    v * (1.0 / length(v))
-}
-#[inline]
-fn normalize_or(v: Vec3, fallback: Vec3) -> Vec3 {
-    let rcp = 1.0 / length(v);
-    if rcp.is_finite() && rcp > 0.0 {
-        v * rcp
-    } else {
-        fallback
-    }
-}
+// glam's `length`, `normalize` and `normalize_or` with the processor's square root (glam's
+// `libm` feature sends it out of line to libm's software `sqrtf`; this was the solvers' hottest
+// call): the same bits, shared in core (which tests them against glam).
+use boneyard_core::ieee::{length, normalize, normalize_or};
 
 /// X = `direction`, Z = the parent's Z axis made perpendicular to it, Y = Z × X, at `origin`.
 /// Fallbacks (the game would divide by zero or by noise here): a zero direction takes the
@@ -574,47 +551,7 @@ mod tests {
         assert!(d && t.is_finite());
     }
 
-    fn same(a: Vec3, b: Vec3) -> bool {
-        a.to_array().map(f32::to_bits) == b.to_array().map(f32::to_bits)
-    }
-
-    #[test]
-    fn inlined_sqrt_helpers_are_glams_at_the_edges() {
-        let tiny = f32::MIN_POSITIVE;
-        for v in [
-            Vec3::ZERO,
-            Vec3::splat(-0.0),
-            Vec3::splat(tiny),
-            Vec3::new(1e-30, 0.0, 0.0),
-            Vec3::splat(1e30),
-            Vec3::splat(f32::MAX),
-            Vec3::NAN,
-            Vec3::INFINITY,
-            Vec3::new(3.0, -4.0, 0.0),
-        ] {
-            assert_eq!(length(v).to_bits(), v.length().to_bits(), "{v}");
-            assert!(same(normalize_or(v, Vec3::X), v.normalize_or(Vec3::X)), "{v}");
-            assert!(same(normalize_or(v, Vec3::ZERO), v.normalize_or_zero()), "{v}");
-            if v.length() > 0.0 && v.length().is_finite() {
-                assert!(same(normalize(v), v.normalize()), "{v}");
-            }
-        }
-    }
-
     proptest::proptest! {
-        /// The inlined square roots give glam's lengths and directions bit for bit.
-        #[test]
-        fn inlined_sqrt_helpers_are_glams(x in proptest::num::f32::ANY, y in proptest::num::f32::ANY, z in proptest::num::f32::ANY, s in -3.0f32..3.0) {
-            for v in [Vec3::new(x, y, z), Vec3::new(x, y, z) * 1e-20, Vec3::new(s, s * 0.5, -s)] {
-                proptest::prop_assert_eq!(length(v).to_bits(), v.length().to_bits());
-                proptest::prop_assert!(same(normalize_or(v, Vec3::Y), v.normalize_or(Vec3::Y)));
-                proptest::prop_assert!(same(normalize_or(v, Vec3::ZERO), v.normalize_or_zero()));
-                if v.length() > 0.0 && v.length().is_finite() {
-                    proptest::prop_assert!(same(normalize(v), v.normalize()));
-                }
-            }
-        }
-
         /// The planned evaluation gives the walk's matrices and degenerate count bit for bit.
         #[test]
         fn plan_matches_the_walk(
