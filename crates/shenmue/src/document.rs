@@ -22,11 +22,15 @@ pub const FPS: f64 = 30.0;
 // model of 4096 nodes declaring its controller family would make `check` evaluate 8·10⁹ node
 // matrices.
 
-/// Where an animation comes from.
+/// Where an animation comes from, and the skeleton it plays on.
 #[derive(Debug, Clone, Copy)]
 struct AnimRef {
     motn: usize,
     entry: usize,
+    /// The skeleton of its controller family (None for listed-only layouts).
+    skeleton: Option<usize>,
+    /// That skeleton's bone count (0 without one).
+    bones: usize,
 }
 
 /// The Shenmue document: every MOTN sequence of the inputs as an animation on the skeleton of
@@ -37,9 +41,13 @@ pub struct ShenmueDocument {
     files: Vec<FileSummary>,
     warnings: Vec<Warning>,
     skeletons: Vec<SkeletonInfo>,
-    anims: Vec<AnimInfo>,
+    /// The listing of every animation, built on first use from `refs` (MOTION.BIN's 1559
+    /// entries would otherwise each take three strings at the open that only `list` reads).
+    anims: std::sync::OnceLock<Vec<AnimInfo>>,
     refs: Vec<AnimRef>,
     motns: Vec<MotnFile>,
+    /// Per MOTN file, its display name (animation names are prefixed with it when several).
+    motn_names: Vec<String>,
     /// Controller family → skeleton index (family 0 = the human rig = skeleton 0).
     family_skeleton: BTreeMap<u16, usize>,
     /// MT5 skeleton index → how its nodes take the rig's matrices.
@@ -249,51 +257,65 @@ impl ShenmueDocument {
             }
             skeletons.push(m.info);
         }
-        let mut anims = Vec::new();
         let mut refs = Vec::new();
-        let multi = motns.len() > 1;
         let mut stored = Vec::with_capacity(motns.len());
+        let mut motn_names = Vec::with_capacity(motns.len());
         for (mi, (fname, m)) in motns.into_iter().enumerate() {
-            for (ei, e) in m.entries.iter().enumerate() {
+            refs.extend(m.entries.iter().enumerate().map(|(ei, e)| {
                 let b = &m.blocks[e.block];
-                // The `list --json` extras are built when asked for (`animation_extra`).
-                let (format, skeleton, bones) = match &b.layout {
-                    Layout::Curves(_) => {
-                        let sk = family_skeleton.get(&b.family()).copied();
-                        let bones = sk.and_then(|s| skeletons.get(s)).map_or(0, |s| s.skeleton.len());
-                        ("MOTN".to_string(), sk, bones)
-                    }
-                    Layout::LegacyFrame32 { .. } => ("MOTN legacy-frame32 (not decoded)".to_string(), None, 0),
-                    Layout::Undecodable(_) => ("MOTN undecodable layout".to_string(), None, 0),
-                };
-                let name = if multi { format!("{fname}:{}", e.name) } else { e.name.clone() };
-                anims.push(AnimInfo {
-                    index: anims.len(),
-                    name,
-                    frames: u32::from(b.frames),
-                    fps: FPS,
-                    bones,
-                    format,
-                    source: format!("{fname}@{:#x}", b.offset),
-                    skeleton,
-                    interpolation: Interpolation::Linear,
-                    extra: Map::new(),
-                });
-                refs.push(AnimRef { motn: mi, entry: ei });
-            }
+                let skeleton = b.motion().and_then(|_| family_skeleton.get(&b.family()).copied());
+                let bones = skeleton.and_then(|s| skeletons.get(s)).map_or(0, |s| s.skeleton.len());
+                AnimRef { motn: mi, entry: ei, skeleton, bones }
+            }));
             stored.push(m);
+            motn_names.push(fname);
         }
         Ok(ShenmueDocument {
             files,
             warnings,
             skeletons,
-            anims,
+            anims: std::sync::OnceLock::new(),
             refs,
             motns: stored,
+            motn_names,
             family_skeleton,
             routes,
             fk_nodes,
             limits: boneyard_core::Limits::default(),
+        })
+    }
+
+    /// The listing (see `anims`): built once, on first use.
+    fn anims(&self) -> &[AnimInfo] {
+        self.anims.get_or_init(|| {
+            let multi = self.motns.len() > 1;
+            self.refs
+                .iter()
+                .enumerate()
+                .map(|(index, r)| {
+                    let (fname, m) = (&self.motn_names[r.motn], &self.motns[r.motn]);
+                    let e = &m.entries[r.entry];
+                    let b = &m.blocks[e.block];
+                    // The `list --json` extras are built when asked for (`animation_extra`).
+                    let format = match &b.layout {
+                        Layout::Curves(_) => "MOTN",
+                        Layout::LegacyFrame32 { .. } => "MOTN legacy-frame32 (not decoded)",
+                        Layout::Undecodable(_) => "MOTN undecodable layout",
+                    };
+                    AnimInfo {
+                        index,
+                        name: if multi { format!("{fname}:{}", e.name) } else { e.name.clone() },
+                        frames: u32::from(b.frames),
+                        fps: FPS,
+                        bones: r.bones,
+                        format: format.to_string(),
+                        source: format!("{fname}@{:#x}", b.offset),
+                        skeleton: r.skeleton,
+                        interpolation: Interpolation::Linear,
+                        extra: Map::new(),
+                    }
+                })
+                .collect()
         })
     }
 
@@ -310,7 +332,7 @@ impl ShenmueDocument {
             Layout::Curves(m) => Ok((b, m)),
             other => Err(Error::unsupported(format!(
                 "animation #{anim} ({}) uses the {} layout, which boneyard lists but does not decode",
-                self.anims[anim].name,
+                self.anims()[anim].name,
                 other.kind()
             ))),
         }
@@ -380,7 +402,7 @@ impl ShenmueDocument {
     }
 
     fn skeleton_of(&self, anim: usize) -> Option<&Skeleton> {
-        self.anims.get(anim).and_then(|a| a.skeleton).and_then(|s| self.skeletons.get(s)).map(|s| &s.skeleton)
+        self.refs.get(anim).and_then(|r| r.skeleton).and_then(|s| self.skeletons.get(s)).map(|s| &s.skeleton)
     }
 
     /// Root displacement on the ground plane since frame 0 (human family only).
@@ -418,7 +440,7 @@ impl ShenmueDocument {
             boneyard_core::limit!(self.limits, max_check_work),
             "frame × (bones + curves) evaluations",
         );
-        for i in 0..self.anims.len() {
+        for i in 0..self.refs.len() {
             let r = self.refs[i];
             let key = (r.motn, self.motns[r.motn].entries[r.entry].block);
             if job_of.contains_key(&key) {
@@ -443,8 +465,8 @@ impl ShenmueDocument {
             jobs.push(i);
         }
         let mut bodies: Vec<Option<Result<String>>> = jobs.par_iter().map(|&i| Some(self.check_block(i))).collect();
-        let mut lines = Vec::with_capacity(self.anims.len());
-        for (i, a) in self.anims.iter().enumerate() {
+        let mut lines = Vec::with_capacity(self.refs.len());
+        for (i, a) in self.anims().iter().enumerate() {
             if limit.as_ref().is_some_and(|(at, _)| *at == i) {
                 return Err(limit.take().expect("limit").1);
             }
@@ -518,7 +540,7 @@ impl Document for ShenmueDocument {
         &self.skeletons
     }
     fn animations(&self) -> &[AnimInfo] {
-        &self.anims
+        self.anims()
     }
     /// Data and metadata offsets, flagHigh, controller family, layout, the raw header, the
     /// decoded action metadata and (listed layouts) what their bytes show.
@@ -568,7 +590,7 @@ impl Document for ShenmueDocument {
         match anim {
             None => Ok(info.skeleton.rest_world()),
             Some(a) => {
-                let own = self.anims.get(a).and_then(|x| x.skeleton);
+                let own = self.refs.get(a).and_then(|r| r.skeleton);
                 if own == Some(skeleton) {
                     Ok(self.evaluate(a, frame)?.1)
                 } else if let (Some(r), Some(0)) = (self.routes.get(&skeleton), own) {

@@ -100,13 +100,14 @@ pub struct Shenmue;
 pub fn left_out_summary(m: &MotnFile) -> Option<String> {
     let mut parts = Vec::new();
     let mut by_kind: std::collections::BTreeMap<String, (usize, Vec<&str>)> = Default::default();
-    for (k, b) in m.blocks.iter().enumerate() {
+    let names_of = m.listed_names();
+    for (b, names) in m.blocks.iter().zip(&names_of) {
         if b.motion().is_some() {
             continue;
         }
         let e = by_kind.entry(format!("{} {:#06x}", b.layout.kind(), b.flag_high)).or_default();
         e.0 += 1;
-        e.1.extend(m.entries.iter().filter(|e| e.block == k).map(|e| e.name.as_str()));
+        e.1.extend(names);
     }
     let seqs: usize = by_kind.values().map(|v| v.0).sum();
     let names: usize = by_kind.values().map(|v| v.1.len()).sum();
@@ -137,7 +138,8 @@ pub fn left_out_summary(m: &MotnFile) -> Option<String> {
     (!parts.is_empty()).then(|| format!("left out: {} (one warning each, with its offset)", parts.join("; ")))
 }
 
-fn summary_of_motn(path: &str, m: &MotnFile) -> FileSummary {
+/// `left_out` is [`left_out_summary`] of `m`.
+fn summary_of_motn(path: &str, m: &MotnFile, left_out: Option<&String>) -> FileSummary {
     let mut kinds = std::collections::BTreeMap::new();
     for b in &m.blocks {
         *kinds.entry(b.layout.kind()).or_insert(0u64) += 1;
@@ -146,7 +148,7 @@ fn summary_of_motn(path: &str, m: &MotnFile) -> FileSummary {
     if let Some(t) = &m.timestamp {
         notes.push(format!("built {t}"));
     }
-    notes.extend(left_out_summary(m));
+    notes.extend(left_out.cloned());
     FileSummary {
         path: path.to_string(),
         format: "Shenmue MOTN".into(),
@@ -162,9 +164,10 @@ fn summary_of_motn(path: &str, m: &MotnFile) -> FileSummary {
     }
 }
 
-/// The warnings of one MOTN file: the summary line (no offset), then one per left-out item.
-fn motn_warnings(path: &str, m: &MotnFile) -> Vec<Warning> {
-    let mut out: Vec<Warning> = left_out_summary(m).map(|s| Warning::in_file(path, s)).into_iter().collect();
+/// The warnings of one MOTN file: the summary line (`left_out`, no offset), then one per
+/// left-out item.
+fn motn_warnings(path: &str, m: &MotnFile, left_out: Option<String>) -> Vec<Warning> {
+    let mut out: Vec<Warning> = left_out.map(|s| Warning::in_file(path, s)).into_iter().collect();
     out.extend(m.warnings().into_iter().map(|(at, msg)| Warning::at(path, at, msg)));
     out
 }
@@ -233,8 +236,9 @@ fn collect(name: &str, file: &bytes::Bytes, depth: usize, found: &mut Found, top
         limit!(limits, max_motion_names)
             .check(found.animations as u64, layout::motn::ATTRIBUTES as u64, "animations named by the motions")
             .in_file(name)?;
-        found.summaries.push(summary_of_motn(name, &m));
-        found.warnings.extend(motn_warnings(name, &m));
+        let left_out = left_out_summary(&m);
+        found.summaries.push(summary_of_motn(name, &m, left_out.as_ref()));
+        found.warnings.extend(motn_warnings(name, &m, left_out));
         found.motns.push((short_name(name), m));
         return Ok(true);
     }

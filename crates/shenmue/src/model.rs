@@ -19,14 +19,17 @@ struct Placement {
 
 fn meshes(model: &Mt5, place: &Placement, bone_rest: &[Mat4], prefix: &str) -> Vec<Mesh> {
     let mut out = Vec::new();
+    // Each node's matrix from its bone's rest, once (not once a vertex: the same product).
+    let node_matrix: Vec<Mat4> = place.bone.iter().zip(&place.rel).map(|(&b, rel)| bone_rest[b] * *rel).collect();
     for (i, node) in model.nodes.iter().enumerate() {
         let Some(mesh) = &node.mesh else { continue };
         let parent = node.parent.and_then(|p| model.nodes.get(p).and_then(|n| n.mesh.as_ref()).map(|m| (p, m)));
-        let mut positions = Vec::new();
-        let mut normals = Vec::new();
-        let mut uvs = Vec::new();
-        let mut joints = Vec::new();
-        let mut indices = Vec::new();
+        let vertices: usize = mesh.strips.iter().map(|s| s.indices.len()).sum();
+        let mut positions = Vec::with_capacity(vertices);
+        let mut normals = Vec::with_capacity(vertices);
+        let mut uvs = Vec::with_capacity(vertices);
+        let mut joints = Vec::with_capacity(vertices);
+        let mut indices = Vec::with_capacity(3 * vertices);
         let any_uv = mesh.strips.iter().any(|s| s.uvs.is_some());
         for s in &mesh.strips {
             let base = positions.len() as u32;
@@ -42,7 +45,7 @@ fn meshes(model: &Mt5, place: &Placement, bone_rest: &[Mat4], prefix: &str) -> V
                     (i, Vec3::ZERO, Vec3::Z)
                 };
                 let bone = place.bone[owner];
-                let m = bone_rest[bone] * place.rel[owner];
+                let m = node_matrix[owner];
                 positions.push(m.transform_point3(p));
                 normals.push(m.transform_vector3(n).normalize_or(Vec3::Y));
                 joints.push([bone as u16, 0, 0, 0]);
@@ -113,7 +116,8 @@ pub fn model_skeleton(model: &Mt5, id: &str, source: &str) -> Result<SkeletonInf
 
 /// The model's meshes routed onto the rig: a node whose render key routes to a control rides
 /// that control; other nodes ride their nearest routed ancestor through their local chain
-/// (control 0 when none is routed). Returns the meshes and how many nodes were routed.
+/// (control 0 when none is routed). Returns the meshes and how many nodes were routed (no
+/// meshes when none is).
 pub fn rig_meshes(model: &Mt5, rig_rest: &[Mat4]) -> (Vec<Mesh>, usize) {
     let n = model.nodes.len();
     let mut bone = vec![0usize; n];
@@ -134,6 +138,10 @@ pub fn rig_meshes(model: &Mt5, rig_rest: &[Mat4]) -> (Vec<Mesh>, usize) {
                 }
             }
         }
+    }
+    // A model no node of which rides the rig has no rig meshes (the caller keeps none).
+    if routed == 0 {
+        return (Vec::new(), 0);
     }
     (meshes(model, &Placement { bone, rel }, rig_rest, "rig_"), routed)
 }

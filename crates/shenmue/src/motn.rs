@@ -95,6 +95,18 @@ pub struct Gap {
 }
 
 impl MotnFile {
+    /// Per block, the names of the entries pointing at it in table order, for the listed
+    /// (not decoded) blocks only (empty for decoded ones): one walk over the entries.
+    pub fn listed_names(&self) -> Vec<Vec<&str>> {
+        let mut out: Vec<Vec<&str>> = vec![Vec::new(); self.blocks.len()];
+        for e in &self.entries {
+            if let Some(names) = out.get_mut(e.block).filter(|_| self.blocks[e.block].motion().is_none()) {
+                names.push(&e.name);
+            }
+        }
+        out
+    }
+
     /// Everything this reader lists but does not decode or skips, as (byte offset, message):
     /// one per listed sequence (its data offset, every name pointing at it, what its bytes
     /// show), one per gap of unreferenced bytes, one per table entry whose action metadata
@@ -102,11 +114,11 @@ impl MotnFile {
     /// metadata block longer than `Limits::max_action_bytes` (where decoding stopped).
     pub fn warnings(&self) -> Vec<(u64, String)> {
         let mut out = Vec::new();
-        for (k, b) in self.blocks.iter().enumerate() {
+        let names_of = self.listed_names();
+        for (b, names) in self.blocks.iter().zip(&names_of) {
             if b.motion().is_some() {
                 continue;
             }
-            let names: Vec<&str> = self.entries.iter().filter(|e| e.block == k).map(|e| e.name.as_str()).collect();
             let what = match (&b.layout, &b.shape) {
                 (_, Some(shape)) => shape.describe(b.frames),
                 (Layout::Undecodable(why), None) => why.clone(),
@@ -400,10 +412,15 @@ fn name_at(data: &[u8], ptr: usize, ptr_at: u64) -> Result<String> {
         Error::invalid(ptr_at, format!("name pointer {ptr:#x} is past the end ({:#x} bytes)", data.len()))
     })?;
     let s = &tail[..tail.len().min(MAX_NAME)];
-    if !s.contains(&0) {
+    let Some(end) = s.iter().position(|&c| c == 0) else {
         return Err(Error::invalid(ptr as u64, "name is not NUL-terminated within 64 bytes"));
+    };
+    // Printable ASCII (every real name) is taken as it is; anything else as `cstr` gives it.
+    let name = &s[..end];
+    match std::str::from_utf8(name) {
+        Ok(n) if name.iter().all(|c| (0x20..0x7f).contains(c)) => Ok(n.to_owned()),
+        _ => Ok(cstr(s)),
     }
-    Ok(cstr(s))
 }
 
 /// Does `data` look like a MOTN file? (cheap: the header's own consistency)
@@ -505,7 +522,7 @@ impl MotnFile {
         use rayon::prelude::*;
         let parsed: Vec<Result<Block>> = (0..starts.len())
             .into_par_iter()
-            .map(|k| read_block(data, Some(file), starts[k], starts.get(k + 1).copied().unwrap_or(data_end)))
+            .map(|k| read_block(file, starts[k], starts.get(k + 1).copied().unwrap_or(data_end)))
             .collect();
         let mut blocks = Vec::with_capacity(starts.len());
         let mut total_frames = 0u64;
@@ -530,7 +547,7 @@ impl MotnFile {
             if b.region_end == data_end && timestamp.is_some() && mo.trailing <= STAMP_TAIL {
                 continue;
             }
-            let orphan = read_block(data, Some(file), offset, b.region_end)
+            let orphan = read_block(file, offset, b.region_end)
                 .ok()
                 .map(|o| (o.frames, o.family(), o.layout.kind(), o.motion().map_or(0, Motion::channel_count)));
             gaps.push(Gap { offset, len: mo.trailing, orphan });
@@ -572,11 +589,11 @@ fn find_timestamp(data: &[u8]) -> Option<String> {
     (s.len() == 24 && s.as_bytes()[s.len() - 5] == b' ').then(|| s.to_string())
 }
 
-/// Read one sequence at absolute `start`, owning bytes up to `end`. With `data` held as
-/// `file`, the keys are checked now by flat scans and decoded on first use (see [`Curves`]);
-/// any fault the scans meet is reported by the full decode, so the errors are the same.
-/// Without it, the keys are decoded now.
-fn read_block(data: &[u8], file: Option<&bytes::Bytes>, start: usize, end: usize) -> Result<Block> {
+/// Read one sequence of `file` at absolute `start`, owning bytes up to `end`. The keys are
+/// checked now by flat scans and decoded on first use (see [`Curves`]); any fault the scans
+/// meet is reported by the full decode, so the errors are the same.
+fn read_block(file: &bytes::Bytes, start: usize, end: usize) -> Result<Block> {
+    let data: &[u8] = file;
     let region = Reader::new(data, Endian::Little).sub(start, end.saturating_sub(start))?;
     let mut r = region.clone();
     let mut header = [0u16; 6];
@@ -593,18 +610,17 @@ fn read_block(data: &[u8], file: Option<&bytes::Bytes>, start: usize, end: usize
         Layout::Undecodable(format!("flagHigh {flag_high:#06x}: a flag-family layout no source documents"))
     } else {
         let offs = [b2, b3, b4, b5];
-        let scanned = file.and_then(|f| {
-            let s = scan::scan(region.data(), frames, offs)?;
-            let source = lazy::Source { file: f.clone(), start, end: start + region.len(), frames, offs };
-            Some(Motion {
-                descriptors: s.descriptors,
-                curves: Curves::lazy(s.channels, source),
-                trailing: s.trailing,
-                block5_pad: s.block5_pad,
-            })
-        });
-        match scanned {
-            Some(m) => Layout::Curves(m),
+        match scan::scan(region.data(), frames, offs) {
+            Some(s) => {
+                let source = lazy::Source { file: file.clone(), start, end: start + region.len(), frames, offs };
+                Layout::Curves(Motion {
+                    descriptors: s.descriptors,
+                    curves: Curves::lazy(s.channels, source),
+                    trailing: s.trailing,
+                    block5_pad: s.block5_pad,
+                })
+            }
+            // The scan never says what is wrong: the full decode names the first fault.
             None => Layout::Curves(parse_curves(&region, frames, offs)?),
         }
     };

@@ -59,7 +59,7 @@ impl Curves {
 }
 
 impl Source {
-    /// The full decode of the sequence (the one `read_block` runs without the file). The open's scan passed on
+    /// The full decode of the sequence (the one `read_block` runs when the scan fails). The open's scan passed on
     /// these bytes, and the scan passes only where this decode succeeds (the hostile tests
     /// hold both to the same errors), so the empty list of an error is never returned.
     fn decode(&self) -> Vec<Curve> {

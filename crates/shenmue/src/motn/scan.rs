@@ -62,7 +62,7 @@ pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4]) -> Option<Scanned> {
         (down, (0..total).map(|k| u16_at(f, 2 * k)).max().unwrap_or(0))
     } else {
         let f = &key_frames[..total];
-        (descents(f), u16::from(f.iter().copied().max().unwrap_or(0)))
+        (descents(f), u16::from(largest(f)))
     };
     if largest > frames - 1 {
         return None;
@@ -72,7 +72,7 @@ pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4]) -> Option<Scanned> {
     let u8_counts = |i: usize| usize::from(counts[i]);
     let u16_counts = |i: usize| usize::from(u16_at(counts, 2 * i));
     let runs = match (wide_counts, wide_frames) {
-        (false, false) => runs(n, total, block4, u8_counts, u8_frames),
+        (false, false) => narrow_runs(&counts[..n], &key_frames[..total], block4),
         (false, true) => runs(n, total, block4, u8_counts, u16_frames),
         (true, false) => runs(n, total, block4, u16_counts, u8_frames),
         (true, true) => runs(n, total, block4, u16_counts, u16_frames),
@@ -98,7 +98,7 @@ pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4]) -> Option<Scanned> {
 /// Every curve's run of key frames and of block 4 (the counts of `n` curves by `count`, key
 /// frames by `frame`): the block 4 bytes the curves use (when they are there and every unused
 /// trailing bit pair is zero) and how many runs start below the frame before them. Straight
-/// line per curve (no branch on the data): MOTION.BIN has 78,669 curves.
+/// line per curve (no branch on the data but block 4's end): MOTION.BIN has 78,669 curves.
 fn runs(
     n: usize,
     total: usize,
@@ -106,26 +106,44 @@ fn runs(
     count: impl Fn(usize) -> usize,
     frame: impl Fn(usize) -> u16,
 ) -> Option<(usize, usize)> {
-    let used: usize = (0..n).map(|i| (count(i) + 2).div_ceil(4)).sum();
-    if used > block4.len() {
-        return None;
-    }
+    // The unused pairs of a curve's last block 4 byte, by its key count mod 4 (0-3 pairs).
+    const SPARE: [u8; 4] = [0, 0x3F, 0x0F, 0x03];
     let (mut at3, mut at4, mut starts, mut spare) = (0usize, 0usize, 0usize, 0u8);
-    let last3 = total.saturating_sub(1);
+    // With no interior frames at all no run starts anywhere (and there is no frame to read).
+    let last3 = total.checked_sub(1);
     for i in 0..n {
         let c = count(i);
-        // A run's first frame below the one before it (the previous curve's last).
-        if total > 0 {
+        // A run's first frame below the one before it (the previous curve's last); at the
+        // first frame this compares the frame with itself. A run of no frames starts nowhere.
+        if let Some(last3) = last3 {
             let below = frame(at3.min(last3)) < frame(at3.saturating_sub(1));
-            starts += usize::from(c > 0 && at3 > 0 && below);
+            starts += usize::from(c > 0) & usize::from(below);
         }
         at3 += c;
         let nkeys = c + 2;
-        let cbytes = nkeys.div_ceil(4);
-        at4 += cbytes;
-        // The pairs past the curve's keys in its last byte (0, 2, 4 or 6 bits).
-        let spare_bits = 2 * (4 * cbytes - nkeys);
-        spare |= block4[at4 - 1] & ((1u16 << spare_bits) - 1) as u8;
+        at4 += nkeys.div_ceil(4);
+        spare |= block4.get(at4 - 1)? & SPARE[nkeys % 4];
+    }
+    (spare == 0).then_some((at4, starts))
+}
+
+/// [`runs`] for u8 counts and u8 key frames (all but a handful of MOTION.BIN's sequences),
+/// on the slices themselves: `counts` holds the `n` counts, `frames` the interior frames.
+fn narrow_runs(counts: &[u8], frames: &[u8], block4: &[u8]) -> Option<(usize, usize)> {
+    const SPARE: [u8; 4] = [0, 0x3F, 0x0F, 0x03];
+    let Some(last3) = frames.len().checked_sub(1) else {
+        // No interior frames: no run starts anywhere.
+        return runs(counts.len(), 0, block4, |i| usize::from(counts[i]), |_| 0);
+    };
+    let (mut at3, mut at4, mut starts, mut spare) = (0usize, 0usize, 0usize, 0u8);
+    for &c in counts {
+        let c = usize::from(c);
+        let below = frames[at3.min(last3)] < frames[at3.saturating_sub(1).min(last3)];
+        starts += usize::from(c > 0) & usize::from(below);
+        at3 += c;
+        let nkeys = c + 2;
+        at4 += nkeys.div_ceil(4);
+        spare |= block4.get(at4 - 1)? & SPARE[nkeys & 3];
     }
     (spare == 0).then_some((at4, starts))
 }
@@ -149,30 +167,54 @@ fn descriptors(block1: &[u8]) -> Option<(Vec<u16>, usize)> {
         }
         last_id = Some(id);
         out.push(v);
-        channels += (v & any_channel).count_ones() as usize;
+        channels += usize::from(CHANNELS_OF[usize::from((v & any_channel) >> 3)]);
     }
     Some((out, channels))
 }
 
-/// How many frames are below the one before them.
-fn descents(frames: &[u8]) -> usize {
-    match frames.split_first() {
-        Some((_, rest)) => frames.iter().zip(rest).map(|(a, b)| usize::from(b < a)).sum(),
-        None => 0,
+/// The number of channel bits (0x1F8) a descriptor sets, by those bits shifted down by 3.
+const CHANNELS_OF: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (i as u8).count_ones() as u8;
+        i += 1;
     }
+    t
+};
+
+/// How many frames are below the one before them (counted in byte lanes a block at a time,
+/// which the compiler turns into vector compares).
+fn descents(frames: &[u8]) -> usize {
+    const BLOCK: usize = 128;
+    let Some((_, rest)) = frames.split_first() else { return 0 };
+    let (a, b) = (&frames[..rest.len()], rest);
+    a.chunks(BLOCK)
+        .zip(b.chunks(BLOCK))
+        .map(|(a, b)| usize::from(a.iter().zip(b).fold(0u8, |n, (x, y)| n + u8::from(y < x))))
+        .sum()
+}
+
+/// The largest frame (0 for none).
+fn largest(frames: &[u8]) -> u8 {
+    frames.iter().fold(0, |m, &f| m.max(f))
 }
 
 /// The sum of every 2-bit field of `bytes`.
 fn pair_sum(bytes: &[u8]) -> usize {
+    const PAIRS: u64 = 0x3333_3333_3333_3333;
+    const NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
     let mut words = bytes.chunks_exact(8);
     let mut sum = 0usize;
     for w in words.by_ref() {
         let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
-        sum +=
-            (w & 0x5555_5555_5555_5555).count_ones() as usize + 2 * (w & 0xAAAA_AAAA_AAAA_AAAA).count_ones() as usize;
+        // Two pairs a nibble (at most 6), then two nibbles a byte (at most 12), then the bytes.
+        let nibbles = (w & PAIRS) + (w >> 2 & PAIRS);
+        let bytes = (nibbles & NIBBLES) + (nibbles >> 4 & NIBBLES);
+        sum += (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize;
     }
     for &b in words.remainder() {
-        sum += (b & 0x55).count_ones() as usize + 2 * (b & 0xAA).count_ones() as usize;
+        sum += usize::from(b & 3) + usize::from(b >> 2 & 3) + usize::from(b >> 4 & 3) + usize::from(b >> 6);
     }
     sum
 }
@@ -180,16 +222,21 @@ fn pair_sum(bytes: &[u8]) -> usize {
 /// No half of `halves` (little-endian pairs) has its exponent all ones (infinity or NaN).
 fn all_finite(halves: &[u8]) -> bool {
     const EXP: u64 = 0x7C00_7C00_7C00_7C00;
-    let mut words = halves.chunks_exact(8);
+    // A lane whose exponent bits are all set is 0 in `(w & EXP) ^ EXP`; every lane is below
+    // 0x8000, so subtracting 1 from each sets a lane's top bit exactly when the lane is 0.
+    let bad = |w: u64| ((w & EXP) ^ EXP).wrapping_sub(0x0001_0001_0001_0001) & 0x8000_8000_8000_8000;
+    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
+    // Four words (16 halves) at a time.
+    let mut blocks = halves.chunks_exact(32);
     let mut found = 0u64;
-    for w in words.by_ref() {
-        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
-        // A lane whose exponent bits are all set is 0 here; every lane is below 0x8000, so
-        // subtracting 1 from each sets a lane's top bit exactly when some lane is 0.
-        let y = (w & EXP) ^ EXP;
-        found |= y.wrapping_sub(0x0001_0001_0001_0001) & 0x8000_8000_8000_8000;
+    for b in blocks.by_ref() {
+        found |= bad(word(&b[..8])) | bad(word(&b[8..16])) | bad(word(&b[16..24])) | bad(word(&b[24..]));
     }
-    found == 0 && words.remainder().chunks_exact(2).all(|h| u16::from_le_bytes([h[0], h[1]]) & 0x7C00 != 0x7C00)
+    let mut words = blocks.remainder().chunks_exact(8);
+    for w in words.by_ref() {
+        found |= bad(word(w));
+    }
+    found == 0 && words.remainder().chunks_exact(2).all(|h| h[1] & 0x7C != 0x7C)
 }
 
 #[cfg(test)]
@@ -233,6 +280,9 @@ mod tests {
         // 0b11_10_01_00 = 3 + 2 + 1 + 0, nine times (one word and one byte).
         assert_eq!(pair_sum(&[0xE4; 9]), 54);
         assert_eq!(pair_sum(&[]), 0);
+        // Every pair 3 (32 of them in a word) and single pairs in each byte of a word.
+        assert_eq!(pair_sum(&[0xFF; 8]), 96);
+        assert_eq!(pair_sum(&[0x01, 0x04, 0x10, 0x40, 0x02, 0x08, 0x20, 0x80]), 12);
     }
 
     #[test]
@@ -240,6 +290,11 @@ mod tests {
         assert_eq!(descents(&[0u8, 3, 3, 7]), 0);
         assert_eq!(descents(&[5u8, 3, 2, 9, 1]), 3);
         assert_eq!(descents(&[]), 0);
+        // Across the 128-frame blocks: one descent between frames 127 and 128, one at 300.
+        let mut f: Vec<u8> = (0..400).map(|i| if i < 128 { 200 } else { 1 }).collect();
+        f[300] = 0;
+        assert_eq!(descents(&f), 2);
+        assert_eq!((largest(&f), largest(&[])), (200, 0));
     }
 
     #[test]
@@ -254,5 +309,12 @@ mod tests {
             assert!(!all_finite(&h), "{lane}");
         }
         assert!(all_finite(&[0xFF, 0x7B].repeat(9)));
+        // In every lane of a 16-half block, and after one.
+        for lane in 0..20 {
+            let mut h = [0xFF, 0xFB].repeat(20);
+            h[2 * lane + 1] = 0x7C;
+            assert!(!all_finite(&h), "{lane}");
+        }
+        assert!(all_finite(&[0xFF, 0xFB].repeat(20)));
     }
 }
