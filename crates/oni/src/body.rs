@@ -117,17 +117,27 @@ fn list<'a>(files: &'a Files, r: Ref, tag: u32, elem: usize) -> Result<(Reader<'
 }
 
 fn vec3s(mut r: Reader<'_>, n: usize, file: &str) -> Result<Vec<Vec3>> {
-    (0..n)
-        .map(|_| {
-            let at = r.offset();
-            let v = r.vec3().map_err(|e| e.in_file(file))?;
-            if v.iter().all(|c| c.is_finite()) {
-                Ok(Vec3::from(v))
-            } else {
-                Err(Error::invalid(at, "coordinate is not finite").in_file(file))
-            }
-        })
-        .collect()
+    // A loop into a vector of the known length: collecting `Result`s gives no size hint,
+    // and the vector grew by reallocation (most of a level's open).
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let at = r.offset();
+        let v = r.vec3().map_err(|e| e.in_file(file))?;
+        if !v.iter().all(|c| c.is_finite()) {
+            return Err(Error::invalid(at, "coordinate is not finite").in_file(file));
+        }
+        out.push(Vec3::from(v));
+    }
+    Ok(out)
+}
+
+/// `n` u32s (an IDXA's elements), into a vector of that length.
+fn u32s(r: &mut Reader<'_>, n: usize) -> Result<Vec<u32>> {
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(r.u32()?);
+    }
+    Ok(out)
 }
 
 /// Read an M3GM into a rigid mesh of part `bone` (what it skips is not reported; see
@@ -269,14 +279,14 @@ pub fn read_geometry_full(
     let tri_normal_idx: Option<Vec<u32>> = match link_at(g::TRIANGLE_NORMAL_INDICES)? {
         Some(v) => {
             let (mut r, k) = list(files, v, IDXA, 4)?;
-            Some((0..k).map(|_| r.u32()).collect::<Result<_>>()?)
+            Some(u32s(&mut r, k)?)
         }
         None => None,
     };
     let strips: Vec<u32> = match link_at(g::STRIPS)? {
         Some(v) => {
             let (mut r, k) = list(files, v, IDXA, 4)?;
-            (0..k).map(|_| r.u32()).collect::<Result<_>>()?
+            u32s(&mut r, k)?
         }
         None => Vec::new(),
     };
@@ -318,7 +328,8 @@ pub fn read_geometry_full(
 /// makes a triangle with the previous two. Without a triangle count, walk until the indices
 /// run out.
 pub fn walk_strips(strips: &[u32], tris: Option<usize>, points: usize) -> std::result::Result<Vec<u32>, String> {
-    let mut out = Vec::new();
+    // Each triangle takes at least one index, so this bounds the output (no regrowth).
+    let mut out = Vec::with_capacity(3 * tris.unwrap_or(strips.len()).min(strips.len()));
     let mut p = 0usize;
     let (mut i0, mut i1): (Option<u32>, Option<u32>) = (None, None);
     let mut t = 0usize;

@@ -86,27 +86,70 @@ fn tram_line(i: usize, t: &Tram) -> Result<String> {
             }
         }
     }
-    let streams: Vec<String> = (0..t.parts).map(|p| format!("{:08x}", crc32fast::hash(t.stream_bytes(p)))).collect();
-    let mut m = crc32fast::Hasher::new();
-    for v in &t.velocities {
-        m.update(&v[0].to_le_bytes());
-        m.update(&v[1].to_le_bytes());
+    // Written into one string (the same text as `{:08x}` joined by commas): `check` makes
+    // one line per animation of a level, and a `String` per part was most of its formatting.
+    let mut line = format!(
+        "{i} {} frames={} bones={} key={} type={} from={} to={} streams=",
+        t.name, t.frames, t.parts, t.key_size, t.kind, t.from_state, t.to_state
+    );
+    for p in 0..t.parts {
+        if p > 0 {
+            line.push(',');
+        }
+        push_hex8(&mut line, crc32fast::hash(t.stream_bytes(p)));
     }
+    line.push_str(" motion=");
+    push_hex8(&mut line, crc_le_f32(t.velocities.iter().flatten().copied()));
+    line.push_str(" heights=");
+    push_hex8(&mut line, crc_le_f32(t.heights.iter().copied()));
+    Ok(line)
+}
+
+/// `value` as `{:08x}` does: eight lower-case hex digits.
+fn push_hex8(out: &mut String, value: u32) {
+    for shift in (0..8).rev() {
+        let nibble = (value >> (shift * 4)) & 0xF;
+        out.push(char::from_digit(nibble, 16).unwrap_or('0'));
+    }
+}
+
+/// CRC-32 of `values` as consecutive little-endian f32 bytes, fed to the hasher a buffer at a
+/// time (the CRC of the whole byte string; one `update` per float was a call per 4 bytes).
+fn crc_le_f32(values: impl Iterator<Item = f32>) -> u32 {
     let mut h = crc32fast::Hasher::new();
-    for v in &t.heights {
-        h.update(&v.to_le_bytes());
+    let mut buf = [0u8; 1024];
+    let mut n = 0;
+    for v in values {
+        buf[n..n + 4].copy_from_slice(&v.to_le_bytes());
+        n += 4;
+        if n == buf.len() {
+            h.update(&buf);
+            n = 0;
+        }
     }
-    Ok(format!(
-        "{i} {} frames={} bones={} key={} type={} from={} to={} streams={} motion={:08x} heights={:08x}",
-        t.name,
-        t.frames,
-        t.parts,
-        t.key_size,
-        t.kind,
-        t.from_state,
-        t.to_state,
-        streams.join(","),
-        m.finalize(),
-        h.finalize()
-    ))
+    h.update(&buf[..n]);
+    h.finalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hand-written hex and the buffered CRC are `{:08x}` and the per-value CRC.
+    #[test]
+    fn hex_and_buffered_crc_are_the_plain_ones() {
+        for v in [0u32, 1, 0xdead_beef, 0x0012_3abc, u32::MAX] {
+            let mut s = String::new();
+            push_hex8(&mut s, v);
+            assert_eq!(s, format!("{v:08x}"));
+        }
+        for n in [0usize, 1, 255, 256, 257, 1000] {
+            let values: Vec<f32> = (0..n).map(|i| i as f32 * 0.37 - 5.0).collect();
+            let mut h = crc32fast::Hasher::new();
+            for v in &values {
+                h.update(&v.to_le_bytes());
+            }
+            assert_eq!(crc_le_f32(values.iter().copied()), h.finalize(), "{n} values");
+        }
+    }
 }

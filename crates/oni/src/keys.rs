@@ -46,30 +46,42 @@ pub fn decode6(raw: [u16; 3]) -> EQuat {
 pub fn decode6_tabled(raw: [u16; 3]) -> EQuat {
     let t = angle6_trig();
     let [x, y, z] = raw.map(usize::from);
-    let (sh, ch) = t.half[x];
-    let (si, ci) = t.half[z];
-    let (sj, cj) = t.y[y];
-    crate::math::xyzr_euler_combine((si, ci), (sj, cj), (sh, ch))
+    // Indexed by u16s: inside the tables of 65,536.
+    let [sh, ch] = t.half[x];
+    let [si, ci] = t.half[z];
+    let [sj, cj] = t.y[y];
+    crate::math::xyzr_euler_combine((si, ci), (sj as f64, cj as f64), (sh, ch))
 }
 
 /// Per u16 angle `u` of a 6-byte key (θ = u · 2π/65535 as a float): the x87's `sin`/`cos` of
 /// θ/2 (the x and z axes, kept wide) and `MUrSin`/`MUrCos` of 2π − θ/2 (the y axis, rounded
-/// to float), exactly as [`crate::math::xyzr_euler_to_quat`] computes them.
-struct Angle6Trig {
-    half: Vec<(f64, f64)>,
-    y: Vec<(f64, f64)>,
+/// to float, so held as floats: the same values in half the memory), exactly as
+/// [`crate::math::xyzr_euler_to_quat`] computes them.
+pub(crate) struct Angle6Trig {
+    /// `[sin, cos]` of the x or z half angle (indexed by the u16, so never out of bounds).
+    pub half: Box<[[f64; 2]; 1 << 16]>,
+    /// `[sin, cos]` of the y half angle.
+    pub y: Box<[[f32; 2]; 1 << 16]>,
 }
 
-fn angle6_trig() -> &'static Angle6Trig {
+/// The tables, computed once.
+pub(crate) fn angle6_trig() -> &'static Angle6Trig {
     static T: OnceLock<Angle6Trig> = OnceLock::new();
     T.get_or_init(|| {
-        let mut t = Angle6Trig { half: Vec::with_capacity(1 << 16), y: Vec::with_capacity(1 << 16) };
+        let (mut half, mut y) = (Vec::with_capacity(1 << 16), Vec::with_capacity(1 << 16));
         for u in 0..=u16::MAX {
             let a = u as f32 * ANGLE_STEP_6;
-            t.half.push(crate::math::euler_half_sin_cos(a));
-            t.y.push(crate::math::euler_y_sin_cos(a));
+            let (s, c) = crate::math::euler_half_sin_cos(a);
+            half.push([s, c]);
+            let (s, c) = crate::math::euler_y_sin_cos(a);
+            // Floats widened (euler_y_sin_cos's contract): narrowing back is exact.
+            y.push([s as f32, c as f32]);
         }
-        t
+        let full = "65,536 angles";
+        Angle6Trig {
+            half: half.into_boxed_slice().try_into().expect(full),
+            y: y.into_boxed_slice().try_into().expect(full),
+        }
     })
 }
 

@@ -94,71 +94,6 @@ pub fn quat_lerp(from: EQuat, to: EQuat, t: f32) -> EQuat {
     quat_normalize(res)
 }
 
-/// Two [`quat_lerp`]s at once, bit for bit theirs: on x86-64 each double of the two is one
-/// lane of an SSE2 register (`sqrtpd`, `divpd`, `cvtpd2ps`... round each lane exactly as the
-/// scalar instructions do), so the normalization's square root and division, the costliest
-/// steps of `check`'s walk, are paid once a pair.
-#[inline]
-pub fn quat_lerp2(from: [EQuat; 2], to: [EQuat; 2], t: [f32; 2]) -> [EQuat; 2] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        lerp2_sse2(from, to, t)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        [quat_lerp(from[0], to[0], t[0]), quat_lerp(from[1], to[1], t[1])]
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn lerp2_sse2(from: [EQuat; 2], to: [EQuat; 2], t: [f32; 2]) -> [EQuat; 2] {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of every x86-64 CPU (the target's baseline, so these inline), and
-    // the only stores write four floats into local arrays of four.
-    unsafe {
-        // Lane 0 is the first lerp, lane 1 the second; every step is quat_lerp's, in its order.
-        let pd = |x: f32, y: f32| _mm_set_pd(y as f64, x as f64);
-        let (a0, a1, a2, a3) = (
-            pd(from[0][0], from[1][0]),
-            pd(from[0][1], from[1][1]),
-            pd(from[0][2], from[1][2]),
-            pd(from[0][3], from[1][3]),
-        );
-        let (b0, b1, b2, b3) =
-            (pd(to[0][0], to[1][0]), pd(to[0][1], to[1][1]), pd(to[0][2], to[1][2]), pd(to[0][3], to[1][3]));
-        let cosom = _mm_add_pd(
-            _mm_add_pd(_mm_add_pd(_mm_mul_pd(a0, b0), _mm_mul_pd(a1, b1)), _mm_mul_pd(a2, b2)),
-            _mm_mul_pd(a3, b3),
-        );
-        let tt = pd(t[0], t[1]);
-        let scale0 = _mm_sub_pd(_mm_set1_pd(1.0), tt);
-        // -t where cosom < 0 (false for NaN, as the scalar comparison): a flipped sign bit.
-        let negative = _mm_cmplt_pd(cosom, _mm_setzero_pd());
-        let scale1 = _mm_xor_pd(tt, _mm_and_pd(negative, _mm_set1_pd(-0.0)));
-        // Each component rounded to float (cvtpd2ps), then widened again for the normalization.
-        let blend = |a: __m128d, b: __m128d| _mm_cvtpd_ps(_mm_add_pd(_mm_mul_pd(scale0, a), _mm_mul_pd(scale1, b)));
-        let (r0, r1, r2, r3) = (blend(a0, b0), blend(a1, b1), blend(a2, b2), blend(a3, b3));
-        let (w0, w1, w2, w3) = (_mm_cvtps_pd(r0), _mm_cvtps_pd(r1), _mm_cvtps_pd(r2), _mm_cvtps_pd(r3));
-        let square = _mm_add_pd(
-            _mm_add_pd(_mm_add_pd(_mm_mul_pd(w0, w0), _mm_mul_pd(w1, w1)), _mm_mul_pd(w2, w2)),
-            _mm_mul_pd(w3, w3),
-        );
-        let square = _mm_cvtpd_ps(square);
-        let inv = _mm_cvtpd_ps(_mm_div_pd(_mm_set1_pd(1.0), _mm_sqrt_pd(_mm_cvtps_pd(square))));
-        let (q0, q1, q2, q3) = (_mm_mul_ps(r0, inv), _mm_mul_ps(r1, inv), _mm_mul_ps(r2, inv), _mm_mul_ps(r3, inv));
-        // Lanes 0 and 1 of the four components (the two upper lanes are zero).
-        let (mut x, mut y, mut z, mut w, mut sq) = ([0f32; 4], [0f32; 4], [0f32; 4], [0f32; 4], [0f32; 4]);
-        _mm_storeu_ps(x.as_mut_ptr(), q0);
-        _mm_storeu_ps(y.as_mut_ptr(), q1);
-        _mm_storeu_ps(z.as_mut_ptr(), q2);
-        _mm_storeu_ps(w.as_mut_ptr(), q3);
-        _mm_storeu_ps(sq.as_mut_ptr(), square);
-        let lane = |i: usize| if sq[i] > 0.0 { [x[i], y[i], z[i], w[i]] } else { [0.0, 0.0, 0.0, 1.0] };
-        [lane(0), lane(1)]
-    }
-}
-
 /// The same rotation as a glam quaternion (usual convention), normalized.
 pub fn to_glam(q: EQuat) -> Quat {
     let g = Quat::from_xyzw(q[0], q[1], q[2], -q[3]);
@@ -257,41 +192,6 @@ impl Matrix43 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The paired lerp is the scalar one, bit for bit: unit and non-unit quaternions, both
-    /// signs of the dot product, zero-length blends, t from 0 to 1.
-    #[test]
-    fn paired_lerps_are_the_scalar_ones() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            ((seed >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-        };
-        let mut cases: Vec<(EQuat, EQuat, f32)> = Vec::new();
-        for i in 0..200_000 {
-            let mut a = [next(), next(), next(), next()];
-            let b = [next(), next(), next(), next()];
-            if i % 3 == 0 {
-                a = quat_normalize(a);
-            }
-            let t = (next() + 1.0) * 0.5;
-            cases.push((a, b, t));
-        }
-        let q = [0.5, -0.5, 0.5, 0.5];
-        cases.push((q, q.map(|c| -c), 0.5)); // blends to zero length: the identity
-        cases.push((q, q, 0.0));
-        cases.push((q, [0.0, 0.0, 0.0, 1.0], 1.0));
-        for pair in cases.chunks_exact(2) {
-            let (x, y) = (pair[0], pair[1]);
-            let got = quat_lerp2([x.0, y.0], [x.1, y.1], [x.2, y.2]);
-            for (g, c) in got.iter().zip([x, y]) {
-                let want = quat_lerp(c.0, c.1, c.2);
-                assert_eq!(g.map(f32::to_bits), want.map(f32::to_bits), "{c:?}");
-            }
-        }
-    }
 
     #[test]
     fn two_pi_is_the_f32_above() {

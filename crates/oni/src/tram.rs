@@ -5,10 +5,12 @@
 //!   at load ([`walk_block`]).
 //! - `walk`: the engine's frame walk (`TRrQuatArray_SetAnimationInternal`, 0x427820) and the
 //!   root motion summed frame by frame.
+//! - `unit`: `check`'s walk of every frame, verified unit without being collected.
 //! - `json`: the static and per-frame fields for `list --json` and `sample --json`.
 
 mod json;
 mod read;
+mod unit;
 mod walk;
 
 pub use walk::walk_block;

@@ -151,18 +151,18 @@ impl Tram {
         };
         let raw_err = |e: Error| e.in_file(file.raw_name());
 
-        let mut heights = Vec::with_capacity(frames);
-        let mut velocities = Vec::with_capacity(frames);
+        let mut heights = Vec::new();
+        let mut velocities = Vec::new();
         // frames >= 1, so both arrays are required (a raw offset of 0 is an error).
+        // Read as one slice each (checked by `array`'s length), the floats little-endian as
+        // all of Oni's raw data: a level has hundreds of thousands of frames.
+        let f32_at = |c: &[u8], i: usize| f32::from_le_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
         if let Some(mut r) = array(t::HEIGHTS, frames, 4, "heights")? {
-            for _ in 0..frames {
-                heights.push(r.f32().map_err(raw_err)?);
-            }
+            heights = r.bytes(frames * 4).map_err(raw_err)?.chunks_exact(4).map(|c| f32_at(c, 0)).collect();
         }
         if let Some(mut r) = array(t::POSITIONS, frames, 8, "motion")? {
-            for _ in 0..frames {
-                velocities.push([r.f32().map_err(raw_err)?, r.f32().map_err(raw_err)?]);
-            }
+            let xz = r.bytes(frames * 8).map_err(raw_err)?;
+            velocities = xz.chunks_exact(8).map(|c| [f32_at(c, 0), f32_at(c, 4)]).collect();
         }
         let mut attacks = Vec::new();
         if let Some(mut r) = array(t::ATTACKS, b(t::NUM_ATTACKS)? as usize, t::ATTACK_SIZE, "attacks")? {

@@ -3,7 +3,7 @@
 
 use super::{Stream, Tram};
 use crate::keys;
-use crate::math::{quat_lerp, quat_lerp2, EQuat};
+use crate::math::{quat_lerp, EQuat};
 use boneyard_core::{Error, Reader, Result};
 
 impl Tram {
@@ -109,53 +109,6 @@ impl Tram {
         Ok(out)
     }
 
-    /// True when every frame of `part` walks inside its stream to a unit quaternion
-    /// (`keys::is_unit`): the values of [`part_rotations`](Self::part_rotations),
-    /// bit for bit, checked without being collected, the lerps two at a time
-    /// (`math::quat_lerp2`). `check` walks every part of every TRAM this way; false sends it to
-    /// `part_rotations` to name the fault.
-    pub fn part_all_unit(&self, part: usize) -> bool {
-        let Some(stream) = self.streams.get(part).and_then(|s| self.rotations.get(s.start..s.end)) else {
-            return false;
-        };
-        let ks = self.key_size as usize;
-        let key = |pos: usize| stream.get(pos..pos + ks).and_then(|b| keys::decode(self.key_size, b));
-        let Some(first) = key(0) else { return false };
-        // Frame 0 is the first key (also for one frame).
-        let mut ok = keys::is_unit(first);
-        let last_frame = self.frames.saturating_sub(1);
-        let (mut p, mut last_q, mut current_frame) = (ks, first, 0usize);
-        // A lerp waiting for a second one to go with.
-        let mut pending: Option<(EQuat, EQuat, f32)> = None;
-        // The segments up to the last frame: the frames after a key up to the next are the
-        // lerps between them, then the next key itself.
-        while current_frame < last_frame {
-            let (Some(&gap), Some(current_q)) = (stream.get(p), key(p + 1)) else { return false };
-            let gap = usize::from(gap);
-            p += 1 + ks;
-            for into in 1..=gap.min(last_frame - current_frame) {
-                if into == gap {
-                    ok &= keys::is_unit(current_q);
-                    continue;
-                }
-                let t = into as f32 / gap as f32;
-                match pending.take() {
-                    Some((a, b, s)) => {
-                        let [x, y] = quat_lerp2([a, last_q], [b, current_q], [s, t]);
-                        ok &= keys::is_unit(x) & keys::is_unit(y);
-                    }
-                    None => pending = Some((last_q, current_q, t)),
-                }
-            }
-            current_frame += gap;
-            last_q = current_q;
-        }
-        if let Some((a, b, s)) = pending {
-            ok &= keys::is_unit(quat_lerp(a, b, s));
-        }
-        ok
-    }
-
     /// Every part's rotation at `frame`.
     pub fn rotations_at(&self, frame: usize) -> Result<Vec<EQuat>> {
         (0..self.parts).map(|p| self.rotation(p, frame)).collect()
@@ -253,10 +206,10 @@ pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) ->
         let float_keys = if ks == 16 { nkeys } else { 0 };
         for k in 0..float_keys {
             let at = if k == 0 { start } else { start + ks + (k - 1) * (ks + 1) + 1 };
-            if let Some(q) = data.get(at..at + ks).and_then(|b| keys::decode(ks as u16, b)) {
-                if q.iter().any(|c| !c.is_finite()) {
-                    return Err(block.error_at(at, format!("part {p}: key {k} is not finite")));
-                }
+            // The key's four little-endian floats (`keys::decode` of a 16-byte key), inline.
+            let finite = |b: &[u8]| b.chunks_exact(4).all(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite());
+            if data.get(at..at + ks).is_some_and(|b| !finite(b)) {
+                return Err(block.error_at(at, format!("part {p}: key {k} is not finite")));
             }
         }
         streams.push(Stream { start, end: pos, keys: nkeys });
