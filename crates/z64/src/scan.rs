@@ -34,12 +34,36 @@ impl SegWords {
     pub fn new(data: &[u8], seg: u8) -> Self {
         let blocks = (data.len() / 4).div_ceil(64);
         let mut bits = vec![0u64; blocks + 1];
-        for (m, block) in bits.iter_mut().zip(data.chunks(256)) {
-            for (j, w) in block.chunks_exact(4).enumerate() {
-                *m |= u64::from(w[0] == seg) << j;
+        // Whole blocks of 64 words, 16 words at a time, two words a u64 (SWAR): then the
+        // whole words of the last block one by one.
+        let mut whole = data.chunks_exact(256);
+        for (m, block) in bits.iter_mut().zip(&mut whole) {
+            for (j, sixteen) in block.chunks_exact(64).enumerate() {
+                *m |= u64::from(Self::sixteen(sixteen.try_into().expect("64 bytes"), seg)) << (16 * j);
             }
         }
+        let rest = whole.remainder();
+        for (j, w) in rest.chunks_exact(4).enumerate() {
+            bits[data.len() / 256] |= u64::from(w[0] == seg) << j;
+        }
         SegWords { seg, bits }
+    }
+
+    /// Bit `i`: word `i` of the 16 starts with `seg`. Each u64 (little-endian) holds two words
+    /// whose first bytes are its bits 0..8 and 32..40: xor-ed with `seg` and masked, a lane is
+    /// 0 when the byte is `seg`, and adding 0xFF sets the lane's bit 8 when it is not (no carry
+    /// crosses into the next lane). The u64 `k`'s two bits, shifted by `2k`, sit at `8 + 2k`
+    /// (word `2k`) and `40 + 2k` (word `2k + 1`): `>> 8` and `>> 39` put them in word order.
+    fn sixteen(words: &[u8; 64], seg: u8) -> u16 {
+        const LO: u64 = 0x0000_00FF_0000_00FF;
+        const NE: u64 = 0x0000_0100_0000_0100;
+        let s = u64::from(seg) * 0x0000_0001_0000_0001;
+        let mut n = 0u64;
+        for (k, x) in words.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(x.try_into().expect("8 bytes"));
+            n |= ((((x ^ s) & LO) + LO) & NE) << (2 * k);
+        }
+        !(((n >> 8) | (n >> 39)) as u16)
     }
 
     /// The segment byte the words were tested for.
