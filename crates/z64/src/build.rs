@@ -293,25 +293,9 @@ fn choose_variant(
         reads.iter().filter(|(_, r)| r.failures.is_empty()).map(|(v, _)| *v).collect();
     let n = candidates.len();
     if clean.len() > 1 {
-        let common = Variant {
-            label: format!(
-                "what the readings that fit agree on ({})",
-                clean.iter().map(|v| v.label.as_str()).collect::<Vec<_>>().join("; ")
-            ),
-            versions: clean.iter().flat_map(|v| v.versions.iter().copied()).collect(),
-            assets: {
-                let others: Vec<(&[Asset], bool)> =
-                    clean[1..].iter().map(|v| (v.assets.as_slice(), v.assets.is_sorted_by_key(|x| x.offset))).collect();
-                clean[0]
-                    .assets
-                    .iter()
-                    .filter(|a| others.iter().all(|&(o, sorted)| holds(o, sorted, a)))
-                    .cloned()
-                    .collect()
-            },
-        };
+        let common = common_reading(&clean);
         let read = read_named(ctx, ci, &common);
-        return Some((Arc::new(common), read, n));
+        return Some((common, read, n));
     }
     let mut best: Option<(&'static Arc<Variant>, NamedRead)> = None;
     for (v, read) in reads {
@@ -322,6 +306,36 @@ fn choose_variant(
     let (v, mut read) = best?;
     f.warnings.append(&mut read.failures);
     Some((Arc::clone(v), read, n))
+}
+
+/// What the readings `clean` (which all verify) agree on: the entries all of them hold at the
+/// same offset. Made once per set of readings in a process (gameplay_keep's hold thousands of
+/// entries, and copying them was a tenth of an open of Link's files).
+fn common_reading(clean: &[&'static Arc<Variant>]) -> Arc<Variant> {
+    type Commons = std::sync::Mutex<std::collections::HashMap<Vec<usize>, Arc<Variant>>>;
+    static COMMON: std::sync::OnceLock<Commons> = std::sync::OnceLock::new();
+    // The readings are the table's own (static), so where they are names them.
+    let key: Vec<usize> = clean.iter().map(|v| Arc::as_ptr(v) as usize).collect();
+    let cache = COMMON.get_or_init(Default::default);
+    if let Some(c) = cache.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return c;
+    }
+    let common = Arc::new(Variant {
+        label: format!(
+            "what the readings that fit agree on ({})",
+            clean.iter().map(|v| v.label.as_str()).collect::<Vec<_>>().join("; ")
+        ),
+        versions: clean.iter().flat_map(|v| v.versions.iter().copied()).collect(),
+        assets: {
+            let others: Vec<(&[Asset], bool)> =
+                clean[1..].iter().map(|v| (v.assets.as_slice(), v.assets.is_sorted_by_key(|x| x.offset))).collect();
+            clean[0].assets.iter().filter(|a| others.iter().all(|&(o, sorted)| holds(o, sorted, a))).cloned().collect()
+        },
+    });
+    if let Ok(mut m) = cache.lock() {
+        m.insert(key, Arc::clone(&common));
+    }
+    common
 }
 
 /// Whether `assets` holds `a`. The readings keep their entries in offset order, so the

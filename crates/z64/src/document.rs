@@ -112,8 +112,17 @@ impl Z64Document {
                     AnimKind::KeyFrame { flex: true, .. } | AnimKind::Curve { .. } => a.joints / 3,
                     _ => a.joints.saturating_sub(1),
                 },
-                format: format!("z64 {}", a.kind.name()),
-                source: format!("{}@{}", doc.files[home].stem, hex(a.addr & 0xFF_FFFF)),
+                // Put together without the formatting machinery: this runs for every
+                // animation of the document (hundreds in Link's files).
+                format: ["z64 ", a.kind.name()].concat(),
+                source: {
+                    use std::fmt::Write;
+                    let stem = &doc.files[home].stem;
+                    let mut source = String::with_capacity(stem.len() + 9);
+                    source.push_str(stem);
+                    let _ = write!(source, "@0x{:X}", a.addr & 0xFF_FFFF);
+                    source
+                },
                 skeleton: a.skeleton,
                 interpolation: match a.kind {
                     AnimKind::Normal { .. } | AnimKind::KeyFrame { .. } | AnimKind::Curve { .. } => {
