@@ -293,25 +293,9 @@ fn choose_variant(
         reads.iter().filter(|(_, r)| r.failures.is_empty()).map(|(v, _)| *v).collect();
     let n = candidates.len();
     if clean.len() > 1 {
-        let common = Variant {
-            label: format!(
-                "what the readings that fit agree on ({})",
-                clean.iter().map(|v| v.label.as_str()).collect::<Vec<_>>().join("; ")
-            ),
-            versions: clean.iter().flat_map(|v| v.versions.iter().copied()).collect(),
-            assets: {
-                let others: Vec<(&[Asset], bool)> =
-                    clean[1..].iter().map(|v| (v.assets.as_slice(), v.assets.is_sorted_by_key(|x| x.offset))).collect();
-                clean[0]
-                    .assets
-                    .iter()
-                    .filter(|a| others.iter().all(|&(o, sorted)| holds(o, sorted, a)))
-                    .cloned()
-                    .collect()
-            },
-        };
+        let common = common_reading(&clean);
         let read = read_named(ctx, ci, &common);
-        return Some((Arc::new(common), read, n));
+        return Some((common, read, n));
     }
     let mut best: Option<(&'static Arc<Variant>, NamedRead)> = None;
     for (v, read) in reads {
@@ -322,6 +306,36 @@ fn choose_variant(
     let (v, mut read) = best?;
     f.warnings.append(&mut read.failures);
     Some((Arc::clone(v), read, n))
+}
+
+/// What the readings `clean` (which all verify) agree on: the entries all of them hold at the
+/// same offset. Made once per set of readings in a process (gameplay_keep's hold thousands of
+/// entries, and copying them was a tenth of an open of Link's files).
+fn common_reading(clean: &[&'static Arc<Variant>]) -> Arc<Variant> {
+    type Commons = std::sync::Mutex<std::collections::HashMap<Vec<usize>, Arc<Variant>>>;
+    static COMMON: std::sync::OnceLock<Commons> = std::sync::OnceLock::new();
+    // The readings are the table's own (static), so where they are names them.
+    let key: Vec<usize> = clean.iter().map(|v| Arc::as_ptr(v) as usize).collect();
+    let cache = COMMON.get_or_init(Default::default);
+    if let Some(c) = cache.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return c;
+    }
+    let common = Arc::new(Variant {
+        label: format!(
+            "what the readings that fit agree on ({})",
+            clean.iter().map(|v| v.label.as_str()).collect::<Vec<_>>().join("; ")
+        ),
+        versions: clean.iter().flat_map(|v| v.versions.iter().copied()).collect(),
+        assets: {
+            let others: Vec<(&[Asset], bool)> =
+                clean[1..].iter().map(|v| (v.assets.as_slice(), v.assets.is_sorted_by_key(|x| x.offset))).collect();
+            clean[0].assets.iter().filter(|a| others.iter().all(|&(o, sorted)| holds(o, sorted, a))).cloned().collect()
+        },
+    });
+    if let Ok(mut m) = cache.lock() {
+        m.insert(key, Arc::clone(&common));
+    }
+    common
 }
 
 /// Whether `assets` holds `a`. The readings keep their entries in offset order, so the
@@ -427,7 +441,10 @@ fn read_asset(ctx: &Ctx, ci: usize, a: &Asset) -> Result<Option<Item>> {
 fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     let file = ctx.home_file();
     let seg = file.segment;
-    for h in scan::skeleton_candidates(&file.data, seg) {
+    // Which words start with the file's segment byte: every scan below starts there.
+    let words = scan::SegWords::new(&file.data, seg);
+    let skel_cands = scan::skeleton_candidates_in(&file.data, &words);
+    for &h in &skel_cands {
         let addr = (seg as u32) << 24 | h as u32;
         let name = format!("{}_skel_{h:06X}", file.stem);
         if let Ok(s) = skeleton::read_skeleton(ctx, addr, ci, name, None, None) {
@@ -440,7 +457,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         modloader_skeleton(ctx, ci, file, f);
     }
     // Beta-format (legacy) animations, and the limb tables they can play on.
-    let legacy = scan::legacy_animation_candidates(&file.data, seg);
+    let legacy = scan::legacy_animation_candidates_in(&file.data, &words);
     let mut counts: Vec<usize> = legacy.iter().map(|&(_, l)| l).collect();
     counts.sort_unstable();
     counts.dedup();
@@ -472,7 +489,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     }
     // Curve animations (`ptr ptr ptr 0001 frames`), and the skeleton headers that read as curve
     // skeletons they fit; such a header replaces its misreading as a normal skeleton.
-    let curve_anims = scan::curve_animation_candidates(&file.data, seg);
+    let curve_anims = scan::curve_animation_candidates_in(&file.data, &words);
     if !curve_anims.is_empty() {
         let headers: Vec<(u32, crate::curve::CurveHeader)> = curve_anims
             .iter()
@@ -483,7 +500,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
             .collect();
         let work = &mut f.scan_work;
         let mut curve_skels = Vec::new();
-        for h in scan::skeleton_candidates(&file.data, seg) {
+        for &h in &skel_cands {
             if !spend(work, file.data.get(h + 4).map_or(1, |&n| n as usize)) {
                 break;
             }
@@ -514,7 +531,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     }
     // MM keyframe skeletons, and (only where one was found) keyframe animations.
     let kf_before = f.skels.len();
-    for h in scan::kf_skeleton_candidates(&file.data, seg) {
+    for h in scan::kf_skeleton_candidates_in(&file.data, &words) {
         // Standard then flex: up to twice the limb count.
         if !spend(&mut f.scan_work, 2 * file.data.get(h).map_or(1, |&n| n as usize)) {
             break;
@@ -532,7 +549,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         }
     }
     if f.skels.len() > kf_before {
-        for h in scan::kf_animation_candidates(&file.data, seg) {
+        for h in scan::kf_animation_candidates_in(&file.data, &words) {
             let addr = (seg as u32) << 24 | h as u32;
             if let Ok(header) = crate::keyframe::read_header(ctx, addr) {
                 let name = format!("{}_kf_anim_{h:06X}", file.stem);
@@ -541,7 +558,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
             }
         }
     }
-    for (h, _) in scan::animation_candidates(&file.data, seg) {
+    for (h, _) in scan::animation_candidates_in(&file.data, &words) {
         let addr = (seg as u32) << 24 | h as u32;
         if let Ok((frames, kind)) = anim::read_normal_header(ctx, addr) {
             let name = format!("{}_anim_{h:06X}", file.stem);
@@ -610,8 +627,9 @@ fn link_animations(ctx: &Ctx, ci: usize, names: Option<&Variant>, f: &mut Found)
         }
     }
     let len = ctx.segment_len(SEG_LINK_ANIMETION).unwrap_or(0);
-    let run = scan::link_headers(&file.data, len);
-    let appended = scan::appended_link_headers(&file.data, len, &run);
+    let words = scan::SegWords::new(&file.data, SEG_LINK_ANIMETION);
+    let run = scan::link_headers_in(&file.data, len, &words);
+    let appended = scan::appended_link_headers_in(&file.data, len, &run, &words);
     for h in run.into_iter().chain(appended) {
         let addr = seg | h as u32;
         if seen.contains(&addr) {

@@ -63,7 +63,16 @@ pub struct Budget {
     pub max_depth: usize,
     /// Commands one display list may run (`Limits::max_dlist_commands`).
     pub max_commands: usize,
+    /// The textures decoded so far for the document's meshes: meshes that draw the same
+    /// texels (same bytes, format, palette and use) share one decoding. Their texels are
+    /// spent from [`Budget::texels`] by each mesh all the same.
+    pub decoded: HashMap<TextureKey, Option<boneyard_core::model::Texture>>,
 }
+
+/// What a decoded texture depends on: where its bytes are (file index and offset, as the
+/// segment table resolves them) and its palette's, its format, size and dimensions, and how
+/// the draw uses it (filter, colour, alpha).
+pub type TextureKey = ((usize, usize), Option<(usize, usize)>, [u8; 2], [usize; 2], [bool; 3]);
 
 impl Budget {
     /// The whole budget of a document within the caller's limits (`max_document_commands`,
@@ -85,6 +94,7 @@ impl Budget {
             ),
             max_depth: l.max_dlist_depth,
             max_commands: l.max_dlist_commands,
+            decoded: HashMap::new(),
         }
     }
 }
@@ -361,6 +371,9 @@ impl RuntimeTexture {
 /// The filter, and white where the combiner does not read the texture's colour or alpha.
 fn apply_texel_use(t: &mut boneyard_core::model::Texture, bilinear: bool, rgb: bool, alpha: bool) {
     t.filter = if bilinear { TextureFilter::ThreePoint } else { TextureFilter::Point };
+    if rgb && alpha {
+        return;
+    }
     for px in t.rgba.chunks_exact_mut(4) {
         if !rgb {
             px[..3].fill(255);
@@ -382,6 +395,61 @@ struct Vtx {
     color: [f32; 4],
 }
 
+/// The hashing of [`Group::seen`]'s keys (a vertex address and a limb: two words): the words
+/// folded into one, then the SplitMix64 finaliser of it mixed with a seed drawn per map from
+/// the standard library's random keys. SipHash cost a fifth of a mesh's decoding; the random
+/// seed keeps what a file's chosen addresses cannot be made to collide in.
+#[derive(Clone, Copy)]
+struct VertexKeys {
+    seed: u64,
+}
+
+impl Default for VertexKeys {
+    fn default() -> Self {
+        use std::hash::BuildHasher;
+        VertexKeys { seed: std::collections::hash_map::RandomState::new().hash_one(0x5EED_u64) }
+    }
+}
+
+impl std::hash::BuildHasher for VertexKeys {
+    type Hasher = VertexKeyHasher;
+    fn build_hasher(&self) -> VertexKeyHasher {
+        VertexKeyHasher { seed: self.seed, state: 0 }
+    }
+}
+
+/// See [`VertexKeys`].
+struct VertexKeyHasher {
+    seed: u64,
+    state: u64,
+}
+
+impl VertexKeyHasher {
+    fn add(&mut self, v: u64) {
+        self.state = self.state.rotate_left(32) ^ v;
+    }
+}
+
+impl std::hash::Hasher for VertexKeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.add(u64::from(v));
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+    fn finish(&self) -> u64 {
+        let mut z = (self.state ^ self.seed).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
 /// Triangles sharing one texture.
 struct Group {
     tex: Option<TexKey>,
@@ -399,7 +467,7 @@ struct Group {
     st: Vec<[i16; 2]>,
     colors: Vec<[f32; 4]>,
     indices: Vec<u32>,
-    seen: HashMap<(u32, usize), u32>,
+    seen: HashMap<(u32, usize), u32, VertexKeys>,
 }
 
 impl Group {
@@ -502,7 +570,18 @@ impl Group {
             let bytes = (w * h * texture::bits(siz)).div_ceil(8);
             let data = ctx.bytes(addr, bytes, 0).ok();
             let pal = tlut.and_then(|t| ctx.tail(t, 0).ok());
-            let decoded = data.and_then(|d| texture::decode(fmt, siz, w, h, d, pal));
+            let use_ = [self.bilinear, m.texel_rgb, m.texel_alpha];
+            let decode = || {
+                let mut t = texture::decode(fmt, siz, w, h, data?, pal)?;
+                apply_texel_use(&mut t, use_[0], use_[1], use_[2]);
+                Some(t)
+            };
+            let at = ctx.resolve(addr, bytes, 0).ok();
+            let pal_at = tlut.and_then(|t| ctx.resolve(t, 0, 0).ok());
+            let decoded = match at {
+                Some(at) => budget.decoded.entry((at, pal_at, [fmt, siz], [w, h], use_)).or_insert_with(decode).clone(),
+                None => decode(),
+            };
             if decoded.is_none() {
                 note(match (data, bound) {
                     (_, false) => format!(
@@ -513,8 +592,7 @@ impl Group {
                     _ => "the format or its palette is not readable".to_string(),
                 });
             }
-            if let Some(mut t) = decoded {
-                apply_texel_use(&mut t, self.bilinear, m.texel_rgb, m.texel_alpha);
+            if let Some(t) = decoded {
                 let (sx, sy) = (self.scale[0] / (32.0 * w as f32), self.scale[1] / (32.0 * h as f32));
                 let (ox, oy) = (self.origin[0] / w as f32, self.origin[1] / h as f32);
                 mesh.uvs = Some(
@@ -893,7 +971,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             st: Vec::new(),
             colors: Vec::new(),
             indices: Vec::new(),
-            seen: HashMap::new(),
+            seen: HashMap::default(),
         });
         Some(self.groups.len() - 1)
     }

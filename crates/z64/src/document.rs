@@ -100,51 +100,8 @@ impl Z64Document {
         }
         for (i, a) in doc.found.anims.iter().enumerate() {
             let home = doc.found.ctxs[a.ctx].1;
-            let mut extra = Map::new();
-            extra.insert("kind".into(), json!(a.kind.name()));
-            extra.insert("header".into(), json!(hex(a.addr & 0xFF_FFFF)));
-            extra.insert("file".into(), json!(doc.files[home].stem));
-            extra.insert("joints".into(), json!(a.joints));
-            match a.kind {
-                AnimKind::Normal { frame_data, joint_indices, static_max } => {
-                    extra.insert("frame_data".into(), json!(hex(frame_data)));
-                    extra.insert("joint_indices".into(), json!(hex(joint_indices)));
-                    extra.insert("static_index_max".into(), json!(static_max));
-                }
-                AnimKind::Link { data } => {
-                    extra.insert("frame_data".into(), json!(hex(data)));
-                    extra.insert("frame_size".into(), json!(crate::layout::LINK_FRAME_SIZE));
-                }
-                AnimKind::Legacy { frame_data, keys } => {
-                    extra.insert("frame_data".into(), json!(hex(frame_data)));
-                    extra.insert("joint_keys".into(), json!(hex(keys)));
-                }
-                AnimKind::KeyFrame { header, flex } => {
-                    extra.insert("bit_flags".into(), json!(hex(header.bit_flags)));
-                    extra.insert("key_frames".into(), json!(hex(header.key_frames)));
-                    extra.insert("kf_nums".into(), json!(hex(header.kf_nums)));
-                    extra.insert("fixed_values".into(), json!(hex(header.fixed_values)));
-                    extra.insert("unk_10".into(), json!(header.unk_10));
-                    extra.insert("layout".into(), json!(if flex { "flex" } else { "standard" }));
-                    extra.insert(
-                        "time".into(),
-                        json!(
-                            "frame f samples curTime f + 1 (the game plays curTime 1..frameCount, 1.5 a game update)"
-                        ),
-                    );
-                    if flex {
-                        extra.insert("joint_table".into(), json!("per limb: scale (x100), rotation, translation"));
-                    }
-                }
-                AnimKind::Curve { header } => {
-                    extra.insert("knot_counts".into(), json!(hex(header.knot_counts)));
-                    extra.insert("interpolation_data".into(), json!(hex(header.knots)));
-                    extra.insert("constant_data".into(), json!(hex(header.constants)));
-                    extra.insert("unk_0c".into(), json!(header.unk_0c));
-                    extra.insert("time".into(), json!("frame f samples curFrame f (1.5 a game update), unrounded"));
-                    extra.insert("joint_table".into(), json!("per limb: scale (x1024), rotation, position"));
-                }
-            }
+            // The `list --json` fields are built when asked for (`animation_extra`).
+            let extra = Map::new();
             doc.anim_infos.push(AnimInfo {
                 index: i,
                 name: a.name.clone(),
@@ -155,8 +112,17 @@ impl Z64Document {
                     AnimKind::KeyFrame { flex: true, .. } | AnimKind::Curve { .. } => a.joints / 3,
                     _ => a.joints.saturating_sub(1),
                 },
-                format: format!("z64 {}", a.kind.name()),
-                source: format!("{}@{}", doc.files[home].stem, hex(a.addr & 0xFF_FFFF)),
+                // Put together without the formatting machinery: this runs for every
+                // animation of the document (hundreds in Link's files).
+                format: ["z64 ", a.kind.name()].concat(),
+                source: {
+                    use std::fmt::Write;
+                    let stem = &doc.files[home].stem;
+                    let mut source = String::with_capacity(stem.len() + 9);
+                    source.push_str(stem);
+                    let _ = write!(source, "@0x{:X}", a.addr & 0xFF_FFFF);
+                    source
+                },
                 skeleton: a.skeleton,
                 interpolation: match a.kind {
                     AnimKind::Normal { .. } | AnimKind::KeyFrame { .. } | AnimKind::Curve { .. } => {
@@ -186,6 +152,56 @@ impl Z64Document {
     pub(crate) fn ctx(&self, ci: usize) -> Ctx<'_> {
         let (map, home) = self.found.ctxs[ci];
         Ctx::new(&self.files, map, home)
+    }
+
+    /// The format-specific fields of animation `i` for `list --json` ([`Document::animation_extra`]).
+    fn anim_extra(&self, i: usize) -> Map<String, Value> {
+        let Some(a) = self.found.anims.get(i) else { return Map::new() };
+        let home = self.found.ctxs[a.ctx].1;
+        let mut extra = Map::new();
+        extra.insert("kind".into(), json!(a.kind.name()));
+        extra.insert("header".into(), json!(hex(a.addr & 0xFF_FFFF)));
+        extra.insert("file".into(), json!(self.files[home].stem));
+        extra.insert("joints".into(), json!(a.joints));
+        match a.kind {
+            AnimKind::Normal { frame_data, joint_indices, static_max } => {
+                extra.insert("frame_data".into(), json!(hex(frame_data)));
+                extra.insert("joint_indices".into(), json!(hex(joint_indices)));
+                extra.insert("static_index_max".into(), json!(static_max));
+            }
+            AnimKind::Link { data } => {
+                extra.insert("frame_data".into(), json!(hex(data)));
+                extra.insert("frame_size".into(), json!(crate::layout::LINK_FRAME_SIZE));
+            }
+            AnimKind::Legacy { frame_data, keys } => {
+                extra.insert("frame_data".into(), json!(hex(frame_data)));
+                extra.insert("joint_keys".into(), json!(hex(keys)));
+            }
+            AnimKind::KeyFrame { header, flex } => {
+                extra.insert("bit_flags".into(), json!(hex(header.bit_flags)));
+                extra.insert("key_frames".into(), json!(hex(header.key_frames)));
+                extra.insert("kf_nums".into(), json!(hex(header.kf_nums)));
+                extra.insert("fixed_values".into(), json!(hex(header.fixed_values)));
+                extra.insert("unk_10".into(), json!(header.unk_10));
+                extra.insert("layout".into(), json!(if flex { "flex" } else { "standard" }));
+                extra.insert(
+                    "time".into(),
+                    json!("frame f samples curTime f + 1 (the game plays curTime 1..frameCount, 1.5 a game update)"),
+                );
+                if flex {
+                    extra.insert("joint_table".into(), json!("per limb: scale (x100), rotation, translation"));
+                }
+            }
+            AnimKind::Curve { header } => {
+                extra.insert("knot_counts".into(), json!(hex(header.knot_counts)));
+                extra.insert("interpolation_data".into(), json!(hex(header.knots)));
+                extra.insert("constant_data".into(), json!(hex(header.constants)));
+                extra.insert("unk_0c".into(), json!(header.unk_0c));
+                extra.insert("time".into(), json!("frame f samples curFrame f (1.5 a game update), unrounded"));
+                extra.insert("joint_table".into(), json!("per limb: scale (x1024), rotation, position"));
+            }
+        }
+        extra
     }
 
     /// Also adds to `warnings` what the meshes left out.
@@ -517,6 +533,11 @@ impl Document for Z64Document {
 
     fn animations(&self) -> &[AnimInfo] {
         &self.anim_infos
+    }
+
+    /// Built when asked for: the kind, header, file, joints and the kind's own pointers.
+    fn animation_extra(&self, anim: usize) -> Map<String, Value> {
+        self.anim_extra(anim)
     }
 
     fn warnings(&self) -> &[Warning] {

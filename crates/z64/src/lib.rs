@@ -485,12 +485,14 @@ fn pick_rom_files(
             let stem = named.unwrap_or_else(|| format!("file_{:04}", f.index));
             let seg = if stem.starts_with("gameplay_") { 5 } else { layout::SEG_OBJECT };
             let known = names::is_known(&stem);
-            if !known
-                && picked.is_none()
-                && scan::skeleton_candidates(&f.data, seg).is_empty()
-                && scan::animation_candidates(&f.data, seg).is_empty()
-                && !has_keyframe_or_curve(&f.data, seg, &mut work)
-            {
+            // One bitmap of the file's pointer words for all its scans.
+            let mut holds_nothing = || {
+                let words = scan::SegWords::new(&f.data, seg);
+                scan::skeleton_candidates_in(&f.data, &words).is_empty()
+                    && scan::animation_candidates_in(&f.data, &words).is_empty()
+                    && !has_keyframe_or_curve(&f.data, &words, &mut work)
+            };
+            if !known && picked.is_none() && holds_nothing() {
                 continue;
             }
             (stem, seg)
@@ -522,11 +524,12 @@ fn pick_rom_files(
 }
 
 /// Does a ROM file hold an MM keyframe skeleton that reads, or a curve animation header?
-fn has_keyframe_or_curve(data: &[u8], seg: u8, work: &mut boneyard_core::Budget) -> bool {
-    if !scan::curve_animation_candidates(data, seg).is_empty() {
+fn has_keyframe_or_curve(data: &[u8], words: &scan::SegWords, work: &mut boneyard_core::Budget) -> bool {
+    let seg = words.seg();
+    if !scan::curve_animation_candidates_in(data, words).is_empty() {
         return true;
     }
-    let cands = scan::kf_skeleton_candidates(data, seg);
+    let cands = scan::kf_skeleton_candidates_in(data, words);
     if cands.is_empty() {
         return false;
     }

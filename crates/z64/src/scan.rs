@@ -19,42 +19,114 @@ fn word(data: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
 }
 
-/// The 4-aligned offsets `h` of `data`, in increasing order, at which the word at `h + 4k` is
-/// whole and its first byte `seg`, for every `k` of `ks`: where a record holding segmented pointers into `seg` at those
-/// words can start. Each scan's own checks (which imply these bytes) then run only there: a
-/// bit a word, 64 words tested at once, instead of a test at every word of the file.
-fn pointer_words(data: &[u8], seg: u8, ks: &'static [usize]) -> impl Iterator<Item = usize> {
-    let blocks = (data.len() / 4).div_ceil(64);
-    // One spare block of zeros, so the shifted reads of the last block see no bits past it.
-    let mut bits = vec![0u64; blocks + 1];
-    for (m, block) in bits.iter_mut().zip(data.chunks(256)) {
-        for (j, w) in block.chunks_exact(4).enumerate() {
-            *m |= u64::from(w[0] == seg) << j;
+/// Which whole 4-aligned words of a file start with a segment byte: bit `j` of block `i` is
+/// word `64i + j`. Built once per file and segment and shared by every scan of it (each scan
+/// would otherwise test every word of the file again).
+pub struct SegWords {
+    seg: u8,
+    /// One spare block of zeros at the end, so the shifted reads of the last block see no bits
+    /// past it.
+    bits: Vec<u64>,
+}
+
+impl SegWords {
+    /// The words of `data` that start with `seg`.
+    pub fn new(data: &[u8], seg: u8) -> Self {
+        let blocks = (data.len() / 4).div_ceil(64);
+        let mut bits = vec![0u64; blocks + 1];
+        // Whole blocks of 64 words, 16 words at a time, two words a u64 (SWAR): then the
+        // whole words of the last block one by one.
+        let mut whole = data.chunks_exact(256);
+        for (m, block) in bits.iter_mut().zip(&mut whole) {
+            for (j, sixteen) in block.chunks_exact(64).enumerate() {
+                *m |= u64::from(Self::sixteen(sixteen.try_into().expect("64 bytes"), seg)) << (16 * j);
+            }
         }
+        let rest = whole.remainder();
+        for (j, w) in rest.chunks_exact(4).enumerate() {
+            bits[data.len() / 256] |= u64::from(w[0] == seg) << j;
+        }
+        SegWords { seg, bits }
     }
-    (0..blocks).flat_map(move |i| {
-        // Bit j of `m`: word 64i + j starts a run (its words + k all start with `seg`).
-        let mut m = !0u64;
-        for &k in ks {
-            let (q, r) = (i + k / 64, k % 64);
-            let lo = bits.get(q).copied().unwrap_or(0);
-            let hi = bits.get(q + 1).copied().unwrap_or(0);
-            m &= if r == 0 { lo } else { (lo >> r) | (hi << (64 - r)) };
+
+    /// Bit `i`: word `i` of the 16 starts with `seg`. Each u64 (little-endian) holds two words
+    /// whose first bytes are its bits 0..8 and 32..40: xor-ed with `seg` and masked, a lane is
+    /// 0 when the byte is `seg`, and adding 0xFF sets the lane's bit 8 when it is not (no carry
+    /// crosses into the next lane). The u64 `k`'s two bits, shifted by `2k`, sit at `8 + 2k`
+    /// (word `2k`) and `40 + 2k` (word `2k + 1`): `>> 8` and `>> 39` put them in word order.
+    fn sixteen(words: &[u8; 64], seg: u8) -> u16 {
+        const LO: u64 = 0x0000_00FF_0000_00FF;
+        const NE: u64 = 0x0000_0100_0000_0100;
+        let s = u64::from(seg) * 0x0000_0001_0000_0001;
+        let mut n = 0u64;
+        for (k, x) in words.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(x.try_into().expect("8 bytes"));
+            n |= ((((x ^ s) & LO) + LO) & NE) << (2 * k);
         }
-        std::iter::from_fn(move || {
-            (m != 0).then(|| {
-                let j = m.trailing_zeros() as usize;
-                m &= m - 1;
-                (i * 64 + j) * 4
+        !(((n >> 8) | (n >> 39)) as u16)
+    }
+
+    /// The segment byte the words were tested for.
+    pub fn seg(&self) -> u8 {
+        self.seg
+    }
+
+    /// The 4-aligned offsets `h`, in increasing order, at which the word at `h + 4k` is whole
+    /// and starts with the segment byte, for every `k` of `ks`: where a record holding
+    /// segmented pointers at those words can start. Each scan's own checks (which imply these
+    /// bytes) then run only there: 64 words tested at once instead of a test at every word.
+    fn starts<'a>(&'a self, ks: &'a [usize]) -> impl Iterator<Item = usize> + 'a {
+        let blocks = self.bits.len() - 1;
+        let bits = &self.bits;
+        (0..blocks).flat_map(move |i| {
+            // Bit j of `m`: word 64i + j starts a run (its words + k all start with `seg`).
+            let mut m = !0u64;
+            for &k in ks {
+                let (q, r) = (i + k / 64, k % 64);
+                let lo = bits.get(q).copied().unwrap_or(0);
+                let hi = bits.get(q + 1).copied().unwrap_or(0);
+                m &= if r == 0 { lo } else { (lo >> r) | (hi << (64 - r)) };
+            }
+            std::iter::from_fn(move || {
+                (m != 0).then(|| {
+                    let j = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    (i * 64 + j) * 4
+                })
             })
         })
-    })
+    }
+
+    /// The first word at index `from` or later that starts with the segment byte.
+    fn next_word(&self, from: usize) -> Option<usize> {
+        let mut i = from / 64;
+        let mut m = *self.bits.get(i)? & (!0u64 << (from % 64));
+        loop {
+            if m != 0 {
+                return Some(i * 64 + m.trailing_zeros() as usize);
+            }
+            i += 1;
+            m = *self.bits.get(i)?;
+        }
+    }
+}
+
+/// [`SegWords::starts`] of a new bitmap (tests).
+#[cfg(test)]
+fn pointer_words(data: &[u8], seg: u8, ks: &'static [usize]) -> Vec<usize> {
+    SegWords::new(data, seg).starts(ks).collect()
 }
 
 /// Offsets of candidate skeleton headers in `data` (bound to `seg`).
 pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
+    skeleton_candidates_in(data, &SegWords::new(data, seg))
+}
+
+/// [`skeleton_candidates`] over the file's [`SegWords`] for its segment.
+pub fn skeleton_candidates_in(data: &[u8], words: &SegWords) -> Vec<usize> {
+    let seg = words.seg;
     let mut out = Vec::new();
-    for h in pointer_words(data, seg, &[0]).take_while(|&h| h + SKELETON_HEADER_SIZE <= data.len()) {
+    for h in words.starts(&[0]).take_while(|&h| h + SKELETON_HEADER_SIZE <= data.len()) {
         // `SS oooooo NN 000000`. The segment byte and the padding first: this runs at every
         // pointer word of every file a probe looks at, and a whole record read costs more.
         if data[h] == seg && data[h + 5..h + 8] == [0, 0, 0] {
@@ -82,9 +154,11 @@ pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
 }
 
 /// Offsets of candidate normal animation headers, with the joint count the gap allows.
-pub fn animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> {
+/// `words`: the file's [`SegWords`] for its segment.
+pub fn animation_candidates_in(data: &[u8], words: &SegWords) -> Vec<(usize, usize)> {
+    let seg = words.seg;
     let mut out = Vec::new();
-    for h in pointer_words(data, seg, &[1, 2]).take_while(|&h| h + ANIMATION_HEADER_SIZE <= data.len()) {
+    for h in words.starts(&[1, 2]).take_while(|&h| h + ANIMATION_HEADER_SIZE <= data.len()) {
         if let Some(found) = animation_at(data, seg, h) {
             out.push((h, found));
         }
@@ -137,6 +211,12 @@ fn likely_link_header(keep: &[u8], h: usize) -> bool {
 /// run is 573 headers from 0x2310; MM keeps its player animations elsewhere, and the run finds
 /// them too. Runs shorter than 16 headers are not taken.
 pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
+    link_headers_in(keep, link_len, &SegWords::new(keep, SEG_LINK_ANIMETION))
+}
+
+/// [`link_headers`] over gameplay_keep's bitmap of words starting with segment 7 (`words`).
+pub fn link_headers_in(keep: &[u8], link_len: usize, words: &SegWords) -> Vec<usize> {
+    debug_assert_eq!(words.seg, SEG_LINK_ANIMETION);
     let valid = |h: usize| -> bool {
         if !likely_link_header(keep, h) {
             return false;
@@ -152,9 +232,8 @@ pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
             && s == SEG_LINK_ANIMETION
             && off as usize + f as usize * LINK_FRAME_SIZE <= link_len
     };
-    // Only offsets whose segment byte is 7 can be valid: a failed one steps to the next of
-    // those in its phase instead of to the next header.
-    let cands: Vec<usize> = pointer_words(keep, SEG_LINK_ANIMETION, &[1]).collect();
+    // Only offsets whose segment byte (at `h + 4`) is 7 can be valid: a failed one steps to
+    // the next of those in its phase instead of to the next header.
     let mut best = (0, 0);
     for phase in [0, 4] {
         let mut h = phase;
@@ -169,11 +248,18 @@ pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
                     best = (start, n);
                 }
             } else {
-                let from = cands.partition_point(|&c| c < h + LINK_ANIMATION_HEADER_SIZE);
-                h = match cands[from..].iter().find(|&&c| c % LINK_ANIMATION_HEADER_SIZE == phase) {
-                    Some(&c) => c,
-                    None => break,
+                // The candidate h' >= h + 8 has its segment word at h' / 4 + 1.
+                let mut from = (h + LINK_ANIMATION_HEADER_SIZE) / 4 + 1;
+                h = loop {
+                    match words.next_word(from) {
+                        Some(w) if (w - 1) * 4 % LINK_ANIMATION_HEADER_SIZE == phase => break (w - 1) * 4,
+                        Some(w) => from = w + 1,
+                        None => break usize::MAX,
+                    }
                 };
+                if h == usize::MAX {
+                    break;
+                }
             }
         }
     }
@@ -188,6 +274,13 @@ pub fn link_headers(keep: &[u8], link_len: usize) -> Vec<usize> {
 /// (`link_len` bytes, the real one) and past every frame the run's headers use. In the game's
 /// files the run's frames end within the last 16 bytes of link_animetion, so none qualifies.
 pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec<usize> {
+    appended_link_headers_in(keep, link_len, run, &SegWords::new(keep, SEG_LINK_ANIMETION))
+}
+
+/// [`appended_link_headers`] over gameplay_keep's bitmap of words starting with segment 7
+/// (`words`, as [`link_headers_in`] takes it).
+pub fn appended_link_headers_in(keep: &[u8], link_len: usize, run: &[usize], words: &SegWords) -> Vec<usize> {
+    debug_assert_eq!(words.seg, SEG_LINK_ANIMETION);
     let Some(&last) = run.last() else { return Vec::new() };
     let data_end = run
         .iter()
@@ -214,10 +307,8 @@ pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec
             && off >= data_end
             && off + f * LINK_FRAME_SIZE <= link_len
     };
-    // From a 4-aligned start, only offsets whose segment byte is 7 can be valid: a failed one
-    // steps to the next of those.
-    let cands: Vec<usize> =
-        if last % 4 == 0 { pointer_words(keep, SEG_LINK_ANIMETION, &[1]).collect() } else { Vec::new() };
+    // From a 4-aligned start, only offsets whose segment byte (at `h + 4`) is 7 can be valid:
+    // a failed one steps to the next of those.
     let mut out = Vec::new();
     let mut h = last + LINK_ANIMATION_HEADER_SIZE;
     while h + LINK_ANIMATION_HEADER_SIZE <= keep.len() {
@@ -225,8 +316,9 @@ pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec
             out.push(h);
             h += LINK_ANIMATION_HEADER_SIZE;
         } else if last % 4 == 0 {
-            match cands.get(cands.partition_point(|&c| c < h + 4)) {
-                Some(&c) => h = c,
+            // The candidate h' >= h + 4 has its segment word at h' / 4 + 1.
+            match words.next_word((h + 4) / 4 + 1) {
+                Some(w) => h = (w - 1) * 4,
                 None => break,
             }
         } else {
@@ -239,9 +331,11 @@ pub fn appended_link_headers(keep: &[u8], link_len: usize, run: &[usize]) -> Vec
 /// Legacy (beta) animation headers, as ZSaten finds them: `FFFF LLLL SSoooooo SSoooooo`,
 /// frames > 0, 1..=255 limbs, `frameData < jointKey`, and the limbCount + 1 joint keys ending at
 /// the header (up to 15 zero bytes of padding). Returns (header offset, limb count).
-pub fn legacy_animation_candidates(data: &[u8], seg: u8) -> Vec<(usize, usize)> {
+/// `words`: the file's [`SegWords`] for its segment.
+pub fn legacy_animation_candidates_in(data: &[u8], words: &SegWords) -> Vec<(usize, usize)> {
+    let seg = words.seg;
     let mut out = Vec::new();
-    for h in pointer_words(data, seg, &[1, 2]).take_while(|&h| h + LEGACY_ANIMATION_HEADER_SIZE <= data.len()) {
+    for h in words.starts(&[1, 2]).take_while(|&h| h + LEGACY_ANIMATION_HEADER_SIZE <= data.len()) {
         // `FFFF LLLL SSoooooo SSoooooo`: both segment bytes first (implied by the checks below).
         let hit = (data[h + 4] == seg && data[h + 8] == seg).then(|| {
             let a = LegacyAnimationHeader::parse_at(data, h).ok()?;
@@ -329,9 +423,11 @@ pub fn legacy_limb_tables(
 /// MM keyframe skeleton headers (`KeyFrameSkeleton`): 4-aligned `NN DD 0000 SSoooooo` with
 /// 2..=255 limbs, 1..=NN display lists and the limb array (0xC or 0x8 bytes a limb) inside the
 /// file; the limb tree and the display-list count are checked when the skeleton is read.
-pub fn kf_skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
+/// `words`: the file's [`SegWords`] for its segment.
+pub fn kf_skeleton_candidates_in(data: &[u8], words: &SegWords) -> Vec<usize> {
+    let seg = words.seg;
     let mut out = Vec::new();
-    for h in pointer_words(data, seg, &[1]).take_while(|&h| h + KF_SKELETON_SIZE <= data.len()) {
+    for h in words.starts(&[1]).take_while(|&h| h + KF_SKELETON_SIZE <= data.len()) {
         // `NN DD 0000 SSoooooo`: the padding and the segment byte first (implied below).
         let hit = (data[h + 2] == 0 && data[h + 3] == 0 && data[h + 4] == seg).then(|| {
             let k = KeyFrameSkeleton::parse_at(data, h).ok()?;
@@ -357,9 +453,11 @@ pub fn kf_skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
 /// MM keyframe animation headers (`KeyFrameAnimation`, 0x14 bytes): 4-aligned, four pointers
 /// into the file (bitFlags, keyFrames 2-aligned, kfNums 2-aligned, fixedValues 2-aligned) and
 /// frameCount > 0. Whether the arrays fit a skeleton is checked when they are paired.
-pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
+/// `words`: the file's [`SegWords`] for its segment.
+pub fn kf_animation_candidates_in(data: &[u8], words: &SegWords) -> Vec<usize> {
+    let seg = words.seg;
     let mut out = Vec::new();
-    for h in pointer_words(data, seg, &[0, 1, 2, 3]).take_while(|&h| h + KF_ANIMATION_SIZE <= data.len()) {
+    for h in words.starts(&[0, 1, 2, 3]).take_while(|&h| h + KF_ANIMATION_SIZE <= data.len()) {
         // Four pointers into the file: their segment bytes first (implied below).
         let hit = (data[h] == seg && data[h + 4] == seg && data[h + 8] == seg && data[h + 12] == seg).then(|| {
             let a = KeyFrameAnimation::parse_at(data, h).ok()?;
@@ -385,9 +483,11 @@ pub fn kf_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
 /// Curve animation headers (`CurveAnimationHeader`, 0x10 bytes): 4-aligned, knotCounts,
 /// interpolationData (4-aligned: its knots hold an f32) and constantData (2-aligned) inside
 /// the file, `unk_0C` 1 (as in every object) and frameCount > 0.
-pub fn curve_animation_candidates(data: &[u8], seg: u8) -> Vec<usize> {
+/// `words`: the file's [`SegWords`] for its segment.
+pub fn curve_animation_candidates_in(data: &[u8], words: &SegWords) -> Vec<usize> {
+    let seg = words.seg;
     let mut out = Vec::new();
-    for h in pointer_words(data, seg, &[0, 1, 2]).take_while(|&h| h + CURVE_ANIMATION_HEADER_SIZE <= data.len()) {
+    for h in words.starts(&[0, 1, 2]).take_while(|&h| h + CURVE_ANIMATION_HEADER_SIZE <= data.len()) {
         // Three pointers into the file, then `0001`: those bytes first (implied below).
         let likely = data[h] == seg && data[h + 4] == seg && data[h + 8] == seg && data[h + 12..h + 14] == [0, 1];
         let hit = likely.then(|| {
@@ -457,8 +557,13 @@ mod tests {
                 // Each word `h + 4k` whole and starting with `seg`.
                 let at = |h: usize, k: usize| h + 4 * k + 4 <= len && d[h + 4 * k] == 6;
                 let want: Vec<usize> = (0..len / 4).map(|w| w * 4).filter(|&h| ks.iter().all(|&k| at(h, k))).collect();
-                let got: Vec<usize> = pointer_words(d, 6, ks).collect();
+                let got: Vec<usize> = pointer_words(d, 6, ks);
                 assert_eq!(got, want, "len {len} ks {ks:?}");
+            }
+            let words = SegWords::new(d, 6);
+            for from in 0..len / 4 + 70 {
+                let want = (from..len / 4).find(|&w| d[4 * w] == 6);
+                assert_eq!(words.next_word(from), want, "len {len} from {from}");
             }
         }
     }

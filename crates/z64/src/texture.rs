@@ -24,69 +24,92 @@ pub fn bits(siz: u8) -> usize {
     4 << (siz & 3)
 }
 
+/// A 5-bit channel widened to 8 bits as `x * 255 / 31` (truncated), by table.
+const FIVE_TO_EIGHT: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut x = 0;
+    while x < 32 {
+        t[x] = (x * 255 / 31) as u8;
+        x += 1;
+    }
+    t
+};
+
 fn rgba5551(v: u16) -> [u8; 4] {
-    let c = |x: u16| ((x & 0x1F) * 255 / 31) as u8;
+    let c = |x: u16| FIVE_TO_EIGHT[(x & 0x1F) as usize];
     [c(v >> 11), c(v >> 6), c(v >> 1), if v & 1 != 0 { 255 } else { 0 }]
 }
 
 /// Decode `width * height` texels of format `fmt`/`siz` from `data` (palette `tlut` for CI:
-/// RGBA16 entries). None when the data is short or the format unknown.
+/// RGBA16 entries). None when the data is short or the format unknown, or for CI when a
+/// texel's index is past the palette's end.
 pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: Option<&[u8]>) -> Option<Texture> {
     let n = width.checked_mul(height)?;
     if n == 0 || data.len() < n.checked_mul(bits(siz))?.div_ceil(8) {
         return None;
     }
-    let nib = |i: usize| if i.is_multiple_of(2) { data[i / 2] >> 4 } else { data[i / 2] & 0xF };
-    // Big-endian u16 `i` of `d`, None past its end. The texels' length was checked above, so
-    // each format below walks its slice directly (this runs for every texel of every mesh).
-    let u16at = |d: &[u8], i: usize| {
-        let at = i.checked_mul(2)?;
-        let b = d.get(at..at.checked_add(2)?)?;
-        Some(u16::from_be_bytes([b[0], b[1]]))
-    };
-    let mut rgba = Vec::with_capacity(n * 4);
+    // The texels' length was checked above: each format below walks its slice, writing each
+    // texel's 4 bytes in place (this runs for every texel of every mesh).
+    let mut rgba = vec![0u8; n.checked_mul(4)?];
+    let out = rgba.chunks_exact_mut(4);
+    // 4-bit texels: the high nibble of each byte first.
+    let nibbles = || data.iter().flat_map(|&b| [b >> 4, b & 0xF]).take(n);
     match (fmt, siz) {
         (FMT_RGBA, 2) => {
-            for t in data[..n * 2].chunks_exact(2) {
-                rgba.extend_from_slice(&rgba5551(u16::from_be_bytes([t[0], t[1]])));
+            for (px, t) in out.zip(data.chunks_exact(2)) {
+                px.copy_from_slice(&rgba5551(u16::from_be_bytes([t[0], t[1]])));
             }
         }
-        (FMT_RGBA, 3) => rgba.extend_from_slice(&data[..n * 4]),
+        (FMT_RGBA, 3) => rgba.copy_from_slice(&data[..n * 4]),
         (FMT_CI, 0) | (FMT_CI, 1) => {
+            // The palette's entries that are there (at most 16 or 256 are addressable).
             let tlut = tlut?;
-            let index = |i: usize| if siz == 0 { nib(i) as usize } else { data[i] as usize };
-            for i in 0..n {
-                rgba.extend_from_slice(&rgba5551(u16at(tlut, index(i))?));
+            let entries = (tlut.len() / 2).min(if siz == 0 { 16 } else { 256 });
+            let mut palette = [[0u8; 4]; 256];
+            for (e, t) in palette.iter_mut().zip(tlut.chunks_exact(2)).take(entries) {
+                *e = rgba5551(u16::from_be_bytes([t[0], t[1]]));
+            }
+            let put = |px: &mut [u8], i: u8| -> Option<()> {
+                px.copy_from_slice(palette[..entries].get(i as usize)?);
+                Some(())
+            };
+            if siz == 0 {
+                for (px, i) in out.zip(nibbles()) {
+                    put(px, i)?;
+                }
+            } else {
+                for (px, &i) in out.zip(data) {
+                    put(px, i)?;
+                }
             }
         }
         (FMT_IA, 0) => {
-            for i in 0..n {
-                let v = nib(i);
+            for (px, v) in out.zip(nibbles()) {
                 // In u16: 7 * 255 does not fit a u8.
                 let l = (u16::from(v >> 1) * 255 / 7) as u8;
-                rgba.extend_from_slice(&[l, l, l, if v & 1 != 0 { 255 } else { 0 }]);
+                px.copy_from_slice(&[l, l, l, if v & 1 != 0 { 255 } else { 0 }]);
             }
         }
         (FMT_IA, 1) => {
-            for &t in &data[..n] {
+            for (px, &t) in out.zip(data) {
                 let (l, a) = ((t >> 4) * 17, (t & 0xF) * 17);
-                rgba.extend_from_slice(&[l, l, l, a]);
+                px.copy_from_slice(&[l, l, l, a]);
             }
         }
         (FMT_IA, 2) => {
-            for t in data[..n * 2].chunks_exact(2) {
-                rgba.extend_from_slice(&[t[0], t[0], t[0], t[1]]);
+            for (px, t) in out.zip(data.chunks_exact(2)) {
+                px.copy_from_slice(&[t[0], t[0], t[0], t[1]]);
             }
         }
         (FMT_I, 0) => {
-            for i in 0..n {
-                let l = nib(i) * 17;
-                rgba.extend_from_slice(&[l, l, l, l]);
+            for (px, v) in out.zip(nibbles()) {
+                let l = v * 17;
+                px.copy_from_slice(&[l, l, l, l]);
             }
         }
         (FMT_I, 1) => {
-            for &t in &data[..n] {
-                rgba.extend_from_slice(&[t, t, t, t]);
+            for (px, &t) in out.zip(data) {
+                px.copy_from_slice(&[t, t, t, t]);
             }
         }
         _ => return None,

@@ -290,11 +290,14 @@ fn corpus_matches_the_decomp_xml() {
             listed.insert((hex_of(&s.extra["offset"]), true), (kind, Some(limbs), None, s.name.clone()));
         }
         for a in doc.animations() {
-            if !a.extra["file"].as_str().unwrap().eq_ignore_ascii_case(&stem) {
+            if !doc.animation_extra(a.index)["file"].as_str().unwrap().eq_ignore_ascii_case(&stem) {
                 continue;
             }
-            let kind = a.extra["kind"].as_str().unwrap().to_string();
-            listed.insert((hex_of(&a.extra["header"]), false), (kind, None, Some(a.frames), a.name.clone()));
+            let kind = doc.animation_extra(a.index)["kind"].as_str().unwrap().to_string();
+            listed.insert(
+                (hex_of(&doc.animation_extra(a.index)["header"]), false),
+                (kind, None, Some(a.frames), a.name.clone()),
+            );
         }
         let mut placed = BTreeSet::new();
         for x in &entries {

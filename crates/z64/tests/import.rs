@@ -112,7 +112,8 @@ fn dekunuts_run_round_trip_through_gltf() {
     // The original bytes are untouched.
     assert_eq!(&imp.files[0].bytes[..into[0].data.len()], &into[0].data[..]);
     let back = reopen(&imp, None);
-    let new = back.animations().iter().position(|x| x.extra["header"] == format!("0x{off:X}")).unwrap();
+    let new =
+        back.animations().iter().position(|x| back.animation_extra(x.index)["header"] == format!("0x{off:X}")).unwrap();
     assert_eq!(new, a.index);
     assert_eq!(back.animations()[new].frames, 18);
     assert_eq!(back.animations()[new].skeleton, Some(0));
@@ -170,7 +171,8 @@ fn link_walk_round_trip_through_gltf() {
     assert_eq!(a.extra["frame_data"], "0x265C30");
     assert_eq!(imp.files[1].bytes.len(), 0x265C30 + 29 * 134 + 2);
     let back = reopen(&imp, Some(&into[0]));
-    let new = back.animations().iter().position(|x| x.extra["header"] == format!("0x{off:X}")).unwrap();
+    let new =
+        back.animations().iter().position(|x| back.animation_extra(x.index)["header"] == format!("0x{off:X}")).unwrap();
     assert_eq!(new, a.index);
     assert_eq!(back.animations()[new].frames, 29);
     assert_eq!(back.animations()[new].fps, 30.0);
@@ -197,7 +199,8 @@ fn link_walk_round_trip_through_gltf() {
     let imp = Z64.import_clips(into, &[clip], &opts, &boneyard_core::DiskCompanions::default()).unwrap();
     assert!(imp.warnings.iter().any(|w| w.message.contains("face word 0")));
     let back = reopen(&imp, None);
-    let new = back.animations().iter().position(|x| x.extra["header"] == format!("0x{off:X}")).unwrap();
+    let new =
+        back.animations().iter().position(|x| back.animation_extra(x.index)["header"] == format!("0x{off:X}")).unwrap();
     assert_eq!(back.joint_table(new, 7).unwrap().face, Some(0));
 }
 

@@ -47,8 +47,8 @@ fn standard_keyframe_skeleton_and_animation() {
     assert_eq!(anims.len(), 1);
     let a = &anims[0];
     assert_eq!((a.frames, a.fps, a.skeleton, a.format.as_str(), a.bones), (11, 30.0, Some(0), "z64 mm keyframe", 3));
-    assert_eq!(a.extra["header"], "0x7C");
-    assert_eq!(a.extra["layout"], "standard");
+    assert_eq!(doc.animation_extra(a.index)["header"], "0x7C");
+    assert_eq!(doc.animation_extra(a.index)["layout"], "standard");
 
     // Frame 5 = curTime 6. tx: keys (1,0)(11,100), u = 5/10 = 0.5, px1 = 0.5 -> 50.
     // ty 20, tz -5 fixed. Limb 0 rz: (1,0)(11,900) -> 450 tenths = 45 deg; 45 * 182.04445 =
@@ -103,7 +103,7 @@ fn flex_keyframe_skeleton_scales_children() {
     assert_eq!(s.extra["limb_type"], "KeyFrameFlex");
     let a = &doc.animations()[0];
     assert_eq!((a.frames, a.fps, a.skeleton, a.bones), (5, 30.0, Some(0), 2));
-    assert_eq!(a.extra["layout"], "flex");
+    assert_eq!(doc.animation_extra(a.index)["layout"], "flex");
     // Frame 2 = curTime 3: u = (3 - 1) / 4 = 0.5 for every curve: sx (100 -> 200) = 150,
     // ty (0 -> 40) = 20, limb 1 rz (0 -> 900) = 450 tenths -> 0x2000. Table: scale, rotation,
     // translation per limb.

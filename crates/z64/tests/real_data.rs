@@ -71,7 +71,7 @@ fn dekunuts_skeleton_and_ten_animations() {
     assert_eq!(anims.len(), 10);
     for (a, (name, off, frames)) in anims.iter().zip(want) {
         assert_eq!(a.name, name);
-        assert_eq!(a.extra["header"], format!("0x{off:X}"));
+        assert_eq!(doc.animation_extra(a.index)["header"], format!("0x{off:X}"));
         assert_eq!(a.frames, frames, "{name}");
         assert_eq!(a.fps, 20.0);
         assert_eq!(a.skeleton, Some(0));
@@ -156,8 +156,8 @@ fn link_animations_from_gameplay_keep() {
     let link: Vec<_> = doc.animations().iter().filter(|a| a.format == "z64 link").collect();
     assert_eq!(link.len(), 573);
     assert_eq!(link[0].name, "gPlayerAnim_clink_demo_DDbox_open");
-    assert_eq!(link[0].extra["header"], "0x2310");
-    assert_eq!(link[572].extra["header"], format!("0x{:X}", 0x2310 + 572 * 8));
+    assert_eq!(doc.animation_extra(link[0].index)["header"], "0x2310");
+    assert_eq!(doc.animation_extra(link[572].index)["header"], format!("0x{:X}", 0x2310 + 572 * 8));
     // Link's skeleton: adult Flex, 21 LOD limbs, 18 display lists, at 0x377F4.
     let skel = link[0].skeleton.unwrap();
     let s = &doc.skeletons()[skel];
@@ -183,7 +183,7 @@ fn link_animations_from_gameplay_keep() {
     let mut checked = 0;
     for a in &link {
         assert_eq!(a.fps, 30.0);
-        if let Some(&frames) = blocks.get(a.extra["frame_data"].as_str().unwrap()) {
+        if let Some(&frames) = blocks.get(doc.animation_extra(a.index)["frame_data"].as_str().unwrap()) {
             assert_eq!(frames, a.frames, "{}", a.name);
             checked += 1;
         }
@@ -270,7 +270,7 @@ fn fan_player_models() {
     let anims = doc.animations();
     assert_eq!(anims.len(), 5);
     for (a, (off, frames)) in anims.iter().zip(want) {
-        assert_eq!(a.extra["header"], format!("0x{off:X}"));
+        assert_eq!(doc.animation_extra(a.index)["header"], format!("0x{off:X}"));
         assert_eq!((a.frames, a.bones, a.skeleton), (frames, 21, Some(0)));
     }
     for a in anims {
@@ -278,7 +278,7 @@ fn fan_player_models() {
     }
     let doc = open(&[child]);
     assert_eq!(doc.animations().len(), 1);
-    assert_eq!(doc.animations()[0].extra["header"], "0x12174");
+    assert_eq!(doc.animation_extra(0)["header"], "0x12174");
     assert_eq!(doc.animations()[0].frames, 68);
     for name in ["Adult_saria.zobj", "Child_FrogSong_OoT.zobj"] {
         let Some(p) = shared_data(&format!("z64/fan/{name}"), "fan_player_models") else { return };
@@ -309,10 +309,14 @@ fn structural_scan_finds_what_the_decomp_names() {
         let na: Vec<_> = named
             .animations()
             .iter()
-            .filter(|a| a.format != "z64 link" && a.extra["file"] == file)
-            .map(|a| (a.extra["header"].clone(), a.frames))
+            .filter(|a| a.format != "z64 link" && named.animation_extra(a.index)["file"] == file)
+            .map(|a| (named.animation_extra(a.index)["header"].clone(), a.frames))
             .collect();
-        let sa: Vec<_> = scanned.animations().iter().map(|a| (a.extra["header"].clone(), a.frames)).collect();
+        let sa: Vec<_> = scanned
+            .animations()
+            .iter()
+            .map(|a| (scanned.animation_extra(a.index)["header"].clone(), a.frames))
+            .collect();
         assert_eq!(na.len(), anims);
         assert_eq!(sa, na, "{file}");
         // Same check lines apart from the names.
@@ -320,7 +324,7 @@ fn structural_scan_finds_what_the_decomp_names() {
         let names: Vec<String> = named
             .animations()
             .iter()
-            .filter(|a| a.extra["file"] == file)
+            .filter(|a| named.animation_extra(a.index)["file"] == file)
             .map(|a| format!("{} {} ", a.index, a.name))
             .collect();
         let a: Vec<_> = named
@@ -428,7 +432,11 @@ fn link_face_word_with_mm_hands() {
     };
     let doc = open(&[boy.clone(), gk.clone(), la.clone()]);
     let first = doc.animations().iter().find(|a| a.format == "z64 link").unwrap();
-    let data = u32::from_str_radix(first.extra["frame_data"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    let data = u32::from_str_radix(
+        doc.animation_extra(first.index)["frame_data"].as_str().unwrap().trim_start_matches("0x"),
+        16,
+    )
+    .unwrap();
     let mut bytes = std::fs::read(&la).unwrap();
     let at = (data & 0xFF_FFFF) as usize + 132;
     bytes[at..at + 2].copy_from_slice(&0x3A21u16.to_be_bytes());
@@ -456,7 +464,9 @@ fn ganon_reading_chosen_by_the_bytes_or_the_build() {
     let table_warnings =
         |doc: &Z64Document| doc.warnings().iter().filter(|w| w.message.contains("asset table")).count();
     assert_eq!(table_warnings(&doc), 0, "{:?}", doc.warnings());
-    let float = |doc: &Z64Document| doc.animations().iter().find(|a| a.extra["header"] == "0x11348").cloned();
+    let float = |doc: &Z64Document| {
+        doc.animations().iter().find(|a| doc.animation_extra(a.index)["header"] == "0x11348").cloned()
+    };
     assert_eq!(float(&doc).unwrap().name, "gGanondorfEndingFloatAnim");
     assert!(doc.files()[0].notes.iter().any(|n| n.contains("pal xml for pal-1.0")), "{:?}", doc.files()[0].notes);
     let data = std::fs::read(&p).unwrap();
@@ -487,10 +497,10 @@ fn gameplay_keep_readings_that_both_fit_give_what_they_agree_on() {
     assert!(!doc.warnings().iter().any(|w| w.message.contains("asset table")), "{:?}", doc.warnings());
     let notes = &doc.files()[0].notes;
     assert!(notes.iter().any(|n| n.contains("what the readings that fit agree on")), "{notes:?}");
-    let link = doc.animations().iter().filter(|a| a.extra["kind"] == "link").count();
+    let link = doc.animations().iter().filter(|a| doc.animation_extra(a.index)["kind"] == "link").count();
     assert_eq!(link, 573);
     assert_eq!(
-        doc.animations().iter().find(|a| a.extra["header"] == "0x2310").unwrap().name,
+        doc.animations().iter().find(|a| doc.animation_extra(a.index)["header"] == "0x2310").unwrap().name,
         "gPlayerAnim_clink_demo_DDbox_open"
     );
 }
