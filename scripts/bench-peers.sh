@@ -13,6 +13,9 @@
 #   parse        node ny_bench.mjs once-parse: new-yokosuka parsing every sequence
 #   oni_cd_check boneyard check on the synthetic CD-scale Oni level (8,604 TRAMs, 393,903 frames;
 #                written by `cargo run --release -p boneyard-oni --example corpus_level`)
+#   link_glb     boneyard export of adult Link with every clip of gameplay_keep and link_animetion
+#                into one glb (from $BONEYARD_DATA or ../shared/data/z64/oot-gc-eu-mq-dbg; the row
+#                is left out when those files are not there)
 # Prints each row's median wall and CPU (user + sys) seconds and the peer / boneyard ratios, then
 # the peak memory of `list` and `list --json` on the Oni level as a multiple of its input size.
 # The peer lives in ../shared/peers/new-yokosuka (GPL-3.0; it is run, never copied).
@@ -38,6 +41,13 @@ echo "boneyard check: $(cat "$OUT/hash")   nproc=$(nproc)   load: $(cut -d' ' -f
 
 # Row name -> command line (the peer runs from its own directory).
 names=("check" "check_1thread" "every_human" "list" "parse" "oni_cd_check")
+LINK=${BONEYARD_DATA:-../shared/data}/z64/oot-gc-eu-mq-dbg/object_link_boy
+if [ -f "$LINK" ]; then
+  LINK=$(realpath "$LINK")
+  names+=("link_glb")
+else
+  echo "no $LINK: the link_glb row is left out" >&2
+fi
 declare -A cmd=(
   [check]="env $BIN check $MOTION"
   [check_1thread]="env RAYON_NUM_THREADS=1 $BIN check $MOTION"
@@ -45,6 +55,7 @@ declare -A cmd=(
   [list]="env $BIN list $MOTION"
   [parse]="env -C $PEER node ny_bench.mjs once-parse $MOTION"
   [oni_cd_check]="env $BIN check $CORPUS"
+  [link_glb]="env $BIN export $LINK --skeleton gLinkAdultSkel --format glb --out $OUT/glb"
 )
 for ((r = 1; r <= RUNS; r++)); do
   for n in "${names[@]}"; do

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Decoding against the memcpy floor (issue 10's "pure decoding within 5x of the floor"), in one
+# run of the divan bench: every `decode/*` row over its `memcpy_floor/*` row, every
+# `corpus_decode/*` over `corpus_memcpy_floor/*`, and the CD-scale Oni level's decode over its
+# floor, as medians and as fastest samples.
+#
+#   scripts/bench-decode.sh [SAMPLES]     (default: divan's own sample counts)
+#
+# The rows are those of crates/export/benches/pipeline.rs: real files when ../shared/data (or
+# $BONEYARD_DATA) is there, the families' demo files always. The floor copies every byte the
+# opens are handed once (from cache for small files, so a small file's ratio is its fixed cost).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extra=()
+[ -n "${1:-}" ] && extra=(--sample-count "$1")
+OUT=$(mktemp)
+trap 'rm -f "$OUT" "$OUT.table"' EXIT
+cargo bench -q -p boneyard-export --bench pipeline -- "${extra[@]}" \
+  decode memcpy_floor corpus_decode corpus_memcpy_floor oni_cd_corpus_decode oni_cd_corpus_memcpy_floor \
+  | tee "$OUT"
+echo
+
+# Divan's table: a group line ("├─ decode"), then "│  ├─ label  fastest │ slowest │ median │ ...".
+# Each time is printed with its unit (ns, µs, ms, s); everything is turned into microseconds.
+awk '
+  function us(v, u) { return u == "ns" ? v / 1000 : u == "ms" ? v * 1000 : u == "s" ? v * 1e6 : v }
+  {
+    line = $0
+    gsub(/[│├╰─]/, " ", line)
+    n = split(line, f, " ")
+    if (n == 0) next
+    # A group line: one word; a row: a label then (value unit) pairs.
+    if (n == 1) { group = f[1]; next }
+    if (n >= 7 && f[2] ~ /^[0-9.]+$/) {
+      key = (f[1] ~ /^oni_cd_corpus_/) ? f[1] : group "/" f[1]
+      fastest[key] = us(f[2], f[3]); median[key] = us(f[6], f[7])
+    }
+  }
+  END {
+    for (k in median) {
+      split(k, p, "/")
+      floor = ""
+      if (p[1] == "decode") floor = "memcpy_floor/" p[2]
+      else if (p[1] == "corpus_decode") floor = "corpus_memcpy_floor/" p[2]
+      else if (k == "oni_cd_corpus_decode") floor = "oni_cd_corpus_memcpy_floor"
+      if (floor == "" || !(floor in median) || median[floor] == 0) continue
+      printf "%-26s %12.1f %12.1f %7.1fx %9.1fx\n", k, median[k], median[floor], median[k] / median[floor], fastest[k] / fastest[floor]
+    }
+  }
+' "$OUT" | sort >"$OUT.table"
+printf "%-26s %12s %12s %8s %10s\n" "decode / floor" "median us" "floor us" "median" "fastest"
+cat "$OUT.table"
