@@ -196,6 +196,50 @@ impl<'a> Reader<'a> {
     pub fn vec3(&mut self) -> Result<[f32; 3]> {
         Ok([self.f32()?, self.f32()?, self.f32()?])
     }
+    /// `n` u32s into a vector of that length. When all `4 n` bytes are there they are checked
+    /// once and converted in one pass (one allocation, no per-element check); otherwise the
+    /// elements are read one by one, so the error is the one that walk meets, at the same
+    /// offset.
+    pub fn u32_vec(&mut self, n: usize) -> Result<Vec<u32>> {
+        match n.checked_mul(4).filter(|&len| len <= self.remaining()) {
+            Some(len) => {
+                let endian = self.endian;
+                let b = self.bytes(len)?;
+                Ok(b.chunks_exact(4).map(|c| word(endian, [c[0], c[1], c[2], c[3]])).collect())
+            }
+            None => (0..n).map(|_| self.u32()).collect(),
+        }
+    }
+
+    /// `n` groups of `N` f32s (points, normals, texture coordinates), each made into a `T` by
+    /// `make`, into a vector of length `n`: checked once as [`Reader::u32_vec`] is, with the
+    /// same error as reading them one float at a time when they are not all there. NaN and
+    /// infinities pass through, as [`Reader::f32`]'s do.
+    pub fn f32_groups<const N: usize, T>(&mut self, n: usize, mut make: impl FnMut([f32; N]) -> T) -> Result<Vec<T>> {
+        match n.checked_mul(4 * N).filter(|&len| len <= self.remaining()) {
+            Some(len) if N > 0 => {
+                let endian = self.endian;
+                let b = self.bytes(len)?;
+                Ok(b.chunks_exact(4 * N)
+                    .map(|g| {
+                        make(std::array::from_fn(|k| {
+                            f32::from_bits(word(endian, [g[4 * k], g[4 * k + 1], g[4 * k + 2], g[4 * k + 3]]))
+                        }))
+                    })
+                    .collect())
+            }
+            _ => (0..n)
+                .map(|_| {
+                    let mut g = [0f32; N];
+                    for c in g.iter_mut() {
+                        *c = self.f32()?;
+                    }
+                    Ok(make(g))
+                })
+                .collect(),
+        }
+    }
+
     /// A fixed-size, NUL-padded ASCII name.
     pub fn name(&mut self, n: usize) -> Result<String> {
         Ok(cstr(self.bytes(n)?))
@@ -231,6 +275,15 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// A 4-byte word in `endian` order.
+#[inline]
+fn word(endian: Endian, b: [u8; 4]) -> u32 {
+    match endian {
+        Endian::Little => u32::from_le_bytes(b),
+        Endian::Big => u32::from_be_bytes(b),
+    }
+}
+
 /// NUL-terminated ASCII from a fixed-size field; non-printable bytes become '?'.
 pub fn cstr(b: &[u8]) -> String {
     let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
@@ -258,6 +311,41 @@ mod tests {
         let e = be.u16().unwrap_err();
         assert_eq!(e.offset, Some(4));
         assert_eq!(e.kind, ErrorKind::Truncated { need: 2, have: 1 });
+    }
+
+    #[test]
+    fn bulk_reads_are_the_element_reads() {
+        // Every length 0..40 of pseudo-random bytes (NaN bit patterns included), at a few
+        // starting offsets, both byte orders, for element counts that fit and that do not:
+        // the same values, the same error at the same offset, the reader at the same place.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let bytes: Vec<u8> = (0..40)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        for endian in [Endian::Little, Endian::Big] {
+            for len in 0..bytes.len() {
+                for start in 0..3.min(len + 1) {
+                    for n in 0..12 {
+                        let r = Reader::new(&bytes[..len], endian).tail(start).unwrap();
+                        let (mut bulk, mut one) = (r.clone(), r.clone());
+                        let want: Result<Vec<u32>> = (0..n).map(|_| one.u32()).collect();
+                        assert_eq!(bulk.u32_vec(n), want, "u32 {endian:?} {len} {start} {n}");
+                        assert_eq!((bulk.pos(), bulk.offset()), (one.pos(), one.offset()));
+                        let (mut bulk, mut one) = (r.clone(), r.clone());
+                        let bits = |g: [f32; 3]| g.map(f32::to_bits);
+                        let want: Result<Vec<[u32; 3]>> =
+                            (0..n).map(|_| Ok(bits([one.f32()?, one.f32()?, one.f32()?]))).collect();
+                        assert_eq!(bulk.f32_groups(n, bits), want, "f32x3 {endian:?} {len} {start} {n}");
+                        assert_eq!(bulk.pos(), one.pos());
+                    }
+                }
+            }
+        }
     }
 
     #[test]
