@@ -67,7 +67,16 @@ pub struct Budget {
     /// texels (same bytes, format, palette and use) share one decoding. Their texels are
     /// spent from [`Budget::texels`] by each mesh all the same.
     pub decoded: HashMap<TextureKey, Option<boneyard_core::model::Texture>>,
+    /// The materials evaluated so far for the document's display lists, with the note each
+    /// gives (None: none): a display list sets the same few combiners and colours again and
+    /// again, and evaluating one (and wording its formula) cost more than decoding the
+    /// triangles it colours.
+    pub materials: HashMap<MaterialInputs, (Material, Option<String>)>,
 }
+
+/// What [`Decoder::material`]'s material and note depend on: the G_SETCOMBINE words, the cycle
+/// type (2-cycle), and the primitive and environment colours (their bits; None: not set).
+pub type MaterialInputs = (Combine, bool, Option<[u32; 4]>, Option<[u32; 4]>);
 
 /// What a decoded texture depends on: where its bytes are (file index and offset, as the
 /// segment table resolves them) and its palette's, its format, size and dimensions, and how
@@ -95,6 +104,7 @@ impl Budget {
             max_depth: l.max_dlist_depth,
             max_commands: l.max_dlist_commands,
             decoded: HashMap::new(),
+            materials: HashMap::new(),
         }
     }
 }
@@ -253,7 +263,7 @@ pub fn skeleton_meshes(
             let vtx_buf = skin.as_ref().map(|m| m.vtx_bytes());
             let (max_depth, max_commands, max_groups) =
                 (budget.max_depth, budget.max_commands, budget.max_limb_textures);
-            let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands, draw);
+            let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands, &mut budget.materials, draw);
             (d.max_depth, d.max_commands, d.max_groups) = (max_depth, max_commands, max_groups);
             d.set_colours(colours);
             d.skin_vertices = vtx_buf.as_deref();
@@ -462,10 +472,10 @@ struct Group {
     runtime_seg: Option<(u8, u32)>,
     scale: [f32; 2],
     origin: [f32; 2],
-    positions: Vec<Vec3>,
-    bones: Vec<usize>,
-    st: Vec<[i16; 2]>,
-    colors: Vec<[f32; 4]>,
+    /// The group's vertices, in first-use order: kept whole while triangles come (one vector
+    /// growing rather than four), split into the mesh's attributes at the end, each allocated
+    /// once at its length.
+    verts: Vec<Vtx>,
     indices: Vec<u32>,
     seen: HashMap<(u32, usize), u32, VertexKeys>,
 }
@@ -499,23 +509,22 @@ impl Group {
         budget: &mut Budget,
         notes: &mut Vec<RawNote>,
     ) -> Mesh {
-        let rigid = self.bones.iter().all(|&b| b == limb);
+        let rigid = self.verts.iter().all(|v| v.bone == limb);
         let mesh = if rigid {
             Mesh::rigid(
                 name,
                 s.bone_of_limb[limb],
-                std::mem::take(&mut self.positions),
+                self.verts.iter().map(|v| v.pos).collect(),
                 std::mem::take(&mut self.indices),
             )
         } else {
             let positions = self
-                .positions
+                .verts
                 .iter()
-                .zip(&self.bones)
-                .map(|(p, &b)| rest_world.get(b).map(|m| m.transform_point3(*p)).unwrap_or(*p))
+                .map(|v| rest_world.get(v.bone).map(|m| m.transform_point3(v.pos)).unwrap_or(v.pos))
                 .collect();
-            let joints = self.bones.iter().map(|&b| [s.bone_of_limb[b] as u16, 0, 0, 0]).collect();
-            let weights = vec![[1.0, 0.0, 0.0, 0.0]; self.bones.len()];
+            let joints = self.verts.iter().map(|v| [s.bone_of_limb[v.bone] as u16, 0, 0, 0]).collect();
+            let weights = vec![[1.0, 0.0, 0.0, 0.0]; self.verts.len()];
             let mut m = Mesh::rigid(name, 0, positions, std::mem::take(&mut self.indices));
             m.binding = MeshBinding::Skinned { joints, weights };
             m
@@ -529,9 +538,10 @@ impl Group {
         let m = self.mat;
         // Vertex colours as the combiner reads them: a part it does not read is white.
         mesh.colors = m.shade().then(|| {
-            self.colors
+            self.verts
                 .iter()
-                .map(|c| {
+                .map(|v| {
+                    let c = v.color;
                     let rgb = if m.shade_rgb { [c[0], c[1], c[2]] } else { [1.0; 3] };
                     [rgb[0], rgb[1], rgb[2], if m.shade_alpha { c[3] } else { 1.0 }]
                 })
@@ -596,7 +606,10 @@ impl Group {
                 let (sx, sy) = (self.scale[0] / (32.0 * w as f32), self.scale[1] / (32.0 * h as f32));
                 let (ox, oy) = (self.origin[0] / w as f32, self.origin[1] / h as f32);
                 mesh.uvs = Some(
-                    self.st.iter().map(|st| glam::Vec2::new(st[0] as f32 * sx - ox, st[1] as f32 * sy - oy)).collect(),
+                    self.verts
+                        .iter()
+                        .map(|v| glam::Vec2::new(v.st[0] as f32 * sx - ox, v.st[1] as f32 * sy - oy))
+                        .collect(),
                 );
                 mesh.texture = Some(t);
             }
@@ -616,12 +629,8 @@ impl Group {
         budget: &mut Budget,
         notes: &mut Vec<RawNote>,
     ) -> Mesh {
-        let mut addrs = vec![0u32; self.positions.len()];
-        for (&(addr, _), &i) in &self.seen {
-            if let Some(a) = addrs.get_mut(i as usize) {
-                *a = addr;
-            }
-        }
+        // Each vertex's address: the `seen` key it was added under.
+        let addrs: Vec<u32> = self.verts.iter().map(|v| v.addr).collect();
         let n = addrs.len();
         let (mut joints, mut weights, mut normals) =
             (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
@@ -656,7 +665,8 @@ impl Group {
                 subject: name.clone(),
             });
         }
-        let mut mesh = Mesh::rigid(name, 0, std::mem::take(&mut self.positions), std::mem::take(&mut self.indices));
+        let positions = self.verts.iter().map(|v| v.pos).collect();
+        let mut mesh = Mesh::rigid(name, 0, positions, std::mem::take(&mut self.indices));
         mesh.binding = MeshBinding::Skinned { joints, weights };
         mesh.normals = Some(normals);
         self.finish(ctx, mesh, budget, notes)
@@ -718,6 +728,8 @@ struct Decoder<'a, 'b> {
     othermode_l: u32,
     /// The material of the current state, computed at the first triangle after a change.
     material: Option<(MatKey, Material)>,
+    /// The document's materials evaluated so far ([`Budget::materials`]).
+    materials: &'b mut HashMap<MaterialInputs, (Material, Option<String>)>,
     /// Display lists running, by call depth: the lists each level entered (its call, then
     /// its branches), for cutting loops.
     running: Vec<Vec<u32>>,
@@ -828,6 +840,36 @@ fn alpha_mode(othermode_l: u32) -> AlphaMode {
 /// F3DEX2 G_LIGHTING geometry-mode bit.
 const G_LIGHTING: u32 = 0x0020_0000;
 
+/// The material of combiner `c` (in 2-cycle mode when `two_cycle`) with the primitive and
+/// environment colours set (None: not set, white read), and the note it gives (None: exact,
+/// reading only colours that were set).
+fn material_of(
+    c: Combine,
+    two_cycle: bool,
+    prim: Option<[f32; 4]>,
+    env: Option<[f32; 4]>,
+) -> (Material, Option<String>) {
+    let k = Constants { prim: prim.unwrap_or([1.0; 4]), env: env.unwrap_or([1.0; 4]) };
+    let m = combiner::evaluate(c, two_cycle, &k);
+    let mut why = Vec::new();
+    if let Some(a) = &m.approximated {
+        why.push(format!("approximated ({a})"));
+    }
+    let formula = combiner::describe(c);
+    let reads = |v: &str| formula.contains(v);
+    if env.is_none() && (reads("ENVIRONMENT") || reads("ENV_ALPHA")) {
+        why.push("the environment colour is set at run time by the actor: white assumed".into());
+    }
+    if prim.is_none() && reads("PRIMITIVE") {
+        why.push("the primitive colour is set at run time by the actor: white assumed".into());
+    }
+    let note = (!why.is_empty()).then(|| {
+        let cycles = if two_cycle { "2-cycle" } else { "1-cycle" };
+        format!("combiner {:08X} {:08X} ({cycles}: {formula}): {}", c.w0, c.w1, why.join("; "))
+    });
+    (m, note)
+}
+
 impl<'a, 'b> Decoder<'a, 'b> {
     fn new(
         ctx: &'b Ctx<'a>,
@@ -835,6 +877,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
         slots: &'b [usize],
         flex: bool,
         commands_left: &'b mut boneyard_core::Budget,
+        materials: &'b mut HashMap<MaterialInputs, (Material, Option<String>)>,
         draw: &'b DrawState,
     ) -> Self {
         Decoder {
@@ -869,6 +912,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             othermode_h: OTHERMODE_H_SETUP,
             othermode_l: OTHERMODE_L_SETUP,
             material: None,
+            materials,
             running: Vec::new(),
         }
     }
@@ -890,50 +934,48 @@ impl<'a, 'b> Decoder<'a, 'b> {
     }
 
     /// The material of the current colour state (and a note, once per G_SETCOMBINE, when it
-    /// is approximated or reads a colour nobody set).
-    fn material(&mut self) -> (MatKey, Material) {
-        if let Some(m) = &self.material {
-            return m.clone();
-        }
-        let bilinear = (self.othermode_h >> G_MDSFT_TEXTFILT) & 3 != 0;
+    /// is approximated or reads a colour nobody set): its key, the material held in
+    /// `self.material` until the state changes.
+    fn material(&mut self) -> (MatKey, &Material) {
+        let current = match self.material.take() {
+            Some(m) => m,
+            None => {
+                let mat = self.evaluate_material();
+                let bilinear = (self.othermode_h >> G_MDSFT_TEXTFILT) & 3 != 0;
+                ((mat.key(), bilinear, alpha_mode(self.othermode_l)), mat)
+            }
+        };
+        let (key, mat) = self.material.insert(current);
+        (*key, mat)
+    }
+
+    /// The combiner's material for the current colour state, from the document's memo
+    /// ([`Budget::materials`]) when the same state was met before; its note is told once per
+    /// G_SETCOMBINE command.
+    fn evaluate_material(&mut self) -> Material {
         let two_cycle = (self.othermode_h >> G_MDSFT_CYCLETYPE) & 3 == 1;
-        let mat = match self.combine {
-            None => Material {
+        let Some((c, at)) = self.combine else {
+            return Material {
                 factor: [1.0; 4],
                 texel_rgb: true,
                 texel_alpha: true,
                 shade_rgb: true,
                 shade_alpha: true,
                 approximated: None,
-            },
-            Some((c, at)) => {
-                let k = Constants { prim: self.prim.unwrap_or([1.0; 4]), env: self.env.unwrap_or([1.0; 4]) };
-                let m = combiner::evaluate(c, two_cycle, &k);
-                let mut why = Vec::new();
-                if let Some(a) = &m.approximated {
-                    why.push(format!("approximated ({a})"));
-                }
-                let formula = combiner::describe(c);
-                let reads = |v: &str| formula.contains(v);
-                if self.env.is_none() && (reads("ENVIRONMENT") || reads("ENV_ALPHA")) {
-                    why.push("the environment colour is set at run time by the actor: white assumed".into());
-                }
-                if self.prim.is_none() && reads("PRIMITIVE") {
-                    why.push("the primitive colour is set at run time by the actor: white assumed".into());
-                }
-                if !why.is_empty() && !self.skipped.at_commands.iter().any(|(a, _)| *a == at) {
-                    let cycles = if two_cycle { "2-cycle" } else { "1-cycle" };
-                    self.skipped.at_commands.push((
-                        at,
-                        format!("combiner {:08X} {:08X} ({cycles}: {formula}): {}", c.w0, c.w1, why.join("; ")),
-                    ));
-                }
-                m
-            }
+            };
         };
-        let key = (mat.key(), bilinear, alpha_mode(self.othermode_l));
-        self.material = Some((key, mat.clone()));
-        (key, mat)
+        let bits = |c: Option<[f32; 4]>| c.map(|c| c.map(f32::to_bits));
+        let (prim, env) = (self.prim, self.env);
+        let (mat, note) = self
+            .materials
+            .entry((c, two_cycle, bits(prim), bits(env)))
+            .or_insert_with(|| material_of(c, two_cycle, prim, env));
+        if let Some(note) = note {
+            if !self.skipped.at_commands.iter().any(|(a, _)| *a == at) {
+                self.skipped.at_commands.push((at, note.clone()));
+            }
+        }
+        mat.clone()
     }
 
     /// The group for the current texture state (created on first use).
@@ -950,13 +992,14 @@ impl<'a, 'b> Decoder<'a, 'b> {
             }
             _ => None,
         };
-        let (mat_key, mat) = self.material();
+        let mat_key = self.material().0;
         if let Some(i) = self.groups.iter().position(|g| g.tex == key && g.mat_key == mat_key) {
             return Some(i);
         }
         if self.groups.len() >= self.max_groups {
             return None;
         }
+        let mat = self.material().1.clone();
         self.groups.push(Group {
             tex: key,
             mat_key,
@@ -966,10 +1009,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             runtime_seg: key.and(self.loaded_runtime),
             scale: self.tex_scale,
             origin: [t.size[0] as f32 / 4.0, t.size[1] as f32 / 4.0],
-            positions: Vec::new(),
-            bones: Vec::new(),
-            st: Vec::new(),
-            colors: Vec::new(),
+            verts: Vec::new(),
             indices: Vec::new(),
             seen: HashMap::default(),
         });
@@ -1173,7 +1213,8 @@ impl<'a, 'b> Decoder<'a, 'b> {
 
     fn tri(&mut self, w: u32) {
         let idx = [(w >> 16) & 0xFF, (w >> 8) & 0xFF, w & 0xFF].map(|v| (v / 2) as usize);
-        let Some(vs) = idx.iter().map(|&i| self.cache.get(i).copied().flatten()).collect::<Option<Vec<Vtx>>>() else {
+        let cached = |i: usize| self.cache.get(i).copied().flatten();
+        let (Some(a), Some(b), Some(c)) = (cached(idx[0]), cached(idx[1]), cached(idx[2])) else {
             self.skipped.triangles_without_vertices += 1;
             return;
         };
@@ -1186,16 +1227,121 @@ impl<'a, 'b> Decoder<'a, 'b> {
             return;
         };
         let g = &mut self.groups[gi];
-        for v in vs {
-            let next = g.positions.len() as u32;
+        for v in [a, b, c] {
+            let next = g.verts.len() as u32;
             let at = *g.seen.entry((v.addr, v.bone)).or_insert(next);
             if at == next {
-                g.positions.push(v.pos);
-                g.bones.push(v.bone);
-                g.st.push(v.st);
-                g.colors.push(v.color);
+                g.verts.push(v);
             }
             g.indices.push(at);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `Decoder::material`'s reading before the document's memo: evaluated at each state
+    /// change, its note pushed when no note is at the command yet.
+    fn material_unmemoized(
+        combine: Option<(Combine, u32)>,
+        othermode_h: u32,
+        prim: Option<[f32; 4]>,
+        env: Option<[f32; 4]>,
+        at_commands: &mut Vec<(u32, String)>,
+    ) -> Material {
+        let two_cycle = (othermode_h >> G_MDSFT_CYCLETYPE) & 3 == 1;
+        match combine {
+            None => Material {
+                factor: [1.0; 4],
+                texel_rgb: true,
+                texel_alpha: true,
+                shade_rgb: true,
+                shade_alpha: true,
+                approximated: None,
+            },
+            Some((c, at)) => {
+                let k = Constants { prim: prim.unwrap_or([1.0; 4]), env: env.unwrap_or([1.0; 4]) };
+                let m = combiner::evaluate(c, two_cycle, &k);
+                let mut why = Vec::new();
+                if let Some(a) = &m.approximated {
+                    why.push(format!("approximated ({a})"));
+                }
+                let formula = combiner::describe(c);
+                let reads = |v: &str| formula.contains(v);
+                if env.is_none() && (reads("ENVIRONMENT") || reads("ENV_ALPHA")) {
+                    why.push("the environment colour is set at run time by the actor: white assumed".into());
+                }
+                if prim.is_none() && reads("PRIMITIVE") {
+                    why.push("the primitive colour is set at run time by the actor: white assumed".into());
+                }
+                if !why.is_empty() && !at_commands.iter().any(|(a, _)| *a == at) {
+                    let cycles = if two_cycle { "2-cycle" } else { "1-cycle" };
+                    at_commands.push((
+                        at,
+                        format!("combiner {:08X} {:08X} ({cycles}: {formula}): {}", c.w0, c.w1, why.join("; ")),
+                    ));
+                }
+                m
+            }
+        }
+    }
+
+    fn colour(pick: u8) -> Option<[f32; 4]> {
+        match pick % 4 {
+            0 => None,
+            1 => Some([1.0; 4]),
+            2 => Some([0.5, 0.25, 0.0, 1.0]),
+            _ => Some([0.2, 0.4, 0.6, 0.8]),
+        }
+    }
+
+    proptest! {
+        /// The memoized materials (shared by the decoders of a document, one per display
+        /// list) and their notes are the unmemoized reading's, state after state.
+        #[test]
+        fn memoized_materials_match(
+            states in proptest::collection::vec(
+                (0u8..6, any::<u32>(), any::<u32>(), any::<bool>(), any::<u8>(), any::<u8>(), 0u32..4),
+                1..40,
+            )
+        ) {
+            // A few combiners (met again and again, as display lists set them) and random ones.
+            let known = [
+                Combine { w0: 0xFC12_7EA0, w1: 0xFFFF_F3F8 },
+                Combine::SHADE,
+                Combine { w0: 0xFC26_2A60, w1: 0x150C_937F },
+                Combine { w0: 0xFC11_9604, w1: 0xFF5B_FFF8 },
+            ];
+            let files: Vec<crate::segment::SegFile> = Vec::new();
+            let ctx = Ctx::new(&files, [None; 16], 0);
+            let draw = DrawState::default();
+            let limits = boneyard_core::Limits::default();
+            let mut commands = boneyard_core::Budget::new(boneyard_core::limit!(limits, max_document_commands), "commands");
+            let mut memo = HashMap::new();
+            // Two decoders in turn over the same memo, as two display lists of a document.
+            for half in states.chunks(states.len().div_ceil(2)) {
+                let mut d = Decoder::new(&ctx, 0, &[], false, &mut commands, &mut memo, &draw);
+                let mut old_notes = Vec::new();
+                for &(pick, w0, w1, two_cycle, prim, env, at) in half {
+                    let at = 0x0600_0000 + at * 8;
+                    d.combine = match pick {
+                        0 => None,
+                        1..=4 => Some((known[pick as usize - 1], at)),
+                        _ => Some((Combine { w0: 0xFC00_0000 | (w0 & 0xFF_FFFF), w1 }, at)),
+                    };
+                    d.othermode_h = if two_cycle { OTHERMODE_H_SETUP } else { 0 };
+                    (d.prim, d.env) = (colour(prim), colour(env));
+                    d.material = None;
+                    let old = material_unmemoized(d.combine, d.othermode_h, d.prim, d.env, &mut old_notes);
+                    let (key, new) = d.material();
+                    prop_assert_eq!(new, &old);
+                    prop_assert_eq!(key.0, old.key());
+                }
+                prop_assert_eq!(&d.skipped.at_commands, &old_notes);
+            }
         }
     }
 }
