@@ -64,9 +64,11 @@ pub struct Budget {
     /// Commands one display list may run (`Limits::max_dlist_commands`).
     pub max_commands: usize,
     /// The textures decoded so far for the document's meshes: meshes that draw the same
-    /// texels (same bytes, format, palette and use) share one decoding. Their texels are
-    /// spent from [`Budget::texels`] by each mesh all the same.
-    pub decoded: HashMap<TextureKey, Option<boneyard_core::model::Texture>>,
+    /// texels (same bytes, format, palette and use) share one decoding, copied from the mesh
+    /// that holds it (a skeleton's index in the document and a mesh's in the skeleton; None:
+    /// not decodable), so that no second copy of the texels is kept while the document is
+    /// built. Their texels are spent from [`Budget::texels`] by each mesh all the same.
+    pub decoded: HashMap<TextureKey, Option<(usize, usize)>>,
     /// The materials evaluated so far for the document's display lists, with the note each
     /// gives (None: none): a display list sets the same few combiners and colours again and
     /// again, and evaluating one (and wording its formula) cost more than decoding the
@@ -194,7 +196,10 @@ fn merge_notes(raw: Vec<RawNote>, max_notes: usize) -> Vec<MeshNote> {
 /// errors when `strict` (a file the asset table names), notes otherwise. Meshes are named
 /// after the display lists `names` (the asset table's reading chosen for the file) names.
 /// Curve limbs draw both their display lists (`SkelCurve_DrawLimb` at lod 1). `draw` is what
-/// the actor sets before the skeleton is drawn (environment colour, segments).
+/// the actor sets before the skeleton is drawn (environment colour, segments). `earlier` are
+/// the document's skeletons built before this one with the same `budget` (this one's meshes
+/// become the next's `earlier`), where textures decoded before are.
+#[allow(clippy::too_many_arguments)]
 pub fn skeleton_meshes(
     ctx: &Ctx,
     s: &SkelDef,
@@ -203,6 +208,7 @@ pub fn skeleton_meshes(
     strict: bool,
     names: Option<&crate::names::Variant>,
     draw: &DrawState,
+    earlier: &[boneyard_core::SkeletonInfo],
 ) -> boneyard_core::Result<(Vec<Mesh>, Vec<MeshNote>, Vec<RuntimeTexture>)> {
     let mut runtime = Vec::new();
     // The RDP's colour state carries from one limb's display list to the next (in draw
@@ -300,9 +306,10 @@ pub fn skeleton_meshes(
             for (gi, g) in groups.into_iter().enumerate() {
                 let name = if many { format!("{base}_{gi}") } else { base.clone() };
                 let rt = g.runtime_texture(meshes.len());
+                let made = Made { earlier, meshes: &meshes };
                 let mesh = match &skin {
-                    Some(m) => g.into_skin_mesh(ctx, name, (s, l), m, budget, &mut notes),
-                    None => g.into_mesh(ctx, name, (s, l), rest_world, budget, &mut notes),
+                    Some(m) => g.into_skin_mesh(ctx, name, (s, l), m, budget, made, &mut notes),
+                    None => g.into_mesh(ctx, name, (s, l), rest_world, budget, made, &mut notes),
                 };
                 if let Some(rt) = rt.filter(|_| mesh.texture.is_some()) {
                     runtime.push(rt);
@@ -312,6 +319,30 @@ pub fn skeleton_meshes(
         }
     }
     Ok((meshes, merge_notes(notes, budget.max_skeleton_notes), runtime))
+}
+
+/// The meshes of the document so far: the earlier skeletons' and this one's (the next mesh
+/// made is `meshes.len()`), which hold the textures [`Budget::decoded`] points at.
+#[derive(Clone, Copy)]
+struct Made<'m> {
+    earlier: &'m [boneyard_core::SkeletonInfo],
+    meshes: &'m [Mesh],
+}
+
+impl Made<'_> {
+    /// Where the next mesh will be: (skeleton, mesh).
+    fn next(&self) -> (usize, usize) {
+        (self.earlier.len(), self.meshes.len())
+    }
+
+    /// The texture of mesh `mesh` of skeleton `skel`.
+    fn texture(&self, (skel, mesh): (usize, usize)) -> Option<&boneyard_core::model::Texture> {
+        let meshes = match self.earlier.get(skel) {
+            Some(info) => &info.meshes[..],
+            None => self.meshes,
+        };
+        meshes.get(mesh)?.texture.as_ref()
+    }
 }
 
 /// Texture state at a triangle: (image address, format, size, width, height, palette address).
@@ -500,6 +531,7 @@ impl Group {
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn into_mesh(
         mut self,
         ctx: &Ctx,
@@ -507,6 +539,7 @@ impl Group {
         (s, limb): (&SkelDef, usize),
         rest_world: &[Mat4],
         budget: &mut Budget,
+        made: Made,
         notes: &mut Vec<RawNote>,
     ) -> Mesh {
         let rigid = self.verts.iter().all(|v| v.bone == limb);
@@ -529,12 +562,12 @@ impl Group {
             m.binding = MeshBinding::Skinned { joints, weights };
             m
         };
-        self.finish(ctx, mesh, budget, notes)
+        self.finish(ctx, mesh, budget, made, notes)
     }
 
     /// Colours and the texture (within the document's texel budget); a texture not decoded is
     /// a note.
-    fn finish(self, ctx: &Ctx, mut mesh: Mesh, budget: &mut Budget, notes: &mut Vec<RawNote>) -> Mesh {
+    fn finish(self, ctx: &Ctx, mut mesh: Mesh, budget: &mut Budget, made: Made, notes: &mut Vec<RawNote>) -> Mesh {
         let m = self.mat;
         // Vertex colours as the combiner reads them: a part it does not read is white.
         mesh.colors = m.shade().then(|| {
@@ -589,7 +622,19 @@ impl Group {
             let at = ctx.resolve(addr, bytes, 0).ok();
             let pal_at = tlut.and_then(|t| ctx.resolve(t, 0, 0).ok());
             let decoded = match at {
-                Some(at) => budget.decoded.entry((at, pal_at, [fmt, siz], [w, h], use_)).or_insert_with(decode).clone(),
+                Some(at) => match budget.decoded.entry((at, pal_at, [fmt, siz], [w, h], use_)) {
+                    // Decoded before: the mesh that holds it is made (a mesh given a texture
+                    // keeps it), so it is there to copy.
+                    std::collections::hash_map::Entry::Occupied(e) => {
+                        e.get().and_then(|held| made.texture(held)).cloned()
+                    }
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        let t = decode();
+                        // This mesh will hold it: the next one made.
+                        e.insert(t.is_some().then(|| made.next()));
+                        t
+                    }
+                },
                 None => decode(),
             };
             if decoded.is_none() {
@@ -620,6 +665,7 @@ impl Group {
     /// An animated Skin limb's triangles: vertices from the limb's buffer (segment 8) are in
     /// model space and follow their modification's limbs; any other vertex is drawn under the
     /// actor's matrix alone, which the nearest a skin can say is the root bone.
+    #[allow(clippy::too_many_arguments)]
     fn into_skin_mesh(
         mut self,
         ctx: &Ctx,
@@ -627,6 +673,7 @@ impl Group {
         (s, limb): (&SkelDef, usize),
         skin: &crate::skin::SkinLimbMesh,
         budget: &mut Budget,
+        made: Made,
         notes: &mut Vec<RawNote>,
     ) -> Mesh {
         // Each vertex's address: the `seen` key it was added under.
@@ -669,7 +716,7 @@ impl Group {
         let mut mesh = Mesh::rigid(name, 0, positions, std::mem::take(&mut self.indices));
         mesh.binding = MeshBinding::Skinned { joints, weights };
         mesh.normals = Some(normals);
-        self.finish(ctx, mesh, budget, notes)
+        self.finish(ctx, mesh, budget, made, notes)
     }
 }
 
@@ -697,6 +744,10 @@ struct Decoder<'a, 'b> {
     /// `Limits::max_limb_textures`: groups (textures with their materials) of the limb.
     max_groups: usize,
     cache: [Option<Vtx>; VTX_CACHE],
+    /// Per vertex cache slot, the group its vertex was last added to and its index there (None
+    /// since the slot was loaded): a triangle reusing a slot in the same group finds the index
+    /// without hashing, the one `Group::seen` holds (its entries never change).
+    slot_index: [Option<(usize, u32)>; VTX_CACHE],
     groups: Vec<Group>,
     /// G_SETTIMG: (address, format, size).
     timg: (u32, u8, u8),
@@ -892,6 +943,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             max_commands: 0,
             max_groups: 0,
             cache: [None; VTX_CACHE],
+            slot_index: [None; VTX_CACHE],
             groups: Vec::new(),
             timg: (0, 0, 0),
             timg_cmd: 0,
@@ -935,18 +987,18 @@ impl<'a, 'b> Decoder<'a, 'b> {
 
     /// The material of the current colour state (and a note, once per G_SETCOMBINE, when it
     /// is approximated or reads a colour nobody set): its key, the material held in
-    /// `self.material` until the state changes.
-    fn material(&mut self) -> (MatKey, &Material) {
-        let current = match self.material.take() {
-            Some(m) => m,
+    /// `self.material` until the state changes (this runs at every triangle).
+    fn material(&mut self) -> MatKey {
+        match &self.material {
+            Some((key, _)) => *key,
             None => {
                 let mat = self.evaluate_material();
                 let bilinear = (self.othermode_h >> G_MDSFT_TEXTFILT) & 3 != 0;
-                ((mat.key(), bilinear, alpha_mode(self.othermode_l)), mat)
+                let key = (mat.key(), bilinear, alpha_mode(self.othermode_l));
+                self.material = Some((key, mat));
+                key
             }
-        };
-        let (key, mat) = self.material.insert(current);
-        (*key, mat)
+        }
     }
 
     /// The combiner's material for the current colour state, from the document's memo
@@ -992,14 +1044,19 @@ impl<'a, 'b> Decoder<'a, 'b> {
             }
             _ => None,
         };
-        let mat_key = self.material().0;
+        let mat_key = self.material();
         if let Some(i) = self.groups.iter().position(|g| g.tex == key && g.mat_key == mat_key) {
             return Some(i);
         }
         if self.groups.len() >= self.max_groups {
             return None;
         }
-        let mat = self.material().1.clone();
+        let mat = match &self.material {
+            Some((_, mat)) => mat.clone(),
+            // Set by `material` above; evaluated again all the same (the same state, its
+            // note already told).
+            None => self.evaluate_material(),
+        };
         self.groups.push(Group {
             tex: key,
             mat_key,
@@ -1009,9 +1066,11 @@ impl<'a, 'b> Decoder<'a, 'b> {
             runtime_seg: key.and(self.loaded_runtime),
             scale: self.tex_scale,
             origin: [t.size[0] as f32 / 4.0, t.size[1] as f32 / 4.0],
-            verts: Vec::new(),
-            indices: Vec::new(),
-            seen: HashMap::default(),
+            // Room for a vertex cache's worth at once: most groups hold at least that many,
+            // and growing from empty cost a fifth of the triangles' decoding.
+            verts: Vec::with_capacity(VTX_CACHE),
+            indices: Vec::with_capacity(3 * VTX_CACHE),
+            seen: HashMap::with_capacity_and_hasher(VTX_CACHE, VertexKeys::default()),
         });
         Some(self.groups.len() - 1)
     }
@@ -1196,6 +1255,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             self.skipped.first_vertex_load.get_or_insert(addr);
         }
         for i in 0..n {
+            self.slot_index[v0 + i] = None;
             // `data` holds the n vertices, so each record reads.
             self.cache[v0 + i] = data.and_then(|d| VtxT::parse_at(d, i * VTX_SIZE).ok()).map(|b| {
                 let c = b.cn.map(|v| v as f32 / 255.0);
@@ -1227,12 +1287,22 @@ impl<'a, 'b> Decoder<'a, 'b> {
             return;
         };
         let g = &mut self.groups[gi];
-        for v in [a, b, c] {
-            let next = g.verts.len() as u32;
-            let at = *g.seen.entry((v.addr, v.bone)).or_insert(next);
-            if at == next {
-                g.verts.push(v);
-            }
+        for (slot, v) in idx.into_iter().zip([a, b, c]) {
+            let memo = self.slot_index.get_mut(slot);
+            let at = match memo.as_deref() {
+                Some(&Some((group, at))) if group == gi => at,
+                _ => {
+                    let next = g.verts.len() as u32;
+                    let at = *g.seen.entry((v.addr, v.bone)).or_insert(next);
+                    if at == next {
+                        g.verts.push(v);
+                    }
+                    if let Some(m) = memo {
+                        *m = Some((gi, at));
+                    }
+                    at
+                }
+            };
             g.indices.push(at);
         }
     }
@@ -1298,6 +1368,37 @@ mod tests {
         }
     }
 
+    /// [`Made::texture`] finds a texture in an earlier skeleton's meshes or in this one's.
+    #[test]
+    fn made_finds_textures_where_they_are() {
+        let tex = |w: u32| boneyard_core::model::Texture {
+            width: w,
+            height: 1,
+            rgba: vec![0; 4 * w as usize],
+            filter: Default::default(),
+        };
+        let mesh = |t: Option<u32>| {
+            let mut m = Mesh::rigid("m".to_string(), 0, vec![Vec3::ZERO; 3], vec![0, 1, 2]);
+            m.texture = t.map(tex);
+            m
+        };
+        let skeleton = boneyard_core::Skeleton::new("s".to_string(), Vec::new()).expect("an empty skeleton");
+        let earlier = vec![boneyard_core::SkeletonInfo {
+            id: "a".into(),
+            name: "a".into(),
+            source: "a".into(),
+            skeleton,
+            meshes: vec![mesh(None), mesh(Some(2))],
+            extra: Default::default(),
+        }];
+        let current = vec![mesh(Some(3))];
+        let made = Made { earlier: &earlier, meshes: &current };
+        assert_eq!(made.next(), (1, 1));
+        assert_eq!(made.texture((0, 1)).map(|t| t.width), Some(2));
+        assert_eq!(made.texture((1, 0)).map(|t| t.width), Some(3));
+        assert!(made.texture((0, 0)).is_none() && made.texture((1, 1)).is_none() && made.texture((0, 2)).is_none());
+    }
+
     proptest! {
         /// The memoized materials (shared by the decoders of a document, one per display
         /// list) and their notes are the unmemoized reading's, state after state.
@@ -1336,8 +1437,8 @@ mod tests {
                     (d.prim, d.env) = (colour(prim), colour(env));
                     d.material = None;
                     let old = material_unmemoized(d.combine, d.othermode_h, d.prim, d.env, &mut old_notes);
-                    let (key, new) = d.material();
-                    prop_assert_eq!(new, &old);
+                    let key = d.material();
+                    prop_assert_eq!(d.material.as_ref().map(|m| &m.1), Some(&old));
                     prop_assert_eq!(key.0, old.key());
                 }
                 prop_assert_eq!(&d.skipped.at_commands, &old_notes);

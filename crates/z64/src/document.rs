@@ -242,8 +242,9 @@ impl Z64Document {
         let names = self.found.names.get(ctx.home).and_then(|v| v.as_deref());
         let strict = names.is_some() && !home.lenient;
         let draw = self.draw_state(si, crate::runtime::DEFAULT_FACE);
-        let (meshes, notes, runtime) = dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, names, &draw)
-            .map_err(|e| e.in_file(home.name.clone()))?;
+        let (meshes, notes, runtime) =
+            dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, names, &draw, &self.skel_infos)
+                .map_err(|e| e.in_file(home.name.clone()))?;
         let mut extra = Map::new();
         extra.insert("type".into(), json!(s.ty.name()));
         extra.insert("limb_type".into(), json!(s.limb_type.name()));
