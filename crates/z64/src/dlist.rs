@@ -77,13 +77,45 @@ pub struct Budget {
 }
 
 /// What [`Decoder::material`]'s material and note depend on: the G_SETCOMBINE words, the cycle
-/// type (2-cycle), and the primitive and environment colours (their bits; None: not set).
-pub type MaterialInputs = (Combine, bool, Option<[u32; 4]>, Option<[u32; 4]>);
+/// type (2-cycle), and the primitive and environment colours (their bits; None: not set),
+/// packed by [`material_inputs`] into words hashed in one write (a tuple of them was hashed
+/// field by field, and the hashing cost as much as the rest of a state change).
+pub type MaterialInputs = [u32; 11];
+
+/// [`MaterialInputs`]: w0, w1, the flags (bit 0 2-cycle, bit 1 a primitive colour set, bit 2 an
+/// environment colour set), then the primitive colour's bits and the environment colour's
+/// (zeros when not set, told apart by the flags).
+fn material_inputs(c: Combine, two_cycle: bool, prim: Option<[f32; 4]>, env: Option<[f32; 4]>) -> MaterialInputs {
+    let flags = u32::from(two_cycle) | u32::from(prim.is_some()) << 1 | u32::from(env.is_some()) << 2;
+    let (p, e) = (prim.unwrap_or_default().map(f32::to_bits), env.unwrap_or_default().map(f32::to_bits));
+    [c.w0, c.w1, flags, p[0], p[1], p[2], p[3], e[0], e[1], e[2], e[3]]
+}
 
 /// What a decoded texture depends on: where its bytes are (file index and offset, as the
 /// segment table resolves them) and its palette's, its format, size and dimensions, and how
-/// the draw uses it (filter, colour, alpha).
-pub type TextureKey = ((usize, usize), Option<(usize, usize)>, [u8; 2], [usize; 2], [bool; 3]);
+/// the draw uses it (filter, colour, alpha); packed by [`texture_key`] into words hashed in
+/// one write.
+pub type TextureKey = [u64; 7];
+
+/// [`TextureKey`]: the texels' (file, offset), a flag word (bit 0 a palette, bits 8..16 the
+/// format, 16..24 the size, bits 24, 25, 26 the filter, colour and alpha use), the palette's
+/// (file, offset) (zeros without one), width and height.
+fn texture_key(
+    at: (usize, usize),
+    pal_at: Option<(usize, usize)>,
+    [fmt, siz]: [u8; 2],
+    [w, h]: [usize; 2],
+    use_: [bool; 3],
+) -> TextureKey {
+    let flags = u64::from(pal_at.is_some())
+        | u64::from(fmt) << 8
+        | u64::from(siz) << 16
+        | u64::from(use_[0]) << 24
+        | u64::from(use_[1]) << 25
+        | u64::from(use_[2]) << 26;
+    let pal = pal_at.unwrap_or_default();
+    [at.0 as u64, at.1 as u64, flags, pal.0 as u64, pal.1 as u64, w as u64, h as u64]
+}
 
 impl Budget {
     /// The whole budget of a document within the caller's limits (`max_document_commands`,
@@ -622,7 +654,7 @@ impl Group {
             let at = ctx.resolve(addr, bytes, 0).ok();
             let pal_at = tlut.and_then(|t| ctx.resolve(t, 0, 0).ok());
             let decoded = match at {
-                Some(at) => match budget.decoded.entry((at, pal_at, [fmt, siz], [w, h], use_)) {
+                Some(at) => match budget.decoded.entry(texture_key(at, pal_at, [fmt, siz], [w, h], use_)) {
                     // Decoded before: the mesh that holds it is made (a mesh given a texture
                     // keeps it), so it is there to copy.
                     std::collections::hash_map::Entry::Occupied(e) => {
@@ -1016,11 +1048,10 @@ impl<'a, 'b> Decoder<'a, 'b> {
                 approximated: None,
             };
         };
-        let bits = |c: Option<[f32; 4]>| c.map(|c| c.map(f32::to_bits));
         let (prim, env) = (self.prim, self.env);
         let (mat, note) = self
             .materials
-            .entry((c, two_cycle, bits(prim), bits(env)))
+            .entry(material_inputs(c, two_cycle, prim, env))
             .or_insert_with(|| material_of(c, two_cycle, prim, env));
         if let Some(note) = note {
             if !self.skipped.at_commands.iter().any(|(a, _)| *a == at) {
@@ -1273,8 +1304,8 @@ impl<'a, 'b> Decoder<'a, 'b> {
 
     fn tri(&mut self, w: u32) {
         let idx = [(w >> 16) & 0xFF, (w >> 8) & 0xFF, w & 0xFF].map(|v| (v / 2) as usize);
-        let cached = |i: usize| self.cache.get(i).copied().flatten();
-        let (Some(a), Some(b), Some(c)) = (cached(idx[0]), cached(idx[1]), cached(idx[2])) else {
+        let loaded = |i: usize| matches!(self.cache.get(i), Some(Some(_)));
+        if !idx.into_iter().all(loaded) {
             self.skipped.triangles_without_vertices += 1;
             return;
         };
@@ -1287,11 +1318,13 @@ impl<'a, 'b> Decoder<'a, 'b> {
             return;
         };
         let g = &mut self.groups[gi];
-        for (slot, v) in idx.into_iter().zip([a, b, c]) {
+        for slot in idx {
             let memo = self.slot_index.get_mut(slot);
             let at = match memo.as_deref() {
                 Some(&Some((group, at))) if group == gi => at,
                 _ => {
+                    // Loaded: checked above.
+                    let Some(&Some(v)) = self.cache.get(slot) else { continue };
                     let next = g.verts.len() as u32;
                     let at = *g.seen.entry((v.addr, v.bone)).or_insert(next);
                     if at == next {
@@ -1400,6 +1433,31 @@ mod tests {
     }
 
     proptest! {
+        /// The packed memo keys tell inputs apart exactly as the tuples they replace did.
+        #[test]
+        fn packed_keys_match_tuples(
+            m in proptest::collection::vec((0u32..3, 0u32..3, any::<bool>(), 0u8..4, 0u8..4), 2),
+            t in proptest::collection::vec(
+                ((0usize..2, 0usize..3), proptest::option::of((0usize..2, 0usize..3)), 0u8..3, 0u8..3, 1usize..3, 1usize..3, any::<[bool; 3]>()),
+                2,
+            ),
+        ) {
+            let mi = |&(w0, w1, two, p, e): &(u32, u32, bool, u8, u8)| {
+                let c = Combine { w0, w1 };
+                let (p, e) = (colour(p), colour(e));
+                let bits = |c: Option<[f32; 4]>| c.map(|c| c.map(f32::to_bits));
+                ((c, two, bits(p), bits(e)), material_inputs(c, two, p, e))
+            };
+            let (a, b) = (mi(&m[0]), mi(&m[1]));
+            prop_assert_eq!(a.0 == b.0, a.1 == b.1);
+            type T = ((usize, usize), Option<(usize, usize)>, u8, u8, usize, usize, [bool; 3]);
+            let tk = |&(at, pal, fmt, siz, w, h, use_): &T| {
+                ((at, pal, [fmt, siz], [w, h], use_), texture_key(at, pal, [fmt, siz], [w, h], use_))
+            };
+            let (a, b) = (tk(&t[0]), tk(&t[1]));
+            prop_assert_eq!(a.0 == b.0, a.1 == b.1);
+        }
+
         /// The memoized materials (shared by the decoders of a document, one per display
         /// list) and their notes are the unmemoized reading's, state after state.
         #[test]
