@@ -1116,7 +1116,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                         .to_string(),
                 );
             }
-            let Ok(cmd) = self.ctx.record::<Gfx>(pc, 0) else {
+            let Some(cmd) = self.ctx.record_if_there::<Gfx>(pc) else {
                 // A display list in a segment nobody provides: skip it, as if it were empty.
                 if stack.is_empty() && pc == start && !self.ctx.is_valid(pc) {
                     *self.skipped.unbound.entry(split_segmented(pc).0).or_default() += 1;
@@ -1279,7 +1279,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             ((SEG_SKIN_VERTICES, off), Some(buf)) => {
                 (off as usize).checked_add(n * VTX_SIZE).and_then(|end| buf.get(off as usize..end))
             }
-            _ => self.ctx.bytes(addr, n * VTX_SIZE, 0).ok(),
+            _ => self.ctx.bytes_if_there(addr, n * VTX_SIZE),
         };
         if data.is_none() {
             self.skipped.vertex_loads += 1;
