@@ -13,8 +13,8 @@ use crate::names::{self, Asset, Variant};
 use crate::scan;
 use crate::segment::{Ctx, SegFile};
 use crate::skeleton::{self, LimbType, SkelDef, SkelType};
+use crate::wordhash::WordSet;
 use boneyard_core::{Budget, Error, Result, Warning};
-use std::collections::HashSet;
 use std::sync::Arc;
 
 /// What the builder found, before the common model is made.
@@ -35,7 +35,7 @@ pub struct Found {
     /// What was skipped or doubted while reading, with file and offset.
     pub warnings: Vec<Warning>,
     /// Skeletons and animations (context, address) the asset table names.
-    pub named: HashSet<(usize, u32)>,
+    pub named: WordSet<(usize, u32)>,
     /// Index of `gameplay_keep` among the files, when given or found.
     pub gameplay_keep: Option<usize>,
     /// Index of `link_animetion` among the files, when given or found.
@@ -127,7 +127,7 @@ pub fn find_all_limited(
         per_file_named: vec![(0, 0); files.len()],
         names: vec![None; files.len()],
         warnings: Vec::new(),
-        named: HashSet::new(),
+        named: WordSet::default(),
         gameplay_keep: gk,
         link_animetion: la,
         required: Vec::new(),
@@ -169,9 +169,9 @@ pub fn find_all_limited(
                 f.anims.push(a);
             }
         }
-        let taken: HashSet<u32> = f.skels[s0..].iter().map(|s| s.addr).collect();
+        let taken: WordSet<u32> = f.skels[s0..].iter().map(|s| s.addr).collect();
         f.skels.extend(scanned_skels.into_iter().filter(|s| !taken.contains(&s.addr)));
-        let taken: HashSet<u32> = f.anims[a0..].iter().map(|a| a.addr).collect();
+        let taken: WordSet<u32> = f.anims[a0..].iter().map(|a| a.addr).collect();
         f.anims.extend(scanned_anims.into_iter().filter(|a| !taken.contains(&a.addr)));
         for x in explicit.iter().filter(|x| x.file == file.stem) {
             add_explicit(&ctx, ci, x, &mut f).map_err(|e| e.in_file(file.name.clone()))?;
@@ -519,7 +519,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
             }
         }
         if !curve_skels.is_empty() {
-            let addrs: std::collections::HashSet<u32> = curve_skels.iter().map(|s| s.addr).collect();
+            let addrs: WordSet<u32> = curve_skels.iter().map(|s| s.addr).collect();
             f.skels.retain(|k| !(k.ctx == ci && addrs.contains(&k.addr)));
             f.skels.extend(curve_skels);
         }
@@ -606,7 +606,7 @@ fn modloader_skeleton(ctx: &Ctx, ci: usize, file: &SegFile, f: &mut Found) {
 fn link_animations(ctx: &Ctx, ci: usize, names: Option<&Variant>, f: &mut Found) {
     let file = ctx.home_file();
     let seg = (file.segment as u32) << 24;
-    let mut seen = HashSet::new();
+    let mut seen = WordSet::default();
     for a in names.iter().flat_map(|v| v.assets.iter()).filter(|a| a.kind == 'P') {
         let addr = seg | a.offset;
         match anim::read_link_header(ctx, addr) {

@@ -24,6 +24,7 @@ pub use crate::runtime::DrawState;
 use crate::segment::Ctx;
 use crate::skeleton::SkelDef;
 use crate::texture;
+use crate::wordhash::WordKeys;
 use boneyard_core::model::{AlphaMode, Mesh, MeshBinding, TextureFilter};
 use glam::{Mat4, Vec3};
 use std::collections::HashMap;
@@ -468,61 +469,6 @@ struct Vtx {
     color: [f32; 4],
 }
 
-/// The hashing of [`Group::seen`]'s keys (a vertex address and a limb: two words): the words
-/// folded into one, then the SplitMix64 finaliser of it mixed with a seed drawn per map from
-/// the standard library's random keys. SipHash cost a fifth of a mesh's decoding; the random
-/// seed keeps what a file's chosen addresses cannot be made to collide in.
-#[derive(Clone, Copy)]
-struct VertexKeys {
-    seed: u64,
-}
-
-impl Default for VertexKeys {
-    fn default() -> Self {
-        use std::hash::BuildHasher;
-        VertexKeys { seed: std::collections::hash_map::RandomState::new().hash_one(0x5EED_u64) }
-    }
-}
-
-impl std::hash::BuildHasher for VertexKeys {
-    type Hasher = VertexKeyHasher;
-    fn build_hasher(&self) -> VertexKeyHasher {
-        VertexKeyHasher { seed: self.seed, state: 0 }
-    }
-}
-
-/// See [`VertexKeys`].
-struct VertexKeyHasher {
-    seed: u64,
-    state: u64,
-}
-
-impl VertexKeyHasher {
-    fn add(&mut self, v: u64) {
-        self.state = self.state.rotate_left(32) ^ v;
-    }
-}
-
-impl std::hash::Hasher for VertexKeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.add(u64::from(b));
-        }
-    }
-    fn write_u32(&mut self, v: u32) {
-        self.add(u64::from(v));
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.add(v as u64);
-    }
-    fn finish(&self) -> u64 {
-        let mut z = (self.state ^ self.seed).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// Triangles sharing one texture.
 struct Group {
     tex: Option<TexKey>,
@@ -540,7 +486,7 @@ struct Group {
     /// once at its length.
     verts: Vec<Vtx>,
     indices: Vec<u32>,
-    seen: HashMap<(u32, usize), u32, VertexKeys>,
+    seen: HashMap<(u32, usize), u32, WordKeys>,
 }
 
 impl Group {
@@ -1101,7 +1047,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             // and growing from empty cost a fifth of the triangles' decoding.
             verts: Vec::with_capacity(VTX_CACHE),
             indices: Vec::with_capacity(3 * VTX_CACHE),
-            seen: HashMap::with_capacity_and_hasher(VTX_CACHE, VertexKeys::default()),
+            seen: HashMap::with_capacity_and_hasher(VTX_CACHE, WordKeys::default()),
         });
         Some(self.groups.len() - 1)
     }
