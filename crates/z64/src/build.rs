@@ -239,7 +239,7 @@ pub fn find_all_limited(
 /// Our own demo object carries no names (the format has none); like the decomp's table does
 /// for Nintendo's files, we know what ours holds.
 fn name_demo(files: &[SegFile], f: &mut Found) {
-    let stem = crate::demo::DEMO_FILE.trim_end_matches(".zobj");
+    let stem = crate::demo::DEMO_STEM;
     let is_demo = |ci: usize| files[f.ctxs[ci].1].stem == stem;
     for s in f.skels.iter_mut().filter(|s| is_demo(s.ctx)) {
         s.name = "demo_humanoid".into();
