@@ -333,11 +333,11 @@ pub fn skeleton_meshes(
             let base = names
                 .and_then(|v| v.name_at(dl & 0xFF_FFFF, 'D'))
                 .map(str::to_string)
-                .unwrap_or_else(|| format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF));
+                .unwrap_or_else(|| unnamed_display_list(l, dl));
             let groups: Vec<Group> = d.groups.into_iter().filter(|g| !g.indices.is_empty()).collect();
             let many = groups.len() > 1;
             for (gi, g) in groups.into_iter().enumerate() {
-                let name = if many { format!("{base}_{gi}") } else { base.clone() };
+                let name = if many { numbered(&base, gi) } else { base.clone() };
                 let rt = g.runtime_texture(meshes.len());
                 let made = Made { earlier, meshes: &meshes };
                 let mesh = match &skin {
@@ -376,6 +376,43 @@ impl Made<'_> {
         };
         meshes.get(mesh)?.texture.as_ref()
     }
+}
+
+/// The decimal digits of `v`, at least `min_width` of them (zero-padded), and how many: the
+/// last `n` bytes of the array. Meshes' names are put together by hand: the formatting
+/// machinery cost more than the rest of a mesh's bookkeeping.
+fn decimal(v: usize, min_width: usize) -> ([u8; 20], usize) {
+    let mut digits = [b'0'; 20];
+    let (mut n, mut v) = (0, v);
+    // A usize has at most 20 decimal digits: `n` stays within the array.
+    while (v > 0 || n < min_width.max(1)) && n < 20 {
+        digits[19 - n] = b'0' + (v % 10) as u8;
+        v /= 10;
+        n += 1;
+    }
+    (digits, n)
+}
+
+/// `format!("{base}_{gi}")`.
+fn numbered(base: &str, gi: usize) -> String {
+    let (digits, n) = decimal(gi, 1);
+    let mut s = String::with_capacity(base.len() + 1 + n);
+    s.push_str(base);
+    s.push('_');
+    s.extend(digits[20 - n..].iter().map(|&d| char::from(d)));
+    s
+}
+
+/// `format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF)`.
+fn unnamed_display_list(l: usize, dl: u32) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let (digits, n) = decimal(l, 2);
+    let mut s = String::with_capacity(15 + n);
+    s.push_str("limb_");
+    s.extend(digits[20 - n..].iter().map(|&d| char::from(d)));
+    s.push_str("_dl_");
+    s.extend((0..6).rev().map(|i| char::from(HEX[((dl >> (4 * i)) & 0xF) as usize])));
+    s
 }
 
 /// Texture state at a triangle: (image address, format, size, width, height, palette address).
@@ -1379,6 +1416,15 @@ mod tests {
     }
 
     proptest! {
+        /// The hand-made mesh names are what `format!` made.
+        #[test]
+        fn mesh_names_match_format(base in "[a-zA-Z_]{0,12}", gi in any::<usize>(), l in any::<usize>(), dl in any::<u32>()) {
+            prop_assert_eq!(numbered(&base, gi), format!("{base}_{gi}"));
+            prop_assert_eq!(numbered(&base, gi % 100), format!("{base}_{}", gi % 100));
+            prop_assert_eq!(unnamed_display_list(l, dl), format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF));
+            prop_assert_eq!(unnamed_display_list(l % 300, dl), format!("limb_{:02}_dl_{:06X}", l % 300, dl & 0xFF_FFFF));
+        }
+
         /// The packed memo keys tell inputs apart exactly as the tuples they replace did.
         #[test]
         fn packed_keys_match_tuples(
