@@ -75,6 +75,9 @@ pub struct Budget {
     /// again, and evaluating one (and wording its formula) cost more than decoding the
     /// triangles it colours.
     pub materials: HashMap<MaterialInputs, (Material, Option<String>)>,
+    /// The seed of the groups' vertex maps, drawn once for the document (drawing one from
+    /// the standard library's random keys for every group cost as much as a small group).
+    pub vertex_keys: WordKeys,
 }
 
 /// What [`Decoder::material`]'s material and note depend on: the G_SETCOMBINE words, the cycle
@@ -140,6 +143,7 @@ impl Budget {
             max_commands: l.max_dlist_commands,
             decoded: HashMap::new(),
             materials: HashMap::new(),
+            vertex_keys: WordKeys::default(),
         }
     }
 }
@@ -302,7 +306,8 @@ pub fn skeleton_meshes(
             let vtx_buf = skin.as_ref().map(|m| m.vtx_bytes());
             let (max_depth, max_commands, max_groups) =
                 (budget.max_depth, budget.max_commands, budget.max_limb_textures);
-            let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands, &mut budget.materials, draw);
+            let memos = (&mut budget.materials, budget.vertex_keys);
+            let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands, memos, draw);
             (d.max_depth, d.max_commands, d.max_groups) = (max_depth, max_commands, max_groups);
             d.set_colours(colours);
             d.skin_vertices = vtx_buf.as_deref();
@@ -794,6 +799,8 @@ struct Decoder<'a, 'b> {
     othermode_l: u32,
     /// The material of the current state, computed at the first triangle after a change.
     material: Option<(MatKey, Material)>,
+    /// The seed of the groups' vertex maps ([`Budget::vertex_keys`]).
+    vertex_keys: WordKeys,
     /// The document's materials evaluated so far ([`Budget::materials`]).
     materials: &'b mut HashMap<MaterialInputs, (Material, Option<String>)>,
     /// Display lists running, by call depth: the lists each level entered (its call, then
@@ -943,7 +950,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
         slots: &'b [usize],
         flex: bool,
         commands_left: &'b mut boneyard_core::Budget,
-        materials: &'b mut HashMap<MaterialInputs, (Material, Option<String>)>,
+        (materials, vertex_keys): (&'b mut HashMap<MaterialInputs, (Material, Option<String>)>, WordKeys),
         draw: &'b DrawState,
     ) -> Self {
         Decoder {
@@ -979,6 +986,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             othermode_h: OTHERMODE_H_SETUP,
             othermode_l: OTHERMODE_L_SETUP,
             material: None,
+            vertex_keys,
             materials,
             running: Vec::new(),
         }
@@ -1084,7 +1092,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             // and growing from empty cost a fifth of the triangles' decoding.
             verts: Vec::with_capacity(VTX_CACHE),
             indices: Vec::with_capacity(3 * VTX_CACHE),
-            seen: HashMap::with_capacity_and_hasher(VTX_CACHE, WordKeys::default()),
+            seen: HashMap::with_capacity_and_hasher(VTX_CACHE, self.vertex_keys),
         });
         Some(self.groups.len() - 1)
     }
@@ -1474,7 +1482,7 @@ mod tests {
             let mut memo = HashMap::new();
             // Two decoders in turn over the same memo, as two display lists of a document.
             for half in states.chunks(states.len().div_ceil(2)) {
-                let mut d = Decoder::new(&ctx, 0, &[], false, &mut commands, &mut memo, &draw);
+                let mut d = Decoder::new(&ctx, 0, &[], false, &mut commands, (&mut memo, WordKeys::default()), &draw);
                 let mut old_notes = Vec::new();
                 for &(pick, w0, w1, two_cycle, prim, env, at) in half {
                     let at = 0x0600_0000 + at * 8;

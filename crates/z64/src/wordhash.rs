@@ -7,7 +7,7 @@
 //! keys, as any 64-bit hash does.
 
 /// A [`std::hash::BuildHasher`] for keys of one or two words (see the module).
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub struct WordKeys {
     seed: u64,
 }
