@@ -799,6 +799,14 @@ struct Decoder<'a, 'b> {
     othermode_l: u32,
     /// The material of the current state, computed at the first triangle after a change.
     material: Option<(MatKey, Material)>,
+    /// The group of the current texture and colour state ([`Decoder::group`]'s answer, None
+    /// inside: past the limb's groups), kept while only commands that leave that state alone
+    /// run (vertex loads, triangles, matrices, calls): a limb's triangles come in long runs
+    /// under one state, and finding the group at each cost a tenth of their decoding.
+    group_now: Option<Option<usize>>,
+    /// Whether `group_now` is used (always, but in the test that checks it against finding
+    /// the group at every triangle).
+    cache_groups: bool,
     /// The seed of the groups' vertex maps ([`Budget::vertex_keys`]).
     vertex_keys: WordKeys,
     /// The document's materials evaluated so far ([`Budget::materials`]).
@@ -986,6 +994,8 @@ impl<'a, 'b> Decoder<'a, 'b> {
             othermode_h: OTHERMODE_H_SETUP,
             othermode_l: OTHERMODE_L_SETUP,
             material: None,
+            group_now: None,
+            cache_groups: true,
             vertex_keys,
             materials,
             running: Vec::new(),
@@ -996,6 +1006,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
         (self.prim, self.env, self.combine) = (c.prim, c.env, c.combine);
         (self.othermode_h, self.othermode_l) = (c.othermode_h, c.othermode_l);
         self.material = None;
+        self.group_now = None;
     }
 
     fn colours(&self) -> ColourState {
@@ -1117,7 +1128,16 @@ impl<'a, 'b> Decoder<'a, 'b> {
             };
             let Gfx { w0, w1 } = cmd;
             pc = pc.wrapping_add(GFX_SIZE as u32);
-            match (w0 >> 24) as u8 {
+            let op = (w0 >> 24) as u8;
+            // Any command but these may change what `group` reads (the tiles, the loaded
+            // image and palette, the colours, the combiner, the render modes).
+            if !matches!(
+                op,
+                G_VTX | G_TRI1 | G_TRI2 | G_QUAD | G_MTX | G_POPMTX | G_DL | G_ENDDL | G_GEOMETRYMODE | G_SETTIMG
+            ) {
+                self.group_now = None;
+            }
+            match op {
                 G_VTX => self.vtx(w0, w1),
                 G_TRI1 => self.tri(w0),
                 G_TRI2 | G_QUAD => {
@@ -1304,7 +1324,15 @@ impl<'a, 'b> Decoder<'a, 'b> {
         if idx[0] == idx[1] || idx[1] == idx[2] || idx[0] == idx[2] {
             return;
         }
-        let Some(gi) = self.group() else {
+        let gi = match self.group_now.filter(|_| self.cache_groups) {
+            Some(gi) => gi,
+            None => {
+                let gi = self.group();
+                self.group_now = Some(gi);
+                gi
+            }
+        };
+        let Some(gi) = gi else {
             self.skipped.triangles_past_groups += 1;
             return;
         };
@@ -1423,7 +1451,92 @@ mod tests {
         assert!(made.texture((0, 0)).is_none() && made.texture((1, 1)).is_none() && made.texture((0, 2)).is_none());
     }
 
+    /// One random command of the kinds that draw or change what [`Decoder::group`] reads.
+    fn random_command(pick: u8, a: u32, b: u32) -> (u32, u32) {
+        let combiners = [(0xFC12_7EA0, 0xFFFF_F3F8), (0xFCFF_FFFF, 0xFFFE_793C), (0xFC26_2A60, 0x150C_937F)];
+        let op = |o: u8| u32::from(o) << 24;
+        let tri = |x: u32| (((x % 32) * 2) << 16) | (((x / 32 % 32) * 2) << 8) | ((x / 1024 % 32) * 2);
+        let fmt_siz = |x: u32| ((x % 5) << 21) | ((x / 5 % 4) << 19);
+        match pick % 15 {
+            0 | 1 => {
+                // G_VTX: n vertices into slots end - n .. end, from the 32 at 0x06000000.
+                let n = a % 32 + 1;
+                let end = n + b % (33 - n);
+                (op(G_VTX) | (n << 12) | (end << 1), 0x0600_0000 + (b % (33 - n)) * 16)
+            }
+            2 | 3 => (op(G_TRI1) | tri(a), 0),
+            4 => (op(G_TRI2) | tri(a), tri(b)),
+            5 => (op(G_SETTILE) | fmt_siz(a), ((b % 3) << 24) | ((b / 3 % 16) << 20)),
+            6 => (
+                op(G_SETTILESIZE) | ((a & 0x3F) << 12) | ((a >> 6) & 0x3F),
+                ((b % 2) << 24) | (((b >> 8) & 0x7C) << 12) | (b & 0x7C),
+            ),
+            7 => (op(G_TEXTURE) | (a % 2), b),
+            8 => (op(G_SETTIMG) | fmt_siz(a), 0x0600_0200 + (b % 8) * 32),
+            9 => (op(if a.is_multiple_of(2) { G_LOADBLOCK } else { G_LOADTLUT }), 0),
+            10 => (op(if a.is_multiple_of(2) { G_SETPRIMCOLOR } else { G_SETENVCOLOR }), b),
+            11 => combiners[(a % 3) as usize],
+            12 => (op(G_SETOTHERMODE_H) | ((32 - G_MDSFT_CYCLETYPE - 2) << 8) | 1, (b % 4) << G_MDSFT_CYCLETYPE),
+            13 => (op(G_GEOMETRYMODE) | (a & 0x00FF_FFFF), b & G_LIGHTING),
+            _ => (op(if a.is_multiple_of(2) { G_POPMTX } else { G_SETTIMG }), 0x0600_0300),
+        }
+    }
+
     proptest! {
+        /// Keeping the group while the state stands finds the groups, vertices and notes
+        /// finding it at every triangle does.
+        #[test]
+        fn kept_groups_match_groups_found_per_triangle(
+            commands in proptest::collection::vec((any::<u8>(), any::<u32>(), any::<u32>()), 0..200),
+            bytes in proptest::collection::vec(any::<u8>(), 0x400),
+            max_groups in 1usize..5,
+        ) {
+            let mut data = bytes;
+            for &(pick, a, b) in &commands {
+                let (w0, w1) = random_command(pick, a, b);
+                data.extend(w0.to_be_bytes());
+                data.extend(w1.to_be_bytes());
+            }
+            data.extend((u32::from(G_ENDDL) << 24).to_be_bytes());
+            data.extend(0u32.to_be_bytes());
+            let files = vec![crate::segment::SegFile {
+                name: "t".into(),
+                stem: "t".into(),
+                segment: 6,
+                data,
+                lenient: false,
+            }];
+            let mut map = [None; 16];
+            map[6] = Some(0);
+            let ctx = Ctx::new(&files, map, 0);
+            let draw = DrawState::default();
+            let limits = boneyard_core::Limits::default();
+            let run = |cache_groups: bool| {
+                let mut commands = boneyard_core::Budget::new(boneyard_core::limit!(limits, max_document_commands), "commands");
+                let mut memo = HashMap::new();
+                let mut d = Decoder::new(&ctx, 0, &[], false, &mut commands, (&mut memo, WordKeys::default()), &draw);
+                (d.max_depth, d.max_commands, d.max_groups) = (10, 65536, max_groups);
+                d.cache_groups = cache_groups;
+                let result = d.run(0x0600_0400);
+                let groups: Vec<_> = d
+                    .groups
+                    .iter()
+                    .map(|g| {
+                        let verts: Vec<_> =
+                            g.verts.iter().map(|v| (v.addr, v.bone, v.pos.to_array(), v.st, v.color)).collect();
+                        (g.tex, g.mat_key, g.tex_cmd, g.runtime_seg, g.scale, g.origin, verts, g.indices.clone())
+                    })
+                    .collect();
+                let s = &d.skipped;
+                let skipped = (s.triangles_without_vertices, s.triangles_past_groups, s.vertex_loads, s.at_commands.clone());
+                (result, groups, skipped)
+            };
+            let (kept, found) = (run(true), run(false));
+            prop_assert_eq!(&kept.0, &found.0);
+            prop_assert_eq!(&kept.1, &found.1);
+            prop_assert_eq!(&kept.2, &found.2);
+        }
+
         /// The hand-made mesh names are what `format!` made.
         #[test]
         fn mesh_names_match_format(base in "[a-zA-Z_]{0,12}", gi in any::<usize>(), l in any::<usize>(), dl in any::<u32>()) {
