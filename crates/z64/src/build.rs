@@ -13,8 +13,8 @@ use crate::names::{self, Asset, Variant};
 use crate::scan;
 use crate::segment::{Ctx, SegFile};
 use crate::skeleton::{self, LimbType, SkelDef, SkelType};
+use crate::wordhash::WordSet;
 use boneyard_core::{Budget, Error, Result, Warning};
-use std::collections::HashSet;
 use std::sync::Arc;
 
 /// What the builder found, before the common model is made.
@@ -35,7 +35,7 @@ pub struct Found {
     /// What was skipped or doubted while reading, with file and offset.
     pub warnings: Vec<Warning>,
     /// Skeletons and animations (context, address) the asset table names.
-    pub named: HashSet<(usize, u32)>,
+    pub named: WordSet<(usize, u32)>,
     /// Index of `gameplay_keep` among the files, when given or found.
     pub gameplay_keep: Option<usize>,
     /// Index of `link_animetion` among the files, when given or found.
@@ -127,7 +127,7 @@ pub fn find_all_limited(
         per_file_named: vec![(0, 0); files.len()],
         names: vec![None; files.len()],
         warnings: Vec::new(),
-        named: HashSet::new(),
+        named: WordSet::default(),
         gameplay_keep: gk,
         link_animetion: la,
         required: Vec::new(),
@@ -169,9 +169,9 @@ pub fn find_all_limited(
                 f.anims.push(a);
             }
         }
-        let taken: HashSet<u32> = f.skels[s0..].iter().map(|s| s.addr).collect();
+        let taken: WordSet<u32> = f.skels[s0..].iter().map(|s| s.addr).collect();
         f.skels.extend(scanned_skels.into_iter().filter(|s| !taken.contains(&s.addr)));
-        let taken: HashSet<u32> = f.anims[a0..].iter().map(|a| a.addr).collect();
+        let taken: WordSet<u32> = f.anims[a0..].iter().map(|a| a.addr).collect();
         f.anims.extend(scanned_anims.into_iter().filter(|a| !taken.contains(&a.addr)));
         for x in explicit.iter().filter(|x| x.file == file.stem) {
             add_explicit(&ctx, ci, x, &mut f).map_err(|e| e.in_file(file.name.clone()))?;
@@ -239,7 +239,7 @@ pub fn find_all_limited(
 /// Our own demo object carries no names (the format has none); like the decomp's table does
 /// for Nintendo's files, we know what ours holds.
 fn name_demo(files: &[SegFile], f: &mut Found) {
-    let stem = crate::demo::DEMO_FILE.trim_end_matches(".zobj");
+    let stem = crate::demo::DEMO_STEM;
     let is_demo = |ci: usize| files[f.ctxs[ci].1].stem == stem;
     for s in f.skels.iter_mut().filter(|s| is_demo(s.ctx)) {
         s.name = "demo_humanoid".into();
@@ -438,6 +438,21 @@ fn read_asset(ctx: &Ctx, ci: usize, a: &Asset) -> Result<Option<Item>> {
     }))
 }
 
+/// `format!("{stem}_{kind}_{h:06X}")`: the name of what the scan found at `h`, put together by
+/// hand (the formatting machinery cost more than reading many of the headers it names).
+fn scanned_name(stem: &str, kind: &str, h: u64) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    // The hex digits of `h`, at least six.
+    let digits = ((64 - h.leading_zeros()).div_ceil(4) as usize).max(6);
+    let mut s = String::with_capacity(stem.len() + kind.len() + 2 + digits);
+    s.push_str(stem);
+    s.push('_');
+    s.push_str(kind);
+    s.push('_');
+    s.extend((0..digits).rev().map(|i| char::from(HEX[((h >> (4 * i)) & 0xF) as usize])));
+    s
+}
+
 fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     let file = ctx.home_file();
     let seg = file.segment;
@@ -446,7 +461,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     let skel_cands = scan::skeleton_candidates_in(&file.data, &words);
     for &h in &skel_cands {
         let addr = (seg as u32) << 24 | h as u32;
-        let name = format!("{}_skel_{h:06X}", file.stem);
+        let name = scanned_name(&file.stem, "skel", h as u64);
         if let Ok(s) = skeleton::read_skeleton(ctx, addr, ci, name, None, None) {
             f.skels.push(s);
         }
@@ -474,7 +489,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         }
         for t in tables {
             let addr = (seg as u32) << 24 | t as u32;
-            let name = format!("{}_legacy_skel_{t:06X}", file.stem);
+            let name = scanned_name(&file.stem, "legacy_skel", t as u64);
             if let Ok(s) = skeleton::read_legacy_skeleton(ctx, addr, Some(count), ci, name) {
                 f.skels.push(s);
             }
@@ -483,7 +498,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     for (h, _) in legacy {
         let addr = (seg as u32) << 24 | h as u32;
         if let Ok((frames, joints, kind)) = anim::read_legacy_header(ctx, addr) {
-            let name = format!("{}_legacy_anim_{h:06X}", file.stem);
+            let name = scanned_name(&file.stem, "legacy_anim", h as u64);
             f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints, kind, skeleton: None });
         }
     }
@@ -505,7 +520,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
                 break;
             }
             let addr = (seg as u32) << 24 | h as u32;
-            let name = format!("{}_curve_skel_{h:06X}", file.stem);
+            let name = scanned_name(&file.stem, "curve_skel", h as u64);
             let Ok(s) = crate::curve::read_skeleton(ctx, addr, ci, name) else { continue };
             let n = s.limbs.len();
             let fits = headers.iter().any(|(a, c)| {
@@ -519,7 +534,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
             }
         }
         if !curve_skels.is_empty() {
-            let addrs: std::collections::HashSet<u32> = curve_skels.iter().map(|s| s.addr).collect();
+            let addrs: WordSet<u32> = curve_skels.iter().map(|s| s.addr).collect();
             f.skels.retain(|k| !(k.ctx == ci && addrs.contains(&k.addr)));
             f.skels.extend(curve_skels);
         }
@@ -540,7 +555,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         if !crate::keyframe::may_read_skeleton(ctx, addr) {
             continue;
         }
-        let name = format!("{}_kf_skel_{h:06X}", file.stem);
+        let name = scanned_name(&file.stem, "kf_skel", h as u64);
         if let Ok(s) = crate::keyframe::read_skeleton(ctx, addr, ci, name, None) {
             // Display lists of a real object live in its own segment (or nowhere).
             if s.limbs.iter().all(|l| l.dlists[0] == 0 || split_segmented(l.dlists[0]).0 == seg) {
@@ -552,7 +567,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         for h in scan::kf_animation_candidates_in(&file.data, &words) {
             let addr = (seg as u32) << 24 | h as u32;
             if let Ok(header) = crate::keyframe::read_header(ctx, addr) {
-                let name = format!("{}_kf_anim_{h:06X}", file.stem);
+                let name = scanned_name(&file.stem, "kf_anim", h as u64);
                 let kind = AnimKind::KeyFrame { header, flex: false };
                 f.anims.push(AnimDef { addr, ctx: ci, name, frames: header.frames, joints: 0, kind, skeleton: None });
             }
@@ -561,7 +576,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     for (h, _) in scan::animation_candidates_in(&file.data, &words) {
         let addr = (seg as u32) << 24 | h as u32;
         if let Ok((frames, kind)) = anim::read_normal_header(ctx, addr) {
-            let name = format!("{}_anim_{h:06X}", file.stem);
+            let name = scanned_name(&file.stem, "anim", h as u64);
             f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: 0, kind, skeleton: None });
         }
     }
@@ -606,7 +621,7 @@ fn modloader_skeleton(ctx: &Ctx, ci: usize, file: &SegFile, f: &mut Found) {
 fn link_animations(ctx: &Ctx, ci: usize, names: Option<&Variant>, f: &mut Found) {
     let file = ctx.home_file();
     let seg = (file.segment as u32) << 24;
-    let mut seen = HashSet::new();
+    let mut seen = WordSet::default();
     for a in names.iter().flat_map(|v| v.assets.iter()).filter(|a| a.kind == 'P') {
         let addr = seg | a.offset;
         match anim::read_link_header(ctx, addr) {
@@ -822,4 +837,18 @@ fn gap_joints(ctx: &Ctx, header: u32, ji: u32) -> Option<usize> {
 /// An error for an input set that has nothing to read.
 pub fn nothing_found(name: &str) -> Error {
     Error::invalid(0, "no skeleton or animation found (not a Zelda 64 object?)").in_file(name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The scan's names are what `format!` made.
+        #[test]
+        fn scanned_names_match_format(stem in "[a-z_]{0,12}", h in any::<u64>(), small in 0u64..0x100_0000) {
+            prop_assert_eq!(super::scanned_name(&stem, "kf_anim", h), format!("{stem}_kf_anim_{h:06X}"));
+            prop_assert_eq!(super::scanned_name(&stem, "skel", small), format!("{stem}_skel_{small:06X}"));
+        }
+    }
 }

@@ -19,6 +19,9 @@ use glam::EulerRot;
 pub const SCALE: f32 = 100.0;
 /// File name of the encoded demo object.
 pub const DEMO_FILE: &str = "object_boneyard_demo.zobj";
+/// [`DEMO_FILE`] without its extension: its stem, which limb names are looked up by (a
+/// constant: trimming the name at every limb cost more than the lookup).
+pub const DEMO_STEM: &str = "object_boneyard_demo";
 
 fn seg(off: usize) -> u32 {
     (SEG_OBJECT as u32) << 24 | off as u32
@@ -135,4 +138,12 @@ pub fn demo_files() -> Result<Vec<(String, Vec<u8>)>> {
     }
     w.align(16);
     Ok(vec![(DEMO_FILE.to_string(), w.into_bytes())])
+}
+
+#[cfg(test)]
+mod stem_tests {
+    #[test]
+    fn demo_stem_is_the_file_without_extension() {
+        assert_eq!(super::DEMO_FILE.trim_end_matches(".zobj"), super::DEMO_STEM);
+    }
 }

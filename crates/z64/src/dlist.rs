@@ -24,6 +24,7 @@ pub use crate::runtime::DrawState;
 use crate::segment::Ctx;
 use crate::skeleton::SkelDef;
 use crate::texture;
+use crate::wordhash::WordKeys;
 use boneyard_core::model::{AlphaMode, Mesh, MeshBinding, TextureFilter};
 use glam::{Mat4, Vec3};
 use std::collections::HashMap;
@@ -64,15 +65,61 @@ pub struct Budget {
     /// Commands one display list may run (`Limits::max_dlist_commands`).
     pub max_commands: usize,
     /// The textures decoded so far for the document's meshes: meshes that draw the same
-    /// texels (same bytes, format, palette and use) share one decoding. Their texels are
-    /// spent from [`Budget::texels`] by each mesh all the same.
-    pub decoded: HashMap<TextureKey, Option<boneyard_core::model::Texture>>,
+    /// texels (same bytes, format, palette and use) share one decoding, copied from the mesh
+    /// that holds it (a skeleton's index in the document and a mesh's in the skeleton; None:
+    /// not decodable), so that no second copy of the texels is kept while the document is
+    /// built. Their texels are spent from [`Budget::texels`] by each mesh all the same.
+    pub decoded: HashMap<TextureKey, Option<(usize, usize)>>,
+    /// The materials evaluated so far for the document's display lists, with the note each
+    /// gives (None: none): a display list sets the same few combiners and colours again and
+    /// again, and evaluating one (and wording its formula) cost more than decoding the
+    /// triangles it colours.
+    pub materials: HashMap<MaterialInputs, (Material, Option<String>)>,
+    /// The seed of the groups' vertex maps, drawn once for the document (drawing one from
+    /// the standard library's random keys for every group cost as much as a small group).
+    pub vertex_keys: WordKeys,
+}
+
+/// What [`Decoder::material`]'s material and note depend on: the G_SETCOMBINE words, the cycle
+/// type (2-cycle), and the primitive and environment colours (their bits; None: not set),
+/// packed by [`material_inputs`] into words hashed in one write (a tuple of them was hashed
+/// field by field, and the hashing cost as much as the rest of a state change).
+pub type MaterialInputs = [u32; 11];
+
+/// [`MaterialInputs`]: w0, w1, the flags (bit 0 2-cycle, bit 1 a primitive colour set, bit 2 an
+/// environment colour set), then the primitive colour's bits and the environment colour's
+/// (zeros when not set, told apart by the flags).
+fn material_inputs(c: Combine, two_cycle: bool, prim: Option<[f32; 4]>, env: Option<[f32; 4]>) -> MaterialInputs {
+    let flags = u32::from(two_cycle) | u32::from(prim.is_some()) << 1 | u32::from(env.is_some()) << 2;
+    let (p, e) = (prim.unwrap_or_default().map(f32::to_bits), env.unwrap_or_default().map(f32::to_bits));
+    [c.w0, c.w1, flags, p[0], p[1], p[2], p[3], e[0], e[1], e[2], e[3]]
 }
 
 /// What a decoded texture depends on: where its bytes are (file index and offset, as the
 /// segment table resolves them) and its palette's, its format, size and dimensions, and how
-/// the draw uses it (filter, colour, alpha).
-pub type TextureKey = ((usize, usize), Option<(usize, usize)>, [u8; 2], [usize; 2], [bool; 3]);
+/// the draw uses it (filter, colour, alpha); packed by [`texture_key`] into words hashed in
+/// one write.
+pub type TextureKey = [u64; 7];
+
+/// [`TextureKey`]: the texels' (file, offset), a flag word (bit 0 a palette, bits 8..16 the
+/// format, 16..24 the size, bits 24, 25, 26 the filter, colour and alpha use), the palette's
+/// (file, offset) (zeros without one), width and height.
+fn texture_key(
+    at: (usize, usize),
+    pal_at: Option<(usize, usize)>,
+    [fmt, siz]: [u8; 2],
+    [w, h]: [usize; 2],
+    use_: [bool; 3],
+) -> TextureKey {
+    let flags = u64::from(pal_at.is_some())
+        | u64::from(fmt) << 8
+        | u64::from(siz) << 16
+        | u64::from(use_[0]) << 24
+        | u64::from(use_[1]) << 25
+        | u64::from(use_[2]) << 26;
+    let pal = pal_at.unwrap_or_default();
+    [at.0 as u64, at.1 as u64, flags, pal.0 as u64, pal.1 as u64, w as u64, h as u64]
+}
 
 impl Budget {
     /// The whole budget of a document within the caller's limits (`max_document_commands`,
@@ -95,6 +142,8 @@ impl Budget {
             max_depth: l.max_dlist_depth,
             max_commands: l.max_dlist_commands,
             decoded: HashMap::new(),
+            materials: HashMap::new(),
+            vertex_keys: WordKeys::default(),
         }
     }
 }
@@ -184,7 +233,10 @@ fn merge_notes(raw: Vec<RawNote>, max_notes: usize) -> Vec<MeshNote> {
 /// errors when `strict` (a file the asset table names), notes otherwise. Meshes are named
 /// after the display lists `names` (the asset table's reading chosen for the file) names.
 /// Curve limbs draw both their display lists (`SkelCurve_DrawLimb` at lod 1). `draw` is what
-/// the actor sets before the skeleton is drawn (environment colour, segments).
+/// the actor sets before the skeleton is drawn (environment colour, segments). `earlier` are
+/// the document's skeletons built before this one with the same `budget` (this one's meshes
+/// become the next's `earlier`), where textures decoded before are.
+#[allow(clippy::too_many_arguments)]
 pub fn skeleton_meshes(
     ctx: &Ctx,
     s: &SkelDef,
@@ -193,6 +245,7 @@ pub fn skeleton_meshes(
     strict: bool,
     names: Option<&crate::names::Variant>,
     draw: &DrawState,
+    earlier: &[boneyard_core::SkeletonInfo],
 ) -> boneyard_core::Result<(Vec<Mesh>, Vec<MeshNote>, Vec<RuntimeTexture>)> {
     let mut runtime = Vec::new();
     // The RDP's colour state carries from one limb's display list to the next (in draw
@@ -253,7 +306,8 @@ pub fn skeleton_meshes(
             let vtx_buf = skin.as_ref().map(|m| m.vtx_bytes());
             let (max_depth, max_commands, max_groups) =
                 (budget.max_depth, budget.max_commands, budget.max_limb_textures);
-            let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands, draw);
+            let memos = (&mut budget.materials, budget.vertex_keys);
+            let mut d = Decoder::new(ctx, l, &slots, flex, &mut budget.commands, memos, draw);
             (d.max_depth, d.max_commands, d.max_groups) = (max_depth, max_commands, max_groups);
             d.set_colours(colours);
             d.skin_vertices = vtx_buf.as_deref();
@@ -284,15 +338,16 @@ pub fn skeleton_meshes(
             let base = names
                 .and_then(|v| v.name_at(dl & 0xFF_FFFF, 'D'))
                 .map(str::to_string)
-                .unwrap_or_else(|| format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF));
+                .unwrap_or_else(|| unnamed_display_list(l, dl));
             let groups: Vec<Group> = d.groups.into_iter().filter(|g| !g.indices.is_empty()).collect();
             let many = groups.len() > 1;
             for (gi, g) in groups.into_iter().enumerate() {
-                let name = if many { format!("{base}_{gi}") } else { base.clone() };
+                let name = if many { numbered(&base, gi) } else { base.clone() };
                 let rt = g.runtime_texture(meshes.len());
+                let made = Made { earlier, meshes: &meshes };
                 let mesh = match &skin {
-                    Some(m) => g.into_skin_mesh(ctx, name, (s, l), m, budget, &mut notes),
-                    None => g.into_mesh(ctx, name, (s, l), rest_world, budget, &mut notes),
+                    Some(m) => g.into_skin_mesh(ctx, name, (s, l), m, budget, made, &mut notes),
+                    None => g.into_mesh(ctx, name, (s, l), rest_world, budget, made, &mut notes),
                 };
                 if let Some(rt) = rt.filter(|_| mesh.texture.is_some()) {
                     runtime.push(rt);
@@ -302,6 +357,67 @@ pub fn skeleton_meshes(
         }
     }
     Ok((meshes, merge_notes(notes, budget.max_skeleton_notes), runtime))
+}
+
+/// The meshes of the document so far: the earlier skeletons' and this one's (the next mesh
+/// made is `meshes.len()`), which hold the textures [`Budget::decoded`] points at.
+#[derive(Clone, Copy)]
+struct Made<'m> {
+    earlier: &'m [boneyard_core::SkeletonInfo],
+    meshes: &'m [Mesh],
+}
+
+impl Made<'_> {
+    /// Where the next mesh will be: (skeleton, mesh).
+    fn next(&self) -> (usize, usize) {
+        (self.earlier.len(), self.meshes.len())
+    }
+
+    /// The texture of mesh `mesh` of skeleton `skel`.
+    fn texture(&self, (skel, mesh): (usize, usize)) -> Option<&boneyard_core::model::Texture> {
+        let meshes = match self.earlier.get(skel) {
+            Some(info) => &info.meshes[..],
+            None => self.meshes,
+        };
+        meshes.get(mesh)?.texture.as_ref()
+    }
+}
+
+/// The decimal digits of `v`, at least `min_width` of them (zero-padded), and how many: the
+/// last `n` bytes of the array. Meshes' names are put together by hand: the formatting
+/// machinery cost more than the rest of a mesh's bookkeeping.
+fn decimal(v: usize, min_width: usize) -> ([u8; 20], usize) {
+    let mut digits = [b'0'; 20];
+    let (mut n, mut v) = (0, v);
+    // A usize has at most 20 decimal digits: `n` stays within the array.
+    while (v > 0 || n < min_width.max(1)) && n < 20 {
+        digits[19 - n] = b'0' + (v % 10) as u8;
+        v /= 10;
+        n += 1;
+    }
+    (digits, n)
+}
+
+/// `format!("{base}_{gi}")`.
+fn numbered(base: &str, gi: usize) -> String {
+    let (digits, n) = decimal(gi, 1);
+    let mut s = String::with_capacity(base.len() + 1 + n);
+    s.push_str(base);
+    s.push('_');
+    s.extend(digits[20 - n..].iter().map(|&d| char::from(d)));
+    s
+}
+
+/// `format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF)`.
+fn unnamed_display_list(l: usize, dl: u32) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let (digits, n) = decimal(l, 2);
+    let mut s = String::with_capacity(15 + n);
+    s.push_str("limb_");
+    s.extend(digits[20 - n..].iter().map(|&d| char::from(d)));
+    s.push_str("_dl_");
+    s.extend((0..6).rev().map(|i| char::from(HEX[((dl >> (4 * i)) & 0xF) as usize])));
+    s
 }
 
 /// Texture state at a triangle: (image address, format, size, width, height, palette address).
@@ -395,61 +511,6 @@ struct Vtx {
     color: [f32; 4],
 }
 
-/// The hashing of [`Group::seen`]'s keys (a vertex address and a limb: two words): the words
-/// folded into one, then the SplitMix64 finaliser of it mixed with a seed drawn per map from
-/// the standard library's random keys. SipHash cost a fifth of a mesh's decoding; the random
-/// seed keeps what a file's chosen addresses cannot be made to collide in.
-#[derive(Clone, Copy)]
-struct VertexKeys {
-    seed: u64,
-}
-
-impl Default for VertexKeys {
-    fn default() -> Self {
-        use std::hash::BuildHasher;
-        VertexKeys { seed: std::collections::hash_map::RandomState::new().hash_one(0x5EED_u64) }
-    }
-}
-
-impl std::hash::BuildHasher for VertexKeys {
-    type Hasher = VertexKeyHasher;
-    fn build_hasher(&self) -> VertexKeyHasher {
-        VertexKeyHasher { seed: self.seed, state: 0 }
-    }
-}
-
-/// See [`VertexKeys`].
-struct VertexKeyHasher {
-    seed: u64,
-    state: u64,
-}
-
-impl VertexKeyHasher {
-    fn add(&mut self, v: u64) {
-        self.state = self.state.rotate_left(32) ^ v;
-    }
-}
-
-impl std::hash::Hasher for VertexKeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.add(u64::from(b));
-        }
-    }
-    fn write_u32(&mut self, v: u32) {
-        self.add(u64::from(v));
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.add(v as u64);
-    }
-    fn finish(&self) -> u64 {
-        let mut z = (self.state ^ self.seed).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// Triangles sharing one texture.
 struct Group {
     tex: Option<TexKey>,
@@ -462,12 +523,12 @@ struct Group {
     runtime_seg: Option<(u8, u32)>,
     scale: [f32; 2],
     origin: [f32; 2],
-    positions: Vec<Vec3>,
-    bones: Vec<usize>,
-    st: Vec<[i16; 2]>,
-    colors: Vec<[f32; 4]>,
+    /// The group's vertices, in first-use order: kept whole while triangles come (one vector
+    /// growing rather than four), split into the mesh's attributes at the end, each allocated
+    /// once at its length.
+    verts: Vec<Vtx>,
     indices: Vec<u32>,
-    seen: HashMap<(u32, usize), u32, VertexKeys>,
+    seen: HashMap<(u32, usize), u32, WordKeys>,
 }
 
 impl Group {
@@ -490,6 +551,7 @@ impl Group {
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn into_mesh(
         mut self,
         ctx: &Ctx,
@@ -497,41 +559,42 @@ impl Group {
         (s, limb): (&SkelDef, usize),
         rest_world: &[Mat4],
         budget: &mut Budget,
+        made: Made,
         notes: &mut Vec<RawNote>,
     ) -> Mesh {
-        let rigid = self.bones.iter().all(|&b| b == limb);
+        let rigid = self.verts.iter().all(|v| v.bone == limb);
         let mesh = if rigid {
             Mesh::rigid(
                 name,
                 s.bone_of_limb[limb],
-                std::mem::take(&mut self.positions),
+                self.verts.iter().map(|v| v.pos).collect(),
                 std::mem::take(&mut self.indices),
             )
         } else {
             let positions = self
-                .positions
+                .verts
                 .iter()
-                .zip(&self.bones)
-                .map(|(p, &b)| rest_world.get(b).map(|m| m.transform_point3(*p)).unwrap_or(*p))
+                .map(|v| rest_world.get(v.bone).map(|m| m.transform_point3(v.pos)).unwrap_or(v.pos))
                 .collect();
-            let joints = self.bones.iter().map(|&b| [s.bone_of_limb[b] as u16, 0, 0, 0]).collect();
-            let weights = vec![[1.0, 0.0, 0.0, 0.0]; self.bones.len()];
+            let joints = self.verts.iter().map(|v| [s.bone_of_limb[v.bone] as u16, 0, 0, 0]).collect();
+            let weights = vec![[1.0, 0.0, 0.0, 0.0]; self.verts.len()];
             let mut m = Mesh::rigid(name, 0, positions, std::mem::take(&mut self.indices));
             m.binding = MeshBinding::Skinned { joints, weights };
             m
         };
-        self.finish(ctx, mesh, budget, notes)
+        self.finish(ctx, mesh, budget, made, notes)
     }
 
     /// Colours and the texture (within the document's texel budget); a texture not decoded is
     /// a note.
-    fn finish(self, ctx: &Ctx, mut mesh: Mesh, budget: &mut Budget, notes: &mut Vec<RawNote>) -> Mesh {
+    fn finish(self, ctx: &Ctx, mut mesh: Mesh, budget: &mut Budget, made: Made, notes: &mut Vec<RawNote>) -> Mesh {
         let m = self.mat;
         // Vertex colours as the combiner reads them: a part it does not read is white.
         mesh.colors = m.shade().then(|| {
-            self.colors
+            self.verts
                 .iter()
-                .map(|c| {
+                .map(|v| {
+                    let c = v.color;
                     let rgb = if m.shade_rgb { [c[0], c[1], c[2]] } else { [1.0; 3] };
                     [rgb[0], rgb[1], rgb[2], if m.shade_alpha { c[3] } else { 1.0 }]
                 })
@@ -579,7 +642,19 @@ impl Group {
             let at = ctx.resolve(addr, bytes, 0).ok();
             let pal_at = tlut.and_then(|t| ctx.resolve(t, 0, 0).ok());
             let decoded = match at {
-                Some(at) => budget.decoded.entry((at, pal_at, [fmt, siz], [w, h], use_)).or_insert_with(decode).clone(),
+                Some(at) => match budget.decoded.entry(texture_key(at, pal_at, [fmt, siz], [w, h], use_)) {
+                    // Decoded before: the mesh that holds it is made (a mesh given a texture
+                    // keeps it), so it is there to copy.
+                    std::collections::hash_map::Entry::Occupied(e) => {
+                        e.get().and_then(|held| made.texture(held)).cloned()
+                    }
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        let t = decode();
+                        // This mesh will hold it: the next one made.
+                        e.insert(t.is_some().then(|| made.next()));
+                        t
+                    }
+                },
                 None => decode(),
             };
             if decoded.is_none() {
@@ -596,7 +671,10 @@ impl Group {
                 let (sx, sy) = (self.scale[0] / (32.0 * w as f32), self.scale[1] / (32.0 * h as f32));
                 let (ox, oy) = (self.origin[0] / w as f32, self.origin[1] / h as f32);
                 mesh.uvs = Some(
-                    self.st.iter().map(|st| glam::Vec2::new(st[0] as f32 * sx - ox, st[1] as f32 * sy - oy)).collect(),
+                    self.verts
+                        .iter()
+                        .map(|v| glam::Vec2::new(v.st[0] as f32 * sx - ox, v.st[1] as f32 * sy - oy))
+                        .collect(),
                 );
                 mesh.texture = Some(t);
             }
@@ -607,6 +685,7 @@ impl Group {
     /// An animated Skin limb's triangles: vertices from the limb's buffer (segment 8) are in
     /// model space and follow their modification's limbs; any other vertex is drawn under the
     /// actor's matrix alone, which the nearest a skin can say is the root bone.
+    #[allow(clippy::too_many_arguments)]
     fn into_skin_mesh(
         mut self,
         ctx: &Ctx,
@@ -614,14 +693,11 @@ impl Group {
         (s, limb): (&SkelDef, usize),
         skin: &crate::skin::SkinLimbMesh,
         budget: &mut Budget,
+        made: Made,
         notes: &mut Vec<RawNote>,
     ) -> Mesh {
-        let mut addrs = vec![0u32; self.positions.len()];
-        for (&(addr, _), &i) in &self.seen {
-            if let Some(a) = addrs.get_mut(i as usize) {
-                *a = addr;
-            }
-        }
+        // Each vertex's address: the `seen` key it was added under.
+        let addrs: Vec<u32> = self.verts.iter().map(|v| v.addr).collect();
         let n = addrs.len();
         let (mut joints, mut weights, mut normals) =
             (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
@@ -656,10 +732,11 @@ impl Group {
                 subject: name.clone(),
             });
         }
-        let mut mesh = Mesh::rigid(name, 0, std::mem::take(&mut self.positions), std::mem::take(&mut self.indices));
+        let positions = self.verts.iter().map(|v| v.pos).collect();
+        let mut mesh = Mesh::rigid(name, 0, positions, std::mem::take(&mut self.indices));
         mesh.binding = MeshBinding::Skinned { joints, weights };
         mesh.normals = Some(normals);
-        self.finish(ctx, mesh, budget, notes)
+        self.finish(ctx, mesh, budget, made, notes)
     }
 }
 
@@ -687,6 +764,10 @@ struct Decoder<'a, 'b> {
     /// `Limits::max_limb_textures`: groups (textures with their materials) of the limb.
     max_groups: usize,
     cache: [Option<Vtx>; VTX_CACHE],
+    /// Per vertex cache slot, the group its vertex was last added to and its index there (None
+    /// since the slot was loaded): a triangle reusing a slot in the same group finds the index
+    /// without hashing, the one `Group::seen` holds (its entries never change).
+    slot_index: [Option<(usize, u32)>; VTX_CACHE],
     groups: Vec<Group>,
     /// G_SETTIMG: (address, format, size).
     timg: (u32, u8, u8),
@@ -718,6 +799,18 @@ struct Decoder<'a, 'b> {
     othermode_l: u32,
     /// The material of the current state, computed at the first triangle after a change.
     material: Option<(MatKey, Material)>,
+    /// The group of the current texture and colour state ([`Decoder::group`]'s answer, None
+    /// inside: past the limb's groups), kept while only commands that leave that state alone
+    /// run (vertex loads, triangles, matrices, calls): a limb's triangles come in long runs
+    /// under one state, and finding the group at each cost a tenth of their decoding.
+    group_now: Option<Option<usize>>,
+    /// Whether `group_now` is used (always, but in the test that checks it against finding
+    /// the group at every triangle).
+    cache_groups: bool,
+    /// The seed of the groups' vertex maps ([`Budget::vertex_keys`]).
+    vertex_keys: WordKeys,
+    /// The document's materials evaluated so far ([`Budget::materials`]).
+    materials: &'b mut HashMap<MaterialInputs, (Material, Option<String>)>,
     /// Display lists running, by call depth: the lists each level entered (its call, then
     /// its branches), for cutting loops.
     running: Vec<Vec<u32>>,
@@ -828,6 +921,36 @@ fn alpha_mode(othermode_l: u32) -> AlphaMode {
 /// F3DEX2 G_LIGHTING geometry-mode bit.
 const G_LIGHTING: u32 = 0x0020_0000;
 
+/// The material of combiner `c` (in 2-cycle mode when `two_cycle`) with the primitive and
+/// environment colours set (None: not set, white read), and the note it gives (None: exact,
+/// reading only colours that were set).
+fn material_of(
+    c: Combine,
+    two_cycle: bool,
+    prim: Option<[f32; 4]>,
+    env: Option<[f32; 4]>,
+) -> (Material, Option<String>) {
+    let k = Constants { prim: prim.unwrap_or([1.0; 4]), env: env.unwrap_or([1.0; 4]) };
+    let m = combiner::evaluate(c, two_cycle, &k);
+    let mut why = Vec::new();
+    if let Some(a) = &m.approximated {
+        why.push(format!("approximated ({a})"));
+    }
+    let formula = combiner::describe(c);
+    let reads = |v: &str| formula.contains(v);
+    if env.is_none() && (reads("ENVIRONMENT") || reads("ENV_ALPHA")) {
+        why.push("the environment colour is set at run time by the actor: white assumed".into());
+    }
+    if prim.is_none() && reads("PRIMITIVE") {
+        why.push("the primitive colour is set at run time by the actor: white assumed".into());
+    }
+    let note = (!why.is_empty()).then(|| {
+        let cycles = if two_cycle { "2-cycle" } else { "1-cycle" };
+        format!("combiner {:08X} {:08X} ({cycles}: {formula}): {}", c.w0, c.w1, why.join("; "))
+    });
+    (m, note)
+}
+
 impl<'a, 'b> Decoder<'a, 'b> {
     fn new(
         ctx: &'b Ctx<'a>,
@@ -835,6 +958,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
         slots: &'b [usize],
         flex: bool,
         commands_left: &'b mut boneyard_core::Budget,
+        (materials, vertex_keys): (&'b mut HashMap<MaterialInputs, (Material, Option<String>)>, WordKeys),
         draw: &'b DrawState,
     ) -> Self {
         Decoder {
@@ -849,6 +973,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             max_commands: 0,
             max_groups: 0,
             cache: [None; VTX_CACHE],
+            slot_index: [None; VTX_CACHE],
             groups: Vec::new(),
             timg: (0, 0, 0),
             timg_cmd: 0,
@@ -869,6 +994,10 @@ impl<'a, 'b> Decoder<'a, 'b> {
             othermode_h: OTHERMODE_H_SETUP,
             othermode_l: OTHERMODE_L_SETUP,
             material: None,
+            group_now: None,
+            cache_groups: true,
+            vertex_keys,
+            materials,
             running: Vec::new(),
         }
     }
@@ -877,6 +1006,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
         (self.prim, self.env, self.combine) = (c.prim, c.env, c.combine);
         (self.othermode_h, self.othermode_l) = (c.othermode_h, c.othermode_l);
         self.material = None;
+        self.group_now = None;
     }
 
     fn colours(&self) -> ColourState {
@@ -890,50 +1020,47 @@ impl<'a, 'b> Decoder<'a, 'b> {
     }
 
     /// The material of the current colour state (and a note, once per G_SETCOMBINE, when it
-    /// is approximated or reads a colour nobody set).
-    fn material(&mut self) -> (MatKey, Material) {
-        if let Some(m) = &self.material {
-            return m.clone();
+    /// is approximated or reads a colour nobody set): its key, the material held in
+    /// `self.material` until the state changes (this runs at every triangle).
+    fn material(&mut self) -> MatKey {
+        match &self.material {
+            Some((key, _)) => *key,
+            None => {
+                let mat = self.evaluate_material();
+                let bilinear = (self.othermode_h >> G_MDSFT_TEXTFILT) & 3 != 0;
+                let key = (mat.key(), bilinear, alpha_mode(self.othermode_l));
+                self.material = Some((key, mat));
+                key
+            }
         }
-        let bilinear = (self.othermode_h >> G_MDSFT_TEXTFILT) & 3 != 0;
+    }
+
+    /// The combiner's material for the current colour state, from the document's memo
+    /// ([`Budget::materials`]) when the same state was met before; its note is told once per
+    /// G_SETCOMBINE command.
+    fn evaluate_material(&mut self) -> Material {
         let two_cycle = (self.othermode_h >> G_MDSFT_CYCLETYPE) & 3 == 1;
-        let mat = match self.combine {
-            None => Material {
+        let Some((c, at)) = self.combine else {
+            return Material {
                 factor: [1.0; 4],
                 texel_rgb: true,
                 texel_alpha: true,
                 shade_rgb: true,
                 shade_alpha: true,
                 approximated: None,
-            },
-            Some((c, at)) => {
-                let k = Constants { prim: self.prim.unwrap_or([1.0; 4]), env: self.env.unwrap_or([1.0; 4]) };
-                let m = combiner::evaluate(c, two_cycle, &k);
-                let mut why = Vec::new();
-                if let Some(a) = &m.approximated {
-                    why.push(format!("approximated ({a})"));
-                }
-                let formula = combiner::describe(c);
-                let reads = |v: &str| formula.contains(v);
-                if self.env.is_none() && (reads("ENVIRONMENT") || reads("ENV_ALPHA")) {
-                    why.push("the environment colour is set at run time by the actor: white assumed".into());
-                }
-                if self.prim.is_none() && reads("PRIMITIVE") {
-                    why.push("the primitive colour is set at run time by the actor: white assumed".into());
-                }
-                if !why.is_empty() && !self.skipped.at_commands.iter().any(|(a, _)| *a == at) {
-                    let cycles = if two_cycle { "2-cycle" } else { "1-cycle" };
-                    self.skipped.at_commands.push((
-                        at,
-                        format!("combiner {:08X} {:08X} ({cycles}: {formula}): {}", c.w0, c.w1, why.join("; ")),
-                    ));
-                }
-                m
-            }
+            };
         };
-        let key = (mat.key(), bilinear, alpha_mode(self.othermode_l));
-        self.material = Some((key, mat.clone()));
-        (key, mat)
+        let (prim, env) = (self.prim, self.env);
+        let (mat, note) = self
+            .materials
+            .entry(material_inputs(c, two_cycle, prim, env))
+            .or_insert_with(|| material_of(c, two_cycle, prim, env));
+        if let Some(note) = note {
+            if !self.skipped.at_commands.iter().any(|(a, _)| *a == at) {
+                self.skipped.at_commands.push((at, note.clone()));
+            }
+        }
+        mat.clone()
     }
 
     /// The group for the current texture state (created on first use).
@@ -950,13 +1077,19 @@ impl<'a, 'b> Decoder<'a, 'b> {
             }
             _ => None,
         };
-        let (mat_key, mat) = self.material();
+        let mat_key = self.material();
         if let Some(i) = self.groups.iter().position(|g| g.tex == key && g.mat_key == mat_key) {
             return Some(i);
         }
         if self.groups.len() >= self.max_groups {
             return None;
         }
+        let mat = match &self.material {
+            Some((_, mat)) => mat.clone(),
+            // Set by `material` above; evaluated again all the same (the same state, its
+            // note already told).
+            None => self.evaluate_material(),
+        };
         self.groups.push(Group {
             tex: key,
             mat_key,
@@ -966,12 +1099,11 @@ impl<'a, 'b> Decoder<'a, 'b> {
             runtime_seg: key.and(self.loaded_runtime),
             scale: self.tex_scale,
             origin: [t.size[0] as f32 / 4.0, t.size[1] as f32 / 4.0],
-            positions: Vec::new(),
-            bones: Vec::new(),
-            st: Vec::new(),
-            colors: Vec::new(),
-            indices: Vec::new(),
-            seen: HashMap::default(),
+            // Room for a vertex cache's worth at once: most groups hold at least that many,
+            // and growing from empty cost a fifth of the triangles' decoding.
+            verts: Vec::with_capacity(VTX_CACHE),
+            indices: Vec::with_capacity(3 * VTX_CACHE),
+            seen: HashMap::with_capacity_and_hasher(VTX_CACHE, self.vertex_keys),
         });
         Some(self.groups.len() - 1)
     }
@@ -986,7 +1118,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                         .to_string(),
                 );
             }
-            let Ok(cmd) = self.ctx.record::<Gfx>(pc, 0) else {
+            let Some(cmd) = self.ctx.record_if_there::<Gfx>(pc) else {
                 // A display list in a segment nobody provides: skip it, as if it were empty.
                 if stack.is_empty() && pc == start && !self.ctx.is_valid(pc) {
                     *self.skipped.unbound.entry(split_segmented(pc).0).or_default() += 1;
@@ -996,7 +1128,16 @@ impl<'a, 'b> Decoder<'a, 'b> {
             };
             let Gfx { w0, w1 } = cmd;
             pc = pc.wrapping_add(GFX_SIZE as u32);
-            match (w0 >> 24) as u8 {
+            let op = (w0 >> 24) as u8;
+            // Any command but these may change what `group` reads (the tiles, the loaded
+            // image and palette, the colours, the combiner, the render modes).
+            if !matches!(
+                op,
+                G_VTX | G_TRI1 | G_TRI2 | G_QUAD | G_MTX | G_POPMTX | G_DL | G_ENDDL | G_GEOMETRYMODE | G_SETTIMG
+            ) {
+                self.group_now = None;
+            }
+            match op {
                 G_VTX => self.vtx(w0, w1),
                 G_TRI1 => self.tri(w0),
                 G_TRI2 | G_QUAD => {
@@ -1149,13 +1290,14 @@ impl<'a, 'b> Decoder<'a, 'b> {
             ((SEG_SKIN_VERTICES, off), Some(buf)) => {
                 (off as usize).checked_add(n * VTX_SIZE).and_then(|end| buf.get(off as usize..end))
             }
-            _ => self.ctx.bytes(addr, n * VTX_SIZE, 0).ok(),
+            _ => self.ctx.bytes_if_there(addr, n * VTX_SIZE),
         };
         if data.is_none() {
             self.skipped.vertex_loads += 1;
             self.skipped.first_vertex_load.get_or_insert(addr);
         }
         for i in 0..n {
+            self.slot_index[v0 + i] = None;
             // `data` holds the n vertices, so each record reads.
             self.cache[v0 + i] = data.and_then(|d| VtxT::parse_at(d, i * VTX_SIZE).ok()).map(|b| {
                 let c = b.cn.map(|v| v as f32 / 255.0);
@@ -1173,7 +1315,8 @@ impl<'a, 'b> Decoder<'a, 'b> {
 
     fn tri(&mut self, w: u32) {
         let idx = [(w >> 16) & 0xFF, (w >> 8) & 0xFF, w & 0xFF].map(|v| (v / 2) as usize);
-        let Some(vs) = idx.iter().map(|&i| self.cache.get(i).copied().flatten()).collect::<Option<Vec<Vtx>>>() else {
+        let loaded = |i: usize| matches!(self.cache.get(i), Some(Some(_)));
+        if !idx.into_iter().all(loaded) {
             self.skipped.triangles_without_vertices += 1;
             return;
         };
@@ -1181,21 +1324,296 @@ impl<'a, 'b> Decoder<'a, 'b> {
         if idx[0] == idx[1] || idx[1] == idx[2] || idx[0] == idx[2] {
             return;
         }
-        let Some(gi) = self.group() else {
+        let gi = match self.group_now.filter(|_| self.cache_groups) {
+            Some(gi) => gi,
+            None => {
+                let gi = self.group();
+                self.group_now = Some(gi);
+                gi
+            }
+        };
+        let Some(gi) = gi else {
             self.skipped.triangles_past_groups += 1;
             return;
         };
         let g = &mut self.groups[gi];
-        for v in vs {
-            let next = g.positions.len() as u32;
-            let at = *g.seen.entry((v.addr, v.bone)).or_insert(next);
-            if at == next {
-                g.positions.push(v.pos);
-                g.bones.push(v.bone);
-                g.st.push(v.st);
-                g.colors.push(v.color);
-            }
+        for slot in idx {
+            let memo = self.slot_index.get_mut(slot);
+            let at = match memo.as_deref() {
+                Some(&Some((group, at))) if group == gi => at,
+                _ => {
+                    // Loaded: checked above.
+                    let Some(&Some(v)) = self.cache.get(slot) else { continue };
+                    let next = g.verts.len() as u32;
+                    let at = *g.seen.entry((v.addr, v.bone)).or_insert(next);
+                    if at == next {
+                        g.verts.push(v);
+                    }
+                    if let Some(m) = memo {
+                        *m = Some((gi, at));
+                    }
+                    at
+                }
+            };
             g.indices.push(at);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `Decoder::material`'s reading before the document's memo: evaluated at each state
+    /// change, its note pushed when no note is at the command yet.
+    fn material_unmemoized(
+        combine: Option<(Combine, u32)>,
+        othermode_h: u32,
+        prim: Option<[f32; 4]>,
+        env: Option<[f32; 4]>,
+        at_commands: &mut Vec<(u32, String)>,
+    ) -> Material {
+        let two_cycle = (othermode_h >> G_MDSFT_CYCLETYPE) & 3 == 1;
+        match combine {
+            None => Material {
+                factor: [1.0; 4],
+                texel_rgb: true,
+                texel_alpha: true,
+                shade_rgb: true,
+                shade_alpha: true,
+                approximated: None,
+            },
+            Some((c, at)) => {
+                let k = Constants { prim: prim.unwrap_or([1.0; 4]), env: env.unwrap_or([1.0; 4]) };
+                let m = combiner::evaluate(c, two_cycle, &k);
+                let mut why = Vec::new();
+                if let Some(a) = &m.approximated {
+                    why.push(format!("approximated ({a})"));
+                }
+                let formula = combiner::describe(c);
+                let reads = |v: &str| formula.contains(v);
+                if env.is_none() && (reads("ENVIRONMENT") || reads("ENV_ALPHA")) {
+                    why.push("the environment colour is set at run time by the actor: white assumed".into());
+                }
+                if prim.is_none() && reads("PRIMITIVE") {
+                    why.push("the primitive colour is set at run time by the actor: white assumed".into());
+                }
+                if !why.is_empty() && !at_commands.iter().any(|(a, _)| *a == at) {
+                    let cycles = if two_cycle { "2-cycle" } else { "1-cycle" };
+                    at_commands.push((
+                        at,
+                        format!("combiner {:08X} {:08X} ({cycles}: {formula}): {}", c.w0, c.w1, why.join("; ")),
+                    ));
+                }
+                m
+            }
+        }
+    }
+
+    fn colour(pick: u8) -> Option<[f32; 4]> {
+        match pick % 4 {
+            0 => None,
+            1 => Some([1.0; 4]),
+            2 => Some([0.5, 0.25, 0.0, 1.0]),
+            _ => Some([0.2, 0.4, 0.6, 0.8]),
+        }
+    }
+
+    /// [`Made::texture`] finds a texture in an earlier skeleton's meshes or in this one's.
+    #[test]
+    fn made_finds_textures_where_they_are() {
+        let tex = |w: u32| boneyard_core::model::Texture {
+            width: w,
+            height: 1,
+            rgba: vec![0; 4 * w as usize],
+            filter: Default::default(),
+        };
+        let mesh = |t: Option<u32>| {
+            let mut m = Mesh::rigid("m".to_string(), 0, vec![Vec3::ZERO; 3], vec![0, 1, 2]);
+            m.texture = t.map(tex);
+            m
+        };
+        let skeleton = boneyard_core::Skeleton::new("s".to_string(), Vec::new()).expect("an empty skeleton");
+        let earlier = vec![boneyard_core::SkeletonInfo {
+            id: "a".into(),
+            name: "a".into(),
+            source: "a".into(),
+            skeleton,
+            meshes: vec![mesh(None), mesh(Some(2))],
+            extra: Default::default(),
+        }];
+        let current = vec![mesh(Some(3))];
+        let made = Made { earlier: &earlier, meshes: &current };
+        assert_eq!(made.next(), (1, 1));
+        assert_eq!(made.texture((0, 1)).map(|t| t.width), Some(2));
+        assert_eq!(made.texture((1, 0)).map(|t| t.width), Some(3));
+        assert!(made.texture((0, 0)).is_none() && made.texture((1, 1)).is_none() && made.texture((0, 2)).is_none());
+    }
+
+    /// One random command of the kinds that draw or change what [`Decoder::group`] reads.
+    fn random_command(pick: u8, a: u32, b: u32) -> (u32, u32) {
+        let combiners = [(0xFC12_7EA0, 0xFFFF_F3F8), (0xFCFF_FFFF, 0xFFFE_793C), (0xFC26_2A60, 0x150C_937F)];
+        let op = |o: u8| u32::from(o) << 24;
+        let tri = |x: u32| (((x % 32) * 2) << 16) | (((x / 32 % 32) * 2) << 8) | ((x / 1024 % 32) * 2);
+        let fmt_siz = |x: u32| ((x % 5) << 21) | ((x / 5 % 4) << 19);
+        match pick % 15 {
+            0 | 1 => {
+                // G_VTX: n vertices into slots end - n .. end, from the 32 at 0x06000000.
+                let n = a % 32 + 1;
+                let end = n + b % (33 - n);
+                (op(G_VTX) | (n << 12) | (end << 1), 0x0600_0000 + (b % (33 - n)) * 16)
+            }
+            2 | 3 => (op(G_TRI1) | tri(a), 0),
+            4 => (op(G_TRI2) | tri(a), tri(b)),
+            5 => (op(G_SETTILE) | fmt_siz(a), ((b % 3) << 24) | ((b / 3 % 16) << 20)),
+            6 => (
+                op(G_SETTILESIZE) | ((a & 0x3F) << 12) | ((a >> 6) & 0x3F),
+                ((b % 2) << 24) | (((b >> 8) & 0x7C) << 12) | (b & 0x7C),
+            ),
+            7 => (op(G_TEXTURE) | (a % 2), b),
+            8 => (op(G_SETTIMG) | fmt_siz(a), 0x0600_0200 + (b % 8) * 32),
+            9 => (op(if a.is_multiple_of(2) { G_LOADBLOCK } else { G_LOADTLUT }), 0),
+            10 => (op(if a.is_multiple_of(2) { G_SETPRIMCOLOR } else { G_SETENVCOLOR }), b),
+            11 => combiners[(a % 3) as usize],
+            12 => (op(G_SETOTHERMODE_H) | ((32 - G_MDSFT_CYCLETYPE - 2) << 8) | 1, (b % 4) << G_MDSFT_CYCLETYPE),
+            13 => (op(G_GEOMETRYMODE) | (a & 0x00FF_FFFF), b & G_LIGHTING),
+            _ => (op(if a.is_multiple_of(2) { G_POPMTX } else { G_SETTIMG }), 0x0600_0300),
+        }
+    }
+
+    proptest! {
+        /// Keeping the group while the state stands finds the groups, vertices and notes
+        /// finding it at every triangle does.
+        #[test]
+        fn kept_groups_match_groups_found_per_triangle(
+            commands in proptest::collection::vec((any::<u8>(), any::<u32>(), any::<u32>()), 0..200),
+            bytes in proptest::collection::vec(any::<u8>(), 0x400),
+            max_groups in 1usize..5,
+        ) {
+            let mut data = bytes;
+            for &(pick, a, b) in &commands {
+                let (w0, w1) = random_command(pick, a, b);
+                data.extend(w0.to_be_bytes());
+                data.extend(w1.to_be_bytes());
+            }
+            data.extend((u32::from(G_ENDDL) << 24).to_be_bytes());
+            data.extend(0u32.to_be_bytes());
+            let files = vec![crate::segment::SegFile {
+                name: "t".into(),
+                stem: "t".into(),
+                segment: 6,
+                data,
+                lenient: false,
+            }];
+            let mut map = [None; 16];
+            map[6] = Some(0);
+            let ctx = Ctx::new(&files, map, 0);
+            let draw = DrawState::default();
+            let limits = boneyard_core::Limits::default();
+            let run = |cache_groups: bool| {
+                let mut commands = boneyard_core::Budget::new(boneyard_core::limit!(limits, max_document_commands), "commands");
+                let mut memo = HashMap::new();
+                let mut d = Decoder::new(&ctx, 0, &[], false, &mut commands, (&mut memo, WordKeys::default()), &draw);
+                (d.max_depth, d.max_commands, d.max_groups) = (10, 65536, max_groups);
+                d.cache_groups = cache_groups;
+                let result = d.run(0x0600_0400);
+                let groups: Vec<_> = d
+                    .groups
+                    .iter()
+                    .map(|g| {
+                        let verts: Vec<_> =
+                            g.verts.iter().map(|v| (v.addr, v.bone, v.pos.to_array(), v.st, v.color)).collect();
+                        (g.tex, g.mat_key, g.tex_cmd, g.runtime_seg, g.scale, g.origin, verts, g.indices.clone())
+                    })
+                    .collect();
+                let s = &d.skipped;
+                let skipped = (s.triangles_without_vertices, s.triangles_past_groups, s.vertex_loads, s.at_commands.clone());
+                (result, groups, skipped)
+            };
+            let (kept, found) = (run(true), run(false));
+            prop_assert_eq!(&kept.0, &found.0);
+            prop_assert_eq!(&kept.1, &found.1);
+            prop_assert_eq!(&kept.2, &found.2);
+        }
+
+        /// The hand-made mesh names are what `format!` made.
+        #[test]
+        fn mesh_names_match_format(base in "[a-zA-Z_]{0,12}", gi in any::<usize>(), l in any::<usize>(), dl in any::<u32>()) {
+            prop_assert_eq!(numbered(&base, gi), format!("{base}_{gi}"));
+            prop_assert_eq!(numbered(&base, gi % 100), format!("{base}_{}", gi % 100));
+            prop_assert_eq!(unnamed_display_list(l, dl), format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF));
+            prop_assert_eq!(unnamed_display_list(l % 300, dl), format!("limb_{:02}_dl_{:06X}", l % 300, dl & 0xFF_FFFF));
+        }
+
+        /// The packed memo keys tell inputs apart exactly as the tuples they replace did.
+        #[test]
+        fn packed_keys_match_tuples(
+            m in proptest::collection::vec((0u32..3, 0u32..3, any::<bool>(), 0u8..4, 0u8..4), 2),
+            t in proptest::collection::vec(
+                ((0usize..2, 0usize..3), proptest::option::of((0usize..2, 0usize..3)), 0u8..3, 0u8..3, 1usize..3, 1usize..3, any::<[bool; 3]>()),
+                2,
+            ),
+        ) {
+            let mi = |&(w0, w1, two, p, e): &(u32, u32, bool, u8, u8)| {
+                let c = Combine { w0, w1 };
+                let (p, e) = (colour(p), colour(e));
+                let bits = |c: Option<[f32; 4]>| c.map(|c| c.map(f32::to_bits));
+                ((c, two, bits(p), bits(e)), material_inputs(c, two, p, e))
+            };
+            let (a, b) = (mi(&m[0]), mi(&m[1]));
+            prop_assert_eq!(a.0 == b.0, a.1 == b.1);
+            type T = ((usize, usize), Option<(usize, usize)>, u8, u8, usize, usize, [bool; 3]);
+            let tk = |&(at, pal, fmt, siz, w, h, use_): &T| {
+                ((at, pal, [fmt, siz], [w, h], use_), texture_key(at, pal, [fmt, siz], [w, h], use_))
+            };
+            let (a, b) = (tk(&t[0]), tk(&t[1]));
+            prop_assert_eq!(a.0 == b.0, a.1 == b.1);
+        }
+
+        /// The memoized materials (shared by the decoders of a document, one per display
+        /// list) and their notes are the unmemoized reading's, state after state.
+        #[test]
+        fn memoized_materials_match(
+            states in proptest::collection::vec(
+                (0u8..6, any::<u32>(), any::<u32>(), any::<bool>(), any::<u8>(), any::<u8>(), 0u32..4),
+                1..40,
+            )
+        ) {
+            // A few combiners (met again and again, as display lists set them) and random ones.
+            let known = [
+                Combine { w0: 0xFC12_7EA0, w1: 0xFFFF_F3F8 },
+                Combine::SHADE,
+                Combine { w0: 0xFC26_2A60, w1: 0x150C_937F },
+                Combine { w0: 0xFC11_9604, w1: 0xFF5B_FFF8 },
+            ];
+            let files: Vec<crate::segment::SegFile> = Vec::new();
+            let ctx = Ctx::new(&files, [None; 16], 0);
+            let draw = DrawState::default();
+            let limits = boneyard_core::Limits::default();
+            let mut commands = boneyard_core::Budget::new(boneyard_core::limit!(limits, max_document_commands), "commands");
+            let mut memo = HashMap::new();
+            // Two decoders in turn over the same memo, as two display lists of a document.
+            for half in states.chunks(states.len().div_ceil(2)) {
+                let mut d = Decoder::new(&ctx, 0, &[], false, &mut commands, (&mut memo, WordKeys::default()), &draw);
+                let mut old_notes = Vec::new();
+                for &(pick, w0, w1, two_cycle, prim, env, at) in half {
+                    let at = 0x0600_0000 + at * 8;
+                    d.combine = match pick {
+                        0 => None,
+                        1..=4 => Some((known[pick as usize - 1], at)),
+                        _ => Some((Combine { w0: 0xFC00_0000 | (w0 & 0xFF_FFFF), w1 }, at)),
+                    };
+                    d.othermode_h = if two_cycle { OTHERMODE_H_SETUP } else { 0 };
+                    (d.prim, d.env) = (colour(prim), colour(env));
+                    d.material = None;
+                    let old = material_unmemoized(d.combine, d.othermode_h, d.prim, d.env, &mut old_notes);
+                    let key = d.material();
+                    prop_assert_eq!(d.material.as_ref().map(|m| &m.1), Some(&old));
+                    prop_assert_eq!(key.0, old.key());
+                }
+                prop_assert_eq!(&d.skipped.at_commands, &old_notes);
+            }
         }
     }
 }

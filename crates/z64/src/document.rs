@@ -221,8 +221,7 @@ impl Z64Document {
         let rest_jt = self.rest_table(si);
         for &l in &s.order {
             let limb = &s.limbs[l];
-            let name =
-                limb_name(&self.files, &self.found.names, &ctx, limb.addr, l).unwrap_or_else(|| format!("limb_{l:02}"));
+            let name = limb_name(&self.files, &self.found.names, &ctx, limb.addr, l).unwrap_or_else(|| unnamed_limb(l));
             let local = match &rest_jt {
                 Some(jt) => {
                     let mut m = MtxF::IDENTITY;
@@ -242,8 +241,9 @@ impl Z64Document {
         let names = self.found.names.get(ctx.home).and_then(|v| v.as_deref());
         let strict = names.is_some() && !home.lenient;
         let draw = self.draw_state(si, crate::runtime::DEFAULT_FACE);
-        let (meshes, notes, runtime) = dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, names, &draw)
-            .map_err(|e| e.in_file(home.name.clone()))?;
+        let (meshes, notes, runtime) =
+            dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, names, &draw, &self.skel_infos)
+                .map_err(|e| e.in_file(home.name.clone()))?;
         let mut extra = Map::new();
         extra.insert("type".into(), json!(s.ty.name()));
         extra.insert("limb_type".into(), json!(s.limb_type.name()));
@@ -433,9 +433,25 @@ impl Z64Document {
 
 /// The name the asset table (the reading chosen for each file, `names`) gives the limb at
 /// `addr`, when it lives in a known file.
+/// `format!("limb_{l:02}")`, put together by hand: a scanned skeleton's every limb is named so.
+fn unnamed_limb(l: usize) -> String {
+    let mut digits = [0u8; 20];
+    let (mut n, mut v) = (0, l);
+    // A usize has at most 20 decimal digits; at least two are written (zero-padded).
+    while v > 0 || n < 2 {
+        digits[19 - n] = b'0' + (v % 10) as u8;
+        v /= 10;
+        n += 1;
+    }
+    let mut s = String::with_capacity(5 + n);
+    s.push_str("limb_");
+    s.extend(digits[20 - n..].iter().map(|&d| char::from(d)));
+    s
+}
+
 fn limb_name(files: &[SegFile], names: &[Option<Arc<Variant>>], ctx: &Ctx, addr: u32, limb: usize) -> Option<String> {
     let (fi, off) = ctx.resolve(addr, 0, 0).ok()?;
-    if files[fi].stem == crate::demo::DEMO_FILE.trim_end_matches(".zobj") {
+    if files[fi].stem == crate::demo::DEMO_STEM {
         return boneyard_core::demo::BONES.get(limb).map(|b| b.0.to_string());
     }
     names.get(fi)?.as_ref()?.name_at(off as u32, 'L').map(str::to_string)
@@ -651,5 +667,15 @@ impl Document for Z64Document {
             ));
         }
         Ok(lines)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn unnamed_limbs_are_named_as_format_names_them() {
+        for l in (0..1000).chain([12345, usize::MAX]) {
+            assert_eq!(super::unnamed_limb(l), format!("limb_{l:02}"));
+        }
     }
 }

@@ -284,11 +284,11 @@ pub fn read_skeleton(ctx: &Ctx, addr: u32, ctx_index: usize, name: String, flex:
 /// scan asks this first: its candidates are mostly display-list words (`FD10 0000 06oooooo`
 /// reads as a header), and reading one to its error costs the limb vectors and the message.
 pub fn may_read_skeleton(ctx: &Ctx, addr: u32) -> bool {
-    let Ok(h) = ctx.record::<KeyFrameSkeleton>(addr, 0) else { return false };
+    let Some(h) = ctx.record_if_there::<KeyFrameSkeleton>(addr) else { return false };
     let count = h.limb_count as usize;
     count > 0
         && [KF_STANDARD_LIMB_SIZE, KF_FLEX_LIMB_SIZE].into_iter().any(|size| {
-            ctx.bytes(h.limbs, count * size, 0).is_ok_and(|b| {
+            ctx.bytes_if_there(h.limbs, count * size).is_some_and(|b| {
                 b.chunks_exact(size).all(|l| {
                     let d = KeyFrameStandardLimb::DLIST;
                     let dl = u32::from_be_bytes([l[d], l[d + 1], l[d + 2], l[d + 3]]);

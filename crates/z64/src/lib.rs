@@ -72,6 +72,7 @@ mod sins;
 mod skeleton;
 mod skin;
 mod texture;
+mod wordhash;
 mod yaz0;
 
 // The table of contents: what other crates (and this crate's integration tests, which see

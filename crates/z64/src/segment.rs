@@ -87,6 +87,25 @@ impl<'a> Ctx<'a> {
         R::parse_at(&self.files[fi].data, off).map_err(|e| e.in_file(self.files[fi].name.clone()))
     }
 
+    /// The `len` bytes at `addr` when [`Ctx::bytes`] finds them, None where it fails, without
+    /// building the error (for the scans' quick tests, which fail at most candidates).
+    #[inline]
+    pub fn bytes_if_there(&self, addr: u32, len: usize) -> Option<&'a [u8]> {
+        let (seg, off) = split_segmented(addr);
+        let data = &self.files.get(self.map[seg as usize]?)?.data;
+        let off = off as usize;
+        data.get(off..off.checked_add(len)?)
+    }
+
+    /// The record `R` at `addr` when [`Ctx::record`] reads it, None where it fails, without
+    /// building the error: for callers that drop it (the display-list decoder reads every
+    /// command through this).
+    #[inline]
+    pub fn record_if_there<R: Record>(&self, addr: u32) -> Option<R> {
+        // What `resolve` checks (the record's bytes within the file), then `parse_at` on them.
+        self.bytes_if_there(addr, R::SIZE).map(|b| R::decode(b, Endian::Big))
+    }
+
     /// The bytes from `addr` to the end of its segment.
     pub fn tail(&self, addr: u32, at: u64) -> Result<&'a [u8]> {
         let (fi, off) = self.resolve(addr, 0, at)?;
@@ -130,6 +149,49 @@ impl<'a> Ctx<'a> {
             off as u64
         } else {
             0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Gfx;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The quiet readings find what the checked ones find, and fail where they fail.
+        #[test]
+        fn quiet_readings_match_checked_ones(
+            sizes in proptest::collection::vec(0usize..40, 1..4),
+            map in proptest::collection::vec(proptest::option::of(0usize..4), 16),
+            addr in any::<u32>(),
+            near in 0u32..48,
+            seg in 0u32..16,
+            len in 0usize..20,
+        ) {
+            let files: Vec<SegFile> = sizes
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| SegFile {
+                    name: format!("f{i}"),
+                    stem: format!("f{i}"),
+                    segment: 6,
+                    data: (0..n).map(|b| b as u8).collect(),
+                    lenient: false,
+                })
+                .collect();
+            // A map naming a file past the list's end (which the crate never builds) is only
+            // refused by the quiet readings: such addresses are skipped.
+            let map: [Option<usize>; 16] = std::array::from_fn(|i| map[i]);
+            let ctx = Ctx::new(&files, map, 0);
+            for a in [addr, seg << 24 | near, addr & 0x0F00_0000 | near] {
+                if map[split_segmented(a).0 as usize].is_some_and(|f| f >= files.len()) {
+                    continue;
+                }
+                prop_assert_eq!(ctx.bytes_if_there(a, len), ctx.bytes(a, len, 0).ok());
+                prop_assert_eq!(ctx.record_if_there::<Gfx>(a), ctx.record::<Gfx>(a, 0).ok());
+            }
         }
     }
 }

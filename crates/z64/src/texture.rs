@@ -65,21 +65,37 @@ pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: 
             // The palette's entries that are there (at most 16 or 256 are addressable).
             let tlut = tlut?;
             let entries = (tlut.len() / 2).min(if siz == 0 { 16 } else { 256 });
+            // The largest index a texel uses: past the entries there, the texture is not
+            // readable; below, only the entries up to it are converted (a small CI8 texture
+            // used to cost more in its 256 palette entries than in its texels).
+            // CI4: the texels' `n / 2` whole bytes (two texels each, the high nibble first)
+            // and, for odd `n`, the high nibble of the next (`data` holds them, checked above).
+            let (pairs, odd) = (data.get(..n / 2)?, if n % 2 == 1 { data.get(n / 2).map(|b| b >> 4) } else { None });
+            let used = if siz == 0 {
+                pairs.iter().map(|&b| (b >> 4).max(b & 0xF)).chain(odd).max().unwrap_or(0)
+            } else {
+                data.iter().take(n).copied().max().unwrap_or(0)
+            } as usize;
+            if used >= entries {
+                return None;
+            }
             let mut palette = [[0u8; 4]; 256];
-            for (e, t) in palette.iter_mut().zip(tlut.chunks_exact(2)).take(entries) {
+            for (e, t) in palette.iter_mut().zip(tlut.chunks_exact(2)).take(used + 1) {
                 *e = rgba5551(u16::from_be_bytes([t[0], t[1]]));
             }
-            let put = |px: &mut [u8], i: u8| -> Option<()> {
-                px.copy_from_slice(palette[..entries].get(i as usize)?);
-                Some(())
-            };
+            // Every index is at most `used`, converted above (and a u8 indexes the 256).
             if siz == 0 {
-                for (px, i) in out.zip(nibbles()) {
-                    put(px, i)?;
+                let mut two = rgba.chunks_exact_mut(8);
+                for (px, &b) in (&mut two).zip(pairs) {
+                    px[..4].copy_from_slice(&palette[(b >> 4) as usize]);
+                    px[4..].copy_from_slice(&palette[(b & 0xF) as usize]);
+                }
+                if let Some(i) = odd {
+                    two.into_remainder().copy_from_slice(&palette[i as usize]);
                 }
             } else {
                 for (px, &i) in out.zip(data) {
-                    put(px, i)?;
+                    px.copy_from_slice(&palette[i as usize]);
                 }
             }
         }
@@ -120,6 +136,43 @@ pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// CI textures as [`decode`] read them before it converted only the palette entries used:
+    /// every entry there converted, each texel looked up with a check.
+    fn ci_reference(siz: u8, width: usize, height: usize, data: &[u8], tlut: &[u8]) -> Option<Vec<u8>> {
+        let n = width * height;
+        if n == 0 || data.len() < (n * bits(siz)).div_ceil(8) {
+            return None;
+        }
+        let entries = (tlut.len() / 2).min(if siz == 0 { 16 } else { 256 });
+        let palette: Vec<[u8; 4]> =
+            tlut.chunks_exact(2).take(entries).map(|t| rgba5551(u16::from_be_bytes([t[0], t[1]]))).collect();
+        let indices: Vec<u8> =
+            if siz == 0 { data.iter().flat_map(|&b| [b >> 4, b & 0xF]).take(n).collect() } else { data[..n].to_vec() };
+        let mut rgba = Vec::new();
+        for i in indices {
+            rgba.extend_from_slice(palette.get(i as usize)?);
+        }
+        Some(rgba)
+    }
+
+    proptest! {
+        #[test]
+        fn ci_matches_reference(
+            siz in 0u8..2,
+            width in 1usize..9,
+            height in 1usize..5,
+            data in proptest::collection::vec(any::<u8>(), 0..48),
+            tlut in proptest::collection::vec(any::<u8>(), 0..520),
+            small in any::<bool>(),
+        ) {
+            // Indices kept small half the time, so that short palettes are often enough.
+            let data: Vec<u8> = if small { data.iter().map(|b| b & 0x33).collect() } else { data };
+            let ours = decode(FMT_CI, siz, width, height, &data, Some(&tlut)).map(|t| t.rgba);
+            prop_assert_eq!(ours, ci_reference(siz, width, height, &data, &tlut));
+        }
+    }
 
     #[test]
     fn formats_by_hand() {
