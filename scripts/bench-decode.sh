@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Decoding against the memcpy floor (issue 10's "pure decoding within 5x of the floor"), in one
 # run of the divan bench: every `decode/*` row over its `memcpy_floor/*` row, every
-# `corpus_decode/*` over `corpus_memcpy_floor/*`, and the CD-scale Oni level's decode over its
-# floor, as medians and as fastest samples.
+# `corpus_decode/*` (a folder's files opened one after another) and `corpus_decode_threads/*`
+# (on rayon's threads, as `boneyard list DIR` opens them) over `corpus_memcpy_floor/*` (one
+# thread copying), and the CD-scale Oni level's decode over its floor, as medians and as
+# fastest samples.
 #
 #   scripts/bench-decode.sh [SAMPLES]     (default: divan's own sample counts)
 #
@@ -41,12 +43,12 @@ awk '
       split(k, p, "/")
       floor = ""
       if (p[1] == "decode") floor = "memcpy_floor/" p[2]
-      else if (p[1] == "corpus_decode") floor = "corpus_memcpy_floor/" p[2]
+      else if (p[1] == "corpus_decode" || p[1] == "corpus_decode_threads") floor = "corpus_memcpy_floor/" p[2]
       else if (k == "oni_cd_corpus_decode") floor = "oni_cd_corpus_memcpy_floor"
       if (floor == "" || !(floor in median) || median[floor] == 0) continue
-      printf "%-26s %12.1f %12.1f %7.1fx %9.1fx\n", k, median[k], median[floor], median[k] / median[floor], fastest[k] / fastest[floor]
+      printf "%-34s %12.1f %12.1f %7.1fx %9.1fx\n", k, median[k], median[floor], median[k] / median[floor], fastest[k] / fastest[floor]
     }
   }
 ' "$OUT" | sort >"$OUT.table"
-printf "%-26s %12s %12s %8s %10s\n" "decode / floor" "median us" "floor us" "median" "fastest"
+printf "%-34s %12s %12s %8s %10s\n" "decode / floor" "median us" "floor us" "median" "fastest"
 cat "$OUT.table"

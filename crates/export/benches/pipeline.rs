@@ -267,6 +267,19 @@ fn corpus_decode(bencher: divan::Bencher, label: &str) {
     });
 }
 
+/// [`corpus_decode`] with the files opened on rayon's threads, as `boneyard list DIR` and the
+/// other batch commands open a folder (a document a file, as many at once as there are cores).
+#[divan::bench(args = corpus_labels(), sample_count = 30)]
+fn corpus_decode_threads(bencher: divan::Bencher, label: &str) {
+    use rayon::prelude::*;
+    let units = corpus(label);
+    bencher.with_inputs(|| units.iter().map(|u| u.files.clone()).collect::<Vec<_>>()).bench_values(|files| {
+        units.par_iter().zip(files).for_each(|(u, f)| {
+            let _ = black_box(u.family.open(f, &Default::default(), &u.companions));
+        });
+    });
+}
+
 /// The floor of [`corpus_decode`]: every byte the opens are handed (each file, and each
 /// companion as often as it is found) copied once.
 #[divan::bench(args = corpus_labels(), sample_count = 30)]
