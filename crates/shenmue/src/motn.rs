@@ -522,7 +522,9 @@ impl MotnFile {
         use rayon::prelude::*;
         let parsed: Vec<Result<Block>> = (0..starts.len())
             .into_par_iter()
-            .map(|k| read_block(file, starts[k], starts.get(k + 1).copied().unwrap_or(data_end)))
+            .map_init(Vec::new, |marks, k| {
+                read_block(file, starts[k], starts.get(k + 1).copied().unwrap_or(data_end), marks)
+            })
             .collect();
         let mut blocks = Vec::with_capacity(starts.len());
         let mut total_frames = 0u64;
@@ -547,7 +549,7 @@ impl MotnFile {
             if b.region_end == data_end && timestamp.is_some() && mo.trailing <= STAMP_TAIL {
                 continue;
             }
-            let orphan = read_block(file, offset, b.region_end)
+            let orphan = read_block(file, offset, b.region_end, &mut Vec::new())
                 .ok()
                 .map(|o| (o.frames, o.family(), o.layout.kind(), o.motion().map_or(0, Motion::channel_count)));
             gaps.push(Gap { offset, len: mo.trailing, orphan });
@@ -592,7 +594,8 @@ fn find_timestamp(data: &[u8]) -> Option<String> {
 /// Read one sequence of `file` at absolute `start`, owning bytes up to `end`. The keys are
 /// checked now by flat scans and decoded on first use (see [`Curves`]); any fault the scans
 /// meet is reported by the full decode, so the errors are the same.
-fn read_block(file: &bytes::Bytes, start: usize, end: usize) -> Result<Block> {
+/// `marks` is the scan's scratch space.
+fn read_block(file: &bytes::Bytes, start: usize, end: usize, marks: &mut Vec<u8>) -> Result<Block> {
     let data: &[u8] = file;
     let region = Reader::new(data, Endian::Little).sub(start, end.saturating_sub(start))?;
     let mut r = region.clone();
@@ -610,7 +613,7 @@ fn read_block(file: &bytes::Bytes, start: usize, end: usize) -> Result<Block> {
         Layout::Undecodable(format!("flagHigh {flag_high:#06x}: a flag-family layout no source documents"))
     } else {
         let offs = [b2, b3, b4, b5];
-        match scan::scan(region.data(), frames, offs) {
+        match scan::scan(region.data(), frames, offs, marks) {
             Some(s) => {
                 let source = lazy::Source { file: file.clone(), start, end: start + region.len(), frames, offs };
                 Layout::Curves(Motion {
