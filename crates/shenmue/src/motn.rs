@@ -342,12 +342,7 @@ impl Motion {
     /// descriptors (without decoding the keys).
     pub fn control_span(&self) -> usize {
         let any = L::CHANNEL_BITS.iter().fold(0, |m, b| m | b);
-        self.descriptors
-            .iter()
-            .filter(|&&v| v & any != 0)
-            .map(|&v| usize::from(v >> L::ID_SHIFT) + 1)
-            .max()
-            .unwrap_or(1)
+        self.descriptors.iter().filter(|&v| v & any != 0).map(|v| usize::from(v >> L::ID_SHIFT) + 1).max().unwrap_or(1)
     }
 }
 
@@ -395,7 +390,7 @@ impl Layout {
 #[derive(Debug, Clone)]
 pub struct Motion {
     /// Block 1 descriptors (without the terminator).
-    pub descriptors: Vec<u16>,
+    pub descriptors: Descriptors,
     /// One per channel, in block order (id ascending, then px, py, pz, rx, ry, rz): decoded
     /// from the file's bytes on first use (the open checked them), see [`Curves`].
     pub curves: Curves,
@@ -403,6 +398,47 @@ pub struct Motion {
     pub trailing: usize,
     /// 1 when block 5 starts after a pad byte.
     pub block5_pad: usize,
+}
+
+/// Block 1's descriptors (without the terminator), little-endian u16s kept as the file's bytes
+/// (a shared slice of them: MOTION.BIN's 1319 sequences would otherwise allocate a list each
+/// at the open).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Descriptors(bytes::Bytes);
+
+impl Descriptors {
+    /// Descriptors from their little-endian bytes (a trailing odd byte is not one).
+    pub fn copy_from(le: &[u8]) -> Self {
+        Descriptors(bytes::Bytes::copy_from_slice(le))
+    }
+    /// The descriptors, in block order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = u16> + '_ {
+        self.0.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]]))
+    }
+    /// The number of descriptors.
+    pub fn len(&self) -> usize {
+        self.0.len() / 2
+    }
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The descriptors as a list.
+    pub fn to_vec(&self) -> Vec<u16> {
+        self.iter().collect()
+    }
+}
+
+impl PartialEq<Vec<u16>> for Descriptors {
+    fn eq(&self, other: &Vec<u16>) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter().copied())
+    }
+}
+
+impl std::fmt::Debug for Descriptors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 /// The name at `ptr`, whose pointer is stored at `ptr_at` (where a pointer past the end is
@@ -615,9 +651,13 @@ fn read_block(file: &bytes::Bytes, start: usize, end: usize, marks: &mut Vec<u8>
         let offs = [b2, b3, b4, b5];
         match scan::scan(region.data(), frames, offs, marks) {
             Some(s) => {
+                // The scan passed block 1, so its descriptors are the region's bytes from the
+                // header to the terminator before block 2.
+                let block1 =
+                    data.get(start + L::SEQ_HEADER..start + usize::from(b2).saturating_sub(2)).unwrap_or_default();
                 let source = lazy::Source { file: file.clone(), start, end: start + region.len(), frames, offs };
                 Layout::Curves(Motion {
-                    descriptors: s.descriptors,
+                    descriptors: Descriptors(file.slice_ref(block1)),
                     curves: Curves::lazy(s.channels, source),
                     trailing: s.trailing,
                     block5_pad: s.block5_pad,
@@ -669,7 +709,7 @@ fn parse_curves(region: &Reader, frames: u16, offs: [u16; 4]) -> Result<Motion> 
             return Err(r.error_at(at, format!("descriptor id {id} does not ascend (after {})", last_id.unwrap_or(0))));
         }
         last_id = Some(id);
-        descriptors.push(v);
+        descriptors.extend_from_slice(&v.to_le_bytes());
         for (bit, axis) in L::CHANNEL_BITS.iter().zip(Axis::ALL) {
             if v & bit != 0 {
                 channels.push((id, axis));
@@ -799,7 +839,7 @@ fn parse_curves(region: &Reader, frames: u16, offs: [u16; 4]) -> Result<Motion> 
     }
     let block5_pad = r4.remaining();
     let trailing = r5.remaining();
-    Ok(Motion { descriptors, curves, trailing, block5_pad })
+    Ok(Motion { descriptors: Descriptors(descriptors.into()), curves, trailing, block5_pad })
 }
 
 /// A finite IEEE binary16 (exponent not all ones) as the f32 of the same value (exact: every

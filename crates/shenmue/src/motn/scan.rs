@@ -12,8 +12,6 @@ use crate::layout::motn as L;
 
 /// What the open keeps of a sequence that passed.
 pub(super) struct Scanned {
-    /// Block 1 descriptors (without the terminator).
-    pub descriptors: Vec<u16>,
     /// The number of channels (curves).
     pub channels: usize,
     /// Bytes after the halves that no block references.
@@ -35,7 +33,7 @@ pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4], marks: &mut Vec<u8>)
     if frames == 0 || !(L::SEQ_HEADER <= b2 && b2 <= b3 && b3 <= b4 && b4 <= b5) || b5 > seq.len() {
         return None;
     }
-    let (descriptors, n) = descriptors(&seq[L::SEQ_HEADER..b2])?;
+    let n = channels(&seq[L::SEQ_HEADER..b2])?;
     // Block 2: the interior key counts, u8 (one pad byte may follow) or u16.
     let counts = &seq[b2..b3];
     let wide_counts = match counts.len() {
@@ -103,7 +101,7 @@ pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4], marks: &mut Vec<u8>)
     if rest.len() > 1 || rest.first().is_some_and(|&b| b != 0) {
         return None;
     }
-    Some(Scanned { descriptors, channels: n, trailing: block5.len() - halves.len(), block5_pad: rest.len() })
+    Some(Scanned { channels: n, trailing: block5.len() - halves.len(), block5_pad: rest.len() })
 }
 
 /// Every curve's run of key frames and of block 4 (the counts of `n` curves by `count`, key
@@ -147,19 +145,26 @@ fn narrow_runs(counts: &[u8], frames: &[u8], block4: &[u8], marks: &mut Vec<u8>)
     const SPARE: [u8; 4] = [0, 0x3F, 0x0F, 0x03];
     // marks[k] = 1 where frame k is below frame k - 1, for k in 1..total (compares in byte
     // lanes, vectorized); marks[0] and marks[total] are 0.
-    marks.clear();
-    marks.push(0);
-    let next = frames.get(1..).unwrap_or_default();
-    marks.extend(frames.iter().zip(next).map(|(a, b)| u8::from(b < a)));
-    // (With no frames at all, `marks` is [0, 0]: one spare slot more than needed.)
-    marks.push(0);
+    // The scratch only grows (no fill of bytes written next); after it, it holds at least
+    // `total + 1` bytes, so the slicing and `marks[total]` are in bounds by construction.
+    let total = frames.len();
+    if marks.len() <= total {
+        marks.resize(total + 1, 0);
+    }
+    let marks = &mut marks[..=total];
+    if let (Some((first, inner)), Some(next)) = (marks.split_first_mut(), frames.get(1..)) {
+        *first = 0;
+        for ((m, a), b) in inner.iter_mut().zip(frames).zip(next) {
+            *m = u8::from(b < a);
+        }
+    }
+    marks[total] = 0;
     // Clear the mark where each curve's run starts. A run of no frames starts where the next
     // run with frames does (the counts sum to `total`), or at `total` (a spare slot) when no
     // run with frames follows: the cleared positions are exactly the runs' first frames (and
     // `total`), so a mark left is a descent inside a run. The index is clamped to the last
     // mark (`at3` never passes `total` anyway): in bounds by construction.
-    let marks = marks.as_mut_slice();
-    let last3 = marks.len() - 1;
+    let last3 = total;
     let mut at3 = 0usize;
     for &c in counts {
         marks[at3.min(last3)] = 0;
@@ -181,15 +186,14 @@ fn narrow_runs(counts: &[u8], frames: &[u8], block4: &[u8], marks: &mut Vec<u8>)
     (spare == 0 && at4 <= block4.len()).then_some(at4)
 }
 
-/// Block 1: the descriptors and their channel count, when ids ascend, no reserved bit is set
-/// and the one 0 terminator ends the block.
-fn descriptors(block1: &[u8]) -> Option<(Vec<u16>, usize)> {
+/// Block 1: the descriptors' channel count, when ids ascend, no reserved bit is set and the one
+/// 0 terminator ends the block (the descriptors themselves stay in the file's bytes).
+fn channels(block1: &[u8]) -> Option<usize> {
     if block1.len() < 2 || !block1.len().is_multiple_of(2) || u16_at(block1, block1.len() - 2) != 0 {
         return None;
     }
     let any_channel = L::CHANNEL_BITS.iter().fold(0, |m, b| m | b);
     let body = &block1[..block1.len() - 2];
-    let mut out = Vec::with_capacity(body.len() / 2);
     let mut channels = 0usize;
     // Without a branch a descriptor (MOTION.BIN has 24,000): any fault sets `bad`. The first
     // id is compared with -1, which every id is above.
@@ -199,10 +203,9 @@ fn descriptors(block1: &[u8]) -> Option<(Vec<u16>, usize)> {
         let id = i32::from(v >> L::ID_SHIFT);
         bad |= (v == 0) | (v & L::RESERVED_BITS != 0) | (id <= last_id);
         last_id = id;
-        out.push(v);
         channels += usize::from(CHANNELS_OF[usize::from((v & any_channel) >> 3)]);
     }
-    (!bad).then_some((out, channels))
+    (!bad).then_some(channels)
 }
 
 /// The number of channel bits (0x1F8) a descriptor sets, by those bits shifted down by 3.
@@ -298,7 +301,12 @@ mod tests {
                     let fast = scan(&m, h[0], offs, &mut Vec::new());
                     assert_eq!(fast.is_some(), full.is_ok(), "byte {at} = {v:#04x}: {:?}", full.err());
                     if let (Some(f), Ok(d)) = (fast, full) {
-                        assert_eq!((f.descriptors, f.channels), (d.descriptors, d.curves.len()));
+                        let block1 = &m[12..usize::from(h[2]) - 2];
+                        assert_eq!(
+                            d.descriptors.iter().collect::<Vec<_>>(),
+                            crate::motn::Descriptors::copy_from(block1).iter().collect::<Vec<_>>()
+                        );
+                        assert_eq!(f.channels, d.curves.len());
                         assert_eq!((f.trailing, f.block5_pad), (d.trailing, d.block5_pad));
                     }
                     tried += 1;
