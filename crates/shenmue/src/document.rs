@@ -149,7 +149,7 @@ fn entry_extra(b: &crate::motn::Block, e: &crate::motn::Entry) -> Map<String, Va
     extra.insert("decoded".into(), json!(b.motion().is_some()));
     extra.insert("frame_sampling".into(), json!("real frames, clamped to 0..frames-1"));
     extra.insert("header".into(), json!(b.header));
-    if let Some(act) = &e.action {
+    if let Some(act) = e.action() {
         let mut a = Map::new();
         if let Some(h) = act.hit_frames {
             a.insert("hit_frames".into(), json!(h));

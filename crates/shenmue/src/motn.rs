@@ -146,13 +146,13 @@ impl MotnFile {
         let (lo, hi) = self.meta_region;
         let mut long_meta = std::collections::BTreeSet::new();
         for (i, e) in self.entries.iter().enumerate() {
-            if let Some((a, cut)) = e.action.as_ref().and_then(|a| Some((a, a.cut?))) {
-                if long_meta.insert(a.offset) {
+            if let Some((offset, len, Some(cut))) = e.action_span() {
+                if long_meta.insert(offset) {
                     out.push((
-                        (a.offset + ACTION_HEADER).saturating_add(cut.as_usize()) as u64,
+                        (offset + ACTION_HEADER).saturating_add(cut.as_usize()) as u64,
                         format!(
-                            "entry #{i} {}: action metadata of {} bytes; records past the first {} are not decoded (limit `{}`)",
-                            e.name, a.len, cut.max, cut.name
+                            "entry #{i} {}: action metadata of {len} bytes; records past the first {} are not decoded (limit `{}`)",
+                            e.name, cut.max, cut.name
                         ),
                     ));
                 }
@@ -185,9 +185,57 @@ pub struct Entry {
     pub meta_offset: u32,
     /// Index into `MotnFile::blocks`.
     pub block: usize,
+    /// The action metadata block, when the offset lies in the metadata region (between the
+    /// sequence table and the name table): decoded on first use ([`Entry::action`]).
+    action: Option<LazyAction>,
+}
+
+impl Entry {
     /// The decodable parts of the action metadata, when the offset lies in the metadata
-    /// region (between the sequence table and the name table).
-    pub action: Option<ActionMeta>,
+    /// region (between the sequence table and the name table); decoded the first time it is
+    /// asked for (MOTION.BIN's 1559 entries each have a block that only `list --json`,
+    /// write-back and tests read).
+    pub fn action(&self) -> Option<&ActionMeta> {
+        let a = self.action.as_ref()?;
+        // `LazyAction`s are only made where `parse_action` gives a block (see `LazyAction`),
+        // so the default is never used.
+        Some(a.decoded.get_or_init(|| parse_action(&a.file, a.offset, a.end, a.max).unwrap_or_default()))
+    }
+
+    /// The action metadata block's offset, length and, when it is longer than the limit, the
+    /// limit its decode stops at: what [`MotnFile::warnings`] names, without decoding it.
+    fn action_span(&self) -> Option<(usize, usize, Option<boneyard_core::Limit>)> {
+        let a = self.action.as_ref()?;
+        let len = a.end - a.offset;
+        Some((a.offset, len, (len - ACTION_HEADER > a.max.as_usize()).then_some(a.max)))
+    }
+}
+
+/// An action metadata block at `offset..end` of `file`, decoded on first use. Made only where
+/// the block is in the file and holds at least its header (where `parse_action` gives one).
+#[derive(Clone)]
+struct LazyAction {
+    /// The whole file (shared, not copied).
+    file: bytes::Bytes,
+    offset: usize,
+    end: usize,
+    /// `Limits::max_action_bytes`.
+    max: boneyard_core::Limit,
+    decoded: std::sync::OnceLock<ActionMeta>,
+}
+
+impl LazyAction {
+    fn new(file: &bytes::Bytes, offset: usize, end: usize, max: boneyard_core::Limit) -> Option<Self> {
+        let len = file.get(offset..end)?.len();
+        (len >= ACTION_HEADER).then(|| LazyAction { file: file.clone(), offset, end, max, decoded: Default::default() })
+    }
+}
+
+impl std::fmt::Debug for LazyAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The decoded metadata, as the field was before it was lazy (not the file's bytes).
+        f.debug_struct("LazyAction").field("offset", &self.offset).field("end", &self.end).finish()
+    }
 }
 
 /// Action metadata (reference §1.1): a 12-byte header, then records. Only the forms the
@@ -596,7 +644,7 @@ impl MotnFile {
                 let block = starts.binary_search(&abs).unwrap_or(0);
                 let action = metas.binary_search(&(m as usize)).ok().and_then(|k| {
                     let end = metas.get(k + 1).copied().unwrap_or(meta_hi);
-                    parse_action(data, m as usize, end, boneyard_core::limit!(limits, max_action_bytes))
+                    LazyAction::new(file, m as usize, end, boneyard_core::limit!(limits, max_action_bytes))
                 });
                 Entry { name, data_offset: d, meta_offset: m, block, action }
             })
@@ -892,8 +940,9 @@ mod tests {
     #[test]
     fn long_and_misplaced_action_metadata_are_warned() {
         let max = boneyard_core::limit!(boneyard_core::Limits::default(), max_action_bytes);
-        let action = ActionMeta { offset: 0x100, len: 12 + 4096 + 1, cut: Some(max), ..Default::default() };
-        let entry = |name: &str, meta_offset: u32, action: Option<ActionMeta>| Entry {
+        let file = bytes::Bytes::from(vec![0u8; 0x100 + 12 + 4096 + 1]);
+        let action = LazyAction::new(&file, 0x100, file.len(), max);
+        let entry = |name: &str, meta_offset: u32, action: Option<LazyAction>| Entry {
             name: name.into(),
             data_offset: 0,
             meta_offset,
@@ -906,7 +955,7 @@ mod tests {
             data_base: 0,
             attributes: 4,
             file_size: 0,
-            entries: vec![entry("LONG", 0x100, Some(action)), entry("ELSEWHERE", 0x30, None)],
+            entries: vec![entry("LONG", 0x100, action), entry("ELSEWHERE", 0x30, None)],
             blocks: Vec::new(),
             timestamp: None,
             gaps: vec![Gap { offset: 0x3000, len: 6, orphan: None }],
@@ -921,6 +970,10 @@ mod tests {
         // The second entry's metadata field: table + 8 × 1 + 4.
         assert_eq!(w[2].0, 0x20 + 8 + 4);
         assert!(w[2].1.contains("ELSEWHERE") && w[2].1.contains("outside the metadata region"), "{w:?}");
+        // The warning was made without decoding the block; decoded, it says the same.
+        assert!(f.entries[0].action.as_ref().is_some_and(|a| a.decoded.get().is_none()));
+        let a = f.entries[0].action().unwrap();
+        assert_eq!((a.offset, a.len, a.cut), (0x100, 12 + 4096 + 1, Some(max)));
     }
 
     #[test]
