@@ -304,7 +304,7 @@ impl ShenmueDocument {
                     };
                     AnimInfo {
                         index,
-                        name: if multi { format!("{fname}:{}", e.name) } else { e.name.clone() },
+                        name: if multi { format!("{fname}:{}", e.name) } else { e.name.to_string() },
                         frames: u32::from(b.frames),
                         fps: FPS,
                         bones: r.bones,

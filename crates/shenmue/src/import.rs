@@ -422,7 +422,7 @@ fn empty_action(m: &MotnFile) -> Option<(u32, String)> {
             && a.sound_cues.is_empty()
             && a.surface_cues.is_empty()
         {
-            count.entry(e.meta_offset).or_insert((0, e.name.clone())).0 += 1;
+            count.entry(e.meta_offset).or_insert((0, e.name.to_string())).0 += 1;
         }
     }
     count.into_iter().max_by_key(|(o, (c, _))| (*c, std::cmp::Reverse(*o))).map(|(o, (_, n))| (o, n))

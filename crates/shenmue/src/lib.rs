@@ -48,7 +48,9 @@ pub use document::{rig_skeleton, ShenmueDocument};
 pub use encode::{encode_file, encode_file_raw, CurveSpec, KeySpec, SequenceSpec};
 pub use import::{encode_clip, import_clips, EncodedClip};
 pub use model::{model_skeleton, rig_meshes};
-pub use motn::{frame_record, ActionMeta, Block, Curves, Descriptors, Entry, Gap, Layout, Motion, MotnFile, Shape};
+pub use motn::{
+    frame_record, ActionMeta, Block, Curves, Descriptors, Entry, Gap, Layout, Motion, MotnFile, Name, Shape,
+};
 pub use mt5::{write as write_mt5, Mt5, NodeSpec};
 pub use rig::{local_matrix, ControlDef, HUMAN_RIG};
 pub use sample::{bind, CurveValue};

@@ -178,7 +178,7 @@ impl MotnFile {
 #[derive(Debug, Clone)]
 pub struct Entry {
     /// The sequence's name from the name table.
-    pub name: String,
+    pub name: Name,
     /// Data offset relative to the header's data base.
     pub data_offset: u32,
     /// Absolute offset of the action metadata.
@@ -489,21 +489,126 @@ impl std::fmt::Debug for Descriptors {
     }
 }
 
-/// The name at `ptr`, whose pointer is stored at `ptr_at` (where a pointer past the end is
-/// reported: the bytes at fault are the pointer's, not those it names).
-fn name_at(data: &[u8], ptr: usize, ptr_at: u64) -> Result<String> {
-    let tail = data.get(ptr..).ok_or_else(|| {
-        Error::invalid(ptr_at, format!("name pointer {ptr:#x} is past the end ({:#x} bytes)", data.len()))
-    })?;
-    let s = &tail[..tail.len().min(MAX_NAME)];
-    let Some(end) = s.iter().position(|&c| c == 0) else {
-        return Err(Error::invalid(ptr as u64, "name is not NUL-terminated within 64 bytes"));
-    };
-    // Printable ASCII (every real name) is taken as it is; anything else as `cstr` gives it.
-    let name = &s[..end];
-    match std::str::from_utf8(name) {
-        Ok(n) if name.iter().all(|c| (0x20..0x7f).contains(c)) => Ok(n.to_owned()),
-        _ => Ok(cstr(s)),
+/// A table entry's name: a `str` (`Deref`), held as a range of one buffer of all the file's
+/// names (MOTION.BIN's 1559 names would otherwise be as many allocations at the open).
+#[derive(Clone)]
+pub struct Name {
+    all: std::sync::Arc<str>,
+    range: std::ops::Range<usize>,
+}
+
+impl Name {
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        // The ranges are made on character boundaries of `all` (see `NameBuffer`); `get`
+        // keeps that a fact of construction rather than a possible panic.
+        self.all.get(self.range.clone()).unwrap_or_default()
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Self {
+        Name { all: s.into(), range: 0..s.len() }
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Name {}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for String {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for &str {
+    fn eq(&self, other: &Name) -> bool {
+        *self == other.as_str()
+    }
+}
+
+/// The names of a file's entries as they are read, in one buffer.
+struct NameBuffer(Vec<u8>);
+
+impl NameBuffer {
+    /// Append the name at `ptr`, whose pointer is stored at `ptr_at` (where a pointer past the
+    /// end is reported: the bytes at fault are the pointer's, not those it names); its range.
+    fn push(&mut self, data: &[u8], ptr: usize, ptr_at: u64) -> Result<std::ops::Range<usize>> {
+        let tail = data.get(ptr..).ok_or_else(|| {
+            Error::invalid(ptr_at, format!("name pointer {ptr:#x} is past the end ({:#x} bytes)", data.len()))
+        })?;
+        let s = &tail[..tail.len().min(MAX_NAME)];
+        let Some(end) = s.iter().position(|&c| c == 0) else {
+            return Err(Error::invalid(ptr as u64, "name is not NUL-terminated within 64 bytes"));
+        };
+        // Printable ASCII (every real name) is taken as it is; anything else as `cstr` gives
+        // it. Either way the bytes appended are UTF-8 on their own, so every range is on
+        // character boundaries of the whole.
+        let name = &s[..end];
+        let start = self.0.len();
+        if name.iter().all(|c| (0x20..0x7f).contains(c)) {
+            self.0.extend_from_slice(name);
+        } else {
+            self.0.extend_from_slice(cstr(s).as_bytes());
+        }
+        Ok(start..self.0.len())
+    }
+
+    /// The name at `range` (as `push` gave it), for an error message.
+    fn get(&self, range: std::ops::Range<usize>) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.0.get(range).unwrap_or_default())
+    }
+
+    /// The buffer, shared by the names ([`Name`]) of its ranges.
+    fn into_shared(self) -> std::sync::Arc<str> {
+        // Every piece appended is UTF-8 (see `push`), so the whole is: the lossy branch is
+        // never taken (it keeps that a fact of construction rather than a possible panic).
+        match String::from_utf8(self.0) {
+            Ok(s) => s.into(),
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into(),
+        }
     }
 }
 
@@ -573,15 +678,17 @@ impl MotnFile {
         let mut tab = tab;
         let mut names = names;
         let mut raw = Vec::with_capacity(count);
+        let mut names_read = NameBuffer(Vec::with_capacity(count * 24));
         for i in 0..count {
             let at = tab.offset();
             let d = tab.u32()?;
             let m = tab.u32()?;
             let name_ptr_at = names.offset();
             let p = names.u32()? as usize;
-            let name = name_at(data, p, name_ptr_at)?;
+            let name = names_read.push(data, p, name_ptr_at)?;
             let abs = (data_base as u64) + d as u64;
             if abs + L::SEQ_HEADER as u64 > data.len() as u64 {
+                let name = names_read.get(name);
                 return Err(Error::invalid(at, format!("sequence {i} ({name}) data offset {abs:#x} is past the end")));
             }
             raw.push((name, d, m, abs as usize));
@@ -638,9 +745,11 @@ impl MotnFile {
                 .map(|o| (o.frames, o.family(), o.layout.kind(), o.motion().map_or(0, Motion::channel_count)));
             gaps.push(Gap { offset, len: mo.trailing, orphan });
         }
+        let all_names = names_read.into_shared();
         let entries = raw
             .into_iter()
-            .map(|(name, d, m, abs)| {
+            .map(|(range, d, m, abs)| {
+                let name = Name { all: all_names.clone(), range };
                 let block = starts.binary_search(&abs).unwrap_or(0);
                 let action = metas.binary_search(&(m as usize)).ok().and_then(|k| {
                     let end = metas.get(k + 1).copied().unwrap_or(meta_hi);
@@ -943,7 +1052,7 @@ mod tests {
         let file = bytes::Bytes::from(vec![0u8; 0x100 + 12 + 4096 + 1]);
         let action = LazyAction::new(&file, 0x100, file.len(), max);
         let entry = |name: &str, meta_offset: u32, action: Option<LazyAction>| Entry {
-            name: name.into(),
+            name: Name::from(name),
             data_offset: 0,
             meta_offset,
             block: 0,
@@ -974,6 +1083,23 @@ mod tests {
         assert!(f.entries[0].action.as_ref().is_some_and(|a| a.decoded.get().is_none()));
         let a = f.entries[0].action().unwrap();
         assert_eq!((a.offset, a.len, a.cut), (0x100, 12 + 4096 + 1, Some(max)));
+    }
+
+    #[test]
+    fn names_share_one_buffer_and_read_as_before() {
+        // A printable name, one with a byte `cstr` replaces, one with no terminator.
+        let data = b"WALK\0RUN\xff\0ABC";
+        let mut buf = NameBuffer(Vec::new());
+        let walk = buf.push(data, 0, 0x10).unwrap();
+        let odd = buf.push(data, 5, 0x14).unwrap();
+        let e = buf.push(data, 10, 0x18).unwrap_err();
+        assert_eq!((e.offset, e.to_string().contains("not NUL-terminated")), (Some(10), true), "{e}");
+        let e = buf.push(data, 99, 0x18).unwrap_err();
+        assert_eq!(e.offset, Some(0x18));
+        let all = buf.into_shared();
+        let name = |range| Name { all: all.clone(), range };
+        assert_eq!(name(walk), "WALK");
+        assert_eq!(name(odd).as_str(), cstr(&data[5..]));
     }
 
     #[test]
