@@ -258,21 +258,20 @@ fn pair_sum(bytes: &[u8]) -> usize {
 /// No half of `halves` (little-endian pairs) has its exponent all ones (infinity or NaN).
 fn all_finite(halves: &[u8]) -> bool {
     const EXP: u64 = 0x7C00_7C00_7C00_7C00;
-    // A lane whose exponent bits are all set is 0 in `(w & EXP) ^ EXP`; every lane is below
-    // 0x8000, so subtracting 1 from each sets a lane's top bit exactly when the lane is 0.
-    let bad = |w: u64| ((w & EXP) ^ EXP).wrapping_sub(0x0001_0001_0001_0001) & 0x8000_8000_8000_8000;
-    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
-    // Four words (16 halves) at a time.
-    let mut blocks = halves.chunks_exact(32);
-    let mut found = 0u64;
-    for b in blocks.by_ref() {
-        found |= bad(word(&b[..8])) | bad(word(&b[8..16])) | bad(word(&b[16..24])) | bad(word(&b[24..]));
-    }
-    let mut words = blocks.remainder().chunks_exact(8);
-    for w in words.by_ref() {
-        found |= bad(word(w));
-    }
-    found == 0 && words.remainder().chunks_exact(2).all(|h| h[1] & 0x7C != 0x7C)
+    const ONE: u64 = 0x0400_0400_0400_0400;
+    const TOP: u64 = 0x8000_8000_8000_8000;
+    // A lane's exponent bits plus 0x0400 reach 0x8000 exactly when they are all set, and never
+    // carry into the next lane (0x7C00 + 0x0400 = 0x8000), so the sums of every word can be
+    // gathered by OR and their top bits looked at once: four halves a word, no branch (the
+    // compiler takes two words a vector).
+    let mut words = halves.chunks_exact(8);
+    let found = words.by_ref().fold(0u64, |found, w| {
+        // `chunks_exact(8)`: the copy is of 8 bytes by construction.
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        found | ((u64::from_le_bytes(b) & EXP) + ONE)
+    });
+    found & TOP == 0 && words.remainder().chunks_exact(2).all(|h| h[1] & 0x7C != 0x7C)
 }
 
 #[cfg(test)]
@@ -389,5 +388,14 @@ mod tests {
             assert!(!all_finite(&h), "{lane}");
         }
         assert!(all_finite(&[0xFF, 0xFB].repeat(20)));
+        // Every half value, in every lane of a word and in the tail, among finite ones.
+        for bits in 0..=u16::MAX {
+            let finite = bits & 0x7C00 != 0x7C00;
+            for lane in [0, 1, 2, 3, 8, 9] {
+                let mut h = [0xFF, 0x7B].repeat(10);
+                h[2 * lane..2 * lane + 2].copy_from_slice(&bits.to_le_bytes());
+                assert_eq!(all_finite(&h), finite, "{bits:#06x} in lane {lane}");
+            }
+        }
     }
 }
