@@ -142,7 +142,6 @@ fn runs(
 /// the curves use, when they are there, every unused trailing bit pair is zero and every
 /// descent of the key frames is at the first frame of a curve's run (`None` otherwise).
 fn narrow_runs(counts: &[u8], frames: &[u8], block4: &[u8], marks: &mut Vec<u8>) -> Option<usize> {
-    const SPARE: [u8; 4] = [0, 0x3F, 0x0F, 0x03];
     // marks[k] = 1 where frame k is below frame k - 1, for k in 1..total (compares in byte
     // lanes, vectorized); marks[0] and marks[total] are 0.
     // The scratch only grows (no fill of bytes written next); after it, it holds at least
@@ -179,12 +178,34 @@ fn narrow_runs(counts: &[u8], frames: &[u8], block4: &[u8], marks: &mut Vec<u8>)
     let Some(last4) = block4.len().checked_sub(1) else { return counts.is_empty().then_some(0) };
     let (mut at4, mut spare) = (0usize, 0u8);
     for &c in counts {
-        let nkeys = usize::from(c) + 2;
-        at4 += nkeys.div_ceil(4);
-        spare |= block4[(at4 - 1).min(last4)] & SPARE[nkeys & 3];
+        let c = usize::from(c);
+        at4 += usize::from(BYTES4[c]);
+        spare |= block4[(at4 - 1).min(last4)] & SPARE4[c];
     }
     (spare == 0 && at4 <= block4.len()).then_some(at4)
 }
+
+/// By a curve's u8 count of interior keys `c`: the block 4 bytes of its `c + 2` keys' pairs...
+const BYTES4: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = (c + 2).div_ceil(4) as u8;
+        c += 1;
+    }
+    t
+};
+
+/// ...and the unused pairs of its last block 4 byte (`runs`' `SPARE` by `(c + 2) % 4`).
+const SPARE4: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = [0, 0x3F, 0x0F, 0x03][(c + 2) % 4];
+        c += 1;
+    }
+    t
+};
 
 /// Block 1: the descriptors' channel count, when ids ascend, no reserved bit is set and the one
 /// 0 terminator ends the block (the descriptors themselves stay in the file's bytes).
