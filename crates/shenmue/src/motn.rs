@@ -702,9 +702,22 @@ impl MotnFile {
             }
         }
         // Distinct blocks in file order; each owns the bytes up to the next one.
-        let mut starts: Vec<usize> = raw.iter().map(|r| r.3).collect();
-        starts.sort_unstable();
-        starts.dedup();
+        // Each entry's block by one sort of (offset, entry) keys rather than a search per
+        // entry: an offset is below the file's size, a u32 (checked against the header's),
+        // and an entry index below 4096, so both fit a u64 key.
+        let mut keys: Vec<u64> = raw.iter().enumerate().map(|(i, r)| (r.3 as u64) << 32 | i as u64).collect();
+        keys.sort_unstable();
+        let mut starts: Vec<usize> = Vec::with_capacity(keys.len());
+        let mut block_of = vec![0usize; raw.len()];
+        for &key in &keys {
+            let abs = (key >> 32) as usize;
+            if starts.last() != Some(&abs) {
+                starts.push(abs);
+            }
+            if let Some(b) = block_of.get_mut((key & 0xFFFF_FFFF) as usize) {
+                *b = starts.len() - 1;
+            }
+        }
         let timestamp = find_timestamp(data);
         let data_end = data.len();
         // Blocks are independent: parsed on rayon's threads, then taken in file order (the
@@ -728,9 +741,30 @@ impl MotnFile {
         // Action metadata blocks: each runs to the next one or to the name table.
         let meta_lo = table_offset as usize + (count + 1) * L::TABLE_ENTRY;
         let meta_hi = name_table_offset as usize;
-        let mut metas: Vec<usize> = raw.iter().map(|r| r.2 as usize).filter(|&m| m >= meta_lo && m < meta_hi).collect();
-        metas.sort_unstable();
-        metas.dedup();
+        // Each entry's action metadata block, as for the sequences: one sort of (offset, entry)
+        // keys (a u32 offset), each block running to the next distinct offset.
+        keys.clear();
+        keys.extend(
+            raw.iter()
+                .enumerate()
+                .filter(|(_, r)| (meta_lo..meta_hi).contains(&(r.2 as usize)))
+                .map(|(i, r)| u64::from(r.2) << 32 | i as u64),
+        );
+        keys.sort_unstable();
+        // Walked from the last: a block ends where the one after it starts (the name table for
+        // the last).
+        let mut meta_end = vec![0usize; raw.len()];
+        let (mut end, mut this) = (meta_hi, None);
+        for &key in keys.iter().rev() {
+            let m = (key >> 32) as usize;
+            if this != Some(m) {
+                end = this.unwrap_or(meta_hi);
+                this = Some(m);
+            }
+            if let Some(e) = meta_end.get_mut((key & 0xFFFF_FFFF) as usize) {
+                *e = end;
+            }
+        }
         // Unreferenced bytes after decoded sequences (the file's closing build stamp aside),
         // and whether they read as a sequence of their own.
         let mut gaps = Vec::new();
@@ -748,13 +782,13 @@ impl MotnFile {
         let all_names = names_read.into_shared();
         let entries = raw
             .into_iter()
-            .map(|(range, d, m, abs)| {
+            .zip(block_of.into_iter().zip(meta_end))
+            .map(|((range, d, m, _), (block, end))| {
                 let name = Name { all: all_names.clone(), range };
-                let block = starts.binary_search(&abs).unwrap_or(0);
-                let action = metas.binary_search(&(m as usize)).ok().and_then(|k| {
-                    let end = metas.get(k + 1).copied().unwrap_or(meta_hi);
-                    LazyAction::new(file, m as usize, end, boneyard_core::limit!(limits, max_action_bytes))
-                });
+                // An end of 0: the offset is outside the metadata region.
+                let action = (end != 0)
+                    .then(|| LazyAction::new(file, m as usize, end, boneyard_core::limit!(limits, max_action_bytes)))
+                    .flatten();
                 Entry { name, data_offset: d, meta_offset: m, block, action }
             })
             .collect();
