@@ -580,7 +580,16 @@ impl NameBuffer {
             Error::invalid(ptr_at, format!("name pointer {ptr:#x} is past the end ({:#x} bytes)", data.len()))
         })?;
         let s = &tail[..tail.len().min(MAX_NAME)];
-        let Some(end) = s.iter().position(|&c| c == 0) else {
+        // The terminator, and whether every byte before it is printable, in one walk.
+        let (mut end, mut printable) = (None, true);
+        for (i, &c) in s.iter().enumerate() {
+            if c == 0 {
+                end = Some(i);
+                break;
+            }
+            printable &= (0x20..0x7f).contains(&c);
+        }
+        let Some(end) = end else {
             return Err(Error::invalid(ptr as u64, "name is not NUL-terminated within 64 bytes"));
         };
         // Printable ASCII (every real name) is taken as it is; anything else as `cstr` gives
@@ -588,7 +597,7 @@ impl NameBuffer {
         // character boundaries of the whole.
         let name = &s[..end];
         let start = self.0.len();
-        if name.iter().all(|c| (0x20..0x7f).contains(c)) {
+        if printable {
             self.0.extend_from_slice(name);
         } else {
             self.0.extend_from_slice(cstr(s).as_bytes());
@@ -825,11 +834,19 @@ fn find_timestamp(data: &[u8]) -> Option<String> {
 fn read_block(file: &bytes::Bytes, start: usize, end: usize, marks: &mut Vec<u8>) -> Result<Block> {
     let data: &[u8] = file;
     let region = Reader::new(data, Endian::Little).sub(start, end.saturating_sub(start))?;
-    let mut r = region.clone();
-    let mut header = [0u16; 6];
-    for h in header.iter_mut() {
-        *h = r.u16()?;
-    }
+    let header: [u16; 6] = match region.data().get(..L::SEQ_HEADER) {
+        // 12 bytes by construction.
+        Some(h) => std::array::from_fn(|k| u16::from_le_bytes([h[2 * k], h[2 * k + 1]])),
+        None => {
+            // Fewer than 12 bytes: the reader names where they end, as it always has.
+            let mut r = region.clone();
+            let mut header = [0u16; 6];
+            for h in header.iter_mut() {
+                *h = r.u16()?;
+            }
+            header
+        }
+    };
     let [frames, flag_high, b2, b3, b4, b5] = header;
     let legacy = flag_high == L::FLAG_LEGACY && b2 == 0x20 && b3 == 0 && b4 == 0x8000 && b5 == 0x15;
     let layout = if legacy {
