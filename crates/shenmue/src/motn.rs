@@ -739,14 +739,23 @@ impl MotnFile {
                 read_block(file, starts[k], starts.get(k + 1).copied().unwrap_or(data_end), marks)
             })
             .collect();
-        let mut blocks = Vec::with_capacity(starts.len());
+        // Checked in place first (a block is a few hundred bytes, moved once below, not at
+        // each step of a walk that moves it out).
         let mut total_frames = 0u64;
-        for (b, &s) in parsed.into_iter().zip(&starts) {
-            let b = b?;
+        for (k, (b, &s)) in parsed.iter().zip(&starts).enumerate() {
+            let Ok(b) = b else {
+                // The first error in file order, taken out of the list (element `k` is the
+                // error just seen: the fallback is never made).
+                return Err(parsed
+                    .into_iter()
+                    .nth(k)
+                    .and_then(Result::err)
+                    .unwrap_or_else(|| Error::invalid(s as u64, "")));
+            };
             total_frames += u64::from(b.frames);
             boneyard_core::limit!(limits, max_total_frames).check(total_frames, s as u64, "frames in the sequences")?;
-            blocks.push(b);
         }
+        let blocks: Vec<Block> = parsed.into_iter().filter_map(Result::ok).collect();
         // Action metadata blocks: each runs to the next one or to the name table.
         let meta_lo = table_offset as usize + (count + 1) * L::TABLE_ENTRY;
         let meta_hi = name_table_offset as usize;
