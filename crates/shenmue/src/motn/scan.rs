@@ -161,27 +161,31 @@ fn narrow_runs(counts: &[u8], frames: &[u8], block4: &[u8], marks: &mut Vec<u8>)
     // Clear the mark where each curve's run starts. A run of no frames starts where the next
     // run with frames does (the counts sum to `total`), or at `total` (a spare slot) when no
     // run with frames follows: the cleared positions are exactly the runs' first frames (and
-    // `total`), so a mark left is a descent inside a run. The index is clamped to the last
-    // mark (`at3` never passes `total` anyway): in bounds by construction.
-    let last3 = total;
+    // `total`), so a mark left is a descent inside a run. (`at3` never passes `total`, the
+    // last mark: the check of the index never fails.)
     let mut at3 = 0usize;
     for &c in counts {
-        marks[at3.min(last3)] = 0;
+        if let Some(m) = marks.get_mut(at3) {
+            *m = 0;
+        }
         at3 += usize::from(c);
     }
     if marks.iter().fold(0u8, |a, &m| a | m) != 0 {
         return None;
     }
     // The unused pairs of each curve's last block 4 byte. The index is clamped to block 4's
-    // last byte (in bounds by construction), and since `at4` only grows, every read was the
+    // last byte (in bounds by construction), and since `last` only grows, every read was the
     // curve's own byte exactly when the final `at4` is within block 4 (checked after).
     let Some(last4) = block4.len().checked_sub(1) else { return counts.is_empty().then_some(0) };
-    let (mut at4, mut spare) = (0usize, 0u8);
+    // `last` is the curve's last block 4 byte, one before the bytes used so far (wrapping
+    // before the first curve; every curve has at least one byte).
+    let (mut last, mut spare) = (usize::MAX, 0u8);
     for &c in counts {
         let c = usize::from(c);
-        at4 += usize::from(BYTES4[c]);
-        spare |= block4[(at4 - 1).min(last4)] & SPARE4[c];
+        last = last.wrapping_add(usize::from(BYTES4[c]));
+        spare |= block4[last.min(last4)] & SPARE4[c];
     }
+    let at4 = last.wrapping_add(1);
     (spare == 0 && at4 <= block4.len()).then_some(at4)
 }
 
@@ -410,6 +414,15 @@ mod tests {
 
     #[test]
     fn pairs_are_summed() {
+        // Against a byte-by-byte sum, on every length to 400 of bytes all 0xFF (the largest
+        // lanes) and of varied bytes.
+        for len in 0..400 {
+            let varied: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+            for b in [vec![0xFF; len], varied] {
+                let want: usize = b.iter().map(|&x| (0..4).map(|k| usize::from(x >> (2 * k) & 3)).sum::<usize>()).sum();
+                assert_eq!(pair_sum(&b), want, "{len}");
+            }
+        }
         // 0b11_10_01_00 = 3 + 2 + 1 + 0, nine times (one word and one byte).
         assert_eq!(pair_sum(&[0xE4; 9]), 54);
         assert_eq!(pair_sum(&[]), 0);
