@@ -580,9 +580,26 @@ impl NameBuffer {
             Error::invalid(ptr_at, format!("name pointer {ptr:#x} is past the end ({:#x} bytes)", data.len()))
         })?;
         let s = &tail[..tail.len().min(MAX_NAME)];
-        // The terminator, and whether every byte before it is printable, in one walk.
+        // The terminator, and whether every byte before it is printable: eight bytes at a time
+        // up to the first byte that is not printable (the terminator, when it is 0), then
+        // byte by byte from there.
+        let mut from = 0;
+        for w in s.chunks_exact(8) {
+            // `chunks_exact(8)`: 8 bytes by construction.
+            let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+            let low = w & 0x7F7F_7F7F_7F7F_7F7F;
+            // A lane's top bit: set in `w` when the byte is 0x80 or more; in `low + 0x60`
+            // when it is 0x20 or more; in `low + 0x01` when it is 0x7F or more (no lane
+            // carries into the next: at most 0xDF and 0x80).
+            let bad = (w | !(low + 0x6060_6060_6060_6060) | (low + 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080;
+            if bad != 0 {
+                from += (bad.trailing_zeros() / 8) as usize;
+                break;
+            }
+            from += 8;
+        }
         let (mut end, mut printable) = (None, true);
-        for (i, &c) in s.iter().enumerate() {
+        for (i, &c) in s.iter().enumerate().skip(from) {
             if c == 0 {
                 end = Some(i);
                 break;
@@ -688,13 +705,16 @@ impl MotnFile {
         let mut names = names;
         let mut raw = Vec::with_capacity(count);
         let mut names_read = NameBuffer(Vec::with_capacity(count * 24));
-        for i in 0..count {
-            let at = tab.offset();
-            let d = tab.u32()?;
-            let m = tab.u32()?;
-            let name_ptr_at = names.offset();
-            let p = names.u32()? as usize;
-            let name = names_read.push(data, p, name_ptr_at)?;
+        // The slots and name pointers as slices (their counts were checked to fit above).
+        let (tab_at, names_at) = (tab.offset(), names.offset());
+        let slots = tab.bytes(count * L::TABLE_ENTRY)?;
+        let ptrs = names.bytes(count * 4)?;
+        let u32_at = |b: &[u8], k: usize| u32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
+        for (i, (slot, ptr)) in slots.chunks_exact(L::TABLE_ENTRY).zip(ptrs.chunks_exact(4)).enumerate() {
+            let at = tab_at + (i * L::TABLE_ENTRY) as u64;
+            // `chunks_exact`: 8 and 4 bytes by construction.
+            let (d, m, p) = (u32_at(slot, 0), u32_at(slot, 4), u32_at(ptr, 0) as usize);
+            let name = names_read.push(data, p, names_at + 4 * i as u64)?;
             let abs = (data_base as u64) + d as u64;
             if abs + L::SEQ_HEADER as u64 > data.len() as u64 {
                 let name = names_read.get(name);
@@ -1160,6 +1180,35 @@ mod tests {
         let name = |range| Name { all: all.clone(), range };
         assert_eq!(name(walk), "WALK");
         assert_eq!(name(odd).as_str(), cstr(&data[5..]));
+    }
+
+    /// Names of every length to 63, with every kind of byte at every position, read as a
+    /// walk byte by byte reads them (printable as they are, else as `cstr` gives them).
+    #[test]
+    fn names_are_read_as_a_byte_walk_reads_them() {
+        for len in 0..64usize {
+            for at in 0..len.max(1) {
+                for odd in [0x01u8, 0x1F, 0x20, 0x7E, 0x7F, 0x80, 0xFF] {
+                    let mut data: Vec<u8> = (0..len).map(|i| b'A' + (i % 26) as u8).collect();
+                    if at < len {
+                        data[at] = odd;
+                    }
+                    data.extend_from_slice(&[0, b'Z', b'Z']);
+                    data.resize(data.len().max(70), b'Q');
+                    let mut buf = NameBuffer(Vec::new());
+                    let got = buf.push(&data, 0, 0).map(|r| buf.get(r).into_owned());
+                    let s = &data[..MAX_NAME];
+                    let want = match s.iter().position(|&c| c == 0) {
+                        None => None,
+                        Some(end) if s[..end].iter().all(|c| (0x20..0x7f).contains(c)) => {
+                            Some(String::from_utf8(s[..end].to_vec()).unwrap())
+                        }
+                        Some(_) => Some(cstr(s)),
+                    };
+                    assert_eq!(got.ok(), want, "{len} {at} {odd:#x}");
+                }
+            }
+        }
     }
 
     #[test]
