@@ -199,7 +199,7 @@ impl Entry {
         let a = self.action.as_ref()?;
         // `LazyAction`s are only made where `parse_action` gives a block (see `LazyAction`),
         // so the default is never used.
-        Some(a.decoded.get_or_init(|| parse_action(&a.file, a.offset, a.end, a.max).unwrap_or_default()))
+        Some(a.decoded.get_or_init(|| parse_action(&a.file[..], a.offset, a.end, a.max).unwrap_or_default()))
     }
 
     /// The action metadata block's offset, length and, when it is longer than the limit, the
@@ -216,7 +216,7 @@ impl Entry {
 #[derive(Clone)]
 struct LazyAction {
     /// The whole file (shared, not copied).
-    file: bytes::Bytes,
+    file: SharedFile,
     offset: usize,
     end: usize,
     /// `Limits::max_action_bytes`.
@@ -225,7 +225,7 @@ struct LazyAction {
 }
 
 impl LazyAction {
-    fn new(file: &bytes::Bytes, offset: usize, end: usize, max: boneyard_core::Limit) -> Option<Self> {
+    fn new(file: &SharedFile, offset: usize, end: usize, max: boneyard_core::Limit) -> Option<Self> {
         let len = file.get(offset..end)?.len();
         (len >= ACTION_HEADER).then(|| LazyAction { file: file.clone(), offset, end, max, decoded: Default::default() })
     }
@@ -449,23 +449,35 @@ pub struct Motion {
 }
 
 /// Block 1's descriptors (without the terminator), little-endian u16s kept as the file's bytes
-/// (a shared slice of them: MOTION.BIN's 1319 sequences would otherwise allocate a list each
-/// at the open).
-#[derive(Clone, PartialEq, Eq)]
-pub struct Descriptors(bytes::Bytes);
+/// (a range of them: MOTION.BIN's 1319 sequences would otherwise allocate a list each at the
+/// open).
+#[derive(Clone)]
+pub struct Descriptors {
+    file: SharedFile,
+    range: std::ops::Range<usize>,
+}
+
+/// A file's bytes, shared by what the open keeps of it (one reference count a file, counted
+/// without the calls a `Bytes` clone and drop make).
+type SharedFile = std::sync::Arc<bytes::Bytes>;
 
 impl Descriptors {
     /// Descriptors from their little-endian bytes (a trailing odd byte is not one).
     pub fn copy_from(le: &[u8]) -> Self {
-        Descriptors(bytes::Bytes::copy_from_slice(le))
+        Descriptors { file: SharedFile::new(bytes::Bytes::copy_from_slice(le)), range: 0..le.len() }
+    }
+    /// Their bytes (the range is made inside the file: `get` keeps that a fact of
+    /// construction rather than a possible panic).
+    fn bytes(&self) -> &[u8] {
+        self.file.get(self.range.clone()).unwrap_or_default()
     }
     /// The descriptors, in block order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = u16> + '_ {
-        self.0.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]]))
+        self.bytes().chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]]))
     }
     /// The number of descriptors.
     pub fn len(&self) -> usize {
-        self.0.len() / 2
+        self.bytes().len() / 2
     }
     /// True when there are none.
     pub fn is_empty(&self) -> bool {
@@ -476,6 +488,14 @@ impl Descriptors {
         self.iter().collect()
     }
 }
+
+impl PartialEq for Descriptors {
+    fn eq(&self, other: &Descriptors) -> bool {
+        self.bytes() == other.bytes()
+    }
+}
+
+impl Eq for Descriptors {}
 
 impl PartialEq<Vec<u16>> for Descriptors {
     fn eq(&self, other: &Vec<u16>) -> bool {
@@ -749,6 +769,7 @@ impl MotnFile {
         }
         let timestamp = find_timestamp(data);
         let data_end = data.len();
+        let shared = SharedFile::new(file.clone());
         // Blocks are independent: parsed on rayon's threads, then taken in file order (the
         // first error and the frame bound as a walk in order meets them). Each block's work is
         // bounded by its bytes.
@@ -756,7 +777,7 @@ impl MotnFile {
         let parsed: Vec<Result<Block>> = (0..starts.len())
             .into_par_iter()
             .map_init(Vec::new, |marks, k| {
-                read_block(file, starts[k], starts.get(k + 1).copied().unwrap_or(data_end), marks)
+                read_block(&shared, starts[k], starts.get(k + 1).copied().unwrap_or(data_end), marks)
             })
             .collect();
         // Checked in place first (a block is a few hundred bytes, moved once below, not at
@@ -812,7 +833,7 @@ impl MotnFile {
             if b.region_end == data_end && timestamp.is_some() && mo.trailing <= STAMP_TAIL {
                 continue;
             }
-            let orphan = read_block(file, offset, b.region_end, &mut Vec::new())
+            let orphan = read_block(&shared, offset, b.region_end, &mut Vec::new())
                 .ok()
                 .map(|o| (o.frames, o.family(), o.layout.kind(), o.motion().map_or(0, Motion::channel_count)));
             gaps.push(Gap { offset, len: mo.trailing, orphan });
@@ -825,7 +846,7 @@ impl MotnFile {
                 let name = Name { all: all_names.clone(), range };
                 // An end of 0: the offset is outside the metadata region.
                 let action = (end != 0)
-                    .then(|| LazyAction::new(file, m as usize, end, boneyard_core::limit!(limits, max_action_bytes)))
+                    .then(|| LazyAction::new(&shared, m as usize, end, boneyard_core::limit!(limits, max_action_bytes)))
                     .flatten();
                 Entry { name, data_offset: d, meta_offset: m, block, action }
             })
@@ -860,8 +881,8 @@ fn find_timestamp(data: &[u8]) -> Option<String> {
 /// checked now by flat scans and decoded on first use (see [`Curves`]); any fault the scans
 /// meet is reported by the full decode, so the errors are the same.
 /// `marks` is the scan's scratch space.
-fn read_block(file: &bytes::Bytes, start: usize, end: usize, marks: &mut Vec<u8>) -> Result<Block> {
-    let data: &[u8] = file;
+fn read_block(file: &SharedFile, start: usize, end: usize, marks: &mut Vec<u8>) -> Result<Block> {
+    let data: &[u8] = &file[..];
     let region = Reader::new(data, Endian::Little).sub(start, end.saturating_sub(start))?;
     let header: [u16; 6] = match region.data().get(..L::SEQ_HEADER) {
         // 12 bytes by construction.
@@ -890,11 +911,10 @@ fn read_block(file: &bytes::Bytes, start: usize, end: usize, marks: &mut Vec<u8>
             Some(s) => {
                 // The scan passed block 1, so its descriptors are the region's bytes from the
                 // header to the terminator before block 2.
-                let block1 =
-                    data.get(start + L::SEQ_HEADER..start + usize::from(b2).saturating_sub(2)).unwrap_or_default();
+                let block1 = start + L::SEQ_HEADER..start + usize::from(b2).saturating_sub(2);
                 let source = lazy::Source { file: file.clone(), start, end: start + region.len(), frames, offs };
                 Layout::Curves(Motion {
-                    descriptors: Descriptors(file.slice_ref(block1)),
+                    descriptors: Descriptors { file: file.clone(), range: block1 },
                     curves: Curves::lazy(s.channels, source),
                     trailing: s.trailing,
                     block5_pad: s.block5_pad,
@@ -1076,7 +1096,7 @@ fn parse_curves(region: &Reader, frames: u16, offs: [u16; 4]) -> Result<Motion> 
     }
     let block5_pad = r4.remaining();
     let trailing = r5.remaining();
-    Ok(Motion { descriptors: Descriptors(descriptors.into()), curves, trailing, block5_pad })
+    Ok(Motion { descriptors: Descriptors::copy_from(&descriptors), curves, trailing, block5_pad })
 }
 
 /// A finite IEEE binary16 (exponent not all ones) as the f32 of the same value (exact: every
@@ -1130,7 +1150,7 @@ mod tests {
     fn long_and_misplaced_action_metadata_are_warned() {
         let max = boneyard_core::limit!(boneyard_core::Limits::default(), max_action_bytes);
         let file = bytes::Bytes::from(vec![0u8; 0x100 + 12 + 4096 + 1]);
-        let action = LazyAction::new(&file, 0x100, file.len(), max);
+        let action = LazyAction::new(&SharedFile::new(file.clone()), 0x100, file.len(), max);
         let entry = |name: &str, meta_offset: u32, action: Option<LazyAction>| Entry {
             name: Name::from(name),
             data_offset: 0,

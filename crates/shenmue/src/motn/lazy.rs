@@ -31,7 +31,7 @@ struct Lazy {
 #[derive(Clone)]
 pub(super) struct Source {
     /// The whole file (shared, not copied).
-    pub file: bytes::Bytes,
+    pub file: super::SharedFile,
     /// Absolute offset of the sequence header.
     pub start: usize,
     /// Where the sequence's region ends.
@@ -69,7 +69,7 @@ impl Source {
     /// these bytes, and the scan passes only where this decode succeeds (the hostile tests
     /// hold both to the same errors), so the empty list of an error is never returned.
     fn decode(&self) -> Vec<Curve> {
-        let region = Reader::new(&self.file, Endian::Little).sub(self.start, self.end.saturating_sub(self.start));
+        let region = Reader::new(&self.file[..], Endian::Little).sub(self.start, self.end.saturating_sub(self.start));
         match region.and_then(|r| parse_curves(&r, self.frames, self.offs)) {
             Ok(m) => m.curves.take(),
             Err(e) => {
