@@ -729,11 +729,12 @@ impl MotnFile {
         let (tab_at, names_at) = (tab.offset(), names.offset());
         let slots = tab.bytes(count * L::TABLE_ENTRY)?;
         let ptrs = names.bytes(count * 4)?;
-        let u32_at = |b: &[u8], k: usize| u32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
         for (i, (slot, ptr)) in slots.chunks_exact(L::TABLE_ENTRY).zip(ptrs.chunks_exact(4)).enumerate() {
             let at = tab_at + (i * L::TABLE_ENTRY) as u64;
             // `chunks_exact`: 8 and 4 bytes by construction.
-            let (d, m, p) = (u32_at(slot, 0), u32_at(slot, 4), u32_at(ptr, 0) as usize);
+            let d = u32::from_le_bytes([slot[0], slot[1], slot[2], slot[3]]);
+            let m = u32::from_le_bytes([slot[4], slot[5], slot[6], slot[7]]);
+            let p = u32::from_le_bytes([ptr[0], ptr[1], ptr[2], ptr[3]]) as usize;
             let name = names_read.push(data, p, names_at + 4 * i as u64)?;
             let abs = (data_base as u64) + d as u64;
             if abs + L::SEQ_HEADER as u64 > data.len() as u64 {
