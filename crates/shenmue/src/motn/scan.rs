@@ -44,7 +44,9 @@ pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4], marks: &mut Vec<u8>)
     let total: usize = if wide_counts {
         (0..n).map(|i| usize::from(u16_at(counts, 2 * i))).sum()
     } else {
-        counts[..n].iter().map(|&c| usize::from(c)).sum()
+        // Summed in u32 lanes (vectorized): at most 255 a channel, 6 channels a descriptor and
+        // fewer than 32,768 descriptors (block 2 starts below 64 KB): well within a u32.
+        counts[..n].iter().map(|&c| u32::from(c)).sum::<u32>() as usize
     };
     let wide_frames = u32::from(frames) > L::U8_FRAMES_MAX;
     let fw = if wide_frames { 2 } else { 1 };
