@@ -356,7 +356,9 @@ fn open_shared(files: &[(String, bytes::Bytes)], limits: &Limits) -> Result<Shen
     for (name, data) in files {
         collect(name, data, 0, &mut found, true)?;
     }
-    let rig_rest = document::rig_skeleton().rest_world();
+    // The rig's rest pose only when there are models to route onto it (a motion alone, as
+    // MOTION.BIN, does not need it).
+    let rig_rest = if found.models.is_empty() { Vec::new() } else { document::rig_skeleton().rest_world() };
     let mut rig_meshes = Vec::new();
     let mut skeletons = Vec::new();
     for (k, (name, m)) in found.models.iter().enumerate() {
