@@ -199,7 +199,7 @@ impl Entry {
         let a = self.action.as_ref()?;
         // `LazyAction`s are only made where `parse_action` gives a block (see `LazyAction`),
         // so the default is never used.
-        Some(a.decoded.get_or_init(|| parse_action(&a.file[..], a.offset, a.end, a.max).unwrap_or_default()))
+        Some(a.decoded.get_or_init(|| Box::new(parse_action(&a.file[..], a.offset, a.end, a.max).unwrap_or_default())))
     }
 
     /// The action metadata block's offset, length and, when it is longer than the limit, the
@@ -221,7 +221,9 @@ struct LazyAction {
     end: usize,
     /// `Limits::max_action_bytes`.
     max: boneyard_core::Limit,
-    decoded: std::sync::OnceLock<ActionMeta>,
+    /// Boxed: an entry holds a pointer until it is asked for (not the whole record, which
+    /// would make each of the 1559 entries the open writes twice as large).
+    decoded: std::sync::OnceLock<Box<ActionMeta>>,
 }
 
 impl LazyAction {
