@@ -227,7 +227,7 @@ pub fn rebuild(data: &[u8], m: &MotnFile, seqs: &[NewSequence]) -> Result<Rebuil
         let blocks: Vec<usize> = p.entries.iter().map(|&i| m.entries[i].block).collect();
         p.kept_for = (0..n)
             .filter(|&i| take[i] != Some(s) && blocks.contains(&m.entries[i].block))
-            .map(|i| m.entries[i].name.clone())
+            .map(|i| m.entries[i].name.to_string())
             .collect();
     }
     Ok(Rebuilt { bytes: w.into_bytes(), placed })

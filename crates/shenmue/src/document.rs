@@ -149,7 +149,7 @@ fn entry_extra(b: &crate::motn::Block, e: &crate::motn::Entry) -> Map<String, Va
     extra.insert("decoded".into(), json!(b.motion().is_some()));
     extra.insert("frame_sampling".into(), json!("real frames, clamped to 0..frames-1"));
     extra.insert("header".into(), json!(b.header));
-    if let Some(act) = &e.action {
+    if let Some(act) = e.action() {
         let mut a = Map::new();
         if let Some(h) = act.hit_frames {
             a.insert("hit_frames".into(), json!(h));
@@ -261,10 +261,21 @@ impl ShenmueDocument {
         let mut stored = Vec::with_capacity(motns.len());
         let mut motn_names = Vec::with_capacity(motns.len());
         for (mi, (fname, m)) in motns.into_iter().enumerate() {
+            // The skeleton of the family looked up once a run of entries of one family (the
+            // human rig for almost every entry of MOTION.BIN's 1559), not once each.
+            let mut last: Option<(u16, Option<usize>, usize)> = None;
             refs.extend(m.entries.iter().enumerate().map(|(ei, e)| {
                 let b = &m.blocks[e.block];
-                let skeleton = b.motion().and_then(|_| family_skeleton.get(&b.family()).copied());
-                let bones = skeleton.and_then(|s| skeletons.get(s)).map_or(0, |s| s.skeleton.len());
+                let (skeleton, bones) = match (b.motion(), last) {
+                    (None, _) => (None, 0),
+                    (Some(_), Some((f, s, n))) if f == b.family() => (s, n),
+                    (Some(_), _) => {
+                        let skeleton = family_skeleton.get(&b.family()).copied();
+                        let bones = skeleton.and_then(|s| skeletons.get(s)).map_or(0, |s| s.skeleton.len());
+                        last = Some((b.family(), skeleton, bones));
+                        (skeleton, bones)
+                    }
+                };
                 AnimRef { motn: mi, entry: ei, skeleton, bones }
             }));
             stored.push(m);
@@ -304,7 +315,7 @@ impl ShenmueDocument {
                     };
                     AnimInfo {
                         index,
-                        name: if multi { format!("{fname}:{}", e.name) } else { e.name.clone() },
+                        name: if multi { format!("{fname}:{}", e.name) } else { e.name.to_string() },
                         frames: u32::from(b.frames),
                         fps: FPS,
                         bones: r.bones,

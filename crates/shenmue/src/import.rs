@@ -415,14 +415,14 @@ pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64) -> Result<Encoded
 fn empty_action(m: &MotnFile) -> Option<(u32, String)> {
     let mut count: std::collections::BTreeMap<u32, (usize, String)> = Default::default();
     for e in &m.entries {
-        let Some(a) = &e.action else { continue };
+        let Some(a) = e.action() else { continue };
         if m.blocks[e.block].family() == 0
             && a.hit_frames.is_none()
             && a.attack.is_none()
             && a.sound_cues.is_empty()
             && a.surface_cues.is_empty()
         {
-            count.entry(e.meta_offset).or_insert((0, e.name.clone())).0 += 1;
+            count.entry(e.meta_offset).or_insert((0, e.name.to_string())).0 += 1;
         }
     }
     count.into_iter().max_by_key(|(o, (c, _))| (*c, std::cmp::Reverse(*o))).map(|(o, (_, n))| (o, n))
@@ -524,7 +524,7 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
         // Replaced entries keep their action metadata: say when its frames pass the new clip.
         let last = u32::from(enc.spec.frames.saturating_sub(1));
         for &i in p.entries.iter().filter(|_| p.replaced) {
-            let Some(a) = &m.entries[i].action else { continue };
+            let Some(a) = m.entries[i].action() else { continue };
             let frames = a.hit_frames.iter().flatten().copied().chain(a.sound_cues.iter().map(|c| c.0));
             let late = frames.chain(a.surface_cues.iter().map(|c| c.0)).map(u32::from).max();
             if let Some(f) = late.filter(|&f| f > last) {
@@ -613,11 +613,11 @@ fn read_back(
                 return Err(bad(format!("entry #{i} {}: its sequence changed", e.name)));
             }
         }
-        if let (Some(oa), Some(na)) = (&e.action, &b.action) {
+        if let (Some(oa), Some(na)) = (e.action(), b.action()) {
             if old[oa.offset..oa.offset + oa.len] != r.bytes[na.offset..na.offset + oa.len.min(na.len)] {
                 return Err(bad(format!("entry #{i} {}: its action metadata changed", e.name)));
             }
-        } else if e.action.is_some() != b.action.is_some() {
+        } else if e.action().is_some() != b.action().is_some() {
             return Err(bad(format!("entry #{i} {}: its action metadata moved out of its region", e.name)));
         }
     }

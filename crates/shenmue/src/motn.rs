@@ -146,13 +146,13 @@ impl MotnFile {
         let (lo, hi) = self.meta_region;
         let mut long_meta = std::collections::BTreeSet::new();
         for (i, e) in self.entries.iter().enumerate() {
-            if let Some((a, cut)) = e.action.as_ref().and_then(|a| Some((a, a.cut?))) {
-                if long_meta.insert(a.offset) {
+            if let Some((offset, len, Some(cut))) = e.action_span() {
+                if long_meta.insert(offset) {
                     out.push((
-                        (a.offset + ACTION_HEADER).saturating_add(cut.as_usize()) as u64,
+                        (offset + ACTION_HEADER).saturating_add(cut.as_usize()) as u64,
                         format!(
-                            "entry #{i} {}: action metadata of {} bytes; records past the first {} are not decoded (limit `{}`)",
-                            e.name, a.len, cut.max, cut.name
+                            "entry #{i} {}: action metadata of {len} bytes; records past the first {} are not decoded (limit `{}`)",
+                            e.name, cut.max, cut.name
                         ),
                     ));
                 }
@@ -178,16 +178,66 @@ impl MotnFile {
 #[derive(Debug, Clone)]
 pub struct Entry {
     /// The sequence's name from the name table.
-    pub name: String,
+    pub name: Name,
     /// Data offset relative to the header's data base.
     pub data_offset: u32,
     /// Absolute offset of the action metadata.
     pub meta_offset: u32,
     /// Index into `MotnFile::blocks`.
     pub block: usize,
+    /// The action metadata block, when the offset lies in the metadata region (between the
+    /// sequence table and the name table): decoded on first use ([`Entry::action`]).
+    action: Option<LazyAction>,
+}
+
+impl Entry {
     /// The decodable parts of the action metadata, when the offset lies in the metadata
-    /// region (between the sequence table and the name table).
-    pub action: Option<ActionMeta>,
+    /// region (between the sequence table and the name table); decoded the first time it is
+    /// asked for (MOTION.BIN's 1559 entries each have a block that only `list --json`,
+    /// write-back and tests read).
+    pub fn action(&self) -> Option<&ActionMeta> {
+        let a = self.action.as_ref()?;
+        // `LazyAction`s are only made where `parse_action` gives a block (see `LazyAction`),
+        // so the default is never used.
+        Some(a.decoded.get_or_init(|| Box::new(parse_action(&a.file[..], a.offset, a.end, a.max).unwrap_or_default())))
+    }
+
+    /// The action metadata block's offset, length and, when it is longer than the limit, the
+    /// limit its decode stops at: what [`MotnFile::warnings`] names, without decoding it.
+    fn action_span(&self) -> Option<(usize, usize, Option<boneyard_core::Limit>)> {
+        let a = self.action.as_ref()?;
+        let len = a.end - a.offset;
+        Some((a.offset, len, (len - ACTION_HEADER > a.max.as_usize()).then_some(a.max)))
+    }
+}
+
+/// An action metadata block at `offset..end` of `file`, decoded on first use. Made only where
+/// the block is in the file and holds at least its header (where `parse_action` gives one).
+#[derive(Clone)]
+struct LazyAction {
+    /// The whole file (shared, not copied).
+    file: SharedFile,
+    offset: usize,
+    end: usize,
+    /// `Limits::max_action_bytes`.
+    max: boneyard_core::Limit,
+    /// Boxed: an entry holds a pointer until it is asked for (not the whole record, which
+    /// would make each of the 1559 entries the open writes twice as large).
+    decoded: std::sync::OnceLock<Box<ActionMeta>>,
+}
+
+impl LazyAction {
+    fn new(file: &SharedFile, offset: usize, end: usize, max: boneyard_core::Limit) -> Option<Self> {
+        let len = file.get(offset..end)?.len();
+        (len >= ACTION_HEADER).then(|| LazyAction { file: file.clone(), offset, end, max, decoded: Default::default() })
+    }
+}
+
+impl std::fmt::Debug for LazyAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The decoded metadata, as the field was before it was lazy (not the file's bytes).
+        f.debug_struct("LazyAction").field("offset", &self.offset).field("end", &self.end).finish()
+    }
 }
 
 /// Action metadata (reference §1.1): a 12-byte header, then records. Only the forms the
@@ -342,12 +392,7 @@ impl Motion {
     /// descriptors (without decoding the keys).
     pub fn control_span(&self) -> usize {
         let any = L::CHANNEL_BITS.iter().fold(0, |m, b| m | b);
-        self.descriptors
-            .iter()
-            .filter(|&&v| v & any != 0)
-            .map(|&v| usize::from(v >> L::ID_SHIFT) + 1)
-            .max()
-            .unwrap_or(1)
+        self.descriptors.iter().filter(|&v| v & any != 0).map(|v| usize::from(v >> L::ID_SHIFT) + 1).max().unwrap_or(1)
     }
 }
 
@@ -395,7 +440,7 @@ impl Layout {
 #[derive(Debug, Clone)]
 pub struct Motion {
     /// Block 1 descriptors (without the terminator).
-    pub descriptors: Vec<u16>,
+    pub descriptors: Descriptors,
     /// One per channel, in block order (id ascending, then px, py, pz, rx, ry, rz): decoded
     /// from the file's bytes on first use (the open checked them), see [`Curves`].
     pub curves: Curves,
@@ -405,21 +450,213 @@ pub struct Motion {
     pub block5_pad: usize,
 }
 
-/// The name at `ptr`, whose pointer is stored at `ptr_at` (where a pointer past the end is
-/// reported: the bytes at fault are the pointer's, not those it names).
-fn name_at(data: &[u8], ptr: usize, ptr_at: u64) -> Result<String> {
-    let tail = data.get(ptr..).ok_or_else(|| {
-        Error::invalid(ptr_at, format!("name pointer {ptr:#x} is past the end ({:#x} bytes)", data.len()))
-    })?;
-    let s = &tail[..tail.len().min(MAX_NAME)];
-    let Some(end) = s.iter().position(|&c| c == 0) else {
-        return Err(Error::invalid(ptr as u64, "name is not NUL-terminated within 64 bytes"));
-    };
-    // Printable ASCII (every real name) is taken as it is; anything else as `cstr` gives it.
-    let name = &s[..end];
-    match std::str::from_utf8(name) {
-        Ok(n) if name.iter().all(|c| (0x20..0x7f).contains(c)) => Ok(n.to_owned()),
-        _ => Ok(cstr(s)),
+/// Block 1's descriptors (without the terminator), little-endian u16s kept as the file's bytes
+/// (a range of them: MOTION.BIN's 1319 sequences would otherwise allocate a list each at the
+/// open).
+#[derive(Clone)]
+pub struct Descriptors {
+    file: SharedFile,
+    range: std::ops::Range<usize>,
+}
+
+/// A file's bytes, shared by what the open keeps of it (one reference count a file, counted
+/// without the calls a `Bytes` clone and drop make).
+type SharedFile = std::sync::Arc<bytes::Bytes>;
+
+impl Descriptors {
+    /// Descriptors from their little-endian bytes (a trailing odd byte is not one).
+    pub fn copy_from(le: &[u8]) -> Self {
+        Descriptors { file: SharedFile::new(bytes::Bytes::copy_from_slice(le)), range: 0..le.len() }
+    }
+    /// Their bytes (the range is made inside the file: `get` keeps that a fact of
+    /// construction rather than a possible panic).
+    fn bytes(&self) -> &[u8] {
+        self.file.get(self.range.clone()).unwrap_or_default()
+    }
+    /// The descriptors, in block order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = u16> + '_ {
+        self.bytes().chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]]))
+    }
+    /// The number of descriptors.
+    pub fn len(&self) -> usize {
+        self.bytes().len() / 2
+    }
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The descriptors as a list.
+    pub fn to_vec(&self) -> Vec<u16> {
+        self.iter().collect()
+    }
+}
+
+impl PartialEq for Descriptors {
+    fn eq(&self, other: &Descriptors) -> bool {
+        self.bytes() == other.bytes()
+    }
+}
+
+impl Eq for Descriptors {}
+
+impl PartialEq<Vec<u16>> for Descriptors {
+    fn eq(&self, other: &Vec<u16>) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter().copied())
+    }
+}
+
+impl std::fmt::Debug for Descriptors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// A table entry's name: a `str` (`Deref`), held as a range of one buffer of all the file's
+/// names (MOTION.BIN's 1559 names would otherwise be as many allocations at the open).
+#[derive(Clone)]
+pub struct Name {
+    all: std::sync::Arc<str>,
+    range: std::ops::Range<usize>,
+}
+
+impl Name {
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        // The ranges are made on character boundaries of `all` (see `NameBuffer`); `get`
+        // keeps that a fact of construction rather than a possible panic.
+        self.all.get(self.range.clone()).unwrap_or_default()
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Self {
+        Name { all: s.into(), range: 0..s.len() }
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Name {}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for String {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for &str {
+    fn eq(&self, other: &Name) -> bool {
+        *self == other.as_str()
+    }
+}
+
+/// The names of a file's entries as they are read, in one buffer.
+struct NameBuffer(Vec<u8>);
+
+impl NameBuffer {
+    /// Append the name at `ptr`, whose pointer is stored at `ptr_at` (where a pointer past the
+    /// end is reported: the bytes at fault are the pointer's, not those it names); its range.
+    fn push(&mut self, data: &[u8], ptr: usize, ptr_at: u64) -> Result<std::ops::Range<usize>> {
+        let tail = data.get(ptr..).ok_or_else(|| {
+            Error::invalid(ptr_at, format!("name pointer {ptr:#x} is past the end ({:#x} bytes)", data.len()))
+        })?;
+        let s = &tail[..tail.len().min(MAX_NAME)];
+        // The terminator, and whether every byte before it is printable: eight bytes at a time
+        // up to the first byte that is not printable (the terminator, when it is 0), then
+        // byte by byte from there.
+        let mut from = 0;
+        for w in s.chunks_exact(8) {
+            // `chunks_exact(8)`: 8 bytes by construction.
+            let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+            let low = w & 0x7F7F_7F7F_7F7F_7F7F;
+            // A lane's top bit: set in `w` when the byte is 0x80 or more; in `low + 0x60`
+            // when it is 0x20 or more; in `low + 0x01` when it is 0x7F or more (no lane
+            // carries into the next: at most 0xDF and 0x80).
+            let bad = (w | !(low + 0x6060_6060_6060_6060) | (low + 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080;
+            if bad != 0 {
+                from += (bad.trailing_zeros() / 8) as usize;
+                break;
+            }
+            from += 8;
+        }
+        let (mut end, mut printable) = (None, true);
+        for (i, &c) in s.iter().enumerate().skip(from) {
+            if c == 0 {
+                end = Some(i);
+                break;
+            }
+            printable &= (0x20..0x7f).contains(&c);
+        }
+        let Some(end) = end else {
+            return Err(Error::invalid(ptr as u64, "name is not NUL-terminated within 64 bytes"));
+        };
+        // Printable ASCII (every real name) is taken as it is; anything else as `cstr` gives
+        // it. Either way the bytes appended are UTF-8 on their own, so every range is on
+        // character boundaries of the whole.
+        let name = &s[..end];
+        let start = self.0.len();
+        if printable {
+            self.0.extend_from_slice(name);
+        } else {
+            self.0.extend_from_slice(cstr(s).as_bytes());
+        }
+        Ok(start..self.0.len())
+    }
+
+    /// The name at `range` (as `push` gave it), for an error message.
+    fn get(&self, range: std::ops::Range<usize>) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.0.get(range).unwrap_or_default())
+    }
+
+    /// The buffer, shared by the names ([`Name`]) of its ranges.
+    fn into_shared(self) -> std::sync::Arc<str> {
+        // Every piece appended is UTF-8 (see `push`), so the whole is: the lossy branch is
+        // never taken (it keeps that a fact of construction rather than a possible panic).
+        match String::from_utf8(self.0) {
+            Ok(s) => s.into(),
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into(),
+        }
     }
 }
 
@@ -489,15 +726,21 @@ impl MotnFile {
         let mut tab = tab;
         let mut names = names;
         let mut raw = Vec::with_capacity(count);
-        for i in 0..count {
-            let at = tab.offset();
-            let d = tab.u32()?;
-            let m = tab.u32()?;
-            let name_ptr_at = names.offset();
-            let p = names.u32()? as usize;
-            let name = name_at(data, p, name_ptr_at)?;
+        let mut names_read = NameBuffer(Vec::with_capacity(count * 24));
+        // The slots and name pointers as slices (their counts were checked to fit above).
+        let (tab_at, names_at) = (tab.offset(), names.offset());
+        let slots = tab.bytes(count * L::TABLE_ENTRY)?;
+        let ptrs = names.bytes(count * 4)?;
+        for (i, (slot, ptr)) in slots.chunks_exact(L::TABLE_ENTRY).zip(ptrs.chunks_exact(4)).enumerate() {
+            let at = tab_at + (i * L::TABLE_ENTRY) as u64;
+            // `chunks_exact`: 8 and 4 bytes by construction.
+            let d = u32::from_le_bytes([slot[0], slot[1], slot[2], slot[3]]);
+            let m = u32::from_le_bytes([slot[4], slot[5], slot[6], slot[7]]);
+            let p = u32::from_le_bytes([ptr[0], ptr[1], ptr[2], ptr[3]]) as usize;
+            let name = names_read.push(data, p, names_at + 4 * i as u64)?;
             let abs = (data_base as u64) + d as u64;
             if abs + L::SEQ_HEADER as u64 > data.len() as u64 {
+                let name = names_read.get(name);
                 return Err(Error::invalid(at, format!("sequence {i} ({name}) data offset {abs:#x} is past the end")));
             }
             raw.push((name, d, m, abs as usize));
@@ -511,33 +754,79 @@ impl MotnFile {
             }
         }
         // Distinct blocks in file order; each owns the bytes up to the next one.
-        let mut starts: Vec<usize> = raw.iter().map(|r| r.3).collect();
-        starts.sort_unstable();
-        starts.dedup();
+        // Each entry's block by one sort of (offset, entry) keys rather than a search per
+        // entry: an offset is below the file's size, a u32 (checked against the header's),
+        // and an entry index below 4096, so both fit a u64 key.
+        let mut keys: Vec<u64> = raw.iter().enumerate().map(|(i, r)| (r.3 as u64) << 32 | i as u64).collect();
+        keys.sort_unstable();
+        let mut starts: Vec<usize> = Vec::with_capacity(keys.len());
+        let mut block_of = vec![0usize; raw.len()];
+        for &key in &keys {
+            let abs = (key >> 32) as usize;
+            if starts.last() != Some(&abs) {
+                starts.push(abs);
+            }
+            if let Some(b) = block_of.get_mut((key & 0xFFFF_FFFF) as usize) {
+                *b = starts.len() - 1;
+            }
+        }
         let timestamp = find_timestamp(data);
         let data_end = data.len();
+        let shared = SharedFile::new(file.clone());
         // Blocks are independent: parsed on rayon's threads, then taken in file order (the
         // first error and the frame bound as a walk in order meets them). Each block's work is
         // bounded by its bytes.
         use rayon::prelude::*;
         let parsed: Vec<Result<Block>> = (0..starts.len())
             .into_par_iter()
-            .map(|k| read_block(file, starts[k], starts.get(k + 1).copied().unwrap_or(data_end)))
+            .map_init(Vec::new, |marks, k| {
+                read_block(&shared, starts[k], starts.get(k + 1).copied().unwrap_or(data_end), marks)
+            })
             .collect();
-        let mut blocks = Vec::with_capacity(starts.len());
+        // Checked in place first (a block is a few hundred bytes, moved once below, not at
+        // each step of a walk that moves it out).
         let mut total_frames = 0u64;
-        for (b, &s) in parsed.into_iter().zip(&starts) {
-            let b = b?;
+        for (k, (b, &s)) in parsed.iter().zip(&starts).enumerate() {
+            let Ok(b) = b else {
+                // The first error in file order, taken out of the list (element `k` is the
+                // error just seen: the fallback is never made).
+                return Err(parsed
+                    .into_iter()
+                    .nth(k)
+                    .and_then(Result::err)
+                    .unwrap_or_else(|| Error::invalid(s as u64, "")));
+            };
             total_frames += u64::from(b.frames);
             boneyard_core::limit!(limits, max_total_frames).check(total_frames, s as u64, "frames in the sequences")?;
-            blocks.push(b);
         }
+        let blocks: Vec<Block> = parsed.into_iter().filter_map(Result::ok).collect();
         // Action metadata blocks: each runs to the next one or to the name table.
         let meta_lo = table_offset as usize + (count + 1) * L::TABLE_ENTRY;
         let meta_hi = name_table_offset as usize;
-        let mut metas: Vec<usize> = raw.iter().map(|r| r.2 as usize).filter(|&m| m >= meta_lo && m < meta_hi).collect();
-        metas.sort_unstable();
-        metas.dedup();
+        // Each entry's action metadata block, as for the sequences: one sort of (offset, entry)
+        // keys (a u32 offset), each block running to the next distinct offset.
+        keys.clear();
+        keys.extend(
+            raw.iter()
+                .enumerate()
+                .filter(|(_, r)| (meta_lo..meta_hi).contains(&(r.2 as usize)))
+                .map(|(i, r)| u64::from(r.2) << 32 | i as u64),
+        );
+        keys.sort_unstable();
+        // Walked from the last: a block ends where the one after it starts (the name table for
+        // the last).
+        let mut meta_end = vec![0usize; raw.len()];
+        let (mut end, mut this) = (meta_hi, None);
+        for &key in keys.iter().rev() {
+            let m = (key >> 32) as usize;
+            if this != Some(m) {
+                end = this.unwrap_or(meta_hi);
+                this = Some(m);
+            }
+            if let Some(e) = meta_end.get_mut((key & 0xFFFF_FFFF) as usize) {
+                *e = end;
+            }
+        }
         // Unreferenced bytes after decoded sequences (the file's closing build stamp aside),
         // and whether they read as a sequence of their own.
         let mut gaps = Vec::new();
@@ -547,19 +836,21 @@ impl MotnFile {
             if b.region_end == data_end && timestamp.is_some() && mo.trailing <= STAMP_TAIL {
                 continue;
             }
-            let orphan = read_block(file, offset, b.region_end)
+            let orphan = read_block(&shared, offset, b.region_end, &mut Vec::new())
                 .ok()
                 .map(|o| (o.frames, o.family(), o.layout.kind(), o.motion().map_or(0, Motion::channel_count)));
             gaps.push(Gap { offset, len: mo.trailing, orphan });
         }
+        let all_names = names_read.into_shared();
         let entries = raw
             .into_iter()
-            .map(|(name, d, m, abs)| {
-                let block = starts.binary_search(&abs).unwrap_or(0);
-                let action = metas.binary_search(&(m as usize)).ok().and_then(|k| {
-                    let end = metas.get(k + 1).copied().unwrap_or(meta_hi);
-                    parse_action(data, m as usize, end, boneyard_core::limit!(limits, max_action_bytes))
-                });
+            .zip(block_of.into_iter().zip(meta_end))
+            .map(|((range, d, m, _), (block, end))| {
+                let name = Name { all: all_names.clone(), range };
+                // An end of 0: the offset is outside the metadata region.
+                let action = (end != 0)
+                    .then(|| LazyAction::new(&shared, m as usize, end, boneyard_core::limit!(limits, max_action_bytes)))
+                    .flatten();
                 Entry { name, data_offset: d, meta_offset: m, block, action }
             })
             .collect();
@@ -592,14 +883,23 @@ fn find_timestamp(data: &[u8]) -> Option<String> {
 /// Read one sequence of `file` at absolute `start`, owning bytes up to `end`. The keys are
 /// checked now by flat scans and decoded on first use (see [`Curves`]); any fault the scans
 /// meet is reported by the full decode, so the errors are the same.
-fn read_block(file: &bytes::Bytes, start: usize, end: usize) -> Result<Block> {
-    let data: &[u8] = file;
+/// `marks` is the scan's scratch space.
+fn read_block(file: &SharedFile, start: usize, end: usize, marks: &mut Vec<u8>) -> Result<Block> {
+    let data: &[u8] = &file[..];
     let region = Reader::new(data, Endian::Little).sub(start, end.saturating_sub(start))?;
-    let mut r = region.clone();
-    let mut header = [0u16; 6];
-    for h in header.iter_mut() {
-        *h = r.u16()?;
-    }
+    let header: [u16; 6] = match region.data().get(..L::SEQ_HEADER) {
+        // 12 bytes by construction.
+        Some(h) => std::array::from_fn(|k| u16::from_le_bytes([h[2 * k], h[2 * k + 1]])),
+        None => {
+            // Fewer than 12 bytes: the reader names where they end, as it always has.
+            let mut r = region.clone();
+            let mut header = [0u16; 6];
+            for h in header.iter_mut() {
+                *h = r.u16()?;
+            }
+            header
+        }
+    };
     let [frames, flag_high, b2, b3, b4, b5] = header;
     let legacy = flag_high == L::FLAG_LEGACY && b2 == 0x20 && b3 == 0 && b4 == 0x8000 && b5 == 0x15;
     let layout = if legacy {
@@ -610,11 +910,14 @@ fn read_block(file: &bytes::Bytes, start: usize, end: usize) -> Result<Block> {
         Layout::Undecodable(format!("flagHigh {flag_high:#06x}: a flag-family layout no source documents"))
     } else {
         let offs = [b2, b3, b4, b5];
-        match scan::scan(region.data(), frames, offs) {
+        match scan::scan(region.data(), frames, offs, marks) {
             Some(s) => {
+                // The scan passed block 1, so its descriptors are the region's bytes from the
+                // header to the terminator before block 2.
+                let block1 = start + L::SEQ_HEADER..start + usize::from(b2).saturating_sub(2);
                 let source = lazy::Source { file: file.clone(), start, end: start + region.len(), frames, offs };
                 Layout::Curves(Motion {
-                    descriptors: s.descriptors,
+                    descriptors: Descriptors { file: file.clone(), range: block1 },
                     curves: Curves::lazy(s.channels, source),
                     trailing: s.trailing,
                     block5_pad: s.block5_pad,
@@ -666,7 +969,7 @@ fn parse_curves(region: &Reader, frames: u16, offs: [u16; 4]) -> Result<Motion> 
             return Err(r.error_at(at, format!("descriptor id {id} does not ascend (after {})", last_id.unwrap_or(0))));
         }
         last_id = Some(id);
-        descriptors.push(v);
+        descriptors.extend_from_slice(&v.to_le_bytes());
         for (bit, axis) in L::CHANNEL_BITS.iter().zip(Axis::ALL) {
             if v & bit != 0 {
                 channels.push((id, axis));
@@ -796,7 +1099,7 @@ fn parse_curves(region: &Reader, frames: u16, offs: [u16; 4]) -> Result<Motion> 
     }
     let block5_pad = r4.remaining();
     let trailing = r5.remaining();
-    Ok(Motion { descriptors, curves, trailing, block5_pad })
+    Ok(Motion { descriptors: Descriptors::copy_from(&descriptors), curves, trailing, block5_pad })
 }
 
 /// A finite IEEE binary16 (exponent not all ones) as the f32 of the same value (exact: every
@@ -849,9 +1152,10 @@ mod tests {
     #[test]
     fn long_and_misplaced_action_metadata_are_warned() {
         let max = boneyard_core::limit!(boneyard_core::Limits::default(), max_action_bytes);
-        let action = ActionMeta { offset: 0x100, len: 12 + 4096 + 1, cut: Some(max), ..Default::default() };
-        let entry = |name: &str, meta_offset: u32, action: Option<ActionMeta>| Entry {
-            name: name.into(),
+        let file = bytes::Bytes::from(vec![0u8; 0x100 + 12 + 4096 + 1]);
+        let action = LazyAction::new(&SharedFile::new(file.clone()), 0x100, file.len(), max);
+        let entry = |name: &str, meta_offset: u32, action: Option<LazyAction>| Entry {
+            name: Name::from(name),
             data_offset: 0,
             meta_offset,
             block: 0,
@@ -863,7 +1167,7 @@ mod tests {
             data_base: 0,
             attributes: 4,
             file_size: 0,
-            entries: vec![entry("LONG", 0x100, Some(action)), entry("ELSEWHERE", 0x30, None)],
+            entries: vec![entry("LONG", 0x100, action), entry("ELSEWHERE", 0x30, None)],
             blocks: Vec::new(),
             timestamp: None,
             gaps: vec![Gap { offset: 0x3000, len: 6, orphan: None }],
@@ -878,6 +1182,56 @@ mod tests {
         // The second entry's metadata field: table + 8 × 1 + 4.
         assert_eq!(w[2].0, 0x20 + 8 + 4);
         assert!(w[2].1.contains("ELSEWHERE") && w[2].1.contains("outside the metadata region"), "{w:?}");
+        // The warning was made without decoding the block; decoded, it says the same.
+        assert!(f.entries[0].action.as_ref().is_some_and(|a| a.decoded.get().is_none()));
+        let a = f.entries[0].action().unwrap();
+        assert_eq!((a.offset, a.len, a.cut), (0x100, 12 + 4096 + 1, Some(max)));
+    }
+
+    #[test]
+    fn names_share_one_buffer_and_read_as_before() {
+        // A printable name, one with a byte `cstr` replaces, one with no terminator.
+        let data = b"WALK\0RUN\xff\0ABC";
+        let mut buf = NameBuffer(Vec::new());
+        let walk = buf.push(data, 0, 0x10).unwrap();
+        let odd = buf.push(data, 5, 0x14).unwrap();
+        let e = buf.push(data, 10, 0x18).unwrap_err();
+        assert_eq!((e.offset, e.to_string().contains("not NUL-terminated")), (Some(10), true), "{e}");
+        let e = buf.push(data, 99, 0x18).unwrap_err();
+        assert_eq!(e.offset, Some(0x18));
+        let all = buf.into_shared();
+        let name = |range| Name { all: all.clone(), range };
+        assert_eq!(name(walk), "WALK");
+        assert_eq!(name(odd).as_str(), cstr(&data[5..]));
+    }
+
+    /// Names of every length to 63, with every kind of byte at every position, read as a
+    /// walk byte by byte reads them (printable as they are, else as `cstr` gives them).
+    #[test]
+    fn names_are_read_as_a_byte_walk_reads_them() {
+        for len in 0..64usize {
+            for at in 0..len.max(1) {
+                for odd in [0x01u8, 0x1F, 0x20, 0x7E, 0x7F, 0x80, 0xFF] {
+                    let mut data: Vec<u8> = (0..len).map(|i| b'A' + (i % 26) as u8).collect();
+                    if at < len {
+                        data[at] = odd;
+                    }
+                    data.extend_from_slice(&[0, b'Z', b'Z']);
+                    data.resize(data.len().max(70), b'Q');
+                    let mut buf = NameBuffer(Vec::new());
+                    let got = buf.push(&data, 0, 0).map(|r| buf.get(r).into_owned());
+                    let s = &data[..MAX_NAME];
+                    let want = match s.iter().position(|&c| c == 0) {
+                        None => None,
+                        Some(end) if s[..end].iter().all(|c| (0x20..0x7f).contains(c)) => {
+                            Some(String::from_utf8(s[..end].to_vec()).unwrap())
+                        }
+                        Some(_) => Some(cstr(s)),
+                    };
+                    assert_eq!(got.ok(), want, "{len} {at} {odd:#x}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -26,7 +26,7 @@ fn real_slices(indices: &[usize]) -> Option<(Vec<u8>, Vec<usize>)> {
             let e = &f.entries[i];
             let b = &f.blocks[e.block];
             let len = b.region_end - b.offset - b.motion().map_or(0, |m| m.trailing);
-            (e.name.clone(), d[b.offset..b.offset + len].to_vec())
+            (e.name.to_string(), d[b.offset..b.offset + len].to_vec())
         })
         .collect();
     let file = encode_file_raw(&seqs);

@@ -175,7 +175,7 @@ fn action_metadata_where_decodable() {
         d[0x31F4..0x3204],
         [0x00, 0x00, 0x04, 0x05, 0x00, 0x00, 0x00, 0x01, 0x12, 0x00, 0x04, 0x05, 0x01, 0x00, 0x00, 0x01]
     );
-    let walk = f.entries[242].action.as_ref().unwrap();
+    let walk = f.entries[242].action().unwrap();
     assert_eq!((walk.offset, walk.len), (0x31D4, 52));
     assert_eq!(walk.surface_cues, vec![(0, 0), (18, 1)]);
     // A battle move: hit-phase frames right after the 12-byte header. By hand: its metadata
@@ -184,10 +184,10 @@ fn action_metadata_where_decodable() {
     // every entry against the peer runtime.)
     assert_eq!(f.entries[614].meta_offset, 0x115E8);
     assert_eq!(d[0x115F4..0x115FD], [0x02, 0x00, 0x01, 0x00, 0x13, 0x00, 0x14, 0x00, 0x08]);
-    let hit = f.entries[614].action.as_ref().unwrap();
+    let hit = f.entries[614].action().unwrap();
     assert_eq!(hit.hit_frames, Some([1, 19, 20]));
     assert_eq!(hit.attack, None);
-    let with_hits = f.entries.iter().filter(|e| e.action.as_ref().is_some_and(|a| a.hit_frames.is_some())).count();
+    let with_hits = f.entries.iter().filter(|e| e.action().is_some_and(|a| a.hit_frames.is_some())).count();
     println!("entries with hit-phase frames: {with_hits}");
 }
 

@@ -41,7 +41,7 @@ fn action_metadata_equals_the_peers() {
     let (mut compared, mut hits, mut sounds, mut surfaces) = (0, 0, 0, 0);
     for (e, t) in f.entries.iter().zip(&theirs) {
         assert_eq!(t["name"], e.name.as_str());
-        let Some(a) = &e.action else { continue };
+        let Some(a) = e.action() else { continue };
         let m = &t["meta"];
         let what = format!("#{} {}", t["index"], e.name);
         assert_eq!(m["offset"].as_u64(), Some(a.offset as u64), "{what}");

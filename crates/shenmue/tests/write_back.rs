@@ -272,7 +272,7 @@ fn rebuilding_mutated_banks_never_panics() {
         }
         let Ok(m) = boneyard_shenmue::MotnFile::parse(&d) else { continue };
         accepted += 1;
-        let name = m.entries.first().map_or("X".to_string(), |e| e.name.clone());
+        let name = m.entries.first().map_or("X".to_string(), |e| e.name.to_string());
         let seqs = [
             NewSequence { name: if name.is_empty() { "X".into() } else { name }, bytes: seq.clone(), meta: 0 },
             NewSequence { name: "NEW_ONE".into(), bytes: seq.clone(), meta: 0 },

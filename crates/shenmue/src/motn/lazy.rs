@@ -7,13 +7,18 @@
 
 use super::{parse_curves, Curve};
 use boneyard_core::{Endian, Reader};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// A sequence's curves: a slice (`Deref<Target = [Curve]>`) decoded from the file's bytes the
-/// first time it is looked at, once, whichever thread looks first. Clones share the decode.
+/// first time it is looked at, once, whichever thread looks first. A clone carries the keys
+/// when they are decoded, else it decodes them itself (the same keys) when looked at.
+///
+/// Held inline, not behind a shared pointer: MOTION.BIN's 1319 sequences would otherwise
+/// allocate (and free) one each at the open.
 #[derive(Clone)]
-pub struct Curves(Arc<Lazy>);
+pub struct Curves(Lazy);
 
+#[derive(Clone)]
 struct Lazy {
     /// The number of curves (known from the descriptors, without decoding).
     count: usize,
@@ -23,9 +28,10 @@ struct Lazy {
 }
 
 /// A checked sequence's bytes: the file, the sequence's region in it and its header fields.
+#[derive(Clone)]
 pub(super) struct Source {
     /// The whole file (shared, not copied).
-    pub file: bytes::Bytes,
+    pub file: super::SharedFile,
     /// Absolute offset of the sequence header.
     pub start: usize,
     /// Where the sequence's region ends.
@@ -39,12 +45,12 @@ pub(super) struct Source {
 impl Curves {
     /// Curves decoded already.
     pub fn ready(curves: Vec<Curve>) -> Self {
-        Curves(Arc::new(Lazy { count: curves.len(), source: None, decoded: OnceLock::from(curves) }))
+        Curves(Lazy { count: curves.len(), source: None, decoded: OnceLock::from(curves) })
     }
 
     /// `count` curves of a sequence whose bytes the open's scan passed.
     pub(super) fn lazy(count: usize, source: Source) -> Self {
-        Curves(Arc::new(Lazy { count, source: Some(source), decoded: OnceLock::new() }))
+        Curves(Lazy { count, source: Some(source), decoded: OnceLock::new() })
     }
 
     /// The number of curves, without decoding them.
@@ -63,7 +69,7 @@ impl Source {
     /// these bytes, and the scan passes only where this decode succeeds (the hostile tests
     /// hold both to the same errors), so the empty list of an error is never returned.
     fn decode(&self) -> Vec<Curve> {
-        let region = Reader::new(&self.file, Endian::Little).sub(self.start, self.end.saturating_sub(self.start));
+        let region = Reader::new(&self.file[..], Endian::Little).sub(self.start, self.end.saturating_sub(self.start));
         match region.and_then(|r| parse_curves(&r, self.frames, self.offs)) {
             Ok(m) => m.curves.take(),
             Err(e) => {
@@ -75,13 +81,9 @@ impl Source {
 }
 
 impl Curves {
-    /// The decoded list, moved out when this is its only holder (else copied).
+    /// The decoded list, moved out.
     fn take(self) -> Vec<Curve> {
-        let curves = match Arc::try_unwrap(self.0) {
-            Ok(l) => l.decoded.into_inner(),
-            Err(shared) => shared.decoded.get().cloned(),
-        };
-        curves.unwrap_or_default()
+        self.0.decoded.into_inner().unwrap_or_default()
     }
 }
 

@@ -12,8 +12,6 @@ use crate::layout::motn as L;
 
 /// What the open keeps of a sequence that passed.
 pub(super) struct Scanned {
-    /// Block 1 descriptors (without the terminator).
-    pub descriptors: Vec<u16>,
     /// The number of channels (curves).
     pub channels: usize,
     /// Bytes after the halves that no block references.
@@ -27,12 +25,15 @@ fn u16_at(b: &[u8], i: usize) -> u16 {
 }
 
 /// Scan the sequence whose bytes (from its header to the end of its region) are `seq`.
-pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4]) -> Option<Scanned> {
+///
+/// `marks` is scratch space (one byte a key frame), kept by the caller so that the 1319
+/// sequences of MOTION.BIN do not each allocate their own.
+pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4], marks: &mut Vec<u8>) -> Option<Scanned> {
     let [b2, b3, b4, b5] = offs.map(usize::from);
     if frames == 0 || !(L::SEQ_HEADER <= b2 && b2 <= b3 && b3 <= b4 && b4 <= b5) || b5 > seq.len() {
         return None;
     }
-    let (descriptors, n) = descriptors(&seq[L::SEQ_HEADER..b2])?;
+    let n = channels(&seq[L::SEQ_HEADER..b2])?;
     // Block 2: the interior key counts, u8 (one pad byte may follow) or u16.
     let counts = &seq[b2..b3];
     let wide_counts = match counts.len() {
@@ -43,7 +44,9 @@ pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4]) -> Option<Scanned> {
     let total: usize = if wide_counts {
         (0..n).map(|i| usize::from(u16_at(counts, 2 * i))).sum()
     } else {
-        counts[..n].iter().map(|&c| usize::from(c)).sum()
+        // Summed in u32 lanes (vectorized): at most 255 a channel, 6 channels a descriptor and
+        // fewer than 32,768 descriptors (block 2 starts below 64 KB): well within a u32.
+        counts[..n].iter().map(|&c| u32::from(c)).sum::<u32>() as usize
     };
     let wide_frames = u32::from(frames) > L::U8_FRAMES_MAX;
     let fw = if wide_frames { 2 } else { 1 };
@@ -56,31 +59,39 @@ pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4]) -> Option<Scanned> {
     // (the first key is frame 0, the last the last frame). Flat: the whole block's largest
     // frame, and its descents (a frame below the one before it) all at the first frame of a
     // curve's run.
-    let (descents, largest) = if wide_frames {
-        let f = &key_frames[..2 * total];
-        let down = (1..total).filter(|&k| u16_at(f, 2 * k) < u16_at(f, 2 * k - 2)).count();
-        (down, (0..total).map(|k| u16_at(f, 2 * k)).max().unwrap_or(0))
-    } else {
+    let at4 = if !wide_counts && !wide_frames {
         let f = &key_frames[..total];
-        (descents(f), u16::from(largest(f)))
+        if u16::from(largest(f)) > frames - 1 {
+            return None;
+        }
+        narrow_runs(&counts[..n], f, block4, marks)?
+    } else {
+        let (descents, largest) = if wide_frames {
+            let f = &key_frames[..2 * total];
+            let down = (1..total).filter(|&k| u16_at(f, 2 * k) < u16_at(f, 2 * k - 2)).count();
+            (down, (0..total).map(|k| u16_at(f, 2 * k)).max().unwrap_or(0))
+        } else {
+            let f = &key_frames[..total];
+            (descents(f), u16::from(largest(f)))
+        };
+        if largest > frames - 1 {
+            return None;
+        }
+        let u8_frames = |k: usize| u16::from(key_frames[k]);
+        let u16_frames = |k: usize| u16_at(key_frames, 2 * k);
+        let u8_counts = |i: usize| usize::from(counts[i]);
+        let u16_counts = |i: usize| usize::from(u16_at(counts, 2 * i));
+        let (at4, at_starts) = match (wide_counts, wide_frames) {
+            // (u8 counts with u8 frames took the branch above)
+            (false, _) => runs(n, total, block4, u8_counts, u16_frames),
+            (true, false) => runs(n, total, block4, u16_counts, u8_frames),
+            (true, true) => runs(n, total, block4, u16_counts, u16_frames),
+        }?;
+        if descents != at_starts {
+            return None;
+        }
+        at4
     };
-    if largest > frames - 1 {
-        return None;
-    }
-    let u8_frames = |k: usize| u16::from(key_frames[k]);
-    let u16_frames = |k: usize| u16_at(key_frames, 2 * k);
-    let u8_counts = |i: usize| usize::from(counts[i]);
-    let u16_counts = |i: usize| usize::from(u16_at(counts, 2 * i));
-    let runs = match (wide_counts, wide_frames) {
-        (false, false) => narrow_runs(&counts[..n], &key_frames[..total], block4),
-        (false, true) => runs(n, total, block4, u8_counts, u16_frames),
-        (true, false) => runs(n, total, block4, u16_counts, u8_frames),
-        (true, true) => runs(n, total, block4, u16_counts, u16_frames),
-    };
-    let (at4, at_starts) = runs?;
-    if descents != at_starts {
-        return None;
-    }
     // The unused pairs are zero, so the halves the curves use are the sum of every pair.
     let needed = pair_sum(&block4[..at4]);
     let halves = block5.get(..2 * needed)?;
@@ -92,7 +103,7 @@ pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4]) -> Option<Scanned> {
     if rest.len() > 1 || rest.first().is_some_and(|&b| b != 0) {
         return None;
     }
-    Some(Scanned { descriptors, channels: n, trailing: block5.len() - halves.len(), block5_pad: rest.len() })
+    Some(Scanned { channels: n, trailing: block5.len() - halves.len(), block5_pad: rest.len() })
 }
 
 /// Every curve's run of key frames and of block 4 (the counts of `n` curves by `count`, key
@@ -128,60 +139,108 @@ fn runs(
 }
 
 /// [`runs`] for u8 counts and u8 key frames (all but a handful of MOTION.BIN's sequences),
-/// on the slices themselves: `counts` holds the `n` counts, `frames` the interior frames.
-fn narrow_runs(counts: &[u8], frames: &[u8], block4: &[u8]) -> Option<(usize, usize)> {
-    const SPARE: [u8; 4] = [0, 0x3F, 0x0F, 0x03];
-    let Some(last3) = frames.len().checked_sub(1) else {
-        // No interior frames: no run starts anywhere.
-        return runs(counts.len(), 0, block4, |i| usize::from(counts[i]), |_| 0);
-    };
-    let (mut at3, mut at4, mut starts, mut spare) = (0usize, 0usize, 0usize, 0u8);
+/// on the slices themselves (`counts` holds the `n` counts, `frames` the interior frames), as
+/// two straight passes instead of one walk with two frame loads a curve: the block 4 bytes
+/// the curves use, when they are there, every unused trailing bit pair is zero and every
+/// descent of the key frames is at the first frame of a curve's run (`None` otherwise).
+fn narrow_runs(counts: &[u8], frames: &[u8], block4: &[u8], marks: &mut Vec<u8>) -> Option<usize> {
+    // marks[k] = 1 where frame k is below frame k - 1, for k in 1..total (compares in byte
+    // lanes, vectorized); marks[0] and marks[total] are 0.
+    // The scratch only grows (no fill of bytes written next); after it, it holds at least
+    // `total + 1` bytes, so the slicing and `marks[total]` are in bounds by construction.
+    let total = frames.len();
+    if marks.len() <= total {
+        marks.resize(total + 1, 0);
+    }
+    let marks = &mut marks[..=total];
+    if let (Some((first, inner)), Some(next)) = (marks.split_first_mut(), frames.get(1..)) {
+        *first = 0;
+        for ((m, a), b) in inner.iter_mut().zip(frames).zip(next) {
+            *m = u8::from(b < a);
+        }
+    }
+    marks[total] = 0;
+    // Clear the mark where each curve's run starts. A run of no frames starts where the next
+    // run with frames does (the counts sum to `total`), or at `total` (a spare slot) when no
+    // run with frames follows: the cleared positions are exactly the runs' first frames (and
+    // `total`), so a mark left is a descent inside a run. (`at3` never passes `total`, the
+    // last mark: the check of the index never fails.)
+    let mut at3 = 0usize;
+    for &c in counts {
+        if let Some(m) = marks.get_mut(at3) {
+            *m = 0;
+        }
+        at3 += usize::from(c);
+    }
+    if marks.iter().fold(0u8, |a, &m| a | m) != 0 {
+        return None;
+    }
+    // The unused pairs of each curve's last block 4 byte. The index is clamped to block 4's
+    // last byte (in bounds by construction), and since `last` only grows, every read was the
+    // curve's own byte exactly when the final `at4` is within block 4 (checked after).
+    let Some(last4) = block4.len().checked_sub(1) else { return counts.is_empty().then_some(0) };
+    // `last` is the curve's last block 4 byte, one before the bytes used so far (wrapping
+    // before the first curve; every curve has at least one byte).
+    let (mut last, mut spare) = (usize::MAX, 0u8);
     for &c in counts {
         let c = usize::from(c);
-        let below = frames[at3.min(last3)] < frames[at3.saturating_sub(1).min(last3)];
-        starts += usize::from(c > 0) & usize::from(below);
-        at3 += c;
-        let nkeys = c + 2;
-        at4 += nkeys.div_ceil(4);
-        spare |= block4.get(at4 - 1)? & SPARE[nkeys & 3];
+        last = last.wrapping_add(usize::from(BYTES4[c]));
+        spare |= block4[last.min(last4)] & SPARE4[c];
     }
-    (spare == 0).then_some((at4, starts))
+    let at4 = last.wrapping_add(1);
+    (spare == 0 && at4 <= block4.len()).then_some(at4)
 }
 
-/// Block 1: the descriptors and their channel count, when ids ascend, no reserved bit is set
-/// and the one 0 terminator ends the block.
-fn descriptors(block1: &[u8]) -> Option<(Vec<u16>, usize)> {
+/// By a curve's u8 count of interior keys `c`: the block 4 bytes of its `c + 2` keys' pairs...
+const BYTES4: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = (c + 2).div_ceil(4) as u8;
+        c += 1;
+    }
+    t
+};
+
+/// ...and the unused pairs of its last block 4 byte (`runs`' `SPARE` by `(c + 2) % 4`).
+const SPARE4: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = [0, 0x3F, 0x0F, 0x03][(c + 2) % 4];
+        c += 1;
+    }
+    t
+};
+
+/// Block 1: the descriptors' channel count, when ids ascend, no reserved bit is set and the one
+/// 0 terminator ends the block (the descriptors themselves stay in the file's bytes).
+fn channels(block1: &[u8]) -> Option<usize> {
     if block1.len() < 2 || !block1.len().is_multiple_of(2) || u16_at(block1, block1.len() - 2) != 0 {
         return None;
     }
     let any_channel = L::CHANNEL_BITS.iter().fold(0, |m, b| m | b);
     let body = &block1[..block1.len() - 2];
-    let mut out = Vec::with_capacity(body.len() / 2);
-    let mut channels = 0usize;
-    let mut last_id: Option<u16> = None;
-    for b in body.chunks_exact(2) {
-        let v = u16::from_le_bytes([b[0], b[1]]);
-        let id = v >> L::ID_SHIFT;
-        if v == 0 || v & L::RESERVED_BITS != 0 || last_id.is_some_and(|p| id <= p) {
-            return None;
-        }
-        last_id = Some(id);
-        out.push(v);
-        channels += usize::from(CHANNELS_OF[usize::from((v & any_channel) >> 3)]);
-    }
-    Some((out, channels))
+    // Without a branch a descriptor (MOTION.BIN has 24,000), in two passes the compiler runs
+    // in vector lanes: any fault sets `bad`. First each descriptor on its own (not 0, no
+    // reserved bit) and its channel bits counted (a 6-bit population count)...
+    let (bad, channels) = words(body).fold((false, 0u32), |(bad, channels), v| {
+        let c = (v & any_channel) >> 3;
+        let c = c - (c >> 1 & 0x15);
+        let c = (c & 0x33) + (c >> 2 & 0x33);
+        let c = (c + (c >> 4)) & 0x0F;
+        (bad | (v == 0) | (v & L::RESERVED_BITS != 0), channels + u32::from(c))
+    });
+    // ...then each id against the one before it (strictly ascending).
+    let next = body.get(2..).unwrap_or_default();
+    let descending = words(body).zip(words(next)).fold(false, |d, (a, b)| d | (b >> L::ID_SHIFT <= a >> L::ID_SHIFT));
+    (!bad && !descending).then_some(channels as usize)
 }
 
-/// The number of channel bits (0x1F8) a descriptor sets, by those bits shifted down by 3.
-const CHANNELS_OF: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut i = 0;
-    while i < 64 {
-        t[i] = (i as u8).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
+/// The little-endian u16s of `b` (a trailing odd byte is not one).
+fn words(b: &[u8]) -> impl Iterator<Item = u16> + '_ {
+    b.chunks_exact(2).map(|w| u16::from_le_bytes([w[0], w[1]]))
+}
 
 /// How many frames are below the one before them (counted in byte lanes a block at a time,
 /// which the compiler turns into vector compares).
@@ -222,21 +281,20 @@ fn pair_sum(bytes: &[u8]) -> usize {
 /// No half of `halves` (little-endian pairs) has its exponent all ones (infinity or NaN).
 fn all_finite(halves: &[u8]) -> bool {
     const EXP: u64 = 0x7C00_7C00_7C00_7C00;
-    // A lane whose exponent bits are all set is 0 in `(w & EXP) ^ EXP`; every lane is below
-    // 0x8000, so subtracting 1 from each sets a lane's top bit exactly when the lane is 0.
-    let bad = |w: u64| ((w & EXP) ^ EXP).wrapping_sub(0x0001_0001_0001_0001) & 0x8000_8000_8000_8000;
-    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
-    // Four words (16 halves) at a time.
-    let mut blocks = halves.chunks_exact(32);
-    let mut found = 0u64;
-    for b in blocks.by_ref() {
-        found |= bad(word(&b[..8])) | bad(word(&b[8..16])) | bad(word(&b[16..24])) | bad(word(&b[24..]));
-    }
-    let mut words = blocks.remainder().chunks_exact(8);
-    for w in words.by_ref() {
-        found |= bad(word(w));
-    }
-    found == 0 && words.remainder().chunks_exact(2).all(|h| h[1] & 0x7C != 0x7C)
+    const ONE: u64 = 0x0400_0400_0400_0400;
+    const TOP: u64 = 0x8000_8000_8000_8000;
+    // A lane's exponent bits plus 0x0400 reach 0x8000 exactly when they are all set, and never
+    // carry into the next lane (0x7C00 + 0x0400 = 0x8000), so the sums of every word can be
+    // gathered by OR and their top bits looked at once: four halves a word, no branch (the
+    // compiler takes two words a vector).
+    let mut words = halves.chunks_exact(8);
+    let found = words.by_ref().fold(0u64, |found, w| {
+        // `chunks_exact(8)`: the copy is of 8 bytes by construction.
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        found | ((u64::from_le_bytes(b) & EXP) + ONE)
+    });
+    found & TOP == 0 && words.remainder().chunks_exact(2).all(|h| h[1] & 0x7C != 0x7C)
 }
 
 #[cfg(test)]
@@ -262,10 +320,15 @@ mod tests {
                     let offs = [h[2], h[3], h[4], h[5]];
                     let r = boneyard_core::Reader::new(&m, boneyard_core::Endian::Little);
                     let full = super::super::parse_curves(&r, h[0], offs);
-                    let fast = scan(&m, h[0], offs);
+                    let fast = scan(&m, h[0], offs, &mut Vec::new());
                     assert_eq!(fast.is_some(), full.is_ok(), "byte {at} = {v:#04x}: {:?}", full.err());
                     if let (Some(f), Ok(d)) = (fast, full) {
-                        assert_eq!((f.descriptors, f.channels), (d.descriptors, d.curves.len()));
+                        let block1 = &m[12..usize::from(h[2]) - 2];
+                        assert_eq!(
+                            d.descriptors.iter().collect::<Vec<_>>(),
+                            crate::motn::Descriptors::copy_from(block1).iter().collect::<Vec<_>>()
+                        );
+                        assert_eq!(f.channels, d.curves.len());
                         assert_eq!((f.trailing, f.block5_pad), (d.trailing, d.block5_pad));
                     }
                     tried += 1;
@@ -275,8 +338,93 @@ mod tests {
         assert!(tried > 1000, "{tried}");
     }
 
+    /// The two-pass narrow scan agrees with the one-walk [`runs`] (and the descents count it
+    /// is compared with) on random counts, frames and block 4 bytes, seeded: small values, so
+    /// that runs of no frames, equal and descending frames, short and long block 4s all occur.
+    #[test]
+    fn narrow_runs_agree_with_the_walk() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        let (mut passed, mut marks) = (0, Vec::new());
+        for _ in 0..200_000 {
+            let n = next(6) as usize;
+            let counts: Vec<u8> = (0..n).map(|_| [0, 1, 2, 3, 5, 6, 7, 255][next(8) as usize]).collect();
+            let total: usize = counts.iter().map(|&c| usize::from(c)).sum();
+            let hi = 1 + next(4);
+            let frames: Vec<u8> = (0..total).map(|_| next(hi) as u8).collect();
+            let need: usize = counts.iter().map(|&c| (usize::from(c) + 5) / 4).sum();
+            let len4 = (need + next(3) as usize).saturating_sub(next(2) as usize);
+            let block4: Vec<u8> = (0..len4).map(|_| if next(4) == 0 { next(256) as u8 } else { 0 }).collect();
+            let walk = runs(n, total, &block4, |i| usize::from(counts[i]), |k| u16::from(frames[k]))
+                .filter(|&(_, starts)| starts == descents(&frames))
+                .map(|(at4, _)| at4);
+            assert_eq!(narrow_runs(&counts, &frames, &block4, &mut marks), walk, "{counts:?} {frames:?} {block4:?}");
+            passed += usize::from(walk.is_some());
+        }
+        // Both outcomes are exercised.
+        assert!(passed > 10_000 && passed < 190_000, "{passed}");
+    }
+
+    /// Block 1's check agrees with a walk descriptor by descriptor (as `parse_curves` reads
+    /// them) on random blocks, seeded: ids mostly ascending, some zero or reserved bits.
+    #[test]
+    fn descriptors_are_checked_as_the_walk_does() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        let (mut passed, mut failed) = (0, 0);
+        for _ in 0..50_000 {
+            let n = next(40) as usize;
+            let mut id = next(3) as u16;
+            let mut v: Vec<u16> = Vec::new();
+            for _ in 0..n {
+                id = (id + [1, 1, 1, 2, 0][next(5) as usize] as u16).min(127);
+                let bits = (next(64) as u16) << 3 | if next(50) == 0 { 1 << next(3) } else { 0 };
+                v.push(if next(200) == 0 { 0 } else { id << 9 | bits });
+            }
+            let mut block1: Vec<u8> = v.iter().flat_map(|w| w.to_le_bytes()).collect();
+            block1.extend_from_slice(&[0, 0]);
+            let mut last: Option<u16> = None;
+            let mut walk = Some(0usize);
+            for &w in &v {
+                let id = w >> 9;
+                if w == 0 || w & 7 != 0 || last.is_some_and(|p| id <= p) {
+                    walk = None;
+                    break;
+                }
+                last = Some(id);
+                walk = walk.map(|c| c + (w & 0x1F8).count_ones() as usize);
+            }
+            assert_eq!(channels(&block1), walk, "{v:04x?}");
+            if walk.is_some() {
+                passed += 1
+            } else {
+                failed += 1
+            }
+        }
+        assert!(passed > 1000 && failed > 1000, "{passed} {failed}");
+    }
+
     #[test]
     fn pairs_are_summed() {
+        // Against a byte-by-byte sum, on every length to 400 of bytes all 0xFF (the largest
+        // lanes) and of varied bytes.
+        for len in 0..400 {
+            let varied: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+            for b in [vec![0xFF; len], varied] {
+                let want: usize = b.iter().map(|&x| (0..4).map(|k| usize::from(x >> (2 * k) & 3)).sum::<usize>()).sum();
+                assert_eq!(pair_sum(&b), want, "{len}");
+            }
+        }
         // 0b11_10_01_00 = 3 + 2 + 1 + 0, nine times (one word and one byte).
         assert_eq!(pair_sum(&[0xE4; 9]), 54);
         assert_eq!(pair_sum(&[]), 0);
@@ -316,5 +464,14 @@ mod tests {
             assert!(!all_finite(&h), "{lane}");
         }
         assert!(all_finite(&[0xFF, 0xFB].repeat(20)));
+        // Every half value, in every lane of a word and in the tail, among finite ones.
+        for bits in 0..=u16::MAX {
+            let finite = bits & 0x7C00 != 0x7C00;
+            for lane in [0, 1, 2, 3, 8, 9] {
+                let mut h = [0xFF, 0x7B].repeat(10);
+                h[2 * lane..2 * lane + 2].copy_from_slice(&bits.to_le_bytes());
+                assert_eq!(all_finite(&h), finite, "{bits:#06x} in lane {lane}");
+            }
+        }
     }
 }
