@@ -263,6 +263,9 @@ pub fn skeleton_meshes(
         .any(|l| matches!(l.skin, Some((SKIN_LIMB_TYPE_ANIMATED, seg)) if seg != 0))
         .then(|| crate::skin::limb_matrices(s, None));
     let curve = s.ty == crate::skeleton::SkelType::Curve;
+    // The vertex buffers and maps of the groups made so far, emptied, for the next limbs'
+    // groups: allocated once per skeleton rather than once per group.
+    let mut spare: Vec<SpareGroup> = Vec::new();
     'limbs: for &l in &s.order {
         let skin = match (s.limbs[l].skin, &skin_mats) {
             (Some((SKIN_LIMB_TYPE_ANIMATED, seg)), Some(mats)) if seg != 0 => {
@@ -284,12 +287,13 @@ pub fn skeleton_meshes(
         };
         // Curve limbs: `SkelCurve_DrawLimb` at lod 1 (what the game's callers pass) draws
         // dList[0] then dList[1]; other limbs draw their (near) display list.
-        let lists: Vec<u32> = match &skin {
-            Some(m) => vec![m.dlist],
-            None if curve => s.limbs[l].dlists.to_vec(),
-            None => vec![s.limbs[l].dlists[0]],
+        // (An array and its length: a vector here was an allocation per limb.)
+        let (lists, n) = match &skin {
+            Some(m) => ([m.dlist, 0], 1),
+            None if curve => (s.limbs[l].dlists, 2),
+            None => ([s.limbs[l].dlists[0], 0], 1),
         };
-        for dl in lists {
+        for &dl in &lists[..n] {
             if dl == 0 {
                 continue;
             }
@@ -311,6 +315,7 @@ pub fn skeleton_meshes(
             (d.max_depth, d.max_commands, d.max_groups) = (max_depth, max_commands, max_groups);
             d.set_colours(colours);
             d.skin_vertices = vtx_buf.as_deref();
+            d.spare = std::mem::take(&mut spare);
             let run = d.run(dl);
             colours = d.colours();
             // A note at segmented address `addr` (in the file its segment is bound to), else at
@@ -339,20 +344,33 @@ pub fn skeleton_meshes(
                 .and_then(|v| v.name_at(dl & 0xFF_FFFF, 'D'))
                 .map(str::to_string)
                 .unwrap_or_else(|| unnamed_display_list(l, dl));
-            let groups: Vec<Group> = d.groups.into_iter().filter(|g| !g.indices.is_empty()).collect();
+            spare = std::mem::take(&mut d.spare);
+            // The groups that drew triangles; the others' buffers go back to the spares.
+            let groups: Vec<Group> = d
+                .groups
+                .into_iter()
+                .filter_map(|g| match g.indices.is_empty() {
+                    true => {
+                        spare.push(g.into_spare());
+                        None
+                    }
+                    false => Some(g),
+                })
+                .collect();
             let many = groups.len() > 1;
-            for (gi, g) in groups.into_iter().enumerate() {
+            for (gi, mut g) in groups.into_iter().enumerate() {
                 let name = if many { numbered(&base, gi) } else { base.clone() };
                 let rt = g.runtime_texture(meshes.len());
                 let made = Made { earlier, meshes: &meshes };
                 let mesh = match &skin {
-                    Some(m) => g.into_skin_mesh(ctx, name, (s, l), m, budget, made, &mut notes),
-                    None => g.into_mesh(ctx, name, (s, l), rest_world, budget, made, &mut notes),
+                    Some(m) => g.make_skin_mesh(ctx, name, (s, l), m, budget, made, &mut notes),
+                    None => g.make_mesh(ctx, name, (s, l), rest_world, budget, made, &mut notes),
                 };
                 if let Some(rt) = rt.filter(|_| mesh.texture.is_some()) {
                     runtime.push(rt);
                 }
                 meshes.push(mesh);
+                spare.push(g.into_spare());
             }
         }
     }
@@ -531,7 +549,19 @@ struct Group {
     seen: HashMap<(u32, usize), u32, WordKeys>,
 }
 
+/// A finished group's vertex vector and vertex map, emptied (capacity kept) for a new group.
+type SpareGroup = (Vec<Vtx>, HashMap<(u32, usize), u32, WordKeys>);
+
 impl Group {
+    /// The group's vertex vector and map, emptied for the next group: what a group holds
+    /// depends only on what is pushed and inserted, never on the capacity.
+    fn into_spare(self) -> SpareGroup {
+        let (mut verts, mut seen) = (self.verts, self.seen);
+        verts.clear();
+        seen.clear();
+        (verts, seen)
+    }
+
     /// What [`RuntimeTexture`] needs, when the texture is in a segment the actor binds.
     fn runtime_texture(&self, mesh: usize) -> Option<RuntimeTexture> {
         let (segment, offset) = self.runtime_seg?;
@@ -552,8 +582,8 @@ impl Group {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn into_mesh(
-        mut self,
+    fn make_mesh(
+        &mut self,
         ctx: &Ctx,
         name: String,
         (s, limb): (&SkelDef, usize),
@@ -587,8 +617,8 @@ impl Group {
 
     /// Colours and the texture (within the document's texel budget); a texture not decoded is
     /// a note.
-    fn finish(self, ctx: &Ctx, mut mesh: Mesh, budget: &mut Budget, made: Made, notes: &mut Vec<RawNote>) -> Mesh {
-        let m = self.mat;
+    fn finish(&self, ctx: &Ctx, mut mesh: Mesh, budget: &mut Budget, made: Made, notes: &mut Vec<RawNote>) -> Mesh {
+        let m = &self.mat;
         // Vertex colours as the combiner reads them: a part it does not read is white.
         mesh.colors = m.shade().then(|| {
             self.verts
@@ -686,8 +716,8 @@ impl Group {
     /// model space and follow their modification's limbs; any other vertex is drawn under the
     /// actor's matrix alone, which the nearest a skin can say is the root bone.
     #[allow(clippy::too_many_arguments)]
-    fn into_skin_mesh(
-        mut self,
+    fn make_skin_mesh(
+        &mut self,
         ctx: &Ctx,
         name: String,
         (s, limb): (&SkelDef, usize),
@@ -814,6 +844,9 @@ struct Decoder<'a, 'b> {
     /// Display lists running, by call depth: the lists each level entered (its call, then
     /// its branches), for cutting loops.
     running: Vec<Vec<u32>>,
+    /// Emptied vertex vectors and maps to make new groups with (`skeleton_meshes` hands them
+    /// from limb to limb).
+    spare: Vec<SpareGroup>,
     /// What was not followed or drawn, told once per limb after the run.
     skipped: Skipped,
 }
@@ -999,6 +1032,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             vertex_keys,
             materials,
             running: Vec::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -1090,6 +1124,9 @@ impl<'a, 'b> Decoder<'a, 'b> {
             // note already told).
             None => self.evaluate_material(),
         };
+        let (verts, seen) = self.spare.pop().unwrap_or_else(|| {
+            (Vec::with_capacity(VTX_CACHE), HashMap::with_capacity_and_hasher(VTX_CACHE, self.vertex_keys))
+        });
         self.groups.push(Group {
             tex: key,
             mat_key,
@@ -1099,11 +1136,11 @@ impl<'a, 'b> Decoder<'a, 'b> {
             runtime_seg: key.and(self.loaded_runtime),
             scale: self.tex_scale,
             origin: [t.size[0] as f32 / 4.0, t.size[1] as f32 / 4.0],
-            // Room for a vertex cache's worth at once: most groups hold at least that many,
-            // and growing from empty cost a fifth of the triangles' decoding.
-            verts: Vec::with_capacity(VTX_CACHE),
+            // Spare or new (room for a vertex cache's worth at once: most groups hold at least
+            // that many, and growing from empty cost a fifth of the triangles' decoding).
+            verts,
             indices: Vec::with_capacity(3 * VTX_CACHE),
-            seen: HashMap::with_capacity_and_hasher(VTX_CACHE, self.vertex_keys),
+            seen,
         });
         Some(self.groups.len() - 1)
     }
