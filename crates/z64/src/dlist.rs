@@ -340,7 +340,7 @@ pub fn skeleton_meshes(
                 // the segment is bound to no file).
                 note_at(dl, None, format!("display list {dl:#010x} not drawn past: {msg}"), format!("limb {l}"));
             }
-            let base = names
+            let mut base = names
                 .and_then(|v| v.name_at(dl & 0xFF_FFFF, 'D'))
                 .map(str::to_string)
                 .unwrap_or_else(|| unnamed_display_list(l, dl));
@@ -359,7 +359,8 @@ pub fn skeleton_meshes(
                 .collect();
             let many = groups.len() > 1;
             for (gi, mut g) in groups.into_iter().enumerate() {
-                let name = if many { numbered(&base, gi) } else { base.clone() };
+                // One group: the only name made from `base`, which it takes.
+                let name = if many { numbered(&base, gi) } else { std::mem::take(&mut base) };
                 let rt = g.runtime_texture(meshes.len());
                 let made = Made { earlier, meshes: &meshes };
                 let mesh = match &skin {
