@@ -219,10 +219,20 @@ fn channels(block1: &[u8]) -> Option<usize> {
     }
     let any_channel = L::CHANNEL_BITS.iter().fold(0, |m, b| m | b);
     let body = &block1[..block1.len() - 2];
-    // Without a branch a descriptor (MOTION.BIN has 24,000), in two passes the compiler runs
-    // in vector lanes: any fault sets `bad`. First each descriptor on its own (not 0, no
-    // reserved bit) and its channel bits counted (a 6-bit population count)...
-    let (bad, channels) = words(body).fold((false, 0u32), |(bad, channels), v| {
+    // Without a branch a descriptor (MOTION.BIN has 24,000, some 18 a sequence), in two
+    // passes: any fault sets `bad`. First each descriptor on its own (not 0, no reserved bit)
+    // and its channel bits counted (a 6-bit population count), four descriptors a u64 (16-bit
+    // lanes) and the last 0-3 one at a time...
+    let quads = body.chunks_exact(8);
+    let tail = quads.remainder();
+    let (bad, channels) = quads.fold((0u64, 0u64), |(bad, channels), q| {
+        // `chunks_exact(8)`: the copy is of 8 bytes by construction.
+        let mut b = [0u8; 8];
+        b.copy_from_slice(q);
+        let (b, c) = quad(u64::from_le_bytes(b));
+        (bad | b, channels + c)
+    });
+    let (bad, channels) = words(tail).fold((bad != 0, channels as u32), |(bad, channels), v| {
         let c = (v & any_channel) >> 3;
         let c = c - (c >> 1 & 0x15);
         let c = (c & 0x33) + (c >> 2 & 0x33);
@@ -233,6 +243,39 @@ fn channels(block1: &[u8]) -> Option<usize> {
     let next = body.get(2..).unwrap_or_default();
     let descending = words(body).zip(words(next)).fold(false, |d, (a, b)| d | (b >> L::ID_SHIFT <= a >> L::ID_SHIFT));
     (!bad && !descending).then_some(channels as usize)
+}
+
+/// Four descriptors (the 16-bit lanes of `q`): nonzero when one is 0 or sets a reserved bit,
+/// and their channel bits counted.
+fn quad(q: u64) -> (u64, u64) {
+    const LANES: u64 = 0x0001_0001_0001_0001;
+    const TOPS: u64 = LANES << 15;
+    const RESERVED: u64 = LANES * L::RESERVED_BITS as u64;
+    const CHANNELS: u64 = LANES * {
+        let (mut m, mut i) = (0u16, 0);
+        while i < L::CHANNEL_BITS.len() {
+            m |= L::CHANNEL_BITS[i];
+            i += 1;
+        }
+        m as u64
+    };
+    const ODD: u64 = LANES * 0x15;
+    const TWOS: u64 = LANES * 0x33;
+    const LOW: u64 = LANES * 0x0F;
+    // The channel bits are bits 3-8 (the `>> 3` below leaves a 6-bit field).
+    const _: () = assert!(CHANNELS == LANES * 0x1F8);
+    // A lane is 0 exactly when subtracting 1 borrows out of it into its top bit where the lane
+    // had none: some lane is 0 exactly when this is nonzero (a borrow only passes on from a
+    // lane that was 0 itself).
+    let zero = q.wrapping_sub(LANES) & !q & TOPS;
+    let bad = zero | (q & RESERVED);
+    // Per lane as the one-descriptor count (6 bits, at most 6), then the four lanes summed by
+    // a multiply into the top lane (at most 24).
+    let c = (q & CHANNELS) >> 3;
+    let c = c - ((c >> 1) & ODD);
+    let c = (c & TWOS) + ((c >> 2) & TWOS);
+    let c = (c + (c >> 4)) & LOW;
+    (bad, c.wrapping_mul(LANES) >> 48)
 }
 
 /// The little-endian u16s of `b` (a trailing odd byte is not one).
