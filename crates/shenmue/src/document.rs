@@ -127,13 +127,32 @@ pub fn rig_skeleton() -> Skeleton {
 /// root, every other control hangs from it; curves drive them as plain FK.
 fn flat_family_skeleton(family: u16, controls: usize) -> Skeleton {
     let bones = (0..controls.max(1))
-        .map(|i| Bone {
-            name: format!("control_{i}"),
-            parent: if i == 0 { None } else { Some(0) },
-            rest: Transform::IDENTITY,
-        })
+        .map(|i| Bone { name: control_name(i), parent: if i == 0 { None } else { Some(0) }, rest: Transform::IDENTITY })
         .collect();
     Skeleton::new(format!("shenmue_family_{family}_controls"), bones).expect("flat skeleton")
+}
+
+/// `format!("control_{i}")`, written directly: MOTION.BIN's family skeletons name some 600
+/// controls, and the formatting machinery cost several times the string itself.
+fn control_name(i: usize) -> String {
+    // A usize has at most 20 decimal digits, so the buffer holds them all: `at` stays in
+    // 1..=20 before each step down (the loop ends when the digits do), in bounds by
+    // construction.
+    let (mut digits, mut at, mut n) = ([0u8; 20], 20, i);
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let digits = &digits[at..];
+    let mut name = String::with_capacity("control_".len() + digits.len());
+    name.push_str("control_");
+    // ASCII digits only.
+    name.extend(digits.iter().map(|&d| char::from(d)));
+    name
 }
 
 /// The `list --json` fields of table entry `e` on its sequence `b` (built when asked for:
@@ -629,5 +648,23 @@ impl Document for ShenmueDocument {
     ///   `... layout=undecodable flag=<flagHigh>` instead of channels/crc.
     fn check(&self) -> Result<Vec<String>> {
         self.check_lines()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The control names written directly are what `format!` writes, at every digit count.
+    #[test]
+    fn control_names_are_formatted() {
+        let mut i = 1usize;
+        let mut tried = vec![0, usize::MAX, usize::MAX - 1];
+        while let Some(next) = i.checked_mul(10) {
+            tried.extend([i - 1, i, i + 1, next - 1]);
+            i = next;
+        }
+        tried.extend(0..2000);
+        for i in tried {
+            assert_eq!(super::control_name(i), format!("control_{i}"));
+        }
     }
 }

@@ -67,9 +67,7 @@ pub(super) fn scan(seq: &[u8], frames: u16, offs: [u16; 4], marks: &mut Vec<u8>)
         narrow_runs(&counts[..n], f, block4, marks)?
     } else {
         let (descents, largest) = if wide_frames {
-            let f = &key_frames[..2 * total];
-            let down = (1..total).filter(|&k| u16_at(f, 2 * k) < u16_at(f, 2 * k - 2)).count();
-            (down, (0..total).map(|k| u16_at(f, 2 * k)).max().unwrap_or(0))
+            wide_descents(&key_frames[..2 * total])
         } else {
             let f = &key_frames[..total];
             (descents(f), u16::from(largest(f)))
@@ -221,10 +219,20 @@ fn channels(block1: &[u8]) -> Option<usize> {
     }
     let any_channel = L::CHANNEL_BITS.iter().fold(0, |m, b| m | b);
     let body = &block1[..block1.len() - 2];
-    // Without a branch a descriptor (MOTION.BIN has 24,000), in two passes the compiler runs
-    // in vector lanes: any fault sets `bad`. First each descriptor on its own (not 0, no
-    // reserved bit) and its channel bits counted (a 6-bit population count)...
-    let (bad, channels) = words(body).fold((false, 0u32), |(bad, channels), v| {
+    // Without a branch a descriptor (MOTION.BIN has 24,000, some 18 a sequence), in two
+    // passes: any fault sets `bad`. First each descriptor on its own (not 0, no reserved bit)
+    // and its channel bits counted (a 6-bit population count), four descriptors a u64 (16-bit
+    // lanes) and the last 0-3 one at a time...
+    let quads = body.chunks_exact(8);
+    let tail = quads.remainder();
+    let (bad, channels) = quads.fold((0u64, 0u64), |(bad, channels), q| {
+        // `chunks_exact(8)`: the copy is of 8 bytes by construction.
+        let mut b = [0u8; 8];
+        b.copy_from_slice(q);
+        let (b, c) = quad(u64::from_le_bytes(b));
+        (bad | b, channels + c)
+    });
+    let (bad, channels) = words(tail).fold((bad != 0, channels as u32), |(bad, channels), v| {
         let c = (v & any_channel) >> 3;
         let c = c - (c >> 1 & 0x15);
         let c = (c & 0x33) + (c >> 2 & 0x33);
@@ -235,6 +243,39 @@ fn channels(block1: &[u8]) -> Option<usize> {
     let next = body.get(2..).unwrap_or_default();
     let descending = words(body).zip(words(next)).fold(false, |d, (a, b)| d | (b >> L::ID_SHIFT <= a >> L::ID_SHIFT));
     (!bad && !descending).then_some(channels as usize)
+}
+
+/// Four descriptors (the 16-bit lanes of `q`): nonzero when one is 0 or sets a reserved bit,
+/// and their channel bits counted.
+fn quad(q: u64) -> (u64, u64) {
+    const LANES: u64 = 0x0001_0001_0001_0001;
+    const TOPS: u64 = LANES << 15;
+    const RESERVED: u64 = LANES * L::RESERVED_BITS as u64;
+    const CHANNELS: u64 = LANES * {
+        let (mut m, mut i) = (0u16, 0);
+        while i < L::CHANNEL_BITS.len() {
+            m |= L::CHANNEL_BITS[i];
+            i += 1;
+        }
+        m as u64
+    };
+    const ODD: u64 = LANES * 0x15;
+    const TWOS: u64 = LANES * 0x33;
+    const LOW: u64 = LANES * 0x0F;
+    // The channel bits are bits 3-8 (the `>> 3` below leaves a 6-bit field).
+    const _: () = assert!(CHANNELS == LANES * 0x1F8);
+    // A lane is 0 exactly when subtracting 1 borrows out of it into its top bit where the lane
+    // had none: some lane is 0 exactly when this is nonzero (a borrow only passes on from a
+    // lane that was 0 itself).
+    let zero = q.wrapping_sub(LANES) & !q & TOPS;
+    let bad = zero | (q & RESERVED);
+    // Per lane as the one-descriptor count (6 bits, at most 6), then the four lanes summed by
+    // a multiply into the top lane (at most 24).
+    let c = (q & CHANNELS) >> 3;
+    let c = c - ((c >> 1) & ODD);
+    let c = (c & TWOS) + ((c >> 2) & TWOS);
+    let c = (c + (c >> 4)) & LOW;
+    (bad, c.wrapping_mul(LANES) >> 48)
 }
 
 /// The little-endian u16s of `b` (a trailing odd byte is not one).
@@ -254,6 +295,13 @@ fn descents(frames: &[u8]) -> usize {
         .sum()
 }
 
+/// [`descents`] and [`largest`] of u16 frames (`frames` holds them, little-endian), as words
+/// (no index to check a frame, so the compiler can run both in vector lanes).
+fn wide_descents(frames: &[u8]) -> (usize, u16) {
+    let next = frames.get(2..).unwrap_or_default();
+    (words(frames).zip(words(next)).filter(|(a, b)| b < a).count(), words(frames).max().unwrap_or(0))
+}
+
 /// The largest frame (0 for none).
 fn largest(frames: &[u8]) -> u8 {
     frames.iter().fold(0, |m, &f| m.max(f))
@@ -261,21 +309,25 @@ fn largest(frames: &[u8]) -> u8 {
 
 /// The sum of every 2-bit field of `bytes`.
 fn pair_sum(bytes: &[u8]) -> usize {
-    const PAIRS: u64 = 0x3333_3333_3333_3333;
-    const NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
     let mut words = bytes.chunks_exact(8);
     let mut sum = 0usize;
     for w in words.by_ref() {
-        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
-        // Two pairs a nibble (at most 6), then two nibbles a byte (at most 12), then the bytes.
-        let nibbles = (w & PAIRS) + (w >> 2 & PAIRS);
-        let bytes = (nibbles & NIBBLES) + (nibbles >> 4 & NIBBLES);
-        sum += (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize;
+        sum += word_pairs(u64::from_le_bytes(w.try_into().unwrap_or_default()));
     }
-    for &b in words.remainder() {
-        sum += usize::from(b & 3) + usize::from(b >> 2 & 3) + usize::from(b >> 4 & 3) + usize::from(b >> 6);
-    }
-    sum
+    // The last 0-7 bytes as one more word (its high bytes zero: zero pairs add nothing), in
+    // one pass over them rather than four fields a byte.
+    sum + word_pairs(words.remainder().iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b)))
+}
+
+/// The sum of the 32 2-bit fields of `w`.
+fn word_pairs(w: u64) -> usize {
+    const PAIRS: u64 = 0x3333_3333_3333_3333;
+    const NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    // Two pairs a nibble (at most 6), then two nibbles a byte (at most 12), then the bytes
+    // (at most 96, within the top byte of the product).
+    let nibbles = (w & PAIRS) + (w >> 2 & PAIRS);
+    let bytes = (nibbles & NIBBLES) + (nibbles >> 4 & NIBBLES);
+    (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
 }
 
 /// No half of `halves` (little-endian pairs) has its exponent all ones (infinity or NaN).
@@ -431,6 +483,27 @@ mod tests {
         // Every pair 3 (32 of them in a word) and single pairs in each byte of a word.
         assert_eq!(pair_sum(&[0xFF; 8]), 96);
         assert_eq!(pair_sum(&[0x01, 0x04, 0x10, 0x40, 0x02, 0x08, 0x20, 0x80]), 12);
+    }
+
+    /// The u16 frames' descents and largest as words agree with them frame by frame, by
+    /// index (as the scan read them before), on random frames, seeded.
+    #[test]
+    fn wide_descents_agree_with_indexing() {
+        let mut state = 0x6A09_E667_F3BC_C908u64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        for _ in 0..20_000 {
+            let total = next(70) as usize;
+            let hi = [2, 5, 300, 65_536][next(4) as usize];
+            let f: Vec<u8> = (0..total).flat_map(|_| (next(hi) as u16).to_le_bytes()).collect();
+            let down = (1..total).filter(|&k| u16_at(&f, 2 * k) < u16_at(&f, 2 * k - 2)).count();
+            let top = (0..total).map(|k| u16_at(&f, 2 * k)).max().unwrap_or(0);
+            assert_eq!(wide_descents(&f), (down, top), "{f:?}");
+        }
     }
 
     #[test]
