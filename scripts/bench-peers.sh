@@ -57,14 +57,16 @@ declare -A cmd=(
   [oni_cd_check]="env $BIN check $CORPUS"
   [link_glb]="env $BIN export $LINK --skeleton gLinkAdultSkel --format glb --out $OUT/glb"
 )
+# Bash's own `time` in milliseconds (/usr/bin/time prints hundredths, which `list` goes under).
+TIMEFORMAT='%3R %3U %3S'
 for ((r = 1; r <= RUNS; r++)); do
   for n in "${names[@]}"; do
     # shellcheck disable=SC2086 # the command lines are split on purpose (no spaces in paths)
-    /usr/bin/time -f "%e %U %S" -o "$OUT/t" ${cmd[$n]} >/dev/null 2>"$OUT/err" \
+    { time ${cmd[$n]} >/dev/null 2>"$OUT/err"; } 2>"$OUT/t" \
       || { echo "$n failed:" >&2; cat "$OUT/err" >&2; exit 1; }
     read -r wall user sys <"$OUT/t"
     echo "$wall" >>"$OUT/$n.wall"
-    awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f\n", u + s }' >>"$OUT/$n.cpu"
+    awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f\n", u + s }' >>"$OUT/$n.cpu"
   done
   echo "run $r/$RUNS done" >&2
 done
