@@ -1423,26 +1423,11 @@ mod tests {
                 approximated: None,
             },
             Some((c, at)) => {
-                let k = Constants { prim: prim.unwrap_or([1.0; 4]), env: env.unwrap_or([1.0; 4]) };
-                let m = combiner::evaluate(c, two_cycle, &k);
-                let mut why = Vec::new();
-                if let Some(a) = &m.approximated {
-                    why.push(format!("approximated ({a})"));
-                }
-                let formula = combiner::describe(c);
-                let reads = |v: &str| formula.contains(v);
-                if env.is_none() && (reads("ENVIRONMENT") || reads("ENV_ALPHA")) {
-                    why.push("the environment colour is set at run time by the actor: white assumed".into());
-                }
-                if prim.is_none() && reads("PRIMITIVE") {
-                    why.push("the primitive colour is set at run time by the actor: white assumed".into());
-                }
-                if !why.is_empty() && !at_commands.iter().any(|(a, _)| *a == at) {
-                    let cycles = if two_cycle { "2-cycle" } else { "1-cycle" };
-                    at_commands.push((
-                        at,
-                        format!("combiner {:08X} {:08X} ({cycles}: {formula}): {}", c.w0, c.w1, why.join("; ")),
-                    ));
+                // The reading at each state change is `material_of`'s (which the memo calls
+                // once per distinct state); its note is pushed when none is at the command yet.
+                let (m, note) = material_of(c, two_cycle, prim, env);
+                if let Some(note) = note.filter(|_| !at_commands.iter().any(|(a, _)| *a == at)) {
+                    at_commands.push((at, note));
                 }
                 m
             }
