@@ -318,15 +318,8 @@ mod tests {
         // Every length 0..40 of pseudo-random bytes (NaN bit patterns included), at a few
         // starting offsets, both byte orders, for element counts that fit and that do not:
         // the same values, the same error at the same offset, the reader at the same place.
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let bytes: Vec<u8> = (0..40)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 24) as u8
-            })
-            .collect();
+        let mut rng = crate::testdata::XorShift64(0x9E37_79B9_7F4A_7C15);
+        let bytes: Vec<u8> = (0..40).map(|_| (rng.next_u64() >> 24) as u8).collect();
         for endian in [Endian::Little, Endian::Big] {
             for len in 0..bytes.len() {
                 for start in 0..3.min(len + 1) {

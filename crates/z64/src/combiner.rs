@@ -152,6 +152,16 @@ pub struct Material {
 }
 
 impl Material {
+    /// What a display list draws before any G_SETCOMBINE: the texture times the shade, at full
+    /// strength.
+    pub const UNCOMBINED: Material = Material {
+        factor: [1.0; 4],
+        texel_rgb: true,
+        texel_alpha: true,
+        shade_rgb: true,
+        shade_alpha: true,
+        approximated: None,
+    };
     /// The texture is drawn at all.
     pub fn texture(&self) -> bool {
         self.texel_rgb || self.texel_alpha

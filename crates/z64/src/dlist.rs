@@ -1076,14 +1076,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
     fn evaluate_material(&mut self) -> Material {
         let two_cycle = (self.othermode_h >> G_MDSFT_CYCLETYPE) & 3 == 1;
         let Some((c, at)) = self.combine else {
-            return Material {
-                factor: [1.0; 4],
-                texel_rgb: true,
-                texel_alpha: true,
-                shade_rgb: true,
-                shade_alpha: true,
-                approximated: None,
-            };
+            return Material::UNCOMBINED;
         };
         let (prim, env) = (self.prim, self.env);
         let (mat, note) = self
@@ -1414,14 +1407,7 @@ mod tests {
     ) -> Material {
         let two_cycle = (othermode_h >> G_MDSFT_CYCLETYPE) & 3 == 1;
         match combine {
-            None => Material {
-                factor: [1.0; 4],
-                texel_rgb: true,
-                texel_alpha: true,
-                shade_rgb: true,
-                shade_alpha: true,
-                approximated: None,
-            },
+            None => Material::UNCOMBINED,
             Some((c, at)) => {
                 // The reading at each state change is `material_of`'s (which the memo calls
                 // once per distinct state); its note is pushed when none is at the command yet.

@@ -395,13 +395,8 @@ mod tests {
     /// that runs of no frames, equal and descending frames, short and long block 4s all occur.
     #[test]
     fn narrow_runs_agree_with_the_walk() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut rng = boneyard_core::testdata::XorShift64(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = |m: u64| rng.next_u64() % m;
         let (mut passed, mut marks) = (0, Vec::new());
         for _ in 0..200_000 {
             let n = next(6) as usize;
@@ -426,13 +421,8 @@ mod tests {
     /// them) on random blocks, seeded: ids mostly ascending, some zero or reserved bits.
     #[test]
     fn descriptors_are_checked_as_the_walk_does() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut rng = boneyard_core::testdata::XorShift64(0x2545_F491_4F6C_DD1Du64);
+        let mut next = |m: u64| rng.next_u64() % m;
         let (mut passed, mut failed) = (0, 0);
         for _ in 0..50_000 {
             let n = next(40) as usize;
@@ -489,13 +479,8 @@ mod tests {
     /// index (as the scan read them before), on random frames, seeded.
     #[test]
     fn wide_descents_agree_with_indexing() {
-        let mut state = 0x6A09_E667_F3BC_C908u64;
-        let mut next = |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut rng = boneyard_core::testdata::XorShift64(0x6A09_E667_F3BC_C908u64);
+        let mut next = |m: u64| rng.next_u64() % m;
         for _ in 0..20_000 {
             let total = next(70) as usize;
             let hi = [2, 5, 300, 65_536][next(4) as usize];
