@@ -24,7 +24,7 @@ pub use crate::runtime::DrawState;
 use crate::segment::Ctx;
 use crate::skeleton::SkelDef;
 use crate::texture;
-use crate::wordhash::WordKeys;
+use crate::wordhash::{WordIndex, WordKeys};
 use boneyard_core::model::{AlphaMode, Mesh, MeshBinding, TextureFilter};
 use glam::{Mat4, Vec3};
 use std::collections::HashMap;
@@ -547,11 +547,11 @@ struct Group {
     /// once at its length.
     verts: Vec<Vtx>,
     indices: Vec<u32>,
-    seen: HashMap<(u32, usize), u32, WordKeys>,
+    seen: WordIndex,
 }
 
 /// A finished group's vertex vector and vertex map, emptied (capacity kept) for a new group.
-type SpareGroup = (Vec<Vtx>, HashMap<(u32, usize), u32, WordKeys>);
+type SpareGroup = (Vec<Vtx>, WordIndex);
 
 impl Group {
     /// The group's vertex vector and map, emptied for the next group: what a group holds
@@ -1118,9 +1118,8 @@ impl<'a, 'b> Decoder<'a, 'b> {
             // note already told).
             None => self.evaluate_material(),
         };
-        let (verts, seen) = self.spare.pop().unwrap_or_else(|| {
-            (Vec::with_capacity(VTX_CACHE), HashMap::with_capacity_and_hasher(VTX_CACHE, self.vertex_keys))
-        });
+        let (verts, seen) =
+            self.spare.pop().unwrap_or_else(|| (Vec::with_capacity(VTX_CACHE), WordIndex::new(self.vertex_keys)));
         self.groups.push(Group {
             tex: key,
             mat_key,
@@ -1376,7 +1375,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                     // Loaded: checked above.
                     let Some(&Some(v)) = self.cache.get(slot) else { continue };
                     let next = g.verts.len() as u32;
-                    let at = *g.seen.entry((v.addr, v.bone)).or_insert(next);
+                    let at = g.seen.get_or_insert((v.addr, v.bone), next);
                     if at == next {
                         g.verts.push(v);
                     }

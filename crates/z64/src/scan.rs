@@ -385,39 +385,66 @@ pub fn legacy_limb_tables(
         let (s, o) = split_segmented(p);
         p >> 28 == 0 && s == seg && o % 4 == 0 && o as usize + LEGACY_LIMB_SIZE <= data.len()
     };
-    let mut t = 0;
-    while t + 4 * count <= data.len() && out.len() < MAX_LEGACY_TABLES {
-        let valid = (0..count).take_while(|&i| word(data, t + 4 * i).is_some_and(in_file)).count();
-        // A failed spend leaves the budget used up, which the caller's warning names.
-        if budget.spend(valid as u64 + 1).is_err() {
+    // run[w]: how many words from word w on are such pointers (the scan reads the first
+    // `count` of them at w, and spends that many plus one). Found once, from the end: walking
+    // `count` words from every position read each word of a run up to `count` times.
+    let words = data.len() / 4;
+    let mut run = vec![0u32; words + 1];
+    for w in (0..words).rev() {
+        if word(data, 4 * w).is_some_and(in_file) {
+            run[w] = run[w + 1].saturating_add(1);
+        }
+    }
+    // The positions: `t = 4w` while `t + 4 * count` bytes are there.
+    let positions = data.len().checked_sub(4 * count).map_or(0, |last| last / 4 + 1);
+    // The reads of the positions since the last table, spent together at the next table
+    // (the budget is checked before each table, as when every position spent its own). Past
+    // the limit the scan stops: with no table left out, the budget used up all the same.
+    let mut owed = 0u64;
+    for (w, &r) in run[..positions].iter().enumerate() {
+        if out.len() == MAX_LEGACY_TABLES {
             break;
         }
-        let table: Option<Vec<u32>> =
-            (valid == count).then(|| (0..count).filter_map(|i| word(data, t + 4 * i)).collect());
-        if let Some(table) = table {
-            let mut sorted = table.clone();
-            sorted.sort_unstable();
-            sorted.dedup();
-            let links_ok = sorted.len() == count
-                && table.iter().all(|&p| {
-                    let o = (p & 0xFF_FFFF) as usize;
-                    LegacyLimb::parse_at(data, o)
-                        .is_ok_and(|l| [l.sibling, l.child].iter().all(|&p| p == 0 || sorted.binary_search(&p).is_ok()))
-                });
-            // The first entry is the root: no limb names it as a child or sibling.
-            let root_ok = links_ok
-                && table.iter().all(|&p| {
-                    let o = (p & 0xFF_FFFF) as usize;
-                    LegacyLimb::parse_at(data, o).is_ok_and(|l| l.sibling != table[0] && l.child != table[0])
-                });
-            if root_ok {
-                out.push(t);
-            }
+        let valid = (r as usize).min(count);
+        owed += valid as u64 + 1;
+        if valid < count {
+            continue;
         }
-        t += 4;
+        // A failed spend leaves the budget used up, which the caller's warning names.
+        if budget.spend(std::mem::take(&mut owed)).is_err() {
+            break;
+        }
+        let t = 4 * w;
+        let table: Vec<u32> = (0..count).filter_map(|i| word(data, t + 4 * i)).collect();
+        if is_legacy_table(data, &table) {
+            out.push(t);
+        }
     }
-    let cut = out.len() == MAX_LEGACY_TABLES && t + 4 * count <= data.len();
+    if owed > 0 {
+        let _ = budget.spend(owed);
+    }
+    // Stopped at the cap with positions left to try: the tables' last plus one is one.
+    let cut = out.len() == MAX_LEGACY_TABLES && out.last().is_some_and(|&t| t / 4 + 1 < positions);
     (out, cut)
+}
+
+/// `table` (limb pointers into `data`) as a legacy limb table: distinct, every limb's child and
+/// sibling NULL or an entry, the first entry the root (no limb names it as a child or sibling).
+fn is_legacy_table(data: &[u8], table: &[u32]) -> bool {
+    let mut sorted = table.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let links_ok = sorted.len() == table.len()
+        && table.iter().all(|&p| {
+            let o = (p & 0xFF_FFFF) as usize;
+            LegacyLimb::parse_at(data, o)
+                .is_ok_and(|l| [l.sibling, l.child].iter().all(|&p| p == 0 || sorted.binary_search(&p).is_ok()))
+        });
+    links_ok
+        && table.iter().all(|&p| {
+            let o = (p & 0xFF_FFFF) as usize;
+            LegacyLimb::parse_at(data, o).is_ok_and(|l| l.sibling != table[0] && l.child != table[0])
+        })
 }
 
 /// MM keyframe skeleton headers (`KeyFrameSkeleton`): 4-aligned `NN DD 0000 SSoooooo` with
@@ -518,6 +545,82 @@ mod tests {
     /// 100 one-limb tables in a row (each word points at the same all-zero legacy limb: no
     /// sibling, no child, so every one is a valid root): the scan keeps the first
     /// `MAX_LEGACY_TABLES` and says it stopped; 10 tables are all kept, nothing cut.
+    /// The scan as it was first written (a walk of up to `count` words from every position):
+    /// the reference the run lengths are held to.
+    fn legacy_limb_tables_walking(
+        data: &[u8],
+        seg: u8,
+        count: usize,
+        budget: &mut boneyard_core::Budget,
+    ) -> (Vec<usize>, bool) {
+        let mut out = Vec::new();
+        let in_file = |p: u32| {
+            let (s, o) = split_segmented(p);
+            p >> 28 == 0 && s == seg && o % 4 == 0 && o as usize + LEGACY_LIMB_SIZE <= data.len()
+        };
+        let mut t = 0;
+        while t + 4 * count <= data.len() && out.len() < MAX_LEGACY_TABLES {
+            let valid = (0..count).take_while(|&i| word(data, t + 4 * i).is_some_and(in_file)).count();
+            if budget.spend(valid as u64 + 1).is_err() {
+                break;
+            }
+            let table: Option<Vec<u32>> =
+                (valid == count).then(|| (0..count).filter_map(|i| word(data, t + 4 * i)).collect());
+            if table.is_some_and(|table| is_legacy_table(data, &table)) {
+                out.push(t);
+            }
+            t += 4;
+        }
+        let cut = out.len() == MAX_LEGACY_TABLES && t + 4 * count <= data.len();
+        (out, cut)
+    }
+
+    /// The run-length scan finds the same tables, says the same about the cap and leaves the
+    /// budget as the walk does, on files dense with limb pointers (runs of every length, limbs
+    /// whose links are entries or not), for every count 0-9 and budgets from nothing to plenty.
+    #[test]
+    fn legacy_limb_tables_match_the_walk() {
+        let mut rng = boneyard_core::testdata::XorShift64(0x1e9a_c7ab);
+        let mut kept = 0;
+        for case in 0..300 {
+            let len = 4 * (rng.next_u64() % 200) as usize + (case % 4);
+            let limbs = (len.saturating_sub(LEGACY_LIMB_SIZE) / 4) as u64 + 1;
+            let data: Vec<u8> = (0..len.div_ceil(4))
+                .flat_map(|_| {
+                    let r = rng.next_u64();
+                    let w = match r % 5 {
+                        0 => 0,
+                        4 => r as u32 >> 8,
+                        // A word-aligned pointer into the file, in segment 6 (or a stray 7).
+                        _ => {
+                            (if r.is_multiple_of(17) { 0x0700_0000 } else { 0x0600_0000 })
+                                | (4 * ((r >> 8) % limbs)) as u32
+                        }
+                    };
+                    w.to_be_bytes()
+                })
+                .take(len)
+                .collect();
+            for count in 0..10 {
+                for max in [0, 3, 40, 400, 1 << 20] {
+                    let budget = || boneyard_core::Budget::new(boneyard_core::Limit::new("reads", max), "reads");
+                    let (mut a, mut b) = (budget(), budget());
+                    let got = legacy_limb_tables(&data, 6, count, &mut a);
+                    let want = legacy_limb_tables_walking(&data, 6, count, &mut b);
+                    assert_eq!(got, want, "case {case} count {count} max {max}");
+                    // (What was spent past the limit is not told: only that nothing is left.)
+                    assert_eq!(a.left(), b.left(), "case {case} count {count} max {max}");
+                    if b.left() > 0 {
+                        assert_eq!(a.spent(), b.spent(), "case {case} count {count} max {max}");
+                    }
+                    kept += got.0.len();
+                }
+            }
+        }
+        // The files hold tables (not a comparison of empty results).
+        assert!(kept > 1000, "{kept} tables found");
+    }
+
     #[test]
     fn legacy_limb_tables_stop_at_the_cap_and_say_so() {
         let tables = |n: usize| {

@@ -61,10 +61,163 @@ impl std::hash::Hasher for WordKeyHasher {
 /// A set of one- or two-word keys hashed by [`WordKeys`].
 pub type WordSet<K> = std::collections::HashSet<K, WordKeys>;
 
+/// A map from keys `(u32, usize)` (a vertex address and a limb) to `u32` indices, only ever
+/// added to and emptied: the index a display list's vertex has in its mesh. An open-addressed
+/// table of one array (no control bytes, no deletions) whose emptying is a new generation
+/// rather than a pass over the slots, hashed by multiplying by a random odd number and keeping
+/// the product's top bits (a universal family: a file cannot choose addresses that collide
+/// without knowing the number). The standard map's entry call cost more than the rest of a
+/// vertex's decoding.
+pub struct WordIndex {
+    /// Odd, from the document's [`WordKeys`] seed.
+    multiplier: u64,
+    /// Slots: key, value, and the generation that wrote them (an older one: empty). A power
+    /// of two of them.
+    slots: Vec<Slot>,
+    /// 64 minus log2 of the slots: the product's top bits index a slot.
+    shift: u32,
+    generation: u32,
+    len: usize,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    addr: u32,
+    value: u32,
+    generation: u32,
+    limb: usize,
+}
+
+impl WordIndex {
+    /// Slots of a new table: room for a group of 128 vertices before it grows (most groups
+    /// hold at least a vertex cache's worth, 32).
+    const FIRST_SLOTS: usize = 256;
+
+    /// An empty index hashed with `keys`' seed.
+    pub fn new(keys: WordKeys) -> Self {
+        // Generation 0 marks the slots never written: the table's own start at 1.
+        WordIndex {
+            multiplier: keys.seed | 1,
+            slots: vec![Slot::default(); Self::FIRST_SLOTS],
+            shift: 64 - Self::FIRST_SLOTS.trailing_zeros(),
+            generation: 1,
+            len: 0,
+        }
+    }
+
+    /// Keys held.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no key is held.
+    #[cfg(test)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The first slot `(addr, limb)` is looked for in.
+    fn home(&self, addr: u32, limb: usize) -> usize {
+        // The two words folded (a limb index is far below 2^32: folding loses nothing there,
+        // and keys are compared whole all the same).
+        let key = (u64::from(addr) << 32) ^ limb as u64;
+        (key.wrapping_mul(self.multiplier) >> self.shift) as usize
+    }
+
+    /// The value of `key`, inserting `value` for it when it is not held.
+    #[inline]
+    pub fn get_or_insert(&mut self, (addr, limb): (u32, usize), value: u32) -> u32 {
+        // At most half full: a probe always meets an empty slot.
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(addr, limb);
+        loop {
+            let s = &mut self.slots[i];
+            if s.generation != self.generation {
+                *s = Slot { addr, value, generation: self.generation, limb };
+                self.len += 1;
+                return value;
+            }
+            if s.addr == addr && s.limb == limb {
+                return s.value;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Every key gone (the slots kept).
+    pub fn clear(&mut self) {
+        self.len = 0;
+        match self.generation.checked_add(1) {
+            Some(g) => self.generation = g,
+            // After 2^32 - 1 emptyings, the slots are really emptied once.
+            None => {
+                self.slots.fill(Slot::default());
+                self.generation = 1;
+            }
+        }
+    }
+
+    /// Twice the slots, the keys held put in them again.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let bigger = vec![Slot::default(); 2 * self.slots.len()];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        self.shift -= 1;
+        let (generation, mask) = (self.generation, self.slots.len() - 1);
+        for s in old.into_iter().filter(|s| s.generation == generation) {
+            let mut i = self.home(s.addr, s.limb);
+            while self.slots[i].generation == generation {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = s;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Emptied across the generations' wrap, the index holds nothing of before.
+    #[test]
+    fn word_index_empties_across_the_generation_wrap() {
+        let mut index = WordIndex::new(WordKeys::default());
+        index.generation = u32::MAX;
+        assert_eq!(index.get_or_insert((1, 2), 5), 5);
+        index.clear();
+        assert_eq!((index.generation, index.len()), (1, 0));
+        assert_eq!(index.get_or_insert((1, 2), 6), 6);
+    }
+
+    proptest! {
+        /// A [`WordIndex`] answers what the standard map's `entry().or_insert()` answers, over
+        /// rounds of inserts (growing past its first slots) and emptyings, keys often repeated.
+        #[test]
+        fn word_index_answers_what_std_maps_answer(
+            rounds in proptest::collection::vec(
+                proptest::collection::vec((0u32..64, 0usize..3), 0..300), 1..5),
+        ) {
+            let mut ours = WordIndex::new(WordKeys::default());
+            for keys in rounds {
+                let mut std_map = std::collections::HashMap::new();
+                for (n, &(a, limb)) in keys.iter().enumerate() {
+                    // Addresses of vertices: 16 bytes apart in segment 6.
+                    let key = (0x0600_0000 | (16 * a), limb);
+                    let next = n as u32;
+                    prop_assert_eq!(ours.get_or_insert(key, next), *std_map.entry(key).or_insert(next));
+                }
+                prop_assert_eq!(ours.len(), std_map.len());
+                ours.clear();
+                prop_assert!(ours.is_empty());
+            }
+        }
+    }
 
     proptest! {
         /// A set hashed by [`WordKeys`] holds what the standard one holds.
