@@ -24,7 +24,7 @@ pub use crate::runtime::DrawState;
 use crate::segment::Ctx;
 use crate::skeleton::SkelDef;
 use crate::texture;
-use crate::wordhash::{WordIndex, WordKeys};
+use crate::wordhash::{WordIndex, WordKeys, WordMap};
 use boneyard_core::model::{AlphaMode, Mesh, MeshBinding, TextureFilter};
 use glam::{Mat4, Vec3};
 use std::collections::HashMap;
@@ -69,12 +69,12 @@ pub struct Budget {
     /// that holds it (a skeleton's index in the document and a mesh's in the skeleton; None:
     /// not decodable), so that no second copy of the texels is kept while the document is
     /// built. Their texels are spent from [`Budget::texels`] by each mesh all the same.
-    pub decoded: HashMap<TextureKey, Option<(usize, usize)>>,
+    pub decoded: WordMap<TextureKey, Option<(usize, usize)>>,
     /// The materials evaluated so far for the document's display lists, with the note each
     /// gives (None: none): a display list sets the same few combiners and colours again and
     /// again, and evaluating one (and wording its formula) cost more than decoding the
     /// triangles it colours.
-    pub materials: HashMap<MaterialInputs, (Material, Option<String>)>,
+    pub materials: WordMap<MaterialInputs, (Material, Option<String>)>,
     /// The seed of the groups' vertex maps, drawn once for the document (drawing one from
     /// the standard library's random keys for every group cost as much as a small group).
     pub vertex_keys: WordKeys,
@@ -141,8 +141,8 @@ impl Budget {
             ),
             max_depth: l.max_dlist_depth,
             max_commands: l.max_dlist_commands,
-            decoded: HashMap::new(),
-            materials: HashMap::new(),
+            decoded: WordMap::default(),
+            materials: WordMap::default(),
             vertex_keys: WordKeys::default(),
         }
     }
@@ -186,9 +186,11 @@ const MAX_SUBJECTS_PER_NOTE: usize = 16;
 /// (the offset is the first one's): a texture missing from ten meshes is one note.
 fn merge_notes(raw: Vec<RawNote>, max_notes: usize) -> Vec<MeshNote> {
     let mut out: Vec<(MeshNote, Vec<String>, usize)> = Vec::new();
-    let mut index: HashMap<(Option<String>, String), usize> = HashMap::new();
+    // By file, then message: looked up by reference (the strings are copied once, when a
+    // note is new, not at every note met).
+    let mut index: HashMap<Option<String>, HashMap<String, usize>> = HashMap::new();
     for r in raw {
-        match index.get(&(r.file.clone(), r.message.clone())) {
+        match index.get(&r.file).and_then(|by_message| by_message.get(&r.message)) {
             Some(&i) => {
                 let (_, subjects, n) = &mut out[i];
                 *n += 1;
@@ -197,7 +199,7 @@ fn merge_notes(raw: Vec<RawNote>, max_notes: usize) -> Vec<MeshNote> {
                 }
             }
             None => {
-                index.insert((r.file.clone(), r.message.clone()), out.len());
+                index.entry(r.file.clone()).or_default().insert(r.message.clone(), out.len());
                 out.push((MeshNote { file: r.file, offset: r.offset, message: r.message }, vec![r.subject], 1));
             }
         }
@@ -841,7 +843,7 @@ struct Decoder<'a, 'b> {
     /// The seed of the groups' vertex maps ([`Budget::vertex_keys`]).
     vertex_keys: WordKeys,
     /// The document's materials evaluated so far ([`Budget::materials`]).
-    materials: &'b mut HashMap<MaterialInputs, (Material, Option<String>)>,
+    materials: &'b mut WordMap<MaterialInputs, (Material, Option<String>)>,
     /// Display lists running, by call depth: the lists each level entered (its call, then
     /// its branches), for cutting loops.
     running: Vec<Vec<u32>>,
@@ -992,7 +994,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
         slots: &'b [usize],
         flex: bool,
         commands_left: &'b mut boneyard_core::Budget,
-        (materials, vertex_keys): (&'b mut HashMap<MaterialInputs, (Material, Option<String>)>, WordKeys),
+        (materials, vertex_keys): (&'b mut WordMap<MaterialInputs, (Material, Option<String>)>, WordKeys),
         draw: &'b DrawState,
     ) -> Self {
         Decoder {
@@ -1521,7 +1523,7 @@ mod tests {
             let limits = boneyard_core::Limits::default();
             let run = |cache_groups: bool| {
                 let mut commands = boneyard_core::Budget::new(boneyard_core::limit!(limits, max_document_commands), "commands");
-                let mut memo = HashMap::new();
+                let mut memo = WordMap::default();
                 let mut d = Decoder::new(&ctx, 0, &[], false, &mut commands, (&mut memo, WordKeys::default()), &draw);
                 (d.max_depth, d.max_commands, d.max_groups) = (10, 65536, max_groups);
                 d.cache_groups = cache_groups;
@@ -1600,7 +1602,7 @@ mod tests {
             let draw = DrawState::default();
             let limits = boneyard_core::Limits::default();
             let mut commands = boneyard_core::Budget::new(boneyard_core::limit!(limits, max_document_commands), "commands");
-            let mut memo = HashMap::new();
+            let mut memo = WordMap::default();
             // Two decoders in turn over the same memo, as two display lists of a document.
             for half in states.chunks(states.len().div_ceil(2)) {
                 let mut d = Decoder::new(&ctx, 0, &[], false, &mut commands, (&mut memo, WordKeys::default()), &draw);

@@ -19,51 +19,99 @@ fn word(data: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
 }
 
-/// Which whole 4-aligned words of a file start with a segment byte: bit `j` of block `i` is
-/// word `64i + j`. Built once per file and segment and shared by every scan of it (each scan
-/// would otherwise test every word of the file again).
+/// Which whole 4-aligned words of a file start with a segment byte, and which end in two zero
+/// bytes (a 16-bit field and its zero padding, as headers begin: `FFFF 0000`, `NN DD 0000`, or
+/// a count `NN` and its `000000`): bit `j` of block `i` is word `64i + j`. Built once per file
+/// and segment, in one pass, and shared by every scan of it (each scan would otherwise test
+/// every word of the file again).
 pub struct SegWords {
     seg: u8,
-    /// One spare block of zeros at the end, so the shifted reads of the last block see no bits
-    /// past it.
+    /// Words starting with `seg`. One spare block of zeros at the end, so the shifted reads
+    /// of the last block see no bits past it.
     bits: Vec<u64>,
+    /// Words whose bytes 2 and 3 are zero (the same blocks, the same spare).
+    low_zero: Vec<u64>,
 }
 
 impl SegWords {
-    /// The words of `data` that start with `seg`.
+    /// The words of `data` that start with `seg`, and those ending in two zero bytes.
     pub fn new(data: &[u8], seg: u8) -> Self {
         let blocks = (data.len() / 4).div_ceil(64);
         let mut bits = vec![0u64; blocks + 1];
+        let mut low_zero = vec![0u64; blocks + 1];
         // Whole blocks of 64 words, 16 words at a time, two words a u64 (SWAR): then the
         // whole words of the last block one by one.
         let mut whole = data.chunks_exact(256);
-        for (m, block) in bits.iter_mut().zip(&mut whole) {
+        for ((m, z), block) in bits.iter_mut().zip(low_zero.iter_mut()).zip(&mut whole) {
             for (j, sixteen) in block.chunks_exact(64).enumerate() {
-                *m |= u64::from(Self::sixteen(sixteen.try_into().expect("64 bytes"), seg)) << (16 * j);
+                let (s, lz) = Self::sixteen(sixteen.try_into().expect("64 bytes"), seg);
+                *m |= u64::from(s) << (16 * j);
+                *z |= u64::from(lz) << (16 * j);
             }
         }
         let rest = whole.remainder();
         for (j, w) in rest.chunks_exact(4).enumerate() {
             bits[data.len() / 256] |= u64::from(w[0] == seg) << j;
+            low_zero[data.len() / 256] |= u64::from(w[2] == 0 && w[3] == 0) << j;
         }
-        SegWords { seg, bits }
+        SegWords { seg, bits, low_zero }
     }
 
-    /// Bit `i`: word `i` of the 16 starts with `seg`. Each u64 (little-endian) holds two words
+    /// Bit `i` of the first: word `i` of the 16 starts with `seg`; of the second: its bytes 2
+    /// and 3 are zero. With SSE2 (x86-64's baseline) where there is.
+    #[inline]
+    fn sixteen(words: &[u8; 64], seg: u8) -> (u16, u16) {
+        #[cfg(target_arch = "x86_64")]
+        return Self::sixteen_sse2(words, seg);
+        #[cfg(not(target_arch = "x86_64"))]
+        return Self::sixteen_swar(words, seg);
+    }
+
+    /// [`SegWords::sixteen`] by bytes compared sixteen at a time. A word's test is moved into
+    /// its top bit (its first byte's comparison shifted up 24; its last two bytes' comparisons
+    /// and-ed by a shift of 8), so that the word is negative exactly when it passes; packing
+    /// with signed saturation keeps the sign, four registers of four words to one of sixteen
+    /// bytes, whose top bits one mask gathers in word order.
+    #[cfg(target_arch = "x86_64")]
+    fn sixteen_sse2(words: &[u8; 64], seg: u8) -> (u16, u16) {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86-64 baseline; the loads are of 16 bytes from the
+        // array's four 16-byte chunks (unaligned loads).
+        unsafe {
+            let load = |q: usize| _mm_loadu_si128(words[16 * q..16 * q + 16].as_ptr().cast::<__m128i>());
+            let v = [load(0), load(1), load(2), load(3)];
+            let (s, zero) = (_mm_set1_epi8(seg as i8), _mm_setzero_si128());
+            let first = v.map(|v| _mm_slli_epi32::<24>(_mm_cmpeq_epi8(v, s)));
+            let low_zero = v.map(|v| {
+                let z = _mm_cmpeq_epi8(v, zero);
+                _mm_and_si128(z, _mm_slli_epi32::<8>(z))
+            });
+            let gather = |w: [__m128i; 4]| {
+                let bytes = _mm_packs_epi16(_mm_packs_epi32(w[0], w[1]), _mm_packs_epi32(w[2], w[3]));
+                _mm_movemask_epi8(bytes) as u16
+            };
+            (gather(first), gather(low_zero))
+        }
+    }
+
+    /// [`SegWords::sixteen`] in plain words (SWAR). Each u64 (little-endian) holds two words
     /// whose first bytes are its bits 0..8 and 32..40: xor-ed with `seg` and masked, a lane is
     /// 0 when the byte is `seg`, and adding 0xFF sets the lane's bit 8 when it is not (no carry
     /// crosses into the next lane). The u64 `k`'s two bits, shifted by `2k`, sit at `8 + 2k`
     /// (word `2k`) and `40 + 2k` (word `2k + 1`): `>> 8` and `>> 39` put them in word order.
-    fn sixteen(words: &[u8; 64], seg: u8) -> u16 {
+    /// Likewise the words' last two bytes, bits 16..32 and 48..64, moved down 16 and plus
+    /// 0xFFFF, set bits 16 and 48 when not zero: `>> 16` and `>> 47`.
+    #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+    fn sixteen_swar(words: &[u8; 64], seg: u8) -> (u16, u16) {
         const LO: u64 = 0x0000_00FF_0000_00FF;
         const NE: u64 = 0x0000_0100_0000_0100;
+        const HALF: u64 = 0x0000_FFFF_0000_FFFF;
+        const NZ: u64 = 0x0001_0000_0001_0000;
         let s = u64::from(seg) * 0x0000_0001_0000_0001;
-        let mut n = 0u64;
-        for (k, x) in words.chunks_exact(8).enumerate() {
-            let x = u64::from_le_bytes(x.try_into().expect("8 bytes"));
-            n |= ((((x ^ s) & LO) + LO) & NE) << (2 * k);
-        }
-        !(((n >> 8) | (n >> 39)) as u16)
+        let word = |k: usize| u64::from_le_bytes(words[8 * k..8 * k + 8].try_into().expect("8 bytes"));
+        let n = (0..8).fold(0u64, |n, k| n | ((((word(k) ^ s) & LO) + LO) & NE) << (2 * k));
+        let z = (0..8).fold(0u64, |z, k| z | ((((word(k) >> 16) & HALF) + HALF) & NZ) << (2 * k));
+        (!(((n >> 8) | (n >> 39)) as u16), !(((z >> 16) | (z >> 47)) as u16))
     }
 
     /// The segment byte the words were tested for.
@@ -75,26 +123,44 @@ impl SegWords {
     /// and starts with the segment byte, for every `k` of `ks`: where a record holding
     /// segmented pointers at those words can start. Each scan's own checks (which imply these
     /// bytes) then run only there: 64 words tested at once instead of a test at every word.
-    fn starts<'a>(&'a self, ks: &'a [usize]) -> impl Iterator<Item = usize> + 'a {
-        let blocks = self.bits.len() - 1;
-        let bits = &self.bits;
-        (0..blocks).flat_map(move |i| {
-            // Bit j of `m`: word 64i + j starts a run (its words + k all start with `seg`).
-            let mut m = !0u64;
-            for &k in ks {
-                let (q, r) = (i + k / 64, k % 64);
-                let lo = bits.get(q).copied().unwrap_or(0);
-                let hi = bits.get(q + 1).copied().unwrap_or(0);
-                m &= if r == 0 { lo } else { (lo >> r) | (hi << (64 - r)) };
+    fn starts<const K: usize>(&self, ks: [usize; K]) -> Starts<'_, K, 0> {
+        self.starts_where(ks, [])
+    }
+
+    /// [`SegWords::starts`] where also the word at `h + 4k` ends in two zero bytes, for every
+    /// `k` of `zs` (a header's 16-bit field and its padding).
+    /// (The distances are arrays, so that each scan's loop is made for its own: given as
+    /// slices, finding a block's starts cost more than the scans' checks.)
+    fn starts_where<const K: usize, const Z: usize>(&self, ks: [usize; K], zs: [usize; Z]) -> Starts<'_, K, Z> {
+        Starts { words: self, ks, zs, block: 0, mask: self.run_starts(0, &ks, &zs) }
+    }
+
+    /// Bit j: word `64 * block + j` starts a run (its words + k of `ks` all start with `seg`,
+    /// its words + k of `zs` all end in zeros).
+    #[inline(always)]
+    fn run_starts(&self, block: usize, ks: &[usize], zs: &[usize]) -> u64 {
+        if block + 1 >= self.bits.len() {
+            return 0;
+        }
+        // Bits of `map` shifted down by `k` words, from `block` on.
+        let shifted = |map: &[u64], k: usize| {
+            let (q, r) = (block + k / 64, k % 64);
+            let lo = map.get(q).copied().unwrap_or(0);
+            let hi = map.get(q + 1).copied().unwrap_or(0);
+            if r == 0 {
+                lo
+            } else {
+                (lo >> r) | (hi << (64 - r))
             }
-            std::iter::from_fn(move || {
-                (m != 0).then(|| {
-                    let j = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    (i * 64 + j) * 4
-                })
-            })
-        })
+        };
+        let mut m = !0u64;
+        for &k in ks {
+            m &= shifted(&self.bits, k);
+        }
+        for &k in zs {
+            m &= shifted(&self.low_zero, k);
+        }
+        m
     }
 
     /// The first word at index `from` or later that starts with the segment byte.
@@ -111,10 +177,52 @@ impl SegWords {
     }
 }
 
+/// The offsets [`SegWords::starts_where`] gives, block by block.
+struct Starts<'a, const K: usize, const Z: usize> {
+    words: &'a SegWords,
+    ks: [usize; K],
+    zs: [usize; Z],
+    block: usize,
+    /// The block's starts not given yet.
+    mask: u64,
+}
+
+impl<const K: usize, const Z: usize> Iterator for Starts<'_, K, Z> {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            if self.block + 2 >= self.words.bits.len() {
+                return None;
+            }
+            self.block += 1;
+            self.mask = self.words.run_starts(self.block, &self.ks, &self.zs);
+        }
+        let j = self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some((self.block * 64 + j) * 4)
+    }
+}
+
 /// [`SegWords::starts`] of a new bitmap (tests).
 #[cfg(test)]
 fn pointer_words(data: &[u8], seg: u8, ks: &'static [usize]) -> Vec<usize> {
-    SegWords::new(data, seg).starts(ks).collect()
+    starts_of(&SegWords::new(data, seg), ks, &[])
+}
+
+/// [`SegWords::starts_where`] with the distances as slices (tests; the shapes they use).
+#[cfg(test)]
+fn starts_of(words: &SegWords, ks: &[usize], zs: &[usize]) -> Vec<usize> {
+    match (ks, zs) {
+        (&[a], &[]) => words.starts([a]).collect(),
+        (&[a, b], &[]) => words.starts([a, b]).collect(),
+        (&[a, b, c], &[]) => words.starts([a, b, c]).collect(),
+        (&[a, b, c, d], &[]) => words.starts([a, b, c, d]).collect(),
+        (&[a], &[z]) => words.starts_where([a], [z]).collect(),
+        (&[a, b], &[z]) => words.starts_where([a, b], [z]).collect(),
+        (&[], &[y, z]) => words.starts_where([], [y, z]).collect(),
+        _ => unreachable!("a shape the tests do not use: {ks:?} {zs:?}"),
+    }
 }
 
 /// Offsets of candidate skeleton headers in `data` (bound to `seg`).
@@ -126,7 +234,8 @@ pub fn skeleton_candidates(data: &[u8], seg: u8) -> Vec<usize> {
 pub fn skeleton_candidates_in(data: &[u8], words: &SegWords) -> Vec<usize> {
     let seg = words.seg;
     let mut out = Vec::new();
-    for h in words.starts(&[0]).take_while(|&h| h + SKELETON_HEADER_SIZE <= data.len()) {
+    // `SS oooooo NN 000000`: a pointer word, then a word ending in zeros.
+    for h in words.starts_where([0], [1]).take_while(|&h| h + SKELETON_HEADER_SIZE <= data.len()) {
         // `SS oooooo NN 000000`. The segment byte and the padding first: this runs at every
         // pointer word of every file a probe looks at, and a whole record read costs more.
         if data[h] == seg && data[h + 5..h + 8] == [0, 0, 0] {
@@ -158,7 +267,8 @@ pub fn skeleton_candidates_in(data: &[u8], words: &SegWords) -> Vec<usize> {
 pub fn animation_candidates_in(data: &[u8], words: &SegWords) -> Vec<(usize, usize)> {
     let seg = words.seg;
     let mut out = Vec::new();
-    for h in words.starts(&[1, 2]).take_while(|&h| h + ANIMATION_HEADER_SIZE <= data.len()) {
+    // `FFFF 0000 SSoooooo SSoooooo`: a word ending in zeros, then two pointer words.
+    for h in words.starts_where([1, 2], [0]).take_while(|&h| h + ANIMATION_HEADER_SIZE <= data.len()) {
         if let Some(found) = animation_at(data, seg, h) {
             out.push((h, found));
         }
@@ -335,7 +445,7 @@ pub fn appended_link_headers_in(keep: &[u8], link_len: usize, run: &[usize], wor
 pub fn legacy_animation_candidates_in(data: &[u8], words: &SegWords) -> Vec<(usize, usize)> {
     let seg = words.seg;
     let mut out = Vec::new();
-    for h in words.starts(&[1, 2]).take_while(|&h| h + LEGACY_ANIMATION_HEADER_SIZE <= data.len()) {
+    for h in words.starts([1, 2]).take_while(|&h| h + LEGACY_ANIMATION_HEADER_SIZE <= data.len()) {
         // `FFFF LLLL SSoooooo SSoooooo`: both segment bytes first (implied by the checks below).
         let hit = (data[h + 4] == seg && data[h + 8] == seg).then(|| {
             let a = LegacyAnimationHeader::parse_at(data, h).ok()?;
@@ -454,7 +564,8 @@ fn is_legacy_table(data: &[u8], table: &[u32]) -> bool {
 pub fn kf_skeleton_candidates_in(data: &[u8], words: &SegWords) -> Vec<usize> {
     let seg = words.seg;
     let mut out = Vec::new();
-    for h in words.starts(&[1]).take_while(|&h| h + KF_SKELETON_SIZE <= data.len()) {
+    // `NN DD 0000 SSoooooo`: a word ending in zeros, then a pointer word.
+    for h in words.starts_where([1], [0]).take_while(|&h| h + KF_SKELETON_SIZE <= data.len()) {
         // `NN DD 0000 SSoooooo`: the padding and the segment byte first (implied below).
         let hit = (data[h + 2] == 0 && data[h + 3] == 0 && data[h + 4] == seg).then(|| {
             let k = KeyFrameSkeleton::parse_at(data, h).ok()?;
@@ -484,7 +595,7 @@ pub fn kf_skeleton_candidates_in(data: &[u8], words: &SegWords) -> Vec<usize> {
 pub fn kf_animation_candidates_in(data: &[u8], words: &SegWords) -> Vec<usize> {
     let seg = words.seg;
     let mut out = Vec::new();
-    for h in words.starts(&[0, 1, 2, 3]).take_while(|&h| h + KF_ANIMATION_SIZE <= data.len()) {
+    for h in words.starts([0, 1, 2, 3]).take_while(|&h| h + KF_ANIMATION_SIZE <= data.len()) {
         // Four pointers into the file: their segment bytes first (implied below).
         let hit = (data[h] == seg && data[h + 4] == seg && data[h + 8] == seg && data[h + 12] == seg).then(|| {
             let a = KeyFrameAnimation::parse_at(data, h).ok()?;
@@ -514,7 +625,7 @@ pub fn kf_animation_candidates_in(data: &[u8], words: &SegWords) -> Vec<usize> {
 pub fn curve_animation_candidates_in(data: &[u8], words: &SegWords) -> Vec<usize> {
     let seg = words.seg;
     let mut out = Vec::new();
-    for h in words.starts(&[0, 1, 2]).take_while(|&h| h + CURVE_ANIMATION_HEADER_SIZE <= data.len()) {
+    for h in words.starts([0, 1, 2]).take_while(|&h| h + CURVE_ANIMATION_HEADER_SIZE <= data.len()) {
         // Three pointers into the file, then `0001`: those bytes first (implied below).
         let likely = data[h] == seg && data[h + 4] == seg && data[h + 8] == seg && data[h + 12..h + 14] == [0, 1];
         let hit = likely.then(|| {
@@ -636,6 +747,64 @@ mod tests {
         let (found, cut) = tables(10);
         assert_eq!(found, (0..10).map(|i| 4 * i).collect::<Vec<_>>());
         assert!(!cut);
+    }
+
+    /// `starts_where` against the test at every word, on bytes where `seg` and zeros are both
+    /// frequent (a third of the bytes 6, a third 0), for pointer and zero-ending words asked
+    /// for at several distances (one past the 64-word blocks), on lengths not whole words.
+    #[test]
+    fn starts_where_match_a_test_at_every_word() {
+        let mut rng = boneyard_core::testdata::XorShift64(0x5EED_2E05);
+        let data: Vec<u8> = (0..3001)
+            .map(|_| {
+                let r = rng.next_u64();
+                match r % 3 {
+                    0 => 6,
+                    1 => 0,
+                    _ => (r >> 8) as u8,
+                }
+            })
+            .collect();
+        let mut found = 0;
+        for len in [0, 3, 4, 255, 256, 257, 1000, 3001] {
+            let d = &data[..len];
+            let words = SegWords::new(d, 6);
+            let seg = |h: usize, k: usize| h + 4 * k + 4 <= len && d[h + 4 * k] == 6;
+            let low_zero = |h: usize, k: usize| h + 4 * k + 4 <= len && d[h + 4 * k + 2] == 0 && d[h + 4 * k + 3] == 0;
+            for (ks, zs) in
+                [(&[0usize][..], &[1usize][..]), (&[1], &[0]), (&[1, 2], &[0]), (&[], &[0, 2]), (&[0], &[70])]
+            {
+                let want: Vec<usize> = (0..len / 4)
+                    .map(|w| w * 4)
+                    .filter(|&h| ks.iter().all(|&k| seg(h, k)) && zs.iter().all(|&k| low_zero(h, k)))
+                    .collect();
+                let got: Vec<usize> = starts_of(&words, ks, zs);
+                assert_eq!(got, want, "len {len} ks {ks:?} zs {zs:?}");
+                found += got.len();
+            }
+        }
+        assert!(found > 50, "{found} starts");
+    }
+
+    /// Both ways of testing sixteen words give the test of each word, on blocks where the
+    /// segment byte and zeros are frequent, for every segment byte.
+    #[test]
+    fn sixteen_words_by_either_way() {
+        let mut rng = boneyard_core::testdata::XorShift64(0x16_5EED);
+        for _ in 0..2000 {
+            let seg = (rng.next_u64() % 256) as u8;
+            let block: [u8; 64] = std::array::from_fn(|_| match rng.next_u64() % 4 {
+                0 => seg,
+                1 => 0,
+                _ => rng.next_u64() as u8,
+            });
+            let want = (0..16).fold((0u16, 0u16), |(f, z), i| {
+                let w = &block[4 * i..4 * i + 4];
+                (f | u16::from(w[0] == seg) << i, z | u16::from(w[2] == 0 && w[3] == 0) << i)
+            });
+            assert_eq!(SegWords::sixteen(&block, seg), want);
+            assert_eq!(SegWords::sixteen_swar(&block, seg), want);
+        }
     }
 
     /// `pointer_words` against the test at every word it stands for, on bytes where `seg`
