@@ -78,6 +78,37 @@ pub struct Budget {
     /// The seed of the groups' vertex maps, drawn once for the document (drawing one from
     /// the standard library's random keys for every group cost as much as a small group).
     pub vertex_keys: WordKeys,
+    /// Buffers kept from display list to display list of the document's skeletons.
+    scratch: Scratch,
+}
+
+/// What a display list's run uses and leaves empty, kept for the next run (each a heap
+/// allocation made once per document instead of once per display list; large ones, which the
+/// system allocator pays for most).
+#[derive(Default)]
+struct Scratch {
+    /// Emptied vertex vectors and maps of the groups made so far, for the next groups.
+    spare: Vec<SpareGroup>,
+    /// The display lists running: those each call level entered (its call, then its
+    /// branches), levels one after another, for cutting loops.
+    running: Vec<u32>,
+    /// The calls being run: where each returns to, and where its level starts in `running`.
+    calls: Vec<(u32, usize)>,
+    /// The run's groups (emptied after each run).
+    groups: Vec<Group>,
+}
+
+/// Buffers only: a copy of a budget starts without them.
+impl Clone for Scratch {
+    fn clone(&self) -> Self {
+        Scratch::default()
+    }
+}
+
+impl std::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scratch").field("spare_groups", &self.spare.len()).finish_non_exhaustive()
+    }
 }
 
 /// What [`Decoder::material`]'s material and note depend on: the G_SETCOMBINE words, the cycle
@@ -144,6 +175,7 @@ impl Budget {
             decoded: WordMap::default(),
             materials: WordMap::default(),
             vertex_keys: WordKeys::default(),
+            scratch: Scratch::default(),
         }
     }
 }
@@ -266,8 +298,8 @@ pub fn skeleton_meshes(
         .then(|| crate::skin::limb_matrices(s, None));
     let curve = s.ty == crate::skeleton::SkelType::Curve;
     // The vertex buffers and maps of the groups made so far, emptied, for the next limbs'
-    // groups: allocated once per skeleton rather than once per group.
-    let mut spare: Vec<SpareGroup> = Vec::new();
+    // groups: allocated once per document rather than once per group (or skeleton).
+    let mut scratch = std::mem::take(&mut budget.scratch);
     'limbs: for &l in &s.order {
         let skin = match (s.limbs[l].skin, &skin_mats) {
             (Some((SKIN_LIMB_TYPE_ANIMATED, seg)), Some(mats)) if seg != 0 => {
@@ -317,7 +349,8 @@ pub fn skeleton_meshes(
             (d.max_depth, d.max_commands, d.max_groups) = (max_depth, max_commands, max_groups);
             d.set_colours(colours);
             d.skin_vertices = vtx_buf.as_deref();
-            d.spare = std::mem::take(&mut spare);
+            d.groups = std::mem::take(&mut scratch.groups);
+            d.scratch = std::mem::take(&mut scratch);
             let run = d.run(dl);
             colours = d.colours();
             // A note at segmented address `addr` (in the file its segment is bound to), else at
@@ -346,21 +379,17 @@ pub fn skeleton_meshes(
                 .and_then(|v| v.name_at(dl & 0xFF_FFFF, 'D'))
                 .map(str::to_string)
                 .unwrap_or_else(|| unnamed_display_list(l, dl));
-            spare = std::mem::take(&mut d.spare);
-            // The groups that drew triangles; the others' buffers go back to the spares.
-            let groups: Vec<Group> = d
-                .groups
-                .into_iter()
-                .filter_map(|g| match g.indices.is_empty() {
-                    true => {
-                        spare.push(g.into_spare());
-                        None
-                    }
-                    false => Some(g),
-                })
-                .collect();
-            let many = groups.len() > 1;
-            for (gi, mut g) in groups.into_iter().enumerate() {
+            scratch = std::mem::take(&mut d.scratch);
+            let mut groups = std::mem::take(&mut d.groups);
+            // The groups that drew triangles become meshes; every group's buffers go back to
+            // the spares.
+            let many = groups.iter().filter(|g| !g.indices.is_empty()).count() > 1;
+            let mut gi = 0;
+            for mut g in groups.drain(..) {
+                if g.indices.is_empty() {
+                    scratch.spare.push(g.into_spare());
+                    continue;
+                }
                 // One group: the only name made from `base`, which it takes.
                 let name = if many { numbered(&base, gi) } else { std::mem::take(&mut base) };
                 let rt = g.runtime_texture(meshes.len());
@@ -373,10 +402,13 @@ pub fn skeleton_meshes(
                     runtime.push(rt);
                 }
                 meshes.push(mesh);
-                spare.push(g.into_spare());
+                scratch.spare.push(g.into_spare());
+                gi += 1;
             }
+            scratch.groups = groups;
         }
     }
+    budget.scratch = scratch;
     Ok((meshes, merge_notes(notes, budget.max_skeleton_notes), runtime))
 }
 
@@ -522,7 +554,7 @@ fn apply_texel_use(t: &mut boneyard_core::model::Texture, bilinear: bool, rgb: b
 }
 
 /// One vertex as loaded into the vertex cache.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 struct Vtx {
     addr: u32,
     bone: usize,
@@ -844,12 +876,8 @@ struct Decoder<'a, 'b> {
     vertex_keys: WordKeys,
     /// The document's materials evaluated so far ([`Budget::materials`]).
     materials: &'b mut WordMap<MaterialInputs, (Material, Option<String>)>,
-    /// Display lists running, by call depth: the lists each level entered (its call, then
-    /// its branches), for cutting loops.
-    running: Vec<Vec<u32>>,
-    /// Emptied vertex vectors and maps to make new groups with (`skeleton_meshes` hands them
-    /// from limb to limb).
-    spare: Vec<SpareGroup>,
+    /// The run's stacks and the spare group buffers, kept from run to run ([`Scratch`]).
+    scratch: Scratch,
     /// What was not followed or drawn, told once per limb after the run.
     skipped: Skipped,
 }
@@ -1034,8 +1062,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             cache_groups: true,
             vertex_keys,
             materials,
-            running: Vec::new(),
-            spare: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -1120,8 +1147,11 @@ impl<'a, 'b> Decoder<'a, 'b> {
             // note already told).
             None => self.evaluate_material(),
         };
-        let (verts, seen) =
-            self.spare.pop().unwrap_or_else(|| (Vec::with_capacity(VTX_CACHE), WordIndex::new(self.vertex_keys)));
+        let (verts, seen) = self
+            .scratch
+            .spare
+            .pop()
+            .unwrap_or_else(|| (Vec::with_capacity(VTX_CACHE), WordIndex::new(self.vertex_keys)));
         self.groups.push(Group {
             tex: key,
             mat_key,
@@ -1140,9 +1170,11 @@ impl<'a, 'b> Decoder<'a, 'b> {
         Some(self.groups.len() - 1)
     }
     fn run(&mut self, start: u32) -> Result<(), String> {
-        let mut stack: Vec<u32> = Vec::new();
         let mut pc = start;
-        self.running = vec![vec![start]];
+        let s = &mut self.scratch;
+        s.running.clear();
+        s.calls.clear();
+        s.running.push(start);
         for _ in 0..self.max_commands {
             if !self.commands_left.try_spend(1) {
                 return Err(
@@ -1152,7 +1184,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             }
             let Some(cmd) = self.ctx.record_if_there::<Gfx>(pc) else {
                 // A display list in a segment nobody provides: skip it, as if it were empty.
-                if stack.is_empty() && pc == start && !self.ctx.is_valid(pc) {
+                if self.scratch.calls.is_empty() && pc == start && !self.ctx.is_valid(pc) {
                     *self.skipped.unbound.entry(split_segmented(pc).0).or_default() += 1;
                     return Ok(());
                 }
@@ -1265,7 +1297,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                         *self.skipped.unbound.entry(split_segmented(w1).0).or_default() += 1;
                         continue;
                     }
-                    if self.running.iter().any(|level| level.contains(&w1)) {
+                    if self.scratch.running.contains(&w1) {
                         // Into a list already running: the RSP would loop (or overflow its
                         // stack) for ever. Cut: this command ends the current list.
                         let how = if call { "calls" } else { "branches to" };
@@ -1273,34 +1305,35 @@ impl<'a, 'b> Decoder<'a, 'b> {
                             pc.wrapping_sub(8),
                             format!("the display list {how} {w1:#010x}, which is already running (a loop): cut there"),
                         ));
-                        match stack.pop() {
-                            Some(ret) => {
-                                self.running.pop();
+                        match self.scratch.calls.pop() {
+                            Some((ret, level)) => {
+                                self.scratch.running.truncate(level);
                                 pc = ret;
                                 continue;
                             }
                             None => return Ok(()),
                         }
                     }
+                    let s = &mut self.scratch;
                     if call {
-                        if stack.len() >= self.max_depth {
+                        if s.calls.len() >= self.max_depth {
                             return Err(format!(
                                 "limit `max_dlist_depth` ({}) exceeded: {} nested display-list calls",
                                 self.max_depth,
-                                stack.len() + 1
+                                s.calls.len() + 1
                             ));
                         }
-                        stack.push(pc);
-                        self.running.push(vec![w1]);
-                    } else if let Some(level) = self.running.last_mut().filter(|l| l.len() < MAX_BRANCHES_TRACKED) {
+                        s.calls.push((pc, s.running.len()));
+                        s.running.push(w1);
+                    } else if s.running.len() - s.calls.last().map_or(0, |&(_, level)| level) < MAX_BRANCHES_TRACKED {
                         // Past that many, a loop is caught by the command limit instead.
-                        level.push(w1);
+                        s.running.push(w1);
                     }
                     pc = w1;
                 }
-                G_ENDDL => match stack.pop() {
-                    Some(ret) => {
-                        self.running.pop();
+                G_ENDDL => match self.scratch.calls.pop() {
+                    Some((ret, level)) => {
+                        self.scratch.running.truncate(level);
                         pc = ret;
                     }
                     None => return Ok(()),

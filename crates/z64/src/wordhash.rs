@@ -85,6 +85,7 @@ pub type WordMap<K, V> = std::collections::HashMap<K, V, WordKeys>;
 /// the product's top bits (a universal family: a file cannot choose addresses that collide
 /// without knowing the number). The standard map's entry call cost more than the rest of a
 /// vertex's decoding.
+#[derive(Debug, Clone)]
 pub struct WordIndex {
     /// Odd, from the document's [`WordKeys`] seed.
     multiplier: u64,
@@ -97,7 +98,7 @@ pub struct WordIndex {
     len: usize,
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 struct Slot {
     addr: u32,
     value: u32,
