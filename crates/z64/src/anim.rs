@@ -59,6 +59,16 @@ impl AnimKind {
             AnimKind::Curve { .. } => "curve",
         }
     }
+    /// `"z64 "` and [`AnimKind::name`]: the animation's format as the document lists it.
+    pub fn format_name(&self) -> &'static str {
+        match self {
+            AnimKind::Normal { .. } => "z64 normal",
+            AnimKind::Link { .. } => "z64 link",
+            AnimKind::Legacy { .. } => "z64 legacy",
+            AnimKind::KeyFrame { .. } => "z64 mm keyframe",
+            AnimKind::Curve { .. } => "z64 curve",
+        }
+    }
     /// The kind as one token (for `check` lines).
     pub fn token(&self) -> &'static str {
         match self {

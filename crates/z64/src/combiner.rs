@@ -328,6 +328,22 @@ fn to_material(rgb: &[Poly; 3], alpha: &Poly, inexact: bool, mut why: Vec<&'stat
     }
 }
 
+/// Whether the formula [`describe`] words names the environment colour (`ENVIRONMENT` or
+/// `ENV_ALPHA`) and the primitive colour (`PRIMITIVE`, `PRIMITIVE_ALPHA`), found from the
+/// selectors rather than the words (the notes need the words only when they are told).
+pub fn reads_env_prim(combine: Combine) -> (bool, bool) {
+    // Selector numbers, in the tables `describe` names them by.
+    const ENVIRONMENT: u8 = 5;
+    const ENV_ALPHA: u8 = 12;
+    const PRIMITIVE: u8 = 3;
+    const PRIMITIVE_ALPHA: u8 = 10;
+    combine.cycles().iter().fold((false, false), |(env, prim), c| {
+        let [a, b, m, d] = c.rgb;
+        let picks = |colour: u8, alpha: u8| a == colour || b == colour || m == colour || m == alpha || d == colour;
+        (env || picks(ENVIRONMENT, ENV_ALPHA), prim || picks(PRIMITIVE, PRIMITIVE_ALPHA))
+    })
+}
+
 /// The combiner's formula in gbi.h's words, for notes: `(a - b) * c + d` per cycle.
 pub fn describe(combine: Combine) -> String {
     const A: [&str; 8] = ["COMBINED", "TEXEL0", "TEXEL1", "PRIMITIVE", "SHADE", "ENVIRONMENT", "1", "NOISE"];
@@ -374,6 +390,25 @@ mod tests {
     const ZERO_C: u32 = 31;
     const ZERO_D: u32 = 7;
     const K: Constants = Constants { prim: [1.0, 0.5, 0.25, 1.0], env: [0.1, 0.4, 0.2, 0.0] };
+
+    /// The selectors say what the formula's words say, on every combine word pair drawn
+    /// (random, and each cycle's fields set to the colours' numbers often).
+    #[test]
+    fn reads_env_prim_is_what_the_words_name() {
+        let mut rng = boneyard_core::testdata::XorShift64(0xC0_3B1E);
+        let (mut env, mut prim) = (0, 0);
+        for _ in 0..100_000 {
+            let r = rng.next_u64();
+            let c = Combine { w0: 0xFC00_0000 | (r as u32 & 0x00FF_FFFF), w1: (r >> 32) as u32 };
+            let words = describe(c);
+            let want = (words.contains("ENVIRONMENT") || words.contains("ENV_ALPHA"), words.contains("PRIMITIVE"));
+            assert_eq!(reads_env_prim(c), want, "{:08X} {:08X}: {words}", c.w0, c.w1);
+            env += usize::from(want.0);
+            prim += usize::from(want.1);
+        }
+        // Both kinds of answer were met many times.
+        assert!(env > 10_000 && env < 90_000 && prim > 10_000 && prim < 90_000, "{env} {prim}");
+    }
 
     #[test]
     fn link_tunic_combiner_is_texel0_shade_env() {

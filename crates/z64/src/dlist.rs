@@ -1000,16 +1000,16 @@ fn material_of(
     if let Some(a) = &m.approximated {
         why.push(format!("approximated ({a})"));
     }
-    let formula = combiner::describe(c);
-    let reads = |v: &str| formula.contains(v);
-    if env.is_none() && (reads("ENVIRONMENT") || reads("ENV_ALPHA")) {
+    let (reads_env, reads_prim) = combiner::reads_env_prim(c);
+    if env.is_none() && reads_env {
         why.push("the environment colour is set at run time by the actor: white assumed".into());
     }
-    if prim.is_none() && reads("PRIMITIVE") {
+    if prim.is_none() && reads_prim {
         why.push("the primitive colour is set at run time by the actor: white assumed".into());
     }
     let note = (!why.is_empty()).then(|| {
         let cycles = if two_cycle { "2-cycle" } else { "1-cycle" };
+        let formula = combiner::describe(c);
         format!("combiner {:08X} {:08X} ({cycles}: {formula}): {}", c.w0, c.w1, why.join("; "))
     });
     (m, note)

@@ -49,8 +49,19 @@ pub struct Z64Document {
     root_at_frame0: Vec<OnceLock<Option<[i16; 3]>>>,
 }
 
+/// `format!("0x{v:X}")`, put together by hand (it names every skeleton and animation).
 fn hex(v: u32) -> String {
-    format!("0x{v:X}")
+    let mut s = String::with_capacity(10);
+    push_hex(&mut s, v);
+    s
+}
+
+/// Appends `0x` and `v`'s upper-case hex digits (no leading zeros), as `{:#X}` writes them.
+fn push_hex(s: &mut String, v: u32) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let digits = ((32 - v.leading_zeros()).div_ceil(4) as usize).max(1);
+    s.push_str("0x");
+    s.extend((0..digits).rev().map(|i| char::from(HEX[((v >> (4 * i)) & 0xF) as usize])));
 }
 
 impl Z64Document {
@@ -98,6 +109,7 @@ impl Z64Document {
             let note = boneyard_core::limit!(doc.found.limits, max_warnings).cut_note(dropped);
             doc.warnings.push(Warning::in_file(file, note));
         }
+        doc.anim_infos.reserve_exact(doc.found.anims.len());
         for (i, a) in doc.found.anims.iter().enumerate() {
             let home = doc.found.ctxs[a.ctx].1;
             // The `list --json` fields are built when asked for (`animation_extra`).
@@ -114,13 +126,13 @@ impl Z64Document {
                 },
                 // Put together without the formatting machinery: this runs for every
                 // animation of the document (hundreds in Link's files).
-                format: ["z64 ", a.kind.name()].concat(),
+                format: a.kind.format_name().to_owned(),
                 source: {
-                    use std::fmt::Write;
                     let stem = &doc.files[home].stem;
                     let mut source = String::with_capacity(stem.len() + 9);
                     source.push_str(stem);
-                    let _ = write!(source, "@0x{:X}", a.addr & 0xFF_FFFF);
+                    source.push('@');
+                    push_hex(&mut source, a.addr & 0xFF_FFFF);
                     source
                 },
                 skeleton: a.skeleton,
@@ -667,6 +679,22 @@ impl Document for Z64Document {
             ));
         }
         Ok(lines)
+    }
+}
+
+#[cfg(test)]
+mod hex_tests {
+    /// `hex` writes what `format!("0x{v:X}")` writes, at every digit count.
+    #[test]
+    fn hex_is_the_formatters() {
+        let mut rng = boneyard_core::testdata::XorShift64(0x4E7);
+        for shift in 0..32 {
+            for _ in 0..50 {
+                let v = (rng.next_u64() as u32) >> shift;
+                assert_eq!(super::hex(v), format!("0x{v:X}"));
+            }
+        }
+        assert_eq!(super::hex(0), "0x0");
     }
 }
 
