@@ -10,7 +10,10 @@
 #
 # The rows are those of crates/export/benches/pipeline.rs: real files when ../shared/data (or
 # $BONEYARD_DATA) is there, the families' demo files always. The floor copies every byte the
-# opens are handed once (from cache for small files, so a small file's ratio is its fixed cost).
+# opens are handed once, into new memory (from cache for small files, so a small file's ratio
+# is its fixed cost; for inputs of megabytes mostly the kernel mapping the new pages); the last
+# two columns are the same copy into buffers made beforehand (`*_memcpy_warm`: the memory's
+# bandwidth alone) and the decode over it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extra=()
@@ -18,7 +21,8 @@ extra=()
 OUT=$(mktemp)
 trap 'rm -f "$OUT" "$OUT.table"' EXIT
 cargo bench -q -p boneyard-export --bench pipeline -- "${extra[@]}" \
-  decode memcpy_floor corpus_decode corpus_memcpy_floor oni_cd_corpus_decode oni_cd_corpus_memcpy_floor \
+  decode memcpy_floor memcpy_warm corpus_decode corpus_memcpy_floor corpus_memcpy_warm \
+  oni_cd_corpus_decode oni_cd_corpus_memcpy_floor oni_cd_corpus_memcpy_warm \
   | tee "$OUT"
 echo
 
@@ -41,14 +45,15 @@ awk '
   END {
     for (k in median) {
       split(k, p, "/")
-      floor = ""
-      if (p[1] == "decode") floor = "memcpy_floor/" p[2]
-      else if (p[1] == "corpus_decode" || p[1] == "corpus_decode_threads") floor = "corpus_memcpy_floor/" p[2]
-      else if (k == "oni_cd_corpus_decode") floor = "oni_cd_corpus_memcpy_floor"
+      floor = ""; warm = ""
+      if (p[1] == "decode") { floor = "memcpy_floor/" p[2]; warm = "memcpy_warm/" p[2] }
+      else if (p[1] == "corpus_decode" || p[1] == "corpus_decode_threads") { floor = "corpus_memcpy_floor/" p[2]; warm = "corpus_memcpy_warm/" p[2] }
+      else if (k == "oni_cd_corpus_decode") { floor = "oni_cd_corpus_memcpy_floor"; warm = "oni_cd_corpus_memcpy_warm" }
       if (floor == "" || !(floor in median) || median[floor] == 0) continue
-      printf "%-34s %12.1f %12.1f %7.1fx %9.1fx\n", k, median[k], median[floor], median[k] / median[floor], fastest[k] / fastest[floor]
+      w = (warm in median && median[warm] > 0) ? sprintf("%9.1f %7.1fx", median[warm], median[k] / median[warm]) : sprintf("%9s %8s", "-", "-")
+      printf "%-34s %12.1f %12.1f %7.1fx %9.1fx %s\n", k, median[k], median[floor], median[k] / median[floor], fastest[k] / fastest[floor], w
     }
   }
 ' "$OUT" | sort >"$OUT.table"
-printf "%-34s %12s %12s %8s %10s\n" "decode / floor" "median us" "floor us" "median" "fastest"
+printf "%-34s %12s %12s %8s %10s %9s %8s\n" "decode / floor" "median us" "floor us" "median" "fastest" "warm us" "median"
 cat "$OUT.table"

@@ -143,6 +143,21 @@ fn memcpy_floor(bencher: divan::Bencher, label: &str) {
     });
 }
 
+/// The input's bytes copied into buffers made (and written) beforehand: the memory's bandwidth
+/// alone. A fresh copy (the floor) also pays for new memory, which for inputs of megabytes is
+/// mostly the kernel mapping its pages; `scripts/bench-decode.sh` shows both ratios.
+#[divan::bench(args = labels())]
+fn memcpy_warm(bencher: divan::Bencher, label: &str) {
+    let (_, _, files) = inputs().into_iter().find(|(l, _, _)| l == label).expect("known input");
+    let mut into: Vec<Vec<u8>> = files.iter().map(|f| f.data.clone()).collect();
+    bencher.bench_local(|| {
+        for (to, f) in into.iter_mut().zip(&files) {
+            to.copy_from_slice(&f.data);
+        }
+        black_box(&into);
+    });
+}
+
 /// Every clip of the first skeleton in one glb (adult Link: 575 clips), as `export` writes it.
 #[divan::bench(args = labels(), sample_count = 5)]
 fn export_glb_every_clip(bencher: divan::Bencher, label: &str) {
@@ -189,6 +204,19 @@ fn oni_cd_corpus_memcpy_floor(bencher: divan::Bencher) {
         for f in &files {
             black_box(f.data.clone());
         }
+    });
+}
+
+/// [`oni_cd_corpus_memcpy_floor`] into buffers made beforehand (see [`memcpy_warm`]).
+#[divan::bench(sample_count = 10)]
+fn oni_cd_corpus_memcpy_warm(bencher: divan::Bencher) {
+    let files = cd_corpus();
+    let mut into: Vec<Vec<u8>> = files.iter().map(|f| f.data.clone()).collect();
+    bencher.bench_local(|| {
+        for (to, f) in into.iter_mut().zip(&files) {
+            to.copy_from_slice(&f.data);
+        }
+        black_box(&into);
     });
 }
 
@@ -291,5 +319,20 @@ fn corpus_memcpy_floor(bencher: divan::Bencher, label: &str) {
                 black_box(f.data.clone());
             }
         }
+    });
+}
+
+/// [`corpus_memcpy_floor`] into buffers made beforehand (see [`memcpy_warm`]).
+#[divan::bench(args = corpus_labels(), sample_count = 30)]
+fn corpus_memcpy_warm(bencher: divan::Bencher, label: &str) {
+    let units = corpus(label);
+    let from: Vec<&[u8]> =
+        units.iter().flat_map(|u| u.files.iter().chain(&u.companions.files)).map(|f| &f.data[..]).collect();
+    let mut into: Vec<Vec<u8>> = from.iter().map(|d| d.to_vec()).collect();
+    bencher.bench_local(|| {
+        for (to, d) in into.iter_mut().zip(&from) {
+            to.copy_from_slice(d);
+        }
+        black_box(&into);
     });
 }
