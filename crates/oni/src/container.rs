@@ -379,8 +379,9 @@ impl InstanceFile {
 
     /// A reader over the raw data from raw offset `off` to the end of the raw data, with
     /// absolute offsets of the file that holds it. `field_at` is where the offset was read
-    /// (named in the error when it is out of range).
-    pub fn raw_from(&self, off: u32, field_at: u64, what: &str) -> Result<Reader<'_>> {
+    /// (named in the error when it is out of range), `what` what the errors call the data
+    /// (worded only for an error: `format_args!` costs nothing until then).
+    pub fn raw_from(&self, off: u32, field_at: u64, what: impl std::fmt::Display) -> Result<Reader<'_>> {
         let (base, bytes, file): (usize, &[u8], &str) = match &self.raw {
             RawStore::Inside { offset, len } => (*offset, slice(&self.data, *offset, *len)?, &self.name),
             RawStore::Companion { name, data: Some(b) } => (0, &b[..], name),
@@ -412,8 +413,8 @@ impl InstanceFile {
     }
 
     /// `len` bytes of raw data at `off` (checked), as [`raw_from`](Self::raw_from).
-    pub fn raw_slice(&self, off: u32, len: usize, field_at: u64, what: &str) -> Result<Reader<'_>> {
-        let r = self.raw_from(off, field_at, what)?;
+    pub fn raw_slice(&self, off: u32, len: usize, field_at: u64, what: impl std::fmt::Display) -> Result<Reader<'_>> {
+        let r = self.raw_from(off, field_at, &what)?;
         if len > r.len() {
             return Err(Error::invalid(
                 field_at,

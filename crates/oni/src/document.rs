@@ -52,7 +52,8 @@ impl OniDocument {
         // Every TRAM with data, file by file, in descriptor order.
         let mut budget = 0usize;
         let mut trams = Vec::new();
-        let mut tram_index: HashMap<Ref, usize> = HashMap::new();
+        let mut tram_index: HashMap<Ref, usize> =
+            HashMap::with_capacity(files.files.iter().map(|f| f.with_tag(TRAM).count()).sum());
         let mut warnings = Vec::new();
         for (fi, f) in files.files.iter().enumerate() {
             for i in f.with_tag(TRAM) {

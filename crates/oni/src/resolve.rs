@@ -35,7 +35,9 @@ impl Files {
     }
     /// [`Files::new`] with the caller's limits.
     pub fn with_limits(files: Vec<InstanceFile>, limits: boneyard_core::Limits) -> Self {
-        let mut by_name = HashMap::new();
+        // Sized for every instance at once (a CD's level grew it a dozen times, each growth
+        // hashing every name again).
+        let mut by_name = HashMap::with_capacity(files.iter().map(|f| f.descriptors.len()).sum());
         for (fi, f) in files.iter().enumerate() {
             for (i, d) in f.descriptors.iter().enumerate() {
                 if let (false, Some(n)) = (d.placeholder, &d.name) {

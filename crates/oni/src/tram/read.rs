@@ -147,7 +147,7 @@ impl Tram {
             if off == 0 {
                 return Err(err(field, format!("{count} {what} but no raw offset")));
             }
-            file.raw_slice(off, count * size, at(field), &format!("TRAM {name}: {what}")).map(Some)
+            file.raw_slice(off, count * size, at(field), format_args!("TRAM {name}: {what}")).map(Some)
         };
         let raw_err = |e: Error| e.in_file(file.raw_name());
 
@@ -303,7 +303,7 @@ impl Tram {
         if rot_off == 0 {
             return Err(err(t::ROTATIONS, "no rotation data (raw offset 0)".into()));
         }
-        let block = file.raw_from(rot_off, at(t::ROTATIONS), &format!("TRAM {name}: rotations"))?;
+        let block = file.raw_from(rot_off, at(t::ROTATIONS), format_args!("TRAM {name}: rotations"))?;
         let (block_len, streams) = walk_block(&block, parts, frames, key_size as usize).map_err(|e| {
             let msg = match &e.kind {
                 boneyard_core::ErrorKind::Invalid(m) => m.clone(),

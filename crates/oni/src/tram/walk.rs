@@ -164,9 +164,13 @@ pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) ->
     }
     let last_frame = frames - 1;
     let mut streams = Vec::with_capacity(parts);
+    // The streams' starts in order, to find the one after each (parts times a pass over all
+    // the starts was a tenth of a CD's walk).
+    let mut sorted = starts.clone();
+    sorted.sort_unstable();
     for (p, &start) in starts.iter().enumerate() {
         // The stream may not run into another part's stream that starts after it.
-        let limit = starts.iter().copied().filter(|&s| s > start).min().unwrap_or(data.len());
+        let limit = sorted.get(sorted.partition_point(|&s| s <= start)).copied().unwrap_or(data.len());
         let mut pos = start;
         let mut sum = 0usize;
         let mut nkeys = 0usize;
@@ -188,8 +192,22 @@ pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) ->
         // record's check is the one that fails.
         let step = 1 + ks;
         let fit = (limit - pos) / step;
-        let gaps = data[pos..pos + fit * step].iter().step_by(step);
-        for &gap in gaps {
+        let records = &data[pos..pos + fit * step];
+        // Eight records at a time while their gaps cannot reach the last frame (no compare a
+        // record: most of a stream is walked so), then one at a time.
+        let mut walked = 0;
+        while walked + 8 <= fit {
+            let eight = &records[walked * step..(walked + 8) * step];
+            let gaps: usize = (0..8).map(|j| eight[j * step] as usize).sum();
+            if sum + gaps >= last_frame {
+                break;
+            }
+            sum += gaps;
+            walked += 8;
+        }
+        pos += walked * step;
+        nkeys += walked;
+        for &gap in records[walked * step..].iter().step_by(step) {
             if sum >= last_frame {
                 break;
             }
