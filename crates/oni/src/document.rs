@@ -52,8 +52,10 @@ impl OniDocument {
         // Every TRAM with data, file by file, in descriptor order.
         let mut budget = 0usize;
         let mut trams = Vec::new();
-        let mut tram_index: HashMap<Ref, usize> =
-            HashMap::with_capacity(files.files.iter().map(|f| f.with_tag(TRAM).count()).sum());
+        // By file and instance: the animation a TRAM became (a table, not a map: a CD's level
+        // hashed every TRAM's reference).
+        let mut tram_index: Vec<Vec<Option<usize>>> =
+            files.files.iter().map(|f| vec![None; f.descriptors.len()]).collect();
         let mut warnings = Vec::new();
         for (fi, f) in files.files.iter().enumerate() {
             for i in f.with_tag(TRAM) {
@@ -93,7 +95,7 @@ impl OniDocument {
                 limit!(limits, max_animation_bytes)
                     .check(budget as u64, at, "bytes of decoded animations")
                     .map_err(|e| e.in_file(&f.name))?;
-                tram_index.insert(Ref { file: fi, index: i }, trams.len());
+                tram_index[fi][i] = Some(trams.len());
                 trams.push(t);
             }
         }
@@ -102,7 +104,8 @@ impl OniDocument {
         let mut bodies: Vec<Body> = Vec::new();
         let mut extras: Vec<Map<String, Value>> = Vec::new();
         let mut ids: Vec<String> = Vec::new();
-        let mut anim_skeleton: HashMap<usize, usize> = HashMap::new();
+        // By animation (they are numbered densely): the body each plays on.
+        let mut anim_skeleton: Vec<Option<usize>> = vec![None; trams.len()];
         let mut used_trbs = std::collections::HashSet::new();
         let mut used_trcm = std::collections::HashSet::new();
         let mut held = 0usize;
@@ -136,8 +139,10 @@ impl OniDocument {
                 if let Some(trac) = link(oncc::ANIMATIONS)? {
                     let mut names = Vec::new();
                     for tr in trac_animations(&files, trac, &mut trac_walked, &mut warnings)? {
-                        if let Some(&a) = tram_index.get(&tr) {
-                            anim_skeleton.entry(a).or_insert(sk);
+                        if let Some(a) = tram_index.get(tr.file).and_then(|f| f.get(tr.index)).copied().flatten() {
+                            if let Some(slot @ None) = anim_skeleton.get_mut(a) {
+                                *slot = Some(sk);
+                            }
                             names.push(trams[a].name.clone());
                         }
                     }
@@ -209,11 +214,11 @@ impl OniDocument {
         // Animations without a body of their part count get boneyard's generic one.
         let mut generic_for: HashMap<usize, usize> = HashMap::new();
         for (a, t) in trams.iter().enumerate() {
-            if anim_skeleton.contains_key(&a) {
+            if anim_skeleton[a].is_some() {
                 continue;
             }
             if let Some(sk) = bodies.iter().position(|b| b.parts() == t.parts) {
-                anim_skeleton.insert(a, sk);
+                anim_skeleton[a] = Some(sk);
                 continue;
             }
             let sk = *generic_for.entry(t.parts).or_insert_with(|| {
@@ -233,7 +238,7 @@ impl OniDocument {
                 extras.push(extra);
                 bodies.len() - 1
             });
-            anim_skeleton.insert(a, sk);
+            anim_skeleton[a] = Some(sk);
         }
 
         let mut skeletons = Vec::with_capacity(bodies.len());
@@ -251,7 +256,7 @@ impl OniDocument {
                 bones: t.parts,
                 format: t.format(),
                 source: format!("{}#{}", t.file, t.descriptor),
-                skeleton: anim_skeleton.get(&i).copied(),
+                skeleton: anim_skeleton[i],
                 interpolation: Interpolation::Linear,
                 // Built when asked for (`animation_extra`): a CD's worth of TRAMs would hold
                 // over 50 MB of JSON trees otherwise.
