@@ -255,7 +255,14 @@ impl OniDocument {
                 fps: layout::tram::ENGINE_FPS as f64,
                 bones: t.parts,
                 format: t.format(),
-                source: format!("{}#{}", t.file, t.descriptor),
+                source: {
+                    // `format!("{}#{}", t.file, t.descriptor)` by hand (once per TRAM).
+                    let mut source = String::with_capacity(t.file.len() + 8);
+                    source.push_str(&t.file);
+                    source.push('#');
+                    push_decimal(&mut source, t.descriptor);
+                    source
+                },
                 skeleton: anim_skeleton[i],
                 interpolation: Interpolation::Linear,
                 // Built when asked for (`animation_extra`): a CD's worth of TRAMs would hold
@@ -643,5 +650,38 @@ impl Document for OniDocument {
 
     fn check(&self) -> Result<Vec<String>> {
         crate::check::lines(self)
+    }
+}
+
+/// Appends `v`'s decimal digits, as `{}` writes them.
+fn push_decimal(s: &mut String, v: usize) {
+    let mut digits = [0u8; 20];
+    let (mut n, mut v) = (0, v);
+    loop {
+        digits[19 - n] = b'0' + (v % 10) as u8;
+        v /= 10;
+        n += 1;
+        if v == 0 {
+            break;
+        }
+    }
+    s.extend(digits[20 - n..].iter().map(|&d| char::from(d)));
+}
+
+#[cfg(test)]
+mod decimal_tests {
+    /// `push_decimal` writes what `{}` writes, at every digit count.
+    #[test]
+    fn decimals_are_the_formatters() {
+        let mut rng = boneyard_core::testdata::XorShift64(0xDEC);
+        for shift in 0..64 {
+            let v = (rng.next_u64() >> shift) as usize;
+            let mut s = String::from("x#");
+            super::push_decimal(&mut s, v);
+            assert_eq!(s, format!("x#{v}"));
+        }
+        let mut s = String::new();
+        super::push_decimal(&mut s, 0);
+        assert_eq!(s, "0");
     }
 }
