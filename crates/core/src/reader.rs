@@ -287,7 +287,10 @@ fn word(endian: Endian, b: [u8; 4]) -> u32 {
 /// NUL-terminated ASCII from a fixed-size field; non-printable bytes become '?'.
 pub fn cstr(b: &[u8]) -> String {
     let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-    b[..end].iter().map(|&c| if (0x20..0x7f).contains(&c) { c as char } else { '?' }).collect()
+    // Bytes, then one check of them (all printable ASCII by construction), rather than a
+    // char pushed at a time: names are read for every instance of a level.
+    let ascii: Vec<u8> = b[..end].iter().map(|&c| if (0x20..0x7f).contains(&c) { c } else { b'?' }).collect();
+    String::from_utf8(ascii).unwrap_or_default()
 }
 
 /// A checked sub-slice `data[off..off+len]` with an error naming `off`.
@@ -368,5 +371,9 @@ mod tests {
     fn cstr_stops_at_nul() {
         assert_eq!(cstr(b"TRAMabc\0zz"), "TRAMabc");
         assert_eq!(cstr(b"a\x01b"), "a?b");
+        // Every byte: printable ASCII kept, anything else a '?'.
+        let all: Vec<u8> = (1..=255).collect();
+        let want: String = all.iter().map(|&c| if (0x20..0x7f).contains(&c) { c as char } else { '?' }).collect();
+        assert_eq!(cstr(&all), want);
     }
 }

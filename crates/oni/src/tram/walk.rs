@@ -255,14 +255,17 @@ pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) ->
 /// gathered by OR of "exponent plus one" lane sums, no branch per key (a third of a CD's
 /// keys are floats).
 fn float_keys_finite(stream: &[u8]) -> bool {
-    const EXP: u32 = 0x7F80_0000;
-    let float = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-    // A float's exponent bits plus one exponent unit carry into bit 31 exactly when they are
-    // all ones (0x7F80_0000 + 0x0080_0000 = 0x8000_0000).
-    let key = |k: &[u8]| (0..4).fold(0u32, |acc, i| acc | ((float(&k[4 * i..4 * i + 4]) & EXP) + 0x0080_0000));
+    // Two floats a word: a float's exponent bits plus one exponent unit carry into its bit 31
+    // exactly when they are all ones (0x7F80_0000 + 0x0080_0000 = 0x8000_0000), never into
+    // the next float.
+    const EXP: u64 = 0x7F80_0000_7F80_0000;
+    const UNIT: u64 = 0x0080_0000_0080_0000;
+    const TOP: u64 = 0x8000_0000_8000_0000;
+    let word = |b: &[u8]| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+    let key = |k: &[u8]| ((word(&k[..8]) & EXP) + UNIT) | ((word(&k[8..16]) & EXP) + UNIT);
     let Some((first, rest)) = stream.split_at_checked(16) else { return true };
     let found = rest.chunks_exact(17).fold(key(first), |acc, r| acc | key(&r[1..]));
-    found & 0x8000_0000 == 0
+    found & TOP == 0
 }
 
 #[cfg(test)]
@@ -392,17 +395,23 @@ mod tests {
     #[test]
     fn the_walk_is_the_checked_walk() {
         let mut rng = boneyard_core::testdata::XorShift64(0x7A1C);
-        let (mut ok, mut failed) = (0, 0);
+        let (mut ok, mut failed, mut not_finite) = (0, 0, 0);
         for case in 0..3000 {
             let ks = [6, 8, 16][case % 3];
             let (parts, frames) = (1 + (rng.next_u64() % 5) as usize, 1 + (rng.next_u64() % 40) as usize);
             let mut b = block_of(&mut rng, parts, frames, ks);
             for _ in 0..rng.next_u64() % 3 {
                 let at = (rng.next_u64() as usize) % b.len();
-                b[at] = match rng.next_u64() % 4 {
+                b[at] = match rng.next_u64() % 5 {
                     0 => 0xFF,
                     1 => 0x7F,
                     2 => rng.next_u64() as u8,
+                    3 if at + 4 <= b.len() => {
+                        // An infinity or a NaN written over four bytes.
+                        let f = if rng.next_u64().is_multiple_of(2) { f32::INFINITY } else { f32::NAN };
+                        b[at..at + 4].copy_from_slice(&f.to_le_bytes());
+                        b[at]
+                    }
                     _ => b[at].wrapping_add(1),
                 };
             }
@@ -421,11 +430,12 @@ mod tests {
                 (Err(g), Err(w)) => {
                     assert_eq!(g.to_string(), w.to_string(), "case {case}");
                     failed += 1;
+                    not_finite += usize::from(w.to_string().contains("is not finite"));
                 }
                 _ => panic!("case {case}: {got:?} against {want:?}"),
             }
         }
         // Both kinds of block were met many times.
-        assert!(ok > 500 && failed > 500, "{ok} read, {failed} refused");
+        assert!(ok > 500 && failed > 500 && not_finite > 30, "{ok} read, {failed} refused, {not_finite} not finite");
     }
 }
