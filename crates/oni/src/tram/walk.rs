@@ -195,16 +195,14 @@ pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) ->
         let records = &data[pos..pos + fit * step];
         // Eight records at a time while their gaps cannot reach the last frame (no compare a
         // record: most of a stream is walked so), then one at a time.
-        let mut walked = 0;
-        while walked + 8 <= fit {
-            let eight = &records[walked * step..(walked + 8) * step];
-            let gaps: usize = (0..8).map(|j| eight[j * step] as usize).sum();
-            if sum + gaps >= last_frame {
-                break;
-            }
-            sum += gaps;
-            walked += 8;
-        }
+        let walked = match ks {
+            3 => eights::<4>(records, &mut sum, last_frame),
+            4 => eights::<5>(records, &mut sum, last_frame),
+            6 => eights::<7>(records, &mut sum, last_frame),
+            8 => eights::<9>(records, &mut sum, last_frame),
+            16 => eights::<17>(records, &mut sum, last_frame),
+            _ => 0,
+        };
         pos += walked * step;
         nkeys += walked;
         for &gap in records[walked * step..].iter().step_by(step) {
@@ -248,6 +246,23 @@ pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) ->
         return Err(block.error_at(0, "rotation block past the end"));
     }
     Ok((end, streams))
+}
+
+/// The records of `records` (each a gap then a key, `STEP` bytes) walked eight at a time
+/// while the gaps of the next eight keep `sum` below `last_frame`: how many, `sum` advanced
+/// by their gaps. (The record size a constant: each eight's gaps are read at fixed offsets of
+/// one array, without a bound check each.)
+fn eights<const STEP: usize>(records: &[u8], sum: &mut usize, last_frame: usize) -> usize {
+    let mut walked = 0;
+    for eight in records.chunks_exact(8 * STEP) {
+        let gaps: usize = (0..8).map(|j| eight[j * STEP] as usize).sum();
+        if *sum + gaps >= last_frame {
+            break;
+        }
+        *sum += gaps;
+        walked += 8;
+    }
+    walked
 }
 
 /// Whether every float of a stream of 16-byte keys (key, gap, key, ..., key: `stream` holds
