@@ -13,6 +13,7 @@
 //! * [`clip`]: a clip to write back into a game's format ([`Family::import_clips`]).
 //! * [`memory`]: an in-memory document of baked poses (built-in sample data, tests).
 //! * [`scaled`]: a document seen at another scale (`export --scale`).
+//! * [`text`]: numbers written into names without the formatting machinery.
 #![deny(missing_docs)]
 
 pub mod check;
@@ -29,6 +30,7 @@ pub mod model;
 pub mod reader;
 pub mod scaled;
 pub mod testdata;
+pub mod text;
 pub mod writer;
 
 pub use clip::{Clip, ImportOptions, Imported, ImportedAnim, ImportedFile};

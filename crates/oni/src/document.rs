@@ -260,7 +260,7 @@ impl OniDocument {
                     let mut source = String::with_capacity(t.file.len() + 8);
                     source.push_str(&t.file);
                     source.push('#');
-                    push_decimal(&mut source, t.descriptor);
+                    boneyard_core::text::push_decimal(&mut source, t.descriptor as u64, 1);
                     source
                 },
                 skeleton: anim_skeleton[i],
@@ -650,38 +650,5 @@ impl Document for OniDocument {
 
     fn check(&self) -> Result<Vec<String>> {
         crate::check::lines(self)
-    }
-}
-
-/// Appends `v`'s decimal digits, as `{}` writes them.
-fn push_decimal(s: &mut String, v: usize) {
-    let mut digits = [0u8; 20];
-    let (mut n, mut v) = (0, v);
-    loop {
-        digits[19 - n] = b'0' + (v % 10) as u8;
-        v /= 10;
-        n += 1;
-        if v == 0 {
-            break;
-        }
-    }
-    s.extend(digits[20 - n..].iter().map(|&d| char::from(d)));
-}
-
-#[cfg(test)]
-mod decimal_tests {
-    /// `push_decimal` writes what `{}` writes, at every digit count.
-    #[test]
-    fn decimals_are_the_formatters() {
-        let mut rng = boneyard_core::testdata::XorShift64(0xDEC);
-        for shift in 0..64 {
-            let v = (rng.next_u64() >> shift) as usize;
-            let mut s = String::from("x#");
-            super::push_decimal(&mut s, v);
-            assert_eq!(s, format!("x#{v}"));
-        }
-        let mut s = String::new();
-        super::push_decimal(&mut s, 0);
-        assert_eq!(s, "0");
     }
 }

@@ -51,13 +51,7 @@ pub enum AnimKind {
 impl AnimKind {
     /// The kind as `list` shows it ("normal", "link", "legacy", "mm keyframe", "curve").
     pub fn name(&self) -> &'static str {
-        match self {
-            AnimKind::Normal { .. } => "normal",
-            AnimKind::Link { .. } => "link",
-            AnimKind::Legacy { .. } => "legacy",
-            AnimKind::KeyFrame { .. } => "mm keyframe",
-            AnimKind::Curve { .. } => "curve",
-        }
+        self.format_name().strip_prefix("z64 ").unwrap_or_default()
     }
     /// `"z64 "` and [`AnimKind::name`]: the animation's format as the document lists it.
     pub fn format_name(&self) -> &'static str {

@@ -441,15 +441,12 @@ fn read_asset(ctx: &Ctx, ci: usize, a: &Asset) -> Result<Option<Item>> {
 /// `format!("{stem}_{kind}_{h:06X}")`: the name of what the scan found at `h`, put together by
 /// hand (the formatting machinery cost more than reading many of the headers it names).
 fn scanned_name(stem: &str, kind: &str, h: u64) -> String {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    // The hex digits of `h`, at least six.
-    let digits = ((64 - h.leading_zeros()).div_ceil(4) as usize).max(6);
-    let mut s = String::with_capacity(stem.len() + kind.len() + 2 + digits);
+    let mut s = String::with_capacity(stem.len() + kind.len() + 8);
     s.push_str(stem);
     s.push('_');
     s.push_str(kind);
     s.push('_');
-    s.extend((0..digits).rev().map(|i| char::from(HEX[((h >> (4 * i)) & 0xF) as usize])));
+    boneyard_core::text::push_hex(&mut s, h, 6);
     s
 }
 

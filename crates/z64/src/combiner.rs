@@ -391,8 +391,8 @@ mod tests {
     const ZERO_D: u32 = 7;
     const K: Constants = Constants { prim: [1.0, 0.5, 0.25, 1.0], env: [0.1, 0.4, 0.2, 0.0] };
 
-    /// The selectors say what the formula's words say, on every combine word pair drawn
-    /// (random, and each cycle's fields set to the colours' numbers often).
+    /// The selectors say what the formula's words say, on 100,000 random combine word pairs
+    /// (both answers met tens of thousands of times each).
     #[test]
     fn reads_env_prim_is_what_the_words_name() {
         let mut rng = boneyard_core::testdata::XorShift64(0xC0_3B1E);

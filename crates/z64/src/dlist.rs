@@ -436,40 +436,23 @@ impl Made<'_> {
     }
 }
 
-/// The decimal digits of `v`, at least `min_width` of them (zero-padded), and how many: the
-/// last `n` bytes of the array. Meshes' names are put together by hand: the formatting
+/// `format!("{base}_{gi}")`. Meshes' names are put together by hand: the formatting
 /// machinery cost more than the rest of a mesh's bookkeeping.
-fn decimal(v: usize, min_width: usize) -> ([u8; 20], usize) {
-    let mut digits = [b'0'; 20];
-    let (mut n, mut v) = (0, v);
-    // A usize has at most 20 decimal digits: `n` stays within the array.
-    while (v > 0 || n < min_width.max(1)) && n < 20 {
-        digits[19 - n] = b'0' + (v % 10) as u8;
-        v /= 10;
-        n += 1;
-    }
-    (digits, n)
-}
-
-/// `format!("{base}_{gi}")`.
 fn numbered(base: &str, gi: usize) -> String {
-    let (digits, n) = decimal(gi, 1);
-    let mut s = String::with_capacity(base.len() + 1 + n);
+    let mut s = String::with_capacity(base.len() + 4);
     s.push_str(base);
     s.push('_');
-    s.extend(digits[20 - n..].iter().map(|&d| char::from(d)));
+    boneyard_core::text::push_decimal(&mut s, gi as u64, 1);
     s
 }
 
 /// `format!("limb_{l:02}_dl_{:06X}", dl & 0xFF_FFFF)`.
 fn unnamed_display_list(l: usize, dl: u32) -> String {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let (digits, n) = decimal(l, 2);
-    let mut s = String::with_capacity(15 + n);
+    let mut s = String::with_capacity(17);
     s.push_str("limb_");
-    s.extend(digits[20 - n..].iter().map(|&d| char::from(d)));
+    boneyard_core::text::push_decimal(&mut s, l as u64, 2);
     s.push_str("_dl_");
-    s.extend((0..6).rev().map(|i| char::from(HEX[((dl >> (4 * i)) & 0xF) as usize])));
+    boneyard_core::text::push_hex(&mut s, u64::from(dl & 0xFF_FFFF), 6);
     s
 }
 

@@ -52,16 +52,9 @@ pub struct Z64Document {
 /// `format!("0x{v:X}")`, put together by hand (it names every skeleton and animation).
 fn hex(v: u32) -> String {
     let mut s = String::with_capacity(10);
-    push_hex(&mut s, v);
-    s
-}
-
-/// Appends `0x` and `v`'s upper-case hex digits (no leading zeros), as `{:#X}` writes them.
-fn push_hex(s: &mut String, v: u32) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let digits = ((32 - v.leading_zeros()).div_ceil(4) as usize).max(1);
     s.push_str("0x");
-    s.extend((0..digits).rev().map(|i| char::from(HEX[((v >> (4 * i)) & 0xF) as usize])));
+    boneyard_core::text::push_hex(&mut s, v.into(), 1);
+    s
 }
 
 impl Z64Document {
@@ -131,8 +124,8 @@ impl Z64Document {
                     let stem = &doc.files[home].stem;
                     let mut source = String::with_capacity(stem.len() + 9);
                     source.push_str(stem);
-                    source.push('@');
-                    push_hex(&mut source, a.addr & 0xFF_FFFF);
+                    source.push_str("@0x");
+                    boneyard_core::text::push_hex(&mut source, (a.addr & 0xFF_FFFF).into(), 1);
                     source
                 },
                 skeleton: a.skeleton,

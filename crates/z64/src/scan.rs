@@ -491,10 +491,7 @@ pub fn legacy_limb_tables(
     budget: &mut boneyard_core::Budget,
 ) -> (Vec<usize>, bool) {
     let mut out = Vec::new();
-    let in_file = |p: u32| {
-        let (s, o) = split_segmented(p);
-        p >> 28 == 0 && s == seg && o % 4 == 0 && o as usize + LEGACY_LIMB_SIZE <= data.len()
-    };
+    let in_file = |p: u32| is_legacy_limb_pointer(data, seg, p);
     // run[w]: how many words from word w on are such pointers (the scan reads the first
     // `count` of them at w, and spends that many plus one). Found once, from the end: walking
     // `count` words from every position read each word of a run up to `count` times.
@@ -536,6 +533,13 @@ pub fn legacy_limb_tables(
     // Stopped at the cap with positions left to try: the tables' last plus one is one.
     let cut = out.len() == MAX_LEGACY_TABLES && out.last().is_some_and(|&t| t / 4 + 1 < positions);
     (out, cut)
+}
+
+/// `p` as an entry of a legacy limb table: a 4-aligned pointer in segment `seg` to a whole
+/// legacy limb inside `data`.
+fn is_legacy_limb_pointer(data: &[u8], seg: u8, p: u32) -> bool {
+    let (s, o) = split_segmented(p);
+    p >> 28 == 0 && s == seg && o % 4 == 0 && o as usize + LEGACY_LIMB_SIZE <= data.len()
 }
 
 /// `table` (limb pointers into `data`) as a legacy limb table: distinct, every limb's child and
@@ -653,9 +657,6 @@ pub fn curve_animation_candidates_in(data: &[u8], words: &SegWords) -> Vec<usize
 mod tests {
     use super::*;
 
-    /// 100 one-limb tables in a row (each word points at the same all-zero legacy limb: no
-    /// sibling, no child, so every one is a valid root): the scan keeps the first
-    /// `MAX_LEGACY_TABLES` and says it stopped; 10 tables are all kept, nothing cut.
     /// The scan as it was first written (a walk of up to `count` words from every position):
     /// the reference the run lengths are held to.
     fn legacy_limb_tables_walking(
@@ -665,10 +666,7 @@ mod tests {
         budget: &mut boneyard_core::Budget,
     ) -> (Vec<usize>, bool) {
         let mut out = Vec::new();
-        let in_file = |p: u32| {
-            let (s, o) = split_segmented(p);
-            p >> 28 == 0 && s == seg && o % 4 == 0 && o as usize + LEGACY_LIMB_SIZE <= data.len()
-        };
+        let in_file = |p: u32| is_legacy_limb_pointer(data, seg, p);
         let mut t = 0;
         while t + 4 * count <= data.len() && out.len() < MAX_LEGACY_TABLES {
             let valid = (0..count).take_while(|&i| word(data, t + 4 * i).is_some_and(in_file)).count();
@@ -732,6 +730,9 @@ mod tests {
         assert!(kept > 1000, "{kept} tables found");
     }
 
+    /// 100 one-limb tables in a row (each word points at the same all-zero legacy limb: no
+    /// sibling, no child, so every one is a valid root): the scan keeps the first
+    /// `MAX_LEGACY_TABLES` and says it stopped; 10 tables are all kept, nothing cut.
     #[test]
     fn legacy_limb_tables_stop_at_the_cap_and_say_so() {
         let tables = |n: usize| {

@@ -7,16 +7,11 @@ use serde_json::{json, Map, Value};
 impl Tram {
     /// Format string for `AnimInfo::format`.
     pub fn format(&self) -> String {
-        // The sizes the engine knows, without the formatting machinery (a CD's level lists
-        // thousands of TRAMs).
-        match self.key_size {
-            3 => "TRAM/3".to_owned(),
-            4 => "TRAM/4".to_owned(),
-            6 => "TRAM/6".to_owned(),
-            8 => "TRAM/8".to_owned(),
-            16 => "TRAM/16".to_owned(),
-            k => format!("TRAM/{k}"),
-        }
+        // Without the formatting machinery (a CD's level lists thousands of TRAMs).
+        let mut s = String::with_capacity(7);
+        s.push_str("TRAM/");
+        boneyard_core::text::push_decimal(&mut s, self.key_size.into(), 1);
+        s
     }
 
     /// Every static field, for `list --json` (the per-frame ones are in [`frame_json`]).

@@ -140,6 +140,29 @@ impl Tram {
 /// every part's gaps adding up to frames − 1 exactly, no stream running into the next one.
 /// Returns the block's length (up to the end of the last stream) and the streams.
 pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) -> Result<(usize, Vec<Stream>)> {
+    walk_block_by(block, parts, frames, ks, walk_stream)
+}
+
+/// Where one part's stream is walked: part `p` from `start`, not past `limit`, its gaps to add
+/// up to `last_frame`, its keys `ks` bytes.
+#[derive(Clone, Copy)]
+struct StreamAt {
+    p: usize,
+    start: usize,
+    limit: usize,
+    last_frame: usize,
+    ks: usize,
+}
+
+/// [`walk_block`] with each stream walked by `walk` (the tests give it the walk that checks
+/// every record).
+fn walk_block_by(
+    block: &Reader<'_>,
+    parts: usize,
+    frames: usize,
+    ks: usize,
+    walk: impl Fn(&Reader<'_>, StreamAt) -> Result<Stream>,
+) -> Result<(usize, Vec<Stream>)> {
     let data = block.data();
     if frames == 0 || ks == 0 {
         return Err(block.error_at(0, format!("{frames} frames, key size {ks}: nothing to walk")));
@@ -170,82 +193,107 @@ pub fn walk_block(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) ->
     sorted.sort_unstable();
     for (p, &start) in starts.iter().enumerate() {
         // The stream may not run into another part's stream that starts after it.
-        let limit = sorted.get(sorted.partition_point(|&s| s <= start)).copied().unwrap_or(data.len());
-        let mut pos = start;
-        let mut sum = 0usize;
-        let mut nkeys = 0usize;
-        let overrun = |pos: usize, sum: usize, why: &str| {
-            block.error_at(
-                pos,
-                format!(
-                    "part {p}: {why} after gaps adding up to {sum}; they must add up to frames - 1 = {last_frame} (the last key must be on the last frame)"
-                ),
-            )
-        };
-        if pos + ks > limit {
-            return Err(overrun(pos, sum, "the first key runs past the stream's end"));
-        }
-        pos += ks;
-        nkeys += 1;
-        // The (gap, key) records whole before `limit`: walked without a bound check each
-        // (a key a few bytes long: the checks were most of the walk). Past them, the next
-        // record's check is the one that fails.
-        let step = 1 + ks;
-        let fit = (limit - pos) / step;
-        let records = &data[pos..pos + fit * step];
-        // Eight records at a time while their gaps cannot reach the last frame (no compare a
-        // record: most of a stream is walked so), then one at a time.
-        let walked = match ks {
-            3 => eights::<4>(records, &mut sum, last_frame),
-            4 => eights::<5>(records, &mut sum, last_frame),
-            6 => eights::<7>(records, &mut sum, last_frame),
-            8 => eights::<9>(records, &mut sum, last_frame),
-            16 => eights::<17>(records, &mut sum, last_frame),
-            _ => 0,
-        };
-        pos += walked * step;
-        nkeys += walked;
-        for &gap in records[walked * step..].iter().step_by(step) {
-            if sum >= last_frame {
-                break;
-            }
-            sum += gap as usize;
-            if sum > last_frame {
-                return Err(overrun(pos, sum, "a gap overruns the frames"));
-            }
-            pos += step;
-            nkeys += 1;
-        }
-        if sum < last_frame {
-            let why = if limit == data.len() {
-                "the stream runs past the end of the raw data"
-            } else {
-                "the stream runs into the next part's stream"
-            };
-            return Err(overrun(pos, sum, why));
-        }
-        // Only float keys can hold a value that is not finite: the other sizes are integers
-        // scaled or looked up, so their keys are not decoded here (a 6-byte key costs three
-        // sines and cosines).
-        if ks == 16 && !float_keys_finite(&data[start..pos]) {
-            // Which key: the first whose floats are not all finite (the stream's bytes are
-            // there, walked above).
-            for k in 0..nkeys {
-                let at = if k == 0 { start } else { start + ks + (k - 1) * (ks + 1) + 1 };
-                let finite =
-                    |b: &[u8]| b.chunks_exact(4).all(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite());
-                if data.get(at..at + ks).is_some_and(|b| !finite(b)) {
-                    return Err(block.error_at(at, format!("part {p}: key {k} is not finite")));
-                }
-            }
-        }
-        streams.push(Stream { start, end: pos, keys: nkeys });
+        let limit = next_start(&sorted, start).unwrap_or(data.len());
+        streams.push(walk(block, StreamAt { p, start, limit, last_frame, ks })?);
     }
     let end = streams.iter().map(|s| s.end).max().unwrap_or(table).max(table);
     if end > data.len() {
         return Err(block.error_at(0, "rotation block past the end"));
     }
     Ok((end, streams))
+}
+
+/// The first of `sorted` (ascending) above `start`.
+fn next_start(sorted: &[usize], start: usize) -> Option<usize> {
+    sorted.get(sorted.partition_point(|&s| s <= start)).copied()
+}
+
+/// The error of a stream whose gaps do not add up to the last frame: at `pos`, why, the sum so
+/// far.
+fn overrun(block: &Reader<'_>, at: StreamAt, pos: usize, sum: usize, why: &str) -> Error {
+    let (p, last_frame) = (at.p, at.last_frame);
+    block.error_at(
+        pos,
+        format!(
+            "part {p}: {why} after gaps adding up to {sum}; they must add up to frames - 1 = {last_frame} (the last key must be on the last frame)"
+        ),
+    )
+}
+
+/// Why a stream that ran out of records before its last frame ends there.
+fn ran_out(block: &Reader<'_>, at: StreamAt) -> &'static str {
+    if at.limit == block.data().len() {
+        "the stream runs past the end of the raw data"
+    } else {
+        "the stream runs into the next part's stream"
+    }
+}
+
+/// The first of a stream's `nkeys` 16-byte keys whose floats are not all finite, as an error.
+fn first_key_not_finite(block: &Reader<'_>, at: StreamAt, nkeys: usize) -> Option<Error> {
+    let (data, ks, start) = (block.data(), at.ks, at.start);
+    (0..nkeys).find_map(|k| {
+        let pos = if k == 0 { start } else { start + ks + (k - 1) * (ks + 1) + 1 };
+        let finite = |b: &[u8]| b.chunks_exact(4).all(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite());
+        data.get(pos..pos + ks)
+            .is_some_and(|b| !finite(b))
+            .then(|| block.error_at(pos, format!("part {}: key {k} is not finite", at.p)))
+    })
+}
+
+/// One part's stream: its first key, then (gap, key) records until the gaps add up to the
+/// last frame; float keys checked finite.
+#[inline]
+fn walk_stream(block: &Reader<'_>, at: StreamAt) -> Result<Stream> {
+    let data = block.data();
+    let StreamAt { start, limit, last_frame, ks, .. } = at;
+    let mut sum = 0usize;
+    if start + ks > limit {
+        return Err(overrun(block, at, start, sum, "the first key runs past the stream's end"));
+    }
+    let mut pos = start + ks;
+    let mut nkeys = 1;
+    // The (gap, key) records whole before `limit`: walked without a bound check each (a key
+    // a few bytes long: the checks were most of the walk). Past them, the next record's check
+    // is the one that fails.
+    let step = 1 + ks;
+    let fit = (limit - pos) / step;
+    let records = &data[pos..pos + fit * step];
+    // Eight records at a time while their gaps cannot reach the last frame (no compare a
+    // record: most of a stream is walked so), then one at a time.
+    let walked = match ks {
+        3 => eights::<4>(records, &mut sum, last_frame),
+        4 => eights::<5>(records, &mut sum, last_frame),
+        6 => eights::<7>(records, &mut sum, last_frame),
+        8 => eights::<9>(records, &mut sum, last_frame),
+        16 => eights::<17>(records, &mut sum, last_frame),
+        _ => 0,
+    };
+    pos += walked * step;
+    nkeys += walked;
+    for &gap in records[walked * step..].iter().step_by(step) {
+        if sum >= last_frame {
+            break;
+        }
+        sum += gap as usize;
+        if sum > last_frame {
+            return Err(overrun(block, at, pos, sum, "a gap overruns the frames"));
+        }
+        pos += step;
+        nkeys += 1;
+    }
+    if sum < last_frame {
+        return Err(overrun(block, at, pos, sum, ran_out(block, at)));
+    }
+    // Only float keys can hold a value that is not finite: the other sizes are integers scaled
+    // or looked up, so their keys are not decoded here (a 6-byte key costs three sines and
+    // cosines). Which key, only when one is not.
+    if ks == 16 && !float_keys_finite(&data[start..pos]) {
+        if let Some(e) = first_key_not_finite(block, at, nkeys) {
+            return Err(e);
+        }
+    }
+    Ok(Stream { start, end: pos, keys: nkeys })
 }
 
 /// The records of `records` (each a gap then a key, `STEP` bytes) walked eight at a time
@@ -288,84 +336,48 @@ mod tests {
     use super::*;
     use boneyard_core::{Endian, Reader};
 
-    /// The walk as it was first written (a bound check at every record, then each float key
-    /// decoded): the reference the walk above is held to.
-    fn walk_block_checked(block: &Reader<'_>, parts: usize, frames: usize, ks: usize) -> Result<(usize, Vec<Stream>)> {
+    /// The stream walk as it was first written (a bound check at every record, then each
+    /// float key decoded): the reference the walk above is held to.
+    fn walk_stream_checked(block: &Reader<'_>, at: StreamAt) -> Result<Stream> {
         let data = block.data();
-        if frames == 0 || ks == 0 {
-            return Err(block.error_at(0, format!("{frames} frames, key size {ks}: nothing to walk")));
+        let StreamAt { start, limit, last_frame, ks, .. } = at;
+        let (mut pos, mut sum, mut nkeys) = (start, 0usize, 0usize);
+        if pos + ks > limit {
+            return Err(overrun(block, at, pos, sum, "the first key runs past the stream's end"));
         }
-        let table = parts.saturating_mul(2);
-        if table > data.len() {
-            return Err(block.error_at(
-                0,
-                format!("the offset table ({parts} parts, {table} bytes) runs past the end of the raw data"),
-            ));
-        }
-        let mut starts = Vec::with_capacity(parts);
-        let mut r = block.clone();
-        for p in 0..parts {
-            let off = r.u16()? as usize;
-            if off >= data.len() {
-                return Err(
-                    block.error_at(2 * p, format!("part {p}'s stream offset {off:#x} is past the end of the raw data"))
-                );
+        pos += ks;
+        nkeys += 1;
+        while sum < last_frame {
+            if pos + 1 + ks > limit {
+                return Err(overrun(block, at, pos, sum, ran_out(block, at)));
             }
-            starts.push(off);
-        }
-        let last_frame = frames - 1;
-        let mut streams = Vec::with_capacity(parts);
-        for (p, &start) in starts.iter().enumerate() {
-            let limit = starts.iter().copied().filter(|&s| s > start).min().unwrap_or(data.len());
-            let mut pos = start;
-            let mut sum = 0usize;
-            let mut nkeys = 0usize;
-            let overrun = |pos: usize, sum: usize, why: &str| {
-                block.error_at(
-                    pos,
-                    format!(
-                        "part {p}: {why} after gaps adding up to {sum}; they must add up to frames - 1 = {last_frame} (the last key must be on the last frame)"
-                    ),
-                )
-            };
-            if pos + ks > limit {
-                return Err(overrun(pos, sum, "the first key runs past the stream's end"));
+            sum += data[pos] as usize;
+            if sum > last_frame {
+                return Err(overrun(block, at, pos, sum, "a gap overruns the frames"));
             }
-            pos += ks;
+            pos += 1 + ks;
             nkeys += 1;
-            while sum < last_frame {
-                if pos + 1 + ks > limit {
-                    let why = if limit == data.len() {
-                        "the stream runs past the end of the raw data"
-                    } else {
-                        "the stream runs into the next part's stream"
-                    };
-                    return Err(overrun(pos, sum, why));
-                }
-                let gap = data[pos] as usize;
-                sum += gap;
-                if sum > last_frame {
-                    return Err(overrun(pos, sum, "a gap overruns the frames"));
-                }
-                pos += 1 + ks;
-                nkeys += 1;
-            }
-            let float_keys = if ks == 16 { nkeys } else { 0 };
-            for k in 0..float_keys {
-                let at = if k == 0 { start } else { start + ks + (k - 1) * (ks + 1) + 1 };
-                let finite =
-                    |b: &[u8]| b.chunks_exact(4).all(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite());
-                if data.get(at..at + ks).is_some_and(|b| !finite(b)) {
-                    return Err(block.error_at(at, format!("part {p}: key {k} is not finite")));
-                }
-            }
-            streams.push(Stream { start, end: pos, keys: nkeys });
         }
-        let end = streams.iter().map(|s| s.end).max().unwrap_or(table).max(table);
-        if end > data.len() {
-            return Err(block.error_at(0, "rotation block past the end"));
+        if ks == 16 {
+            if let Some(e) = first_key_not_finite(block, at, nkeys) {
+                return Err(e);
+            }
         }
-        Ok((end, streams))
+        Ok(Stream { start, end: pos, keys: nkeys })
+    }
+
+    /// The next start is the least start above, as a pass over every start finds it.
+    #[test]
+    fn next_start_is_the_least_above() {
+        let mut rng = boneyard_core::testdata::XorShift64(0x57A2);
+        for _ in 0..2000 {
+            let starts: Vec<usize> = (0..1 + rng.next_u64() % 20).map(|_| (rng.next_u64() % 40) as usize).collect();
+            let mut sorted = starts.clone();
+            sorted.sort_unstable();
+            for &start in &starts {
+                assert_eq!(next_start(&sorted, start), starts.iter().copied().filter(|&s| s > start).min());
+            }
+        }
     }
 
     /// A rotation block of `parts` streams of `ks`-byte keys over `frames` frames, gaps of 1-4
@@ -436,7 +448,7 @@ mod tests {
             }
             let r = Reader::new(&b, Endian::Little);
             let got = walk_block(&r, parts, frames, ks);
-            let want = walk_block_checked(&r, parts, frames, ks);
+            let want = walk_block_by(&r, parts, frames, ks, walk_stream_checked);
             match (&got, &want) {
                 (Ok(g), Ok(w)) => {
                     assert_eq!(g, w, "case {case}");
