@@ -464,7 +464,7 @@ fn faces_api(doc: &Doc, q: &Query) -> Result<Value, Reply> {
                     boneyard_core::model::TextureFilter::Point => "point",
                     boneyard_core::model::TextureFilter::ThreePoint => "three_point",
                 },
-                "rgba": t.rgba,
+                "rgba": &t.rgba[..],
             })
         })
         .collect();
@@ -700,7 +700,7 @@ mod tests {
             let t = &v["textures"][frames[f as usize][k].as_u64().unwrap() as usize];
             assert_eq!((t["width"].as_u64(), t["height"].as_u64()), (Some(tex.width as u64), Some(tex.height as u64)));
             let rgba: Vec<u8> = t["rgba"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u8).collect();
-            assert!(rgba == tex.rgba, "mesh {mesh} at frame {f}");
+            assert!(rgba[..] == tex.rgba[..], "mesh {mesh} at frame {f}");
         }
         // Every swapped mesh is in the glb, its place in the skeleton's meshes in its extras.
         let in_glb: Vec<u64> =

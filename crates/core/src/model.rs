@@ -135,8 +135,10 @@ pub struct Texture {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
-    /// Pixels row by row from the top, four bytes each (R, G, B, A).
-    pub rgba: Vec<u8>,
+    /// Pixels row by row from the top, four bytes each (R, G, B, A). Shared: meshes that draw
+    /// the same texels (one image on many limbs, as Zelda's objects do) hold one copy, and a
+    /// copy of the texture is a count more, not the pixels again.
+    pub rgba: std::sync::Arc<[u8]>,
     /// How the format samples it (previews and the glTF sampler follow it).
     pub filter: TextureFilter,
 }

@@ -211,7 +211,7 @@ fn texture_is_embedded_as_png() {
     let mut dec = png::Decoder::new(std::io::Cursor::new(&g.bin[o..o + n])).read_info().unwrap();
     let mut px = vec![0; dec.output_buffer_size().unwrap()];
     dec.next_frame(&mut px).unwrap();
-    assert_eq!(px, doc.skeletons[0].meshes[0].texture.as_ref().unwrap().rgba);
+    assert_eq!(px[..], doc.skeletons[0].meshes[0].texture.as_ref().unwrap().rgba[..]);
     let uv = g.floats(prim["attributes"]["TEXCOORD_0"].as_u64().unwrap() as usize);
     assert_eq!(uv, [vec![0.0, 0.0], vec![1.0, 0.0], vec![0.0, 1.0]]);
     // The untextured mesh has no TEXCOORD_0.

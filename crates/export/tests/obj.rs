@@ -112,7 +112,7 @@ fn link_with_materials_and_textures() {
         let info = dec.next_frame(&mut buf).unwrap();
         let tex = mesh.texture.as_ref().unwrap();
         assert_eq!((info.width, info.height), (tex.width, tex.height));
-        assert_eq!(&buf[..info.buffer_size()], tex.rgba.as_slice(), "{map}");
+        assert_eq!(&buf[..info.buffer_size()], &tex.rgba[..], "{map}");
     }
     let vts: Vec<(f32, f32)> = out
         .obj

@@ -50,7 +50,7 @@ mod tests {
     fn tex(filter: TextureFilter) -> Texture {
         // 2x2: black, red / green, white.
         let rgba = vec![0, 0, 0, 255, 255, 0, 0, 255, 0, 255, 0, 255, 255, 255, 255, 255];
-        Texture { width: 2, height: 2, rgba, filter }
+        Texture { width: 2, height: 2, rgba: rgba.into(), filter }
     }
 
     #[test]

@@ -281,7 +281,7 @@ fn vertex_colours_and_texture_tint_the_face() {
     m.texture = Some(boneyard_core::model::Texture {
         width: 2,
         height: 1,
-        rgba: vec![0, 255, 255, 255, 255, 255, 255, 255],
+        rgba: vec![0, 255, 255, 255, 255, 255, 255, 255].into(),
         filter: Default::default(),
     });
     let info = SkeletonInfo {
@@ -310,8 +310,12 @@ fn textured_square(filter: boneyard_core::model::TextureFilter) -> BakedDocument
     let mut m = boneyard_core::Mesh::rigid("square", 0, p, vec![0, 1, 2, 0, 2, 3]);
     m.base_color = [1.0; 4];
     m.uvs = Some([(0., 1.), (1., 1.), (1., 0.), (0., 0.)].map(|(u, v)| glam::Vec2::new(u, v)).to_vec());
-    m.texture =
-        Some(boneyard_core::model::Texture { width: 2, height: 1, rgba: vec![255, 0, 0, 255, 0, 0, 255, 255], filter });
+    m.texture = Some(boneyard_core::model::Texture {
+        width: 2,
+        height: 1,
+        rgba: vec![255, 0, 0, 255, 0, 0, 255, 255].into(),
+        filter,
+    });
     let info = SkeletonInfo {
         id: "s".into(),
         name: "one".into(),
@@ -403,7 +407,7 @@ fn cut_outs_skip_clear_texels_and_opaque_meshes_draw_them() {
     let square = |mode: AlphaMode| {
         let mut d = textured_square(TextureFilter::Point);
         let m = &mut d.skeletons[0].meshes[0];
-        m.texture.as_mut().unwrap().rgba[3] = 0;
+        std::sync::Arc::make_mut(&mut m.texture.as_mut().unwrap().rgba)[3] = 0;
         m.alpha_mode = mode;
         d
     };

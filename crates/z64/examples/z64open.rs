@@ -6,7 +6,9 @@
 //! `z64open folder N DIR` opens every file of DIR the family claims (companions skipped), one
 //! by one as the pipeline bench's `corpus_decode` does, each with the companions it asks for
 //! (found beforehand, so the open only copies them); `z64open folderclone N DIR` makes only
-//! the copies (the bench's `corpus_memcpy_floor`).
+//! the copies (the bench's `corpus_memcpy_floor`). `z64open perfile N DIR` times each file's
+//! open (N opens in a row; `NOMESH=1`: no display list drawn) and prints the costliest;
+//! `z64open stats 1 DIR` counts what the opens make (skeletons, meshes, vertices, textures).
 use boneyard_core::family::{Family, InputFile, NoCompanions, Score};
 use boneyard_core::{Companions, MemoryCompanions};
 use std::path::Path;
@@ -49,9 +51,60 @@ fn folder(dir: &Path) -> Vec<(InputFile, MemoryCompanions)> {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: z64open open|clone|folder|folderclone N FILE...|DIR";
+    let usage = "usage: z64open open|clone|folder|folderclone|perfile N FILE...|DIR";
     let mode = args.next().expect(usage);
     let n: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
+    if mode == "stats" {
+        // What the folder's opens make: skeletons, meshes, vertices, triangles, texels.
+        let units = folder(Path::new(&args.next().expect(usage)));
+        let (mut skels, mut meshes, mut verts, mut tris, mut texels, mut textures, mut anims) = (0, 0, 0, 0, 0, 0, 0);
+        for (file, companions) in &units {
+            let Ok(doc) = boneyard_z64::Z64.open(vec![file.clone()], &Default::default(), companions) else { continue };
+            anims += doc.animations().len();
+            for s in doc.skeletons() {
+                skels += 1;
+                for m in &s.meshes {
+                    meshes += 1;
+                    verts += m.positions.len();
+                    tris += m.indices.len() / 3;
+                    if let Some(t) = &m.texture {
+                        textures += 1;
+                        texels += t.rgba.len() / 4;
+                    }
+                }
+            }
+        }
+        println!("{skels} skeletons, {meshes} meshes, {verts} vertices, {tris} triangles, {textures} textures of {texels} texels, {anims} animations");
+        return;
+    }
+    if mode == "perfile" {
+        // Each file's open, timed over N opens: the costliest first.
+        let units = folder(Path::new(&args.next().expect(usage)));
+        // NOMESH=1: no display list drawn (the meshes' share of the time).
+        let mut opts = boneyard_core::OpenOptions::default();
+        if std::env::var_os("NOMESH").is_some() {
+            opts.limits.max_document_commands = 0;
+        }
+        let mut times: Vec<(f64, u64, String)> = units
+            .iter()
+            .map(|(file, companions)| {
+                let t = std::time::Instant::now();
+                for _ in 0..n {
+                    let doc = boneyard_z64::Z64.open(vec![file.clone()], &opts, companions);
+                    let _ = std::hint::black_box(doc);
+                }
+                let bytes = file.data.len() as u64 + companions.files.iter().map(|c| c.data.len() as u64).sum::<u64>();
+                (t.elapsed().as_secs_f64() * 1e6 / n as f64, bytes, file.path.display().to_string())
+            })
+            .collect();
+        let total: f64 = times.iter().map(|t| t.0).sum();
+        times.sort_by(|a, b| b.0.total_cmp(&a.0));
+        println!("total {total:.0} us");
+        for (us, bytes, path) in times.iter().take(400) {
+            println!("{us:9.1} us {bytes:9} B {path}");
+        }
+        return;
+    }
     if mode.starts_with("folder") {
         let units = folder(Path::new(&args.next().expect(usage)));
         for _ in 0..n {

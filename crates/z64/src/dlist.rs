@@ -98,6 +98,59 @@ struct Scratch {
     groups: Vec<Group>,
 }
 
+thread_local! {
+    /// The scratch of the last document decoded on this thread, emptied, for the next one:
+    /// opening a folder file after file (or on rayon's threads) made every document allocate
+    /// its groups' first buffers again, a sixth of the bytes a document's meshes allocate.
+    static POOLED_SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+}
+
+impl Scratch {
+    /// Spare groups a thread keeps between documents, and the most vertices (and slots of its
+    /// map) one may hold on to: what a thread keeps is bounded whatever files it read.
+    const POOLED_SPARES: usize = 32;
+    const POOLED_VERTICES: usize = 4096;
+
+    /// The thread's pooled scratch, or a new one.
+    fn pooled() -> Scratch {
+        POOLED_SCRATCH.with(|p| p.take()).unwrap_or_default()
+    }
+
+    /// Back to the thread's pool, emptied and trimmed to the pool's bounds. What a group holds
+    /// depends only on what is pushed and inserted into it, never on the capacity or on the
+    /// document before (the maps are emptied by generation), so reusing them changes nothing
+    /// read.
+    fn give_back(mut self) {
+        for g in std::mem::take(&mut self.groups) {
+            self.spare.push(g.into_spare());
+        }
+        self.spare.retain(|(verts, indices, seen)| {
+            verts.capacity() <= Self::POOLED_VERTICES
+                && indices.capacity() <= 3 * Self::POOLED_VERTICES
+                && seen.slots() <= 2 * Self::POOLED_VERTICES
+        });
+        self.spare.truncate(Self::POOLED_SPARES);
+        self.running.clear();
+        self.calls.clear();
+        // The fuller of this and what the pool holds (a budget's copy gives back none);
+        // a thread ending (its pool dropped) needs nothing back.
+        let _ = POOLED_SCRATCH.try_with(|p| {
+            let kept = match p.take() {
+                Some(held) if held.spare.len() > self.spare.len() => held,
+                _ => self,
+            };
+            p.set(Some(kept));
+        });
+    }
+}
+
+/// The budget's buffers go back to the thread's pool.
+impl Drop for Budget {
+    fn drop(&mut self) {
+        std::mem::take(&mut self.scratch).give_back();
+    }
+}
+
 /// Buffers only: a copy of a budget starts without them.
 impl Clone for Scratch {
     fn clone(&self) -> Self {
@@ -175,7 +228,7 @@ impl Budget {
             decoded: WordMap::default(),
             materials: WordMap::default(),
             vertex_keys: WordKeys::default(),
-            scratch: Scratch::default(),
+            scratch: Scratch::pooled(),
         }
     }
 }
@@ -526,7 +579,8 @@ fn apply_texel_use(t: &mut boneyard_core::model::Texture, bilinear: bool, rgb: b
     if rgb && alpha {
         return;
     }
-    for px in t.rgba.chunks_exact_mut(4) {
+    // Just decoded, so not shared yet (were it shared, this would copy it first).
+    for px in std::sync::Arc::make_mut(&mut t.rgba).chunks_exact_mut(4) {
         if !rgb {
             px[..3].fill(255);
         }
@@ -567,17 +621,19 @@ struct Group {
     seen: WordIndex,
 }
 
-/// A finished group's vertex vector and vertex map, emptied (capacity kept) for a new group.
-type SpareGroup = (Vec<Vtx>, WordIndex);
+/// A finished group's vertex vector, index vector and vertex map, emptied (capacity kept) for
+/// a new group.
+type SpareGroup = (Vec<Vtx>, Vec<u32>, WordIndex);
 
 impl Group {
     /// The group's vertex vector and map, emptied for the next group: what a group holds
     /// depends only on what is pushed and inserted, never on the capacity.
     fn into_spare(self) -> SpareGroup {
-        let (mut verts, mut seen) = (self.verts, self.seen);
+        let (mut verts, mut indices, mut seen) = (self.verts, self.indices, self.seen);
         verts.clear();
+        indices.clear();
         seen.clear();
-        (verts, seen)
+        (verts, indices, seen)
     }
 
     /// What [`RuntimeTexture`] needs, when the texture is in a segment the actor binds.
@@ -612,12 +668,7 @@ impl Group {
     ) -> Mesh {
         let rigid = self.verts.iter().all(|v| v.bone == limb);
         let mesh = if rigid {
-            Mesh::rigid(
-                name,
-                s.bone_of_limb[limb],
-                self.verts.iter().map(|v| v.pos).collect(),
-                std::mem::take(&mut self.indices),
-            )
+            Mesh::rigid(name, s.bone_of_limb[limb], self.verts.iter().map(|v| v.pos).collect(), self.indices.to_vec())
         } else {
             let positions = self
                 .verts
@@ -626,7 +677,7 @@ impl Group {
                 .collect();
             let joints = self.verts.iter().map(|v| [s.bone_of_limb[v.bone] as u16, 0, 0, 0]).collect();
             let weights = vec![[1.0, 0.0, 0.0, 0.0]; self.verts.len()];
-            let mut m = Mesh::rigid(name, 0, positions, std::mem::take(&mut self.indices));
+            let mut m = Mesh::rigid(name, 0, positions, self.indices.to_vec());
             m.binding = MeshBinding::Skinned { joints, weights };
             m
         };
@@ -781,7 +832,7 @@ impl Group {
             });
         }
         let positions = self.verts.iter().map(|v| v.pos).collect();
-        let mut mesh = Mesh::rigid(name, 0, positions, std::mem::take(&mut self.indices));
+        let mut mesh = Mesh::rigid(name, 0, positions, self.indices.to_vec());
         mesh.binding = MeshBinding::Skinned { joints, weights };
         mesh.normals = Some(normals);
         self.finish(ctx, mesh, budget, made, notes)
@@ -1130,11 +1181,9 @@ impl<'a, 'b> Decoder<'a, 'b> {
             // note already told).
             None => self.evaluate_material(),
         };
-        let (verts, seen) = self
-            .scratch
-            .spare
-            .pop()
-            .unwrap_or_else(|| (Vec::with_capacity(VTX_CACHE), WordIndex::new(self.vertex_keys)));
+        let (verts, indices, seen) = self.scratch.spare.pop().unwrap_or_else(|| {
+            (Vec::with_capacity(VTX_CACHE), Vec::with_capacity(3 * VTX_CACHE), WordIndex::new(self.vertex_keys))
+        });
         self.groups.push(Group {
             tex: key,
             mat_key,
@@ -1145,9 +1194,10 @@ impl<'a, 'b> Decoder<'a, 'b> {
             scale: self.tex_scale,
             origin: [t.size[0] as f32 / 4.0, t.size[1] as f32 / 4.0],
             // Spare or new (room for a vertex cache's worth at once: most groups hold at least
-            // that many, and growing from empty cost a fifth of the triangles' decoding).
+            // that many, and growing from empty cost a fifth of the triangles' decoding). The
+            // mesh gets a copy of the indices at their length, the vector goes back to the spares.
             verts,
-            indices: Vec::with_capacity(3 * VTX_CACHE),
+            indices,
             seen,
         });
         Some(self.groups.len() - 1)
@@ -1452,7 +1502,7 @@ mod tests {
         let tex = |w: u32| boneyard_core::model::Texture {
             width: w,
             height: 1,
-            rgba: vec![0; 4 * w as usize],
+            rgba: vec![0; 4 * w as usize].into(),
             filter: Default::default(),
         };
         let mesh = |t: Option<u32>| {

@@ -75,7 +75,9 @@ pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: 
     }
     // The texels' length was checked above: each format below walks its slice, writing each
     // texel's 4 bytes in place (this runs for every texel of every mesh).
-    let mut rgba = vec![0u8; n.checked_mul(4)?];
+    // Written in place where the texture will be kept: shared by the meshes drawing it.
+    let mut shared: std::sync::Arc<[u8]> = std::iter::repeat_n(0, n.checked_mul(4)?).collect();
+    let rgba = std::sync::Arc::get_mut(&mut shared).expect("made just now, not shared");
     let out = rgba.chunks_exact_mut(4);
     // 4-bit texels: the high nibble of each byte first.
     let nibbles = || data.iter().flat_map(|&b| [b >> 4, b & 0xF]).take(n);
@@ -155,7 +157,7 @@ pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: 
         }
         _ => return None,
     }
-    Some(Texture { width: width as u32, height: height as u32, rgba, filter: Default::default() })
+    Some(Texture { width: width as u32, height: height as u32, rgba: shared, filter: Default::default() })
 }
 
 #[cfg(test)]
@@ -208,7 +210,7 @@ mod tests {
         ) {
             // Indices kept small half the time, so that short palettes are often enough.
             let data: Vec<u8> = if small { data.iter().map(|b| b & 0x33).collect() } else { data };
-            let ours = decode(FMT_CI, siz, width, height, &data, Some(&tlut)).map(|t| t.rgba);
+            let ours = decode(FMT_CI, siz, width, height, &data, Some(&tlut)).map(|t| t.rgba.to_vec());
             prop_assert_eq!(ours, ci_reference(siz, width, height, &data, &tlut));
         }
     }
@@ -217,13 +219,13 @@ mod tests {
     fn formats_by_hand() {
         // RGBA16 0xF801 = red, opaque; 0x07C0 = green, transparent.
         let t = decode(FMT_RGBA, 2, 2, 1, &[0xF8, 0x01, 0x07, 0xC0], None).unwrap();
-        assert_eq!(t.rgba, vec![255, 0, 0, 255, 0, 255, 0, 0]);
+        assert_eq!(t.rgba[..], [255, 0, 0, 255, 0, 255, 0, 0]);
         // CI4: indices 1, 0 into a two-entry palette.
         let t = decode(FMT_CI, 0, 2, 1, &[0x10], Some(&[0x00, 0x3F, 0xF8, 0x01])).unwrap();
-        assert_eq!(t.rgba, vec![255, 0, 0, 255, 0, 0, 255, 255]);
+        assert_eq!(t.rgba[..], [255, 0, 0, 255, 0, 0, 255, 255]);
         // IA8 0xF8: intensity 15*17 = 255, alpha 8*17 = 136. I4 0x0F: 0 then 255.
-        assert_eq!(decode(FMT_IA, 1, 1, 1, &[0xF8], None).unwrap().rgba, vec![255, 255, 255, 136]);
-        assert_eq!(decode(FMT_I, 0, 2, 1, &[0x0F], None).unwrap().rgba, vec![0, 0, 0, 0, 255, 255, 255, 255]);
+        assert_eq!(decode(FMT_IA, 1, 1, 1, &[0xF8], None).unwrap().rgba[..], [255, 255, 255, 136]);
+        assert_eq!(decode(FMT_I, 0, 2, 1, &[0x0F], None).unwrap().rgba[..], [0, 0, 0, 0, 255, 255, 255, 255]);
         assert!(decode(FMT_RGBA, 2, 4, 4, &[0; 8], None).is_none(), "short data");
         assert!(decode(FMT_CI, 1, 1, 1, &[5], None).is_none(), "no palette");
     }

@@ -123,6 +123,11 @@ impl WordIndex {
         }
     }
 
+    /// Slots allocated (what the table holds on to, emptied or not).
+    pub fn slots(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Keys held.
     #[cfg(test)]
     pub fn len(&self) -> usize {

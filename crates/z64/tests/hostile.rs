@@ -460,7 +460,7 @@ fn ia4_intensities_do_not_overflow() {
     use boneyard_z64::{decode_texture as decode, FMT_IA};
     // Nibbles F (i 7, a 1), 1 (i 0, a 1), A (i 5, a 0), 6 (i 3, a 0).
     let t = decode(FMT_IA, 0, 4, 1, &[0xF1, 0xA6], None).unwrap();
-    assert_eq!(t.rgba, [255, 255, 255, 255, 0, 0, 0, 255, 182, 182, 182, 0, 109, 109, 109, 0]);
+    assert_eq!(t.rgba[..], [255, 255, 255, 255, 0, 0, 0, 255, 182, 182, 182, 0, 109, 109, 109, 0]);
     // The crasher: 16x4 IA4 texels of 0x62 ("b").
     let t = decode(FMT_IA, 0, 16, 4, &[0x62; 47], None).unwrap();
     assert_eq!(&t.rgba[..8], &[109, 109, 109, 0, 36, 36, 36, 0]);

@@ -542,3 +542,38 @@ fn sample_locals_is_sample_bit_for_bit() {
     }
     println!("sample_locals = sample at {frames} frames");
 }
+
+/// A thread keeps the display-list decoder's emptied buffers from one document to the next:
+/// each of these objects decodes to the same meshes and warnings on a new thread (nothing
+/// kept) as after the other files on one thread (the buffers of adult Link's large groups and
+/// of every file before it).
+#[test]
+fn meshes_do_not_depend_on_what_the_thread_read_before() {
+    let names = ["object_link_boy", "object_human", "object_mb", "object_dekunuts", "object_zl2", "object_horse"];
+    let Some(paths) =
+        names.iter().map(|n| dbg_file(n, "meshes_do_not_depend_on_the_thread")).collect::<Option<Vec<_>>>()
+    else {
+        return;
+    };
+    type Seen = Vec<(Vec<Vec<boneyard_core::Mesh>>, Vec<String>)>;
+    let read = |doc: &Z64Document| {
+        let meshes = doc.skeletons().iter().map(|s| s.meshes.clone()).collect::<Vec<_>>();
+        (meshes, doc.warnings().iter().map(|w| w.to_string()).collect::<Vec<_>>())
+    };
+    let alone: Seen = paths
+        .iter()
+        .map(|p| {
+            let p = p.clone();
+            std::thread::spawn(move || read(&open(&[p]))).join().unwrap()
+        })
+        .collect();
+    let paths_in_turn = paths.clone();
+    let in_turn: Seen =
+        std::thread::spawn(move || paths_in_turn.iter().map(|p| read(&open(&[p.clone()]))).collect()).join().unwrap();
+    let meshes: usize = alone.iter().flat_map(|(m, _)| m).map(Vec::len).sum();
+    assert!(meshes > 100, "{meshes} meshes");
+    for ((a, b), name) in alone.iter().zip(&in_turn).zip(names) {
+        assert!(a == b, "{name}: the meshes or warnings differ");
+    }
+    println!("{meshes} meshes of {} files alike alone and in turn", names.len());
+}

@@ -231,7 +231,7 @@ pub fn with_texture(mut doc: BakedDocument) -> BakedDocument {
     m.texture = Some(boneyard_core::model::Texture {
         width: 2,
         height: 2,
-        rgba: vec![255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255],
+        rgba: vec![255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255].into(),
         filter: Default::default(),
     });
     doc
