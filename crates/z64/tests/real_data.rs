@@ -569,7 +569,9 @@ fn meshes_do_not_depend_on_what_the_thread_read_before() {
         .collect();
     let paths_in_turn = paths.clone();
     let in_turn: Seen =
-        std::thread::spawn(move || paths_in_turn.iter().map(|p| read(&open(&[p.clone()]))).collect()).join().unwrap();
+        std::thread::spawn(move || paths_in_turn.iter().map(|p| read(&open(std::slice::from_ref(p)))).collect())
+            .join()
+            .unwrap();
     let meshes: usize = alone.iter().flat_map(|(m, _)| m).map(Vec::len).sum();
     assert!(meshes > 100, "{meshes} meshes");
     for ((a, b), name) in alone.iter().zip(&in_turn).zip(names) {
