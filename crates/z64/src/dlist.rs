@@ -338,11 +338,13 @@ pub fn skeleton_meshes(
     // The RDP's colour state carries from one limb's display list to the next (in draw
     // order), as on the console: a limb may draw with the colours an earlier one set.
     let mut colours = ColourState::start(draw);
-    let mut meshes = Vec::new();
     let mut notes = Vec::new();
     let limb_at = |l: usize| Some(ctx.home_offset(s.limbs[l].addr));
     // Flex matrix slots: limbs with a display list, in draw order.
     let slots: Vec<usize> = s.order.iter().copied().filter(|&l| s.limbs[l].dlists[0] != 0).collect();
+    // Most limbs that draw make one mesh: room for that many at once (a mesh is large, and
+    // growing the vector from empty copied each one several times).
+    let mut meshes = Vec::with_capacity(slots.len());
     let flex = s.ty.binds_matrix_segment();
     let skin_mats = s
         .limbs
