@@ -101,7 +101,7 @@ struct Scratch {
 thread_local! {
     /// The scratch of the last document decoded on this thread, emptied, for the next one:
     /// opening a folder file after file (or on rayon's threads) made every document allocate
-    /// its groups' first buffers again, a sixth of the bytes a document's meshes allocate.
+    /// its groups' first buffers again (4.7 of the 34 MB a pass over the OoT objects allocated).
     static POOLED_SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
 }
 
