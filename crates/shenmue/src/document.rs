@@ -135,23 +135,9 @@ fn flat_family_skeleton(family: u16, controls: usize) -> Skeleton {
 /// `format!("control_{i}")`, written directly: MOTION.BIN's family skeletons name some 600
 /// controls, and the formatting machinery cost several times the string itself.
 fn control_name(i: usize) -> String {
-    // A usize has at most 20 decimal digits, so the buffer holds them all: `at` stays in
-    // 1..=20 before each step down (the loop ends when the digits do), in bounds by
-    // construction.
-    let (mut digits, mut at, mut n) = ([0u8; 20], 20, i);
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let digits = &digits[at..];
-    let mut name = String::with_capacity("control_".len() + digits.len());
+    let mut name = String::with_capacity("control_".len() + 3);
     name.push_str("control_");
-    // ASCII digits only.
-    name.extend(digits.iter().map(|&d| char::from(d)));
+    boneyard_core::text::push_decimal(&mut name, i as u64, 1);
     name
 }
 

@@ -440,17 +440,9 @@ impl Z64Document {
 /// `addr`, when it lives in a known file.
 /// `format!("limb_{l:02}")`, put together by hand: a scanned skeleton's every limb is named so.
 fn unnamed_limb(l: usize) -> String {
-    let mut digits = [0u8; 20];
-    let (mut n, mut v) = (0, l);
-    // A usize has at most 20 decimal digits; at least two are written (zero-padded).
-    while v > 0 || n < 2 {
-        digits[19 - n] = b'0' + (v % 10) as u8;
-        v /= 10;
-        n += 1;
-    }
-    let mut s = String::with_capacity(5 + n);
+    let mut s = String::with_capacity(8);
     s.push_str("limb_");
-    s.extend(digits[20 - n..].iter().map(|&d| char::from(d)));
+    boneyard_core::text::push_decimal(&mut s, l as u64, 2);
     s
 }
 
