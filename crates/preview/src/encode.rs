@@ -166,13 +166,18 @@ struct Rect {
 /// The smallest rectangle holding every pixel that differs between two same-sized frames
 /// (a 1 x 1 one at the origin when nothing changed: a GIF frame cannot be empty).
 fn changed_rect(a: &Canvas, b: &Canvas) -> Rect {
-    let w = a.width as usize;
+    let row = a.width as usize * 3;
     let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
-    for (i, (p, q)) in a.rgb.chunks_exact(3).zip(b.rgb.chunks_exact(3)).enumerate() {
-        if p != q {
-            let (x, y) = (i % w, i / w);
-            x0 = x0.min(x);
-            x1 = x1.max(x);
+    if row > 0 {
+        for (y, (p, q)) in a.rgb.chunks_exact(row).zip(b.rgb.chunks_exact(row)).enumerate() {
+            if p == q {
+                continue;
+            }
+            // The first and last differing bytes of the row give its first and last pixels.
+            let Some(first) = p.iter().zip(q).position(|(u, v)| u != v) else { continue };
+            let last = p.iter().zip(q).rposition(|(u, v)| u != v).unwrap_or(first);
+            x0 = x0.min(first / 3);
+            x1 = x1.max(last / 3);
             y0 = y0.min(y);
             y1 = y1.max(y);
         }
@@ -196,6 +201,42 @@ fn crop(c: &Canvas, r: Rect) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The changed rectangle as first written: every pixel compared, its place found by
+    /// dividing its index by the width.
+    fn changed_rect_pixel_by_pixel(a: &Canvas, b: &Canvas) -> Rect {
+        let w = a.width as usize;
+        let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+        for (i, (p, q)) in a.rgb.chunks_exact(3).zip(b.rgb.chunks_exact(3)).enumerate() {
+            if p != q {
+                let (x, y) = (i % w, i / w);
+                x0 = x0.min(x);
+                x1 = x1.max(x);
+                y0 = y0.min(y);
+                y1 = y1.max(y);
+            }
+        }
+        if x0 == usize::MAX {
+            return Rect { left: 0, top: 0, width: 1, height: 1 };
+        }
+        Rect { left: x0 as u32, top: y0 as u32, width: (x1 - x0 + 1) as u32, height: (y1 - y0 + 1) as u32 }
+    }
+
+    #[test]
+    fn changed_rectangle_row_by_row_matches_pixel_by_pixel() {
+        let mut rng = boneyard_core::testdata::XorShift64(0x2545_F491_4F6C_DD1D);
+        for case in 0..400 {
+            let (w, h) = (1 + (rng.next_u64() % 40) as u32, 1 + (rng.next_u64() % 40) as u32);
+            let a = Canvas::new(w, h, [1, 2, 3]);
+            let mut b = a.clone();
+            // None, one or a few changed bytes, anywhere (a single channel of a pixel too).
+            for _ in 0..case % 5 {
+                let i = (rng.next_u64() % b.rgb.len() as u64) as usize;
+                b.rgb[i] ^= 1 + (rng.next_u64() % 255) as u8;
+            }
+            assert_eq!(changed_rect(&a, &b), changed_rect_pixel_by_pixel(&a, &b), "case {case}: {w}x{h}");
+        }
+    }
 
     #[test]
     fn changed_rectangle_by_hand() {

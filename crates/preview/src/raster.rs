@@ -29,11 +29,7 @@ impl Canvas {
     /// A canvas cleared to `background`. The caller bounds `width * height` (see `RenderOptions`).
     pub fn new(width: u32, height: u32, background: [u8; 3]) -> Self {
         let n = width as usize * height as usize;
-        let mut rgb = Vec::with_capacity(n * 3);
-        for _ in 0..n {
-            rgb.extend_from_slice(&background);
-        }
-        Canvas { width, height, rgb, depth: vec![f32::NEG_INFINITY; n] }
+        Canvas { width, height, rgb: background.repeat(n), depth: vec![f32::NEG_INFINITY; n] }
     }
 
     /// The colour of pixel (x, y), if it is on the canvas.

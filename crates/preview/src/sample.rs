@@ -5,12 +5,30 @@
 
 use boneyard_core::model::{Texture, TextureFilter};
 
-/// The texel at integer (x, y), wrapped into the texture, as 0..1 RGBA.
-fn texel(t: &Texture, x: i64, y: i64) -> [f32; 4] {
-    let (w, h) = (t.width as i64, t.height as i64);
-    let (x, y) = (x.rem_euclid(w) as usize, y.rem_euclid(h) as usize);
+/// `UNIT[v]` is `v as f32 / 255.0`: a channel as 0..1.
+static UNIT: [f32; 256] = {
+    let mut t = [0.0f32; 256];
+    let mut v = 0;
+    while v < 256 {
+        t[v] = v as f32 / 255.0;
+        v += 1;
+    }
+    t
+};
+
+/// The texel at (x, y), both already wrapped into the texture, as 0..1 RGBA (white if the
+/// texture holds fewer texels than it says).
+fn texel(t: &Texture, x: usize, y: usize) -> [f32; 4] {
     let i = (y * t.width as usize + x) * 4;
-    [0, 1, 2, 3].map(|k| t.rgba.get(i + k).copied().unwrap_or(255) as f32 / 255.0)
+    match t.rgba.get(i..i + 4) {
+        Some(px) => [UNIT[px[0] as usize], UNIT[px[1] as usize], UNIT[px[2] as usize], UNIT[px[3] as usize]],
+        None => [1.0; 4],
+    }
+}
+
+/// `v` wrapped into 0..n, for the `v >= 0` that [`sample`] makes.
+fn wrap(v: i64, n: u32) -> usize {
+    (v as u64 % u64::from(n)) as usize
 }
 
 /// The colour of `t` at `uv` (glTF convention: (0, 0) the top-left corner of the image, 1 a
@@ -21,17 +39,30 @@ pub fn sample(t: &Texture, uv: [f32; 2]) -> [f32; 4] {
     }
     let s = uv[0] as f64 * t.width as f64 - 0.5;
     let u = uv[1] as f64 * t.height as f64 - 0.5;
-    // Far outside the image wraps all the same; keep the integer part in range.
-    let (s, u) = (s.rem_euclid(t.width as f64 * 1024.0), u.rem_euclid(t.height as f64 * 1024.0));
+    // Far outside the image wraps all the same; keep the integer part in range (and not
+    // negative, so the texel coordinates below wrap with a plain remainder, and truncating is
+    // flooring). A value already in range is its own remainder.
+    let in_range = |v: f64, n: u32| {
+        let lim = n as f64 * 1024.0;
+        if (0.0..lim).contains(&v) {
+            v
+        } else {
+            v.rem_euclid(lim)
+        }
+    };
+    let (s, u) = (in_range(s, t.width), in_range(u, t.height));
     match t.filter {
-        TextureFilter::Point => texel(t, (s + 0.5).floor() as i64, (u + 0.5).floor() as i64),
+        TextureFilter::Point => texel(t, wrap((s + 0.5) as i64, t.width), wrap((u + 0.5) as i64, t.height)),
         TextureFilter::ThreePoint => {
-            let (x, y) = (s.floor() as i64, u.floor() as i64);
-            let (fs, ft) = ((s - s.floor()) as f32, (u - u.floor()) as f32);
+            let (sf, uf) = ((s as i64) as f64, (u as i64) as f64);
+            let (x, y) = (wrap(s as i64, t.width), wrap(u as i64, t.height));
+            let next = |v: usize, n: u32| if v + 1 == n as usize { 0 } else { v + 1 };
+            let (x1, y1) = (next(x, t.width), next(y, t.height));
+            let (fs, ft) = ((s - sf) as f32, (u - uf) as f32);
             let t00 = texel(t, x, y);
-            let t10 = texel(t, x + 1, y);
-            let t01 = texel(t, x, y + 1);
-            let t11 = texel(t, x + 1, y + 1);
+            let t10 = texel(t, x1, y);
+            let t01 = texel(t, x, y1);
+            let t11 = texel(t, x1, y1);
             std::array::from_fn(|k| {
                 if fs + ft < 1.0 {
                     t00[k] + fs * (t10[k] - t00[k]) + ft * (t01[k] - t00[k])
@@ -46,6 +77,70 @@ pub fn sample(t: &Texture, uv: [f32; 2]) -> [f32; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sampling as first written: each coordinate wrapped by `rem_euclid` and floored by the
+    /// library, each channel divided by 255.
+    fn sample_as_first_written(t: &Texture, uv: [f32; 2]) -> [f32; 4] {
+        fn texel(t: &Texture, x: i64, y: i64) -> [f32; 4] {
+            let (w, h) = (t.width as i64, t.height as i64);
+            let (x, y) = (x.rem_euclid(w) as usize, y.rem_euclid(h) as usize);
+            let i = (y * t.width as usize + x) * 4;
+            [0, 1, 2, 3].map(|k| t.rgba.get(i + k).copied().unwrap_or(255) as f32 / 255.0)
+        }
+        if t.width == 0 || t.height == 0 || !uv[0].is_finite() || !uv[1].is_finite() {
+            return [1.0; 4];
+        }
+        let s = uv[0] as f64 * t.width as f64 - 0.5;
+        let u = uv[1] as f64 * t.height as f64 - 0.5;
+        let (s, u) = (s.rem_euclid(t.width as f64 * 1024.0), u.rem_euclid(t.height as f64 * 1024.0));
+        match t.filter {
+            TextureFilter::Point => texel(t, (s + 0.5).floor() as i64, (u + 0.5).floor() as i64),
+            TextureFilter::ThreePoint => {
+                let (x, y) = (s.floor() as i64, u.floor() as i64);
+                let (fs, ft) = ((s - s.floor()) as f32, (u - u.floor()) as f32);
+                let t00 = texel(t, x, y);
+                let t10 = texel(t, x + 1, y);
+                let t01 = texel(t, x, y + 1);
+                let t11 = texel(t, x + 1, y + 1);
+                std::array::from_fn(|k| {
+                    if fs + ft < 1.0 {
+                        t00[k] + fs * (t10[k] - t00[k]) + ft * (t01[k] - t00[k])
+                    } else {
+                        t11[k] + (1.0 - fs) * (t01[k] - t11[k]) + (1.0 - ft) * (t10[k] - t11[k])
+                    }
+                })
+            }
+        }
+    }
+
+    #[test]
+    fn sampling_matches_the_first_written_bit_for_bit() {
+        let mut rng = boneyard_core::testdata::XorShift64(0xD1B5_4A32_D192_ED03);
+        for case in 0..200 {
+            let (w, h) = (1 + (rng.next_u64() % 70) as u32, 1 + (rng.next_u64() % 70) as u32);
+            let rgba: Vec<u8> = (0..w * h * 4).map(|_| rng.next_u64() as u8).collect();
+            let filter = if case % 2 == 0 { TextureFilter::ThreePoint } else { TextureFilter::Point };
+            let t = Texture { width: w, height: h, rgba: rgba.into(), filter };
+            for _ in 0..200 {
+                let v = rng.next_u64();
+                // Inside, just outside, far outside (past the 1024-image wrap), on texel edges
+                // and centres, negative.
+                let pick = |bits: u64| -> f32 {
+                    let unit = (bits % 100_000) as f32 / 10_000.0 - 5.0;
+                    match (bits >> 20) % 5 {
+                        0 => unit,
+                        1 => unit * 3000.0,
+                        2 => ((bits >> 24) % 64) as f32 / 16.0 - 2.0,
+                        3 => ((bits >> 24) % 64) as f32 / w.max(h) as f32,
+                        _ => -unit.abs() * 1e-7,
+                    }
+                };
+                let uv = [pick(v), pick(v.rotate_left(32))];
+                let (fast, slow) = (sample(&t, uv), sample_as_first_written(&t, uv));
+                assert_eq!(fast.map(f32::to_bits), slow.map(f32::to_bits), "case {case}: {w}x{h} at {uv:?}");
+            }
+        }
+    }
 
     fn tex(filter: TextureFilter) -> Texture {
         // 2x2: black, red / green, white.
