@@ -91,7 +91,9 @@ pub(crate) fn png(canvas: &Canvas) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// An APNG looping forever; every frame is a full image shown for `delay` = (num, den) seconds.
+/// An APNG looping forever, each frame shown for `delay` = (num, den) seconds. As in the GIF,
+/// the first frame is the whole image and each later one only the rectangle that changed,
+/// replacing those pixels (blend "source") and left in place (dispose "none").
 pub(crate) fn apng(
     width: u32,
     height: u32,
@@ -105,11 +107,26 @@ pub(crate) fn apng(
     let mut e = png_encoder(&mut out, width, height);
     e.set_animated(count, 0).map_err(err)?;
     e.set_frame_delay(delay.0, delay.1).map_err(err)?;
+    e.set_blend_op(png::BlendOp::Source).map_err(err)?;
+    e.set_dispose_op(png::DisposeOp::None).map_err(err)?;
     let mut w = e.write_header().map_err(err)?;
+    let mut previous: Option<Canvas> = None;
     for f in frames {
         let f = f?;
         w.set_frame_delay(delay.0, delay.1).map_err(err)?;
-        w.write_image_data(&f.rgb).map_err(err)?;
+        match &previous {
+            None => w.write_image_data(&f.rgb).map_err(err)?,
+            Some(p) => {
+                let r = changed_rect(p, &f);
+                // The position first goes back to the corner, so that the new size fits
+                // wherever the last rectangle was.
+                w.reset_frame_position().map_err(err)?;
+                w.set_frame_dimension(r.width, r.height).map_err(err)?;
+                w.set_frame_position(r.left, r.top).map_err(err)?;
+                w.write_image_data(&crop(&f, r)).map_err(err)?;
+            }
+        }
+        previous = Some(f);
     }
     w.finish().map_err(err)?;
     Ok(out)

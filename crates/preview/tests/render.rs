@@ -194,18 +194,36 @@ fn apng_has_actl_and_exact_fctl_delays() {
     assert_eq!(actl, Some((frames, 0)), "acTL: num_frames, num_plays (0 = forever)");
     assert_eq!(delays.len(), frames as usize);
     assert!(delays.iter().all(|&d| d == (1, 30)), "{delays:?}");
-    // And the png crate decodes every frame to the requested size.
+    // And the png crate decodes every frame: the first whole, each later one the rectangle
+    // that changed, put in place (blend source, dispose none). Composited, every frame is
+    // what the renderer draws for it.
     let mut r = png::Decoder::new(std::io::Cursor::new(&bytes)).read_info().unwrap();
     let mut buf = vec![0; r.output_buffer_size().unwrap()];
+    let mut screen = vec![0u8; 128 * 96 * 3];
     let mut n = 0;
+    let mut partial = 0;
     while let Ok(info) = r.next_frame(&mut buf) {
-        assert_eq!((info.width, info.height), (128, 96));
+        let fc = r.info().frame_control.unwrap();
+        assert_eq!((fc.width, fc.height), (info.width, info.height));
+        assert_eq!((fc.blend_op, fc.dispose_op), (png::BlendOp::Source, png::DisposeOp::None));
+        if n == 0 {
+            assert_eq!((fc.x_offset, fc.y_offset, info.width, info.height), (0, 0, 128, 96));
+        }
+        partial += usize::from(info.width * info.height < 128 * 96);
+        let (w, x0, y0) = (info.width as usize, fc.x_offset as usize, fc.y_offset as usize);
+        for y in 0..info.height as usize {
+            let dst = ((y0 + y) * 128 + x0) * 3;
+            screen[dst..dst + w * 3].copy_from_slice(&buf[y * info.line_size..y * info.line_size + w * 3]);
+        }
+        let c = render(&d, 0, Some(1), n as f64, &o).unwrap();
+        assert!(screen == c.rgb, "frame {n} differs from the render");
         n += 1;
         if n == frames {
             break;
         }
     }
     assert_eq!(n, frames);
+    assert!(partial > 0, "later frames carry only what changed");
 }
 
 #[test]
