@@ -105,23 +105,31 @@ impl Canvas {
         for py in y0..=y1 {
             let start = (x0 * sub + sub / 2, py * sub + sub / 2);
             // Weight of vertex a is the edge function of the opposite edge b->c, and so on.
-            let (mut wa, mut wb, mut wc) = (edge(b, c, start), edge(c, a, start), edge(a, b, start));
+            let (wa0, wb0, wc0) = (edge(b, c, start), edge(c, a, start), edge(a, b, start));
+            // The pixels of the row inside all three edges, solved from the edge functions
+            // rather than tested pixel by pixel: the same integers, so the same pixels.
+            let mut span = (0, x1 - x0);
+            for (w, d, bias) in [(wa0, dxa, bias_a), (wb0, dxb, bias_b), (wc0, dxc, bias_c)] {
+                span = inside(span, w + bias, d);
+            }
+            if span.0 > span.1 {
+                continue;
+            }
+            let (mut wa, mut wb, mut wc) = (wa0 + span.0 * dxa, wb0 + span.0 * dxb, wc0 + span.0 * dxc);
             let row = py as usize * self.width as usize;
-            for px in x0..=x1 {
-                if wa + bias_a >= 0 && wb + bias_b >= 0 && wc + bias_c >= 0 {
-                    let i = row + px as usize;
-                    let z = ((wa as f64 * za as f64 + wb as f64 * zb as f64 + wc as f64 * zc as f64) * inv_area) as f32;
-                    if !depth_test || z > self.depth[i] {
-                        let (fa, fb) = ((wa as f64 * inv_area) as f32, (wb as f64 * inv_area) as f32);
-                        let fc = (wc as f64 * inv_area) as f32;
-                        let weights = if swapped { [fb, fa, fc] } else { [fa, fb, fc] };
-                        if let Some(color) = shade(weights) {
-                            if depth_test {
-                                self.depth[i] = z;
-                            }
-                            self.rgb[i * 3..i * 3 + 3].copy_from_slice(&color);
-                            written += 1;
+            for px in x0 + span.0..=x0 + span.1 {
+                let i = row + px as usize;
+                let z = ((wa as f64 * za as f64 + wb as f64 * zb as f64 + wc as f64 * zc as f64) * inv_area) as f32;
+                if !depth_test || z > self.depth[i] {
+                    let (fa, fb) = ((wa as f64 * inv_area) as f32, (wb as f64 * inv_area) as f32);
+                    let fc = (wc as f64 * inv_area) as f32;
+                    let weights = if swapped { [fb, fa, fc] } else { [fa, fb, fc] };
+                    if let Some(color) = shade(weights) {
+                        if depth_test {
+                            self.depth[i] = z;
                         }
+                        self.rgb[i * 3..i * 3 + 3].copy_from_slice(&color);
+                        written += 1;
                     }
                 }
                 wa += dxa;
@@ -168,6 +176,20 @@ impl Canvas {
     }
 }
 
+/// The steps `k` of `span` (inclusive) at which `w + k * d >= 0`: one edge's inside along a row.
+/// An empty result has its start past its end.
+fn inside(span: (i64, i64), w: i64, d: i64) -> (i64, i64) {
+    let (lo, hi) = span;
+    match d.cmp(&0) {
+        // k >= -w / d, rounded up.
+        std::cmp::Ordering::Greater => (lo.max(-(w.div_euclid(d))), hi),
+        // k <= w / -d, rounded down.
+        std::cmp::Ordering::Less => (lo, hi.min(w.div_euclid(-d))),
+        std::cmp::Ordering::Equal if w >= 0 => span,
+        std::cmp::Ordering::Equal => (1, 0),
+    }
+}
+
 /// Twice the signed area of (a, b, p) in fixed point: positive when p is to the right of a->b
 /// on a y-down screen (counter-clockwise in the usual y-up sense).
 fn edge(a: (i64, i64), b: (i64, i64), p: (i64, i64)) -> i64 {
@@ -183,6 +205,79 @@ mod tests {
 
     fn count(c: &Canvas, color: [u8; 3]) -> usize {
         c.rgb.chunks_exact(3).filter(|p| *p == color).count()
+    }
+
+    /// Coverage as first written: every pixel of the bounding box tested against the three
+    /// edge functions (with the top-left rule), stepping them pixel by pixel.
+    fn covered_testing_each_pixel(v: [Vec3; 3], width: u32, height: u32) -> Vec<bool> {
+        let mut out = vec![false; (width * height) as usize];
+        let fx = |p: &Vec3| ((p.x * SUBPIXEL).round() as i64, (p.y * SUBPIXEL).round() as i64);
+        let (mut a, mut b, c) = (fx(&v[0]), fx(&v[1]), fx(&v[2]));
+        let area = edge(a, b, c);
+        if area == 0 {
+            return out;
+        }
+        if area < 0 {
+            std::mem::swap(&mut a, &mut b);
+        }
+        let sub = SUBPIXEL as i64;
+        let first = |lo: i64| (lo - sub / 2).div_euclid(sub).max(0);
+        let last = |hi: i64, n: u32| (hi - sub / 2).div_euclid(sub).min(n as i64 - 1);
+        let (x0, x1) = (first(a.0.min(b.0).min(c.0)), last(a.0.max(b.0).max(c.0), width));
+        let (y0, y1) = (first(a.1.min(b.1).min(c.1)), last(a.1.max(b.1).max(c.1), height));
+        let bias = |p: (i64, i64), q: (i64, i64)| {
+            let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+            if dy < 0 || (dy == 0 && dx > 0) {
+                0
+            } else {
+                -1
+            }
+        };
+        let step_x = |p: (i64, i64), q: (i64, i64)| -(q.1 - p.1) * sub;
+        for py in y0..=y1 {
+            let start = (x0 * sub + sub / 2, py * sub + sub / 2);
+            let (mut wa, mut wb, mut wc) = (edge(b, c, start), edge(c, a, start), edge(a, b, start));
+            for px in x0..=x1 {
+                if wa + bias(b, c) >= 0 && wb + bias(c, a) >= 0 && wc + bias(a, b) >= 0 {
+                    out[(py * width as i64 + px) as usize] = true;
+                }
+                wa += step_x(b, c);
+                wb += step_x(c, a);
+                wc += step_x(a, b);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn solved_row_spans_cover_the_pixels_testing_each_pixel_covers() {
+        let mut rng = boneyard_core::testdata::XorShift64(0x6A09_E667_F3BC_C908);
+        // Corners on the sixteenth-pixel grid (pixel centres, edges through them, horizontal
+        // and vertical edges included), inside, across and outside a 24 x 20 canvas.
+        let mut coord = |span: u64| (rng.next_u64() % (span * 16)) as f32 / 16.0 - 8.0;
+        let (mut triangles, mut pixels) = (0, 0);
+        for case in 0..3000 {
+            let span = if case % 3 == 0 { 6 } else { 40 };
+            let mut v = [(); 3].map(|_| Vec3::new(coord(span), coord(span), 0.0));
+            if case % 7 == 0 {
+                v[1].y = v[0].y; // a horizontal edge
+            }
+            if case % 11 == 0 {
+                v[2].x = v[0].x; // a vertical edge
+            }
+            let mut c = Canvas::new(24, 20, BG);
+            let mut drawn = vec![false; 24 * 20];
+            // Each pixel the fill shades, marked through the colour it is given.
+            c.fill_triangle(v, INK, false);
+            for (i, px) in c.rgb.chunks_exact(3).enumerate() {
+                drawn[i] = px == INK;
+            }
+            let expected = covered_testing_each_pixel(v, 24, 20);
+            assert_eq!(drawn, expected, "case {case}: {v:?}");
+            triangles += usize::from(expected.iter().any(|&p| p));
+            pixels += expected.iter().filter(|&&p| p).count();
+        }
+        assert!(triangles > 1500 && pixels > 50_000, "{triangles} triangles, {pixels} pixels");
     }
 
     #[test]

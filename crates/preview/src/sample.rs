@@ -28,7 +28,12 @@ fn texel(t: &Texture, x: usize, y: usize) -> [f32; 4] {
 
 /// `v` wrapped into 0..n, for the `v >= 0` that [`sample`] makes.
 fn wrap(v: i64, n: u32) -> usize {
-    (v as u64 % u64::from(n)) as usize
+    // N64 textures are mostly powers of two, where the remainder is a mask (no division).
+    if n.is_power_of_two() {
+        (v as u64 & u64::from(n - 1)) as usize
+    } else {
+        (v as u64 % u64::from(n)) as usize
+    }
 }
 
 /// The colour of `t` at `uv` (glTF convention: (0, 0) the top-left corner of the image, 1 a
