@@ -1,10 +1,11 @@
 //! Turning an RGB frame into at most 256 palette entries for GIF.
 //!
-//! The rasterizer does no anti-aliasing and shades flat, so a frame holds one colour per
-//! visible face plus the background and the overlay: usually far fewer than 256, and then the
-//! palette is exact. Otherwise a median cut over the frame's histogram picks 256 colours; the
-//! most frequent colour (the background) is always kept exactly. Everything iterates in a
-//! fixed order (sorted keys), so the same frame always gives the same bytes.
+//! The rasterizer does no anti-aliasing, so an untextured frame holds one colour per visible
+//! face plus the background and the overlay: usually far fewer than 256, and then the palette
+//! is exact. Textured frames hold thousands (some 16,000 in each frame of `object_dekunuts`):
+//! a median cut over the frame's histogram picks 256 colours, the most frequent colour (the
+//! background) always kept exactly, and every colour takes its nearest entry. Everything
+//! iterates in a fixed order (sorted keys), so the same frame always gives the same bytes.
 
 /// Palette (RGB triples) and one index per pixel.
 pub(crate) struct Indexed {
@@ -86,8 +87,10 @@ pub(crate) fn index_frame(pixels: &[u8]) -> Indexed {
 /// entry), found by searching outwards from the colour's brightness `r + g + b` in the entries
 /// sorted by theirs. Two colours whose brightnesses differ by `s` are at least `s² / 3` apart
 /// (Cauchy-Schwarz), so once `s²` exceeds three times the best distance no entry further out
-/// can be nearer. Shading and textures vary mostly in brightness, which makes it the axis
-/// along which a frame's palette spreads most.
+/// can be nearer. Shading and textures vary mostly in brightness: on a clip of
+/// `object_dekunuts` searching along brightness took 182 M instructions where searching along
+/// red took 198 M, green 225 M and blue 2,274 M (163 M with the previous colour's entry as the
+/// first bound).
 struct Nearest {
     /// (brightness, palette index, colour), sorted.
     sorted: Vec<(i32, u8, [u8; 3])>,
