@@ -512,6 +512,17 @@ impl Body {
     /// order with the demo character's proportions (pelvis at the origin: the height track
     /// lifts it), or a chain of `parts` parts one unit apart for other part counts.
     pub fn generic(parts: usize) -> Body {
+        // Oni's own part count is what loose animation files nearly always have: made once
+        // (its 19 boxes and their names) and copied for each document that needs it.
+        static ONI_PARTS: std::sync::OnceLock<Body> = std::sync::OnceLock::new();
+        if parts == 19 {
+            return ONI_PARTS.get_or_init(|| Body::make_generic(19)).clone();
+        }
+        Body::make_generic(parts)
+    }
+
+    /// [`Body::generic`], made.
+    fn make_generic(parts: usize) -> Body {
         let (translations, parents): (Vec<[f32; 3]>, Vec<Option<usize>>) = if parts == 19 {
             boneyard_core::demo::BONES
                 .iter()
@@ -588,5 +599,19 @@ mod warning_cap_tests {
         assert_eq!(w[2].message, "more warnings were left out (the first 2 are listed; limit `max_oni_warnings`)");
         // The default is the 1000 Oni has always listed.
         assert_eq!(boneyard_core::Limits::default().max_oni_warnings, 1000);
+    }
+}
+
+#[cfg(test)]
+mod generic_tests {
+    use super::*;
+
+    #[test]
+    fn the_shared_generic_body_is_the_one_made_fresh() {
+        // Copied from the one made once, for every document, the same as making it each time.
+        let fresh = format!("{:?}", Body::make_generic(19));
+        assert_eq!(format!("{:?}", Body::generic(19)), fresh);
+        assert_eq!(format!("{:?}", Body::generic(19)), fresh);
+        assert_eq!(format!("{:?}", Body::generic(7)), format!("{:?}", Body::make_generic(7)));
     }
 }
