@@ -110,23 +110,15 @@ pub(crate) fn apng(
     e.set_blend_op(png::BlendOp::Source).map_err(err)?;
     e.set_dispose_op(png::DisposeOp::None).map_err(err)?;
     let mut w = e.write_header().map_err(err)?;
-    let mut previous: Option<Canvas> = None;
-    for f in frames {
-        let f = f?;
+    for change in changes(frames) {
+        let (r, pixels) = change?;
         w.set_frame_delay(delay.0, delay.1).map_err(err)?;
-        match &previous {
-            None => w.write_image_data(&f.rgb).map_err(err)?,
-            Some(p) => {
-                let r = changed_rect(p, &f);
-                // The position first goes back to the corner, so that the new size fits
-                // wherever the last rectangle was.
-                w.reset_frame_position().map_err(err)?;
-                w.set_frame_dimension(r.width, r.height).map_err(err)?;
-                w.set_frame_position(r.left, r.top).map_err(err)?;
-                w.write_image_data(&crop(&f, r)).map_err(err)?;
-            }
-        }
-        previous = Some(f);
+        // The position first goes back to the corner, so that the new size fits wherever the
+        // last rectangle was.
+        w.reset_frame_position().map_err(err)?;
+        w.set_frame_dimension(r.width, r.height).map_err(err)?;
+        w.set_frame_position(r.left, r.top).map_err(err)?;
+        w.write_image_data(&pixels).map_err(err)?;
     }
     w.finish().map_err(err)?;
     Ok(out)
@@ -146,14 +138,9 @@ pub(crate) fn gif(
     let (w, h) = (side(width)?, side(height)?);
     let mut e = gif::Encoder::new(Vec::new(), w, h, &[]).map_err(err)?;
     e.set_repeat(gif::Repeat::Infinite).map_err(err)?;
-    let mut previous: Option<Canvas> = None;
-    for f in frames {
-        let f = f?;
-        let r = match &previous {
-            Some(p) => changed_rect(p, &f),
-            None => Rect { left: 0, top: 0, width: f.width, height: f.height },
-        };
-        let ix = index_frame(&crop(&f, r));
+    for change in changes(frames) {
+        let (r, pixels) = change?;
+        let ix = index_frame(&pixels);
         // Rect fits in the canvas, whose sides were checked to fit in u16 above.
         let frame = gif::Frame {
             left: r.left as u16,
@@ -167,9 +154,24 @@ pub(crate) fn gif(
             ..Default::default()
         };
         e.write_frame(&frame).map_err(err)?;
-        previous = Some(f);
     }
     e.into_inner().map_err(err)
+}
+
+/// What an animation stores of each frame: the whole first frame, then the rectangle that
+/// changed since the frame before, each with its RGB pixels row by row.
+fn changes(frames: impl Iterator<Item = Result<Canvas>>) -> impl Iterator<Item = Result<(Rect, Vec<u8>)>> {
+    let mut previous: Option<Canvas> = None;
+    frames.map(move |f| {
+        let f = f?;
+        let r = match &previous {
+            Some(p) => changed_rect(p, &f),
+            None => Rect { left: 0, top: 0, width: f.width, height: f.height },
+        };
+        let pixels = crop(&f, r);
+        previous = Some(f);
+        Ok((r, pixels))
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -98,6 +98,11 @@ struct Nearest {
     colours: Vec<[u8; 3]>,
 }
 
+/// Squared RGB distance.
+fn distance(p: [u8; 3], c: [u8; 3]) -> i32 {
+    (0..3).map(|i| (i32::from(p[i]) - i32::from(c[i])).pow(2)).sum()
+}
+
 fn brightness(c: [u8; 3]) -> i32 {
     c.iter().map(|&v| i32::from(v)).sum()
 }
@@ -117,9 +122,8 @@ impl Nearest {
         let start = self.sorted.partition_point(|e| e.0 < b);
         // Upwards from the first entry at least as bright, then downwards.
         let (down, up) = self.sorted.split_at(start);
-        let sq = |a: u8, b: u8| (a as i32 - b as i32).pow(2);
         let mut best = match self.colours.get(usize::from(hint)) {
-            Some(p) => (sq(p[0], c[0]) + sq(p[1], c[1]) + sq(p[2], c[2]), hint),
+            Some(&p) => (distance(p, c), hint),
             None => (i32::MAX, 0),
         };
         scan(up.iter(), c, b, &mut best);
@@ -131,12 +135,11 @@ impl Nearest {
 /// Visit entries in order of growing brightness difference from `c` (brightness `b`) until
 /// that difference alone rules out the rest, keeping in `best` the least (distance, index).
 fn scan<'a>(entries: impl Iterator<Item = &'a (i32, u8, [u8; 3])>, c: [u8; 3], b: i32, best: &mut (i32, u8)) {
-    let sq = |a: u8, b: u8| (a as i32 - b as i32).pow(2);
     for &(bright, index, p) in entries {
         if (bright - b).pow(2) > best.0.saturating_mul(3) {
             break;
         }
-        let d = sq(p[0], c[0]) + sq(p[1], c[1]) + sq(p[2], c[2]);
+        let d = distance(p, c);
         if (d, index) < *best {
             *best = (d, index);
         }
