@@ -4,18 +4,17 @@
 
 use boneyard_core::testdata::shared_data;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 fn boneyard(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_boneyard")).args(args).output().expect("run boneyard")
 }
 
-fn tmpdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("boneyard-batch-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A new empty folder, removed when the returned value is dropped.
+fn tmpdir(tag: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("boneyard-batch-{tag}-")).tempdir().unwrap()
 }
 
 fn text(b: &[u8]) -> String {
@@ -24,15 +23,16 @@ fn text(b: &[u8]) -> String {
 
 /// A folder as a user brings it: a good Zelda object, an Oni file OniSplit refuses too (its
 /// last key is not on the last frame, at byte 684), a Shenmue MOTION.BIN, and a text file.
-fn mixed_folder(tag: &str) -> Option<PathBuf> {
+fn mixed_folder(tag: &str) -> Option<TempDir> {
     let z = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "batch")?;
     let bad = shared_data("oni/TRAMfixture_badlast.oni", "batch")?;
-    let d = tmpdir(tag);
+    let tmp = tmpdir(tag);
+    let d = tmp.path();
     std::fs::copy(&z, d.join("object_dekunuts")).unwrap();
     std::fs::copy(&bad, d.join("TRAMfixture_badlast.oni")).unwrap();
     std::fs::create_dir(d.join("sub")).unwrap();
     std::fs::write(d.join("sub").join("notes.txt"), b"not game data").unwrap();
-    Some(d)
+    Some(tmp)
 }
 
 fn s(p: &Path) -> &str {
@@ -41,8 +41,9 @@ fn s(p: &Path) -> &str {
 
 #[test]
 fn a_folder_keeps_going_past_a_bad_file() {
-    let Some(d) = mixed_folder("list") else { return };
-    let o = boneyard(&["list", s(&d)]);
+    let Some(tmp) = mixed_folder("list") else { return };
+    let d = tmp.path();
+    let o = boneyard(&["list", s(d)]);
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert_eq!(o.status.code(), Some(1), "{err}");
     // The good document is listed whole (the decomp names its 10 animations)...
@@ -58,7 +59,7 @@ fn a_folder_keeps_going_past_a_bad_file() {
     );
     println!("batch: list of a folder: 1 of 2 documents, the bad one at offset 684, 1 file not read");
 
-    let o = boneyard(&["list", s(&d), "--json"]);
+    let o = boneyard(&["list", s(d), "--json"]);
     assert_eq!(o.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["documents"].as_array().unwrap().len(), 1);
@@ -72,11 +73,11 @@ fn a_folder_keeps_going_past_a_bad_file() {
 fn export_of_a_folder_writes_the_good_documents() {
     let Some(d) = mixed_folder("export") else { return };
     let out = tmpdir("export-out");
-    let o = boneyard(&["export", s(&d), "--format", "glb", "--out", s(&out)]);
+    let o = boneyard(&["export", s(d.path()), "--format", "glb", "--out", s(out.path())]);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     let mut names: Vec<String> =
-        std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     // Whole files only: no partial file is left by the document that failed.
     assert_eq!(names, ["object_dekunuts.glb"]);
@@ -87,7 +88,8 @@ fn export_of_a_folder_writes_the_good_documents() {
 #[test]
 fn two_documents_with_one_stem_never_share_an_output_name() {
     let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "stems") else { return };
-    let d = tmpdir("stems");
+    let tmp = tmpdir("stems");
+    let d = tmp.path();
     for sub in ["a", "b"] {
         std::fs::create_dir(d.join(sub)).unwrap();
         std::fs::copy(&z, d.join(sub).join("object_dekunuts")).unwrap();
@@ -128,7 +130,7 @@ fn an_object_without_skeletons_lists_empty_and_exports_nothing() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert!(text(&o.stdout).contains("skeletons (0):"));
     let out = tmpdir("empty");
-    let o = boneyard(&["export", s(&z), "--format", "glb", "--out", s(&out)]);
+    let o = boneyard(&["export", s(&z), "--format", "glb", "--out", s(out.path())]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("holds no skeleton or animation"), "{}", text(&o.stderr));
 }
@@ -156,12 +158,13 @@ fn progress_bar_only_on_a_terminal() {
         println!("SKIPPED (progress bar): util-linux `script` is not installed");
         return;
     }
-    let out = tmpdir("progress");
+    let tmp = tmpdir("progress");
+    let out = tmp.path();
     let cmd = format!(
         "{} export {} --anim '#0' --anim '#1' --anim '#2' --format gif --size 32x32 --out {}",
         env!("CARGO_BIN_EXE_boneyard"),
         files.join(" "),
-        s(&out)
+        s(out)
     );
     let o = Command::new("script").args(["-qfec", &cmd, "/dev/null"]).output().unwrap();
     let tty = text(&o.stdout);
@@ -180,7 +183,7 @@ fn progress_bar_only_on_a_terminal() {
         "--size",
         "32x32",
         "--out",
-        s(&out),
+        s(out),
     ]);
     assert_eq!(plain.status.code(), Some(0));
     assert!(!text(&plain.stderr).contains("ETA"), "{}", text(&plain.stderr));
@@ -195,13 +198,14 @@ fn progress_bar_only_on_a_terminal() {
 #[test]
 fn an_interrupted_export_leaves_no_partial_files() {
     let Some(files) = link_files() else { return };
-    let out = tmpdir("interrupt");
+    let tmp = tmpdir("interrupt");
+    let out = tmp.path();
     let stale = out.join(".old.glb.part4294967294");
     let live = out.join(format!(".other.glb.part{}", std::process::id()));
     std::fs::write(&stale, b"half").unwrap();
     std::fs::write(&live, b"being written").unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_boneyard"))
-        .args(["export", &files[0], &files[1], &files[2], "--format", "gif", "--size", "64x64", "--out", s(&out)])
+        .args(["export", &files[0], &files[1], &files[2], "--format", "gif", "--size", "64x64", "--out", s(out)])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -209,7 +213,7 @@ fn an_interrupted_export_leaves_no_partial_files() {
     // Wait until the export is writing its own temporary file, however long a loaded machine
     // takes to get there (no time limit: the export ending first is the failure).
     let own = format!(".part{}", child.id());
-    while !part_files(&out).iter().any(|n| n.ends_with(&own)) {
+    while !part_files(out).iter().any(|n| n.ends_with(&own)) {
         assert!(child.try_wait().unwrap().is_none(), "the export ended before it was seen writing");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
@@ -218,7 +222,7 @@ fn an_interrupted_export_leaves_no_partial_files() {
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("interrupted"), "{}", text(&o.stderr));
-    let left = part_files(&out);
+    let left = part_files(out);
     assert_eq!(left, vec![live.file_name().unwrap().to_string_lossy().into_owned()], "stale removed, live kept");
     assert!(!stale.exists());
 }

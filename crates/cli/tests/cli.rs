@@ -4,6 +4,7 @@
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 fn boneyard(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_boneyard")).args(args).output().expect("run boneyard")
@@ -16,11 +17,9 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn tmpdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("boneyard-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A new empty folder, removed when the returned value is dropped.
+fn tmpdir(tag: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("boneyard-cli-{tag}-")).tempdir().unwrap()
 }
 
 #[test]
@@ -42,7 +41,8 @@ fn usage_errors_exit_two() {
 
 #[test]
 fn unreadable_and_unknown_inputs_exit_one_with_one_line() {
-    let d = tmpdir("bad");
+    let tmp = tmpdir("bad");
+    let d = tmp.path();
     let junk = d.join("junk.bin");
     std::fs::write(&junk, b"this is not a game file at all").unwrap();
     for f in [d.join("missing.dat"), junk] {
@@ -61,8 +61,8 @@ fn unreadable_and_unknown_inputs_exit_one_with_one_line() {
 /// The demo writes every family's files and exports; every file it names exists and is whole.
 #[test]
 fn demo_then_every_command_on_its_files() {
-    let d = tmpdir("demo");
-    let out = d.join("demo");
+    let tmp = tmpdir("demo");
+    let out = tmp.path().join("demo");
     let o = boneyard(&["demo", "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);

@@ -6,16 +6,15 @@ use boneyard_core::testdata::shared_data;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 fn boneyard(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_boneyard")).args(args).output().expect("run boneyard")
 }
 
-fn tmpdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("boneyard-import-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A new empty folder, removed when the returned value is dropped.
+fn tmpdir(tag: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("boneyard-import-{tag}-")).tempdir().unwrap()
 }
 
 fn s(p: &Path) -> &str {
@@ -26,14 +25,15 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// The fixtures and the glb `boneyard export` makes of the walk on the body.
-fn setup(tag: &str) -> Option<(PathBuf, PathBuf, PathBuf, PathBuf)> {
+/// The fixtures and the glb `boneyard export` makes of the walk on the body, in the folder
+/// returned last.
+fn setup(tag: &str) -> Option<(PathBuf, PathBuf, PathBuf, TempDir)> {
     let walk = shared_data("oni/TRAMfixture_walk19.oni", tag)?;
     let body = shared_data("oni/TRBSfixture_body19.oni", tag)?;
     let d = tmpdir(tag);
-    let o = boneyard(&["-q", "export", s(&walk), s(&body), "--format", "glb", "--out", s(&d.join("glb"))]);
+    let o = boneyard(&["-q", "export", s(&walk), s(&body), "--format", "glb", "--out", s(&d.path().join("glb"))]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let glb = d.join("glb/TRAMfixture_walk19.glb");
+    let glb = d.path().join("glb/TRAMfixture_walk19.glb");
     assert!(glb.is_file());
     Some((walk, body, glb, d))
 }
@@ -46,7 +46,8 @@ fn sample(file: &Path, frame: u32) -> Value {
 
 #[test]
 fn import_writes_a_tram_that_lists_and_samples_like_the_original() {
-    let Some((walk, body, glb, d)) = setup("roundtrip") else { return };
+    let Some((walk, body, glb, tmp)) = setup("roundtrip") else { return };
+    let d = tmp.path();
     let out = d.join("out");
     let o = boneyard(&["import", s(&glb), "--into", s(&body), "--out", s(&out), "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -105,12 +106,12 @@ fn import_writes_a_tram_that_lists_and_samples_like_the_original() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("TRAMfixture_walk19.oni"));
     let names: Vec<_> = std::fs::read_dir(&out2).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names, ["TRAMfixture_walk19.oni"]);
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
 fn options_like_keys_and_tolerance() {
-    let Some((walk, body, glb, d)) = setup("options") else { return };
+    let Some((walk, body, glb, tmp)) = setup("options") else { return };
+    let d = tmp.path();
     let out = d.join("out");
     let o = boneyard(&[
         "import",
@@ -156,7 +157,6 @@ fn options_like_keys_and_tolerance() {
         args.extend_from_slice(bad);
         assert_eq!(boneyard(&args).status.code(), Some(2), "{bad:?}");
     }
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// The byte offset of the first rotation value of node `node` in the glb.
@@ -181,7 +181,8 @@ fn rotation_at(glb: &[u8], node: u64) -> usize {
 
 #[test]
 fn bad_input_is_exit_one_naming_clip_and_bone_and_writes_nothing() {
-    let Some((_, body, glb, d)) = setup("bad") else { return };
+    let Some((_, body, glb, tmp)) = setup("bad") else { return };
+    let d = tmp.path();
     let bytes = std::fs::read(&glb).unwrap();
     // A NaN in the head's rotation (node 10).
     let mut nan = bytes.clone();
@@ -219,13 +220,13 @@ fn bad_input_is_exit_one_naming_clip_and_bone_and_writes_nothing() {
     let j: Value = serde_json::from_slice(&o.stdout).unwrap();
     let w: Vec<&str> = j["warnings"].as_array().unwrap().iter().map(|w| w["message"].as_str().unwrap()).collect();
     assert!(w.iter().any(|m| m.contains("held at rest") && m.contains("pelvis") && m.contains("head")), "{w:?}");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// A level as the target: its body set picked with `--skeleton`, its own walk as `--like`.
 #[test]
 fn import_onto_a_level() {
-    let Some((_, _, glb, d)) = setup("level") else { return };
+    let Some((_, _, glb, tmp)) = setup("level") else { return };
+    let d = tmp.path();
     let Some(level) = shared_data("oni/level1_Final.dat", "import_onto_a_level") else { return };
     let out = d.join("out");
     let o = boneyard(&[
@@ -247,7 +248,6 @@ fn import_onto_a_level() {
     assert_eq!(j["written"][0]["animations"][0]["keys"], 161);
     let l = boneyard(&["check", s(&out.join("TRAMfixture_walk19.oni"))]);
     assert_eq!(l.status.code(), Some(0), "{}", stderr(&l));
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 // ---- Shenmue: MOTN write-back, checked by new-yokosuka's runtime (an independent reader) ----
@@ -284,13 +284,15 @@ fn dist(a: [f64; 3], b: [f64; 3]) -> f64 {
 
 const RUN: &str = "AKI_AKI_RUN_LP";
 
-/// The real MOTION.BIN and the glb `boneyard export` makes of the run loop.
-fn shenmue_setup(tag: &str) -> Option<(PathBuf, PathBuf, PathBuf)> {
+/// The real MOTION.BIN and the glb `boneyard export` makes of the run loop, in the folder
+/// returned last.
+fn shenmue_setup(tag: &str) -> Option<(PathBuf, PathBuf, TempDir)> {
     let motion = shared_data("shenmue/motion.bin", tag)?;
     let d = tmpdir(tag);
-    let o = boneyard(&["-q", "export", s(&motion), "--anim", RUN, "--format", "glb", "--out", s(&d.join("glb"))]);
+    let o =
+        boneyard(&["-q", "export", s(&motion), "--anim", RUN, "--format", "glb", "--out", s(&d.path().join("glb"))]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let glb = d.join("glb/motion_human_rig_AKI_AKI_RUN_LP.glb");
+    let glb = d.path().join("glb/motion_human_rig_AKI_AKI_RUN_LP.glb");
     assert!(glb.is_file());
     Some((motion, glb, d))
 }
@@ -327,7 +329,8 @@ fn turn_node(glb: &[u8], name: &str, deg: f32) -> Vec<u8> {
 
 #[test]
 fn shenmue_run_loop_round_trip_and_edit_as_the_peer_runtime_solves_them() {
-    let Some((motion, glb, d)) = shenmue_setup("shenmue") else { return };
+    let Some((motion, glb, tmp)) = shenmue_setup("shenmue") else { return };
+    let d = tmp.path();
     let out = d.join("out");
     let o = boneyard(&["import", s(&glb), "--into", s(&motion), "--out", s(&out), "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -430,12 +433,12 @@ fn shenmue_run_loop_round_trip_and_edit_as_the_peer_runtime_solves_them() {
     }
     println!("{RUN} edited (R_thigh +20°): the peer moves the right leg up to {:.0} mm, every other control at most {:.2} mm", leg * 1e3, rest * 1e3);
     assert!(leg > 0.05 && rest < 5e-3, "{leg} {rest}");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
 fn shenmue_bad_input_names_clip_and_bone_and_writes_nothing() {
-    let Some((motion, glb, d)) = shenmue_setup("shenmue_bad") else { return };
+    let Some((motion, glb, tmp)) = shenmue_setup("shenmue_bad") else { return };
+    let d = tmp.path();
     let bytes = std::fs::read(&glb).unwrap();
     let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     let j: Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
@@ -451,7 +454,6 @@ fn shenmue_bad_input_names_clip_and_bone_and_writes_nothing() {
     let e = stderr(&o);
     assert!(e.contains(RUN) && e.contains("L_foot") && e.contains("not finite"), "{e}");
     assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// `pose --json` of `file` (with `extra` files) at `frame`: per bone the column-major matrix.
@@ -499,7 +501,8 @@ fn compare_poses(orig: &[&Path], anim: &str, written: &[&Path], new: &str, frame
 #[test]
 fn z64_dekunuts_run_round_trip() {
     let Some(obj) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "z64_dekunuts_run_round_trip") else { return };
-    let d = tmpdir("z64");
+    let tmp = tmpdir("z64");
+    let d = tmp.path();
     let o = boneyard(&[
         "-q",
         "export",
@@ -549,7 +552,6 @@ fn z64_dekunuts_run_round_trip() {
         assert!(e.contains("gDekuNutsRunAnim") && e.contains("gLinkAdultSkel") && e.lines().count() == 1, "{e}");
         assert!(!bad.exists() || std::fs::read_dir(&bad).unwrap().next().is_none());
     }
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Zelda 64: adult Link's walk exported and imported back (with gameplay_keep and
@@ -564,7 +566,8 @@ fn z64_link_walk_round_trip() {
     ) else {
         return;
     };
-    let d = tmpdir("z64link");
+    let tmp = tmpdir("z64link");
+    let d = tmp.path();
     let walk = "gPlayerAnim_link_normal_walk";
     let o = boneyard(&[
         "-q",
@@ -595,5 +598,4 @@ fn z64_link_walk_round_trip() {
     let (rot, root) = compare_poses(&[&boy, &gk, &la], walk, &[&boy, &wgk, &wla], &index, 29);
     eprintln!("CLI z64 round trip: {walk}, 29 frames, max rotation matrix error {rot:.2e}, root within {root}");
     assert!(rot < 2e-3 && root <= 1.0, "{rot} {root}");
-    let _ = std::fs::remove_dir_all(&d);
 }

@@ -2,23 +2,23 @@
 //! holds no skeleton or animation of its own makes `export` exit 1 with "holds no skeleton or
 //! animation", and writes nothing. The files are made here (no real data needed).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 fn boneyard(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_boneyard")).args(args).output().expect("run boneyard")
 }
 
-fn tmpdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("boneyard-nothing-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A new empty folder, removed when the returned value is dropped.
+fn tmpdir(tag: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("boneyard-nothing-{tag}-")).tempdir().unwrap()
 }
 
 /// `export FILE --format glb --out OUT`: exit 1, the message naming the file, no file written.
 fn exports_nothing(tag: &str, name: &str, bytes: &[u8]) {
-    let d = tmpdir(tag);
+    let tmp = tmpdir(tag);
+    let d = tmp.path();
     let file = d.join(name);
     std::fs::write(&file, bytes).unwrap();
     let out = d.join("out");

@@ -5,6 +5,7 @@
 use boneyard_core::testdata::shared_data;
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 fn boneyard(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_boneyard")).args(args).output().expect("run boneyard")
@@ -15,8 +16,8 @@ fn text(b: &[u8]) -> String {
 }
 
 /// A debug ROM (build 10 = GC EU MQ debug, the build the object files come from) holding
-/// `object_dekunuts` and `object_box`.
-fn rom() -> Option<(PathBuf, PathBuf)> {
+/// `object_dekunuts` and `object_box`, in a folder removed when the returned `TempDir` is dropped.
+fn rom() -> Option<(TempDir, PathBuf, PathBuf)> {
     let z = shared_data("z64/oot-gc-eu-mq-dbg", "--file")?;
     let nuts = std::fs::read(z.join("object_dekunuts")).unwrap();
     let chest = std::fs::read(z.join("object_box")).unwrap();
@@ -25,16 +26,15 @@ fn rom() -> Option<(PathBuf, PathBuf)> {
         Some(&["object_dekunuts", "object_box"]),
         10,
     );
-    let dir = std::env::temp_dir().join(format!("boneyard-romfile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("oot-debug.z64");
+    let dir = tempfile::Builder::new().prefix("boneyard-romfile-").tempdir().unwrap();
+    let path = dir.path().join("oot-debug.z64");
     std::fs::write(&path, rom).unwrap();
-    Some((path, z.join("object_dekunuts")))
+    Some((dir, path, z.join("object_dekunuts")))
 }
 
 #[test]
 fn file_picks_one_file_of_a_rom() {
-    let Some((rom, bare)) = rom() else { return };
+    let Some((_dir, rom, bare)) = rom() else { return };
     let rom = rom.to_str().unwrap();
     // The whole ROM: both objects.
     let all = boneyard(&["list", rom]);

@@ -37,7 +37,8 @@ fn count(v: &Value, key: &str) -> usize {
 #[test]
 fn motion_bin_writes_every_decoded_sequence() {
     let Some(m) = shared_data("shenmue/motion.bin", "every skeleton") else { return };
-    let out = std::env::temp_dir().join(format!("boneyard-skeletons-motn-{}", std::process::id()));
+    let tmp = tempfile::Builder::new().prefix("boneyard-skeletons-motn-").tempdir().unwrap();
+    let out = tmp.path().join("out");
     let o = boneyard(&["export", m.to_str().unwrap(), "--format", "glb", "--out", out.to_str().unwrap(), "-q"]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let files = glbs(&out);
@@ -57,7 +58,8 @@ fn motion_bin_writes_every_decoded_sequence() {
 #[test]
 fn object_box_writes_both_skeletons() {
     let Some(b) = shared_data("z64/oot-gc-eu-mq-dbg/object_box", "every skeleton") else { return };
-    let out = std::env::temp_dir().join(format!("boneyard-skeletons-box-{}", std::process::id()));
+    let tmp = tempfile::Builder::new().prefix("boneyard-skeletons-box-").tempdir().unwrap();
+    let out = tmp.path().join("out");
     let o = boneyard(&["export", b.to_str().unwrap(), "--format", "glb", "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let files = glbs(&out);

@@ -9,9 +9,8 @@ fn boneyard(args: &[&str]) -> Output {
 
 #[test]
 fn unrecognised_files_are_named_with_offset_0_and_their_first_bytes() {
-    let d = std::env::temp_dir().join(format!("boneyard-unrecognised-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+    let tmp = tempfile::Builder::new().prefix("boneyard-unrecognised-").tempdir().unwrap();
+    let d = tmp.path();
     let notes = d.join("notes.txt");
     std::fs::write(&notes, b"PK\x03\x04 not game data").unwrap();
     std::fs::write(d.join("object_nothing.zobj"), [0u8; 256]).unwrap();

@@ -31,7 +31,8 @@ fn misspelt_names_get_did_you_mean() {
 #[test]
 fn conflicting_anim_choices_are_usage_errors() {
     let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "conflicts") else { return };
-    let out = std::env::temp_dir().join(format!("boneyard-usage-{}", std::process::id()));
+    let tmp = tempfile::Builder::new().prefix("boneyard-usage-").tempdir().unwrap();
+    let out = tmp.path().join("out");
     let z = z.to_str().unwrap();
     // #1 is gDekuNutsDamageAnim: named twice.
     let o = boneyard(&[

@@ -11,10 +11,11 @@ use std::time::Duration;
 
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// The viewer, killed when dropped.
+/// The viewer, killed when dropped; its folder is removed after it.
 struct Viewer {
     child: Child,
     port: u16,
+    _dir: tempfile::TempDir,
 }
 
 impl Drop for Viewer {
@@ -26,13 +27,11 @@ impl Drop for Viewer {
 
 impl Viewer {
     fn start(tag: &str) -> Viewer {
-        let dir = std::env::temp_dir().join(format!("boneyard-view-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = tempfile::Builder::new().prefix(&format!("boneyard-view-{tag}-")).tempdir().unwrap();
         let bin = env!("CARGO_BIN_EXE_boneyard");
         // The demo's Zelda object, as `boneyard demo` writes it.
         let (name, bytes) = boneyard_z64::demo_files().unwrap().remove(0);
-        let object = dir.join(name);
+        let object = dir.path().join(name);
         std::fs::write(&object, bytes).unwrap();
         let mut child = Command::new(bin)
             .arg("view")
@@ -51,7 +50,7 @@ impl Viewer {
             .and_then(|r| r.split('/').next())
             .and_then(|p| p.parse().ok())
             .unwrap_or_else(|| panic!("no port in {line:?}"));
-        Viewer { child, port }
+        Viewer { child, port, _dir: dir }
     }
 
     fn connect(&self) -> TcpStream {

@@ -357,7 +357,8 @@ mod tests {
 
     #[test]
     fn disk_companions_read_regular_files_and_name_the_one_they_cannot_read() {
-        let dir = std::env::temp_dir().join(format!("boneyard_companions_{}", std::process::id()));
+        let tmp = tempfile::Builder::new().prefix("boneyard_companions_").tempdir().unwrap();
+        let dir = tmp.path();
         std::fs::create_dir_all(dir.join("gameplay_keep")).unwrap(); // a folder is not a companion
         std::fs::write(dir.join("level.RAW"), b"0123456789").unwrap();
         let beside = dir.join("level.dat");
@@ -369,7 +370,6 @@ mod tests {
         // There but not readable (here: over the size limit): an error naming it.
         let e = DiskCompanions { max_bytes: 4 }.find(&beside, &["level.RAW"]).unwrap_err().to_string();
         assert!(e.contains("level.RAW") && e.contains("cannot be read") && e.contains("10 bytes"), "{e}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A regular file the operating system refuses to read even to root: /proc/self/mem at

@@ -18,8 +18,8 @@ fn assimp_reads_the_demo_bvh() {
     }
     let doc = common::demo_doc(30.0);
     let skel = &doc.skeletons[0].skeleton;
-    let dir = std::env::temp_dir().join(format!("boneyard-export-assimp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("boneyard-export-assimp-").tempdir().unwrap();
+    let dir = tmp.path();
     for anim in 0..2 {
         let src = dir.join(format!("a{anim}.bvh"));
         let out = dir.join(format!("a{anim}.json"));
@@ -55,5 +55,4 @@ fn assimp_reads_the_demo_bvh() {
         println!("assimp: anim {anim}: worst 1 - |q·q'| = {worst:e}");
         assert!(worst < 1e-6);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -15,8 +15,8 @@ fn blender_imports_glb_and_bvh() {
         return;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.ci/gltf/blender_check.py");
-    let dir = std::env::temp_dir().join(format!("boneyard-export-blender-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("boneyard-export-blender-").tempdir().unwrap();
+    let dir = tmp.path();
     let doc = common::demo_doc(30.0);
     let opts = ExportOptions::default();
     std::fs::write(dir.join("demo.glb"), glb(&doc, 0, &[0, 1], &opts).unwrap()).unwrap();
@@ -40,5 +40,4 @@ fn blender_imports_glb_and_bvh() {
         assert!(out.status.success(), "{text}");
         assert_eq!(lines.iter().filter(|l| l.starts_with("ok")).count(), expected.len(), "{text}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,6 +7,7 @@ mod common;
 use boneyard_export::{glb, ExportOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tempfile::TempDir;
 
 fn tools() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.ci/gltf");
@@ -26,16 +27,23 @@ fn run(dir: &Path, script: &str, args: &[PathBuf]) -> (bool, String) {
     (out.status.success(), text)
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("boneyard-export-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+/// A new empty folder, removed when the returned value is dropped unless KEEP is set (its
+/// path is then printed, to look at the files).
+fn temp_dir(name: &str) -> TempDir {
+    let keep = std::env::var_os("KEEP").is_some();
+    let d =
+        tempfile::Builder::new().prefix(&format!("boneyard-export-{name}-")).disable_cleanup(keep).tempdir().unwrap();
+    if keep {
+        println!("KEEP: the files stay in {}", d.path().display());
+    }
     d
 }
 
 #[test]
 fn validator_and_three_js_agree() {
     let Some(tools) = tools() else { return };
-    let dir = temp_dir("node");
+    let tmp = temp_dir("node");
+    let dir = tmp.path();
     let opts = ExportOptions::default();
     let demo = common::demo_doc(30.0);
     let mut files = Vec::new();
@@ -90,7 +98,4 @@ fn validator_and_three_js_agree() {
     args.push(expected[0][0].clone());
     let (ok, text) = run(&tools, "three_check.mjs", &args);
     assert!(!ok && text.contains("FAIL demo_walk"), "{text}");
-    if std::env::var_os("KEEP").is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }

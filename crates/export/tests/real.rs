@@ -69,11 +69,11 @@ fn validate(bytes: &[u8], tag: &str) {
         println!("SKIPPED (validator on {tag}): node or .ci/gltf/node_modules missing");
         return;
     }
-    let p = std::env::temp_dir().join(format!("boneyard-export-real-{tag}-{}.glb", std::process::id()));
+    let tmp = tempfile::Builder::new().prefix("boneyard-export-real-").tempdir().unwrap();
+    let p = tmp.path().join(format!("{tag}.glb"));
     std::fs::write(&p, bytes).unwrap();
     let out = std::process::Command::new("node").arg(dir.join("validate.mjs")).arg(&p).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    let _ = std::fs::remove_file(&p);
     println!("{}", text.lines().next().unwrap_or(""));
     assert!(out.status.success() && text.contains("errors=0 warnings=0"), "{text}");
 }

@@ -292,9 +292,8 @@ fn bad_clips_are_errors_naming_clip_and_bone() {
     assert!(err(&slow).contains("20 fps"));
     // Link's skeleton without gameplay_keep and link_animetion.
     if let Some(boy) = dbg_files(&["object_link_boy"], "bad_clips_are_errors_naming_clip_and_bone") {
-        let tmp = std::env::temp_dir().join(format!("boneyard-z64-import-{}", std::process::id()));
-        std::fs::create_dir_all(&tmp).unwrap();
-        let alone = InputFile::new(tmp.join("object_link_boy"), boy[0].data.clone());
+        let tmp = tempfile::Builder::new().prefix("boneyard-z64-import-").tempdir().unwrap();
+        let alone = InputFile::new(tmp.path().join("object_link_boy"), boy[0].data.clone());
         let d = open_files(vec![alone.clone()]).unwrap();
         let sk = &d.skeletons()[0];
         let mut c = clip.clone();
@@ -307,7 +306,6 @@ fn bad_clips_are_errors_naming_clip_and_bone() {
             .unwrap_err()
             .to_string();
         assert!(e.contains("gameplay_keep") && e.contains("link_animetion"), "{e}");
-        let _ = std::fs::remove_dir_all(&tmp);
     }
 }
 
