@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Decoding against the memcpy floor (issue 10's "pure decoding within 5x of the floor"), in one
 # run of the divan bench: every `decode/*` row over its `memcpy_floor/*` row, every
-# `corpus_decode/*` (a folder's files opened one after another) and `corpus_decode_threads/*`
-# (on rayon's threads, as `boneyard list DIR` opens them) over `corpus_memcpy_floor/*` (one
-# thread copying), and the CD-scale Oni level's decode over its floor, as medians and as
-# fastest samples.
+# `corpus_decode/*` (a folder's files opened one after another) over `corpus_memcpy_floor/*`
+# (one thread copying), `corpus_decode_threads/*` (on rayon's threads, as `boneyard list DIR`
+# opens them) over `corpus_memcpy_floor_threads/*` (the same copies on rayon's threads), and
+# the CD-scale Oni level's decode over its floor, as medians and as fastest samples.
 #
 #   scripts/bench-decode.sh [SAMPLES]     (default: divan's own sample counts)
 #
@@ -47,7 +47,8 @@ awk '
       split(k, p, "/")
       floor = ""; warm = ""
       if (p[1] == "decode") { floor = "memcpy_floor/" p[2]; warm = "memcpy_warm/" p[2] }
-      else if (p[1] == "corpus_decode" || p[1] == "corpus_decode_threads") { floor = "corpus_memcpy_floor/" p[2]; warm = "corpus_memcpy_warm/" p[2] }
+      else if (p[1] == "corpus_decode") { floor = "corpus_memcpy_floor/" p[2]; warm = "corpus_memcpy_warm/" p[2] }
+      else if (p[1] == "corpus_decode_threads") { floor = "corpus_memcpy_floor_threads/" p[2] }
       else if (k == "oni_cd_corpus_decode") { floor = "oni_cd_corpus_memcpy_floor"; warm = "oni_cd_corpus_memcpy_warm" }
       if (floor == "" || !(floor in median) || median[floor] == 0) continue
       w = (warm in median && median[warm] > 0) ? sprintf("%9.1f %7.1fx", median[warm], median[k] / median[warm]) : sprintf("%9s %8s", "-", "-")

@@ -322,6 +322,21 @@ fn corpus_memcpy_floor(bencher: divan::Bencher, label: &str) {
     });
 }
 
+/// [`corpus_memcpy_floor`] on rayon's threads, file by file as [`corpus_decode_threads`] opens
+/// them: the floor the threaded decode is compared with.
+#[divan::bench(args = corpus_labels(), sample_count = 30)]
+fn corpus_memcpy_floor_threads(bencher: divan::Bencher, label: &str) {
+    use rayon::prelude::*;
+    let units = corpus(label);
+    bencher.bench(|| {
+        units.par_iter().for_each(|u| {
+            for f in u.files.iter().chain(&u.companions.files) {
+                black_box(f.data.clone());
+            }
+        });
+    });
+}
+
 /// [`corpus_memcpy_floor`] into buffers made beforehand (see [`memcpy_warm`]).
 #[divan::bench(args = corpus_labels(), sample_count = 30)]
 fn corpus_memcpy_warm(bencher: divan::Bencher, label: &str) {
