@@ -7,7 +7,8 @@
 //! by one as the pipeline bench's `corpus_decode` does, each with the companions it asks for
 //! (found beforehand, so the open only copies them); `z64open folderclone N DIR` makes only
 //! the copies (the bench's `corpus_memcpy_floor`). `z64open perfile N DIR` times each file's
-//! open (N opens in a row; `NOMESH=1`: no display list drawn) and prints the costliest;
+//! open (N opens in a row) and prints the costliest (`NOMESH=1` with `folder` or `perfile`: no
+//! display list drawn);
 //! `z64open stats 1 DIR` counts what the opens make (skeletons, meshes, vertices, textures).
 use boneyard_core::family::{Family, InputFile, NoCompanions, Score};
 use boneyard_core::{Companions, MemoryCompanions};
@@ -77,14 +78,14 @@ fn main() {
         println!("{skels} skeletons, {meshes} meshes, {verts} vertices, {tris} triangles, {textures} textures of {texels} texels, {anims} animations");
         return;
     }
+    // NOMESH=1: no display list drawn (the meshes' share of the time), for `perfile` and `folder`.
+    let mut opts = boneyard_core::OpenOptions::default();
+    if std::env::var_os("NOMESH").is_some() {
+        opts.limits.max_document_commands = 0;
+    }
     if mode == "perfile" {
         // Each file's open, timed over N opens: the costliest first.
         let units = folder(Path::new(&args.next().expect(usage)));
-        // NOMESH=1: no display list drawn (the meshes' share of the time).
-        let mut opts = boneyard_core::OpenOptions::default();
-        if std::env::var_os("NOMESH").is_some() {
-            opts.limits.max_document_commands = 0;
-        }
         let mut times: Vec<(f64, u64, String)> = units
             .iter()
             .map(|(file, companions)| {
@@ -110,7 +111,7 @@ fn main() {
         for _ in 0..n {
             for (file, companions) in &units {
                 if mode == "folder" {
-                    let doc = boneyard_z64::Z64.open(vec![file.clone()], &Default::default(), companions);
+                    let doc = boneyard_z64::Z64.open(vec![file.clone()], &opts, companions);
                     let _ = std::hint::black_box(doc);
                 } else {
                     std::hint::black_box(file.data.clone());
