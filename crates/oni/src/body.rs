@@ -53,7 +53,8 @@ pub struct Body {
     pub index_blocks: Vec<[u8; 4]>,
     /// Parents as the child/sibling links give them (what the engine follows).
     pub parents: Vec<Option<usize>>,
-    /// One M3GM mesh per part, rigid on that part.
+    /// One M3GM mesh per part, rigid on that part. Empty in an [`crate::OniDocument`]'s
+    /// bodies, whose meshes are their skeletons' ([`crate::OniDocument::body_meshes`]).
     pub meshes: Vec<Mesh>,
     /// The triangle strips (M3GM's first IDXA) as stored, one entry per mesh of `meshes`
     /// (empty for a mesh not read from a file). The encoder writes them back when they still

@@ -8,8 +8,8 @@ use crate::math::{to_glam, EQuat, Matrix43};
 use crate::resolve::{Files, Ref};
 use crate::tram::Tram;
 use boneyard_core::{
-    limit, AnimInfo, Bone, Channel, Document, Error, FileSummary, Interpolation, Limits, Result, Sample, Skeleton,
-    SkeletonInfo, Transform, Warning,
+    limit, AnimInfo, Bone, Channel, Document, Error, FileSummary, Interpolation, Limits, Mesh, Result, Sample,
+    Skeleton, SkeletonInfo, Transform, Warning,
 };
 use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
@@ -241,8 +241,9 @@ impl OniDocument {
             anim_skeleton[a] = Some(sk);
         }
 
+        // Each body's meshes move into its skeleton: the document holds them once.
         let mut skeletons = Vec::with_capacity(bodies.len());
-        for ((b, extra), id) in bodies.iter().zip(extras).zip(ids) {
+        for ((b, extra), id) in bodies.iter_mut().zip(extras).zip(ids) {
             skeletons.push(skeleton_info(b, id, extra)?);
         }
         let anims = trams
@@ -355,9 +356,16 @@ impl OniDocument {
     pub fn trams(&self) -> &[Tram] {
         &self.trams
     }
-    /// Every body read (and boneyard's generic one for bodiless animations).
+    /// Every body read (and boneyard's generic one for bodiless animations), in the order of
+    /// [`Document::skeletons`]. Their `meshes` are empty: each body's meshes were moved into
+    /// its skeleton, so that the document holds them once ([`OniDocument::body_meshes`]).
     pub fn bodies(&self) -> &[Body] {
         &self.bodies
+    }
+    /// The meshes of body `body` (those of skeleton `body`: see [`OniDocument::bodies`]);
+    /// empty past the last body.
+    pub fn body_meshes(&self, body: usize) -> &[Mesh] {
+        self.skeletons.get(body).map_or(&[], |s| &s.meshes)
     }
 }
 
@@ -507,7 +515,8 @@ fn trac_animations(files: &Files, trac: Ref, walked: &mut usize, warnings: &mut 
     Ok(out)
 }
 
-fn skeleton_info(b: &Body, id: String, mut extra: Map<String, Value>) -> Result<SkeletonInfo> {
+/// The skeleton of body `b`, which gives it its meshes (`b.meshes` is left empty).
+fn skeleton_info(b: &mut Body, id: String, mut extra: Map<String, Value>) -> Result<SkeletonInfo> {
     let n = b.parts();
     let bones = (0..n)
         .map(|i| Bone {
@@ -524,7 +533,14 @@ fn skeleton_info(b: &Body, id: String, mut extra: Map<String, Value>) -> Result<
         extra.insert("debug_name".into(), json!(b.debug_name));
     }
     extra.entry("generic").or_insert(json!(b.generic));
-    Ok(SkeletonInfo { id, name: b.name.clone(), source: b.source.clone(), skeleton, meshes: b.meshes.clone(), extra })
+    Ok(SkeletonInfo {
+        id,
+        name: b.name.clone(),
+        source: b.source.clone(),
+        skeleton,
+        meshes: std::mem::take(&mut b.meshes),
+        extra,
+    })
 }
 
 impl Document for OniDocument {

@@ -71,7 +71,7 @@ fn m3gm_box_re_encodes_byte_for_byte() {
     assert!(doc.warnings().is_empty(), "{:?}", doc.warnings());
     let body = &doc.bodies()[0];
     let mut inst = Vec::new();
-    boneyard_oni::geometry_instances(&body.meshes[0], Some(&body.strips[0]), Some(&body.name), &mut inst);
+    boneyard_oni::geometry_instances(&doc.body_meshes(0)[0], Some(&body.strips[0]), Some(&body.name), &mut inst);
     same("M3GMfixture_box.oni", &write_oni(&inst).unwrap(), &original);
 }
 
@@ -86,7 +86,7 @@ fn triangle_normals_are_computed() {
     let theirs = &doc.instance_files()[0];
     let vcra = |f: &InstanceFile, i: usize| f.instance(i).unwrap().data()[g::LIST_ELEMENTS..].to_vec();
     let mut inst = Vec::new();
-    let mesh = &doc.bodies()[0].meshes[0];
+    let mesh = &doc.body_meshes(0)[0];
     boneyard_oni::geometry_instances(mesh, None, Some("fixture_box"), &mut inst);
     let ours = InstanceFile::parse("ours", write_oni(&inst).unwrap(), None, None).unwrap();
     // Their first triangle (strip 0x80000003, 0, 2, 1 starts with 3, 0, 2) is the reader's
