@@ -27,7 +27,7 @@ pub struct FileSummary {
 
 /// Something a family skipped, guessed or left out while reading: never silent. The CLI prints
 /// each on stderr and every `--json` output carries them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Warning {
     /// The file it concerns (as given on the command line or the entry's name inside it).
     pub file: String,

@@ -3,6 +3,7 @@
 
 use crate::layout::{array as arr, m3gm as g, trcm, IDXA, M3GM, PNTA, TRCM, TRGA, TRIA, TRTA, TXCA, VCRA};
 use crate::math::{EQuat, Matrix43};
+use crate::notes::Notes;
 use crate::resolve::{Files, Ref};
 use boneyard_core::limit;
 use boneyard_core::{Error, Mesh, MeshBinding, Reader, Result, Warning};
@@ -68,20 +69,6 @@ pub struct Body {
     pub generic: bool,
 }
 
-/// Add `w` to `warnings`, up to `limits.max_oni_warnings` (hostile files could make
-/// millions); past it one last warning says that more were left out, naming the limit.
-pub fn push_warning(warnings: &mut Vec<Warning>, limits: &boneyard_core::Limits, w: Warning) {
-    let max = boneyard_core::limit!(limits, max_oni_warnings);
-    match warnings.len().cmp(&max.as_usize()) {
-        std::cmp::Ordering::Less => warnings.push(w),
-        std::cmp::Ordering::Equal => warnings.push(Warning::in_file(
-            w.file,
-            format!("more warnings were left out (the first {} are listed; limit `{}`)", max.max, max.name),
-        )),
-        std::cmp::Ordering::Greater => {}
-    }
-}
-
 /// A list instance (TRGA/TRTA/TRIA: count at 0x16, elements at 0x18).
 fn small_array<'a>(files: &'a Files, r: Ref, tag: u32, elem: usize, need: usize) -> Result<(Reader<'a>, usize)> {
     let f = files.file(r.file)?;
@@ -138,7 +125,7 @@ fn u32s(r: &mut Reader<'_>, n: usize) -> Result<Vec<u32>> {
 /// Read an M3GM into a rigid mesh of part `bone` (what it skips is not reported; see
 /// `read_geometry_full`).
 pub fn read_geometry(files: &Files, gref: Ref, bone: usize, name: String) -> Result<Mesh> {
-    Ok(read_geometry_full(files, gref, bone, name, &mut Vec::new())?.0)
+    Ok(read_geometry_full(files, gref, bone, name, &mut Notes::new(&files.limits))?.0)
 }
 
 /// The M3GM links by slot, with the tag OniSplit's `GeometryDatReader` expects there (it
@@ -155,12 +142,12 @@ pub const M3GM_SLOTS: [(usize, u32, &str); 6] = [
 /// Read an M3GM into a rigid mesh of part `bone` and its triangle strips as stored; what is
 /// left out (a missing or unresolved array, normals or texture coordinates of the wrong
 /// count, a texture not decoded) goes to `warnings`.
-pub fn read_geometry_full(
+pub(crate) fn read_geometry_full(
     files: &Files,
     gref: Ref,
     bone: usize,
     name: String,
-    warnings: &mut Vec<Warning>,
+    warnings: &mut Notes,
 ) -> Result<(Mesh, Vec<u32>)> {
     let f = files.file(gref.file)?;
     let fname = f.name.clone();
@@ -174,43 +161,31 @@ pub fn read_geometry_full(
         let at = s.base() + *off as u64;
         let l = raw_link(*off)?;
         if l == 0 {
-            push_warning(
-                warnings,
-                &files.limits,
-                Warning::at(
-                    &fname,
-                    at,
-                    format!("M3GM {name}: no {what} (link 0); OniSplit's reader cannot read such a geometry"),
-                ),
-            );
+            warnings.push(Warning::at(
+                &fname,
+                at,
+                format!("M3GM {name}: no {what} (link 0); OniSplit's reader cannot read such a geometry"),
+            ));
         } else if files.resolve(gref.file, l, at)?.is_none() {
-            push_warning(
-                warnings,
-                &files.limits,
-                Warning::at(
-                    &fname,
-                    at,
-                    format!("M3GM {name}: the {what} link is a placeholder not defined in the files given; left out"),
-                ),
-            );
+            warnings.push(Warning::at(
+                &fname,
+                at,
+                format!("M3GM {name}: the {what} link is a placeholder not defined in the files given; left out"),
+            ));
         }
     }
     // Textures: one warning per file (a retail level has thousands of textured geometries).
     const TEXTURE: &str = "links a texture (TXMP), which boneyard does not decode";
     // (A struct too short to hold the texture link was read as before, up to the strips.)
     let textured = raw_link(g::BASE_MAP).is_ok_and(|l| l != 0);
-    if textured && !warnings.iter().any(|w| w.file == fname && w.message.contains(TEXTURE)) {
-        push_warning(
-            warnings,
-            &files.limits,
-            Warning::at(
-                &fname,
-                s.base() + g::BASE_MAP as u64,
-                format!(
-                    "M3GM {name} {TEXTURE} (the first such geometry of this file; there may be more): drawn untextured"
-                ),
+    if textured && warnings.first_texture_of(gref.file) {
+        warnings.push(Warning::at(
+            &fname,
+            s.base() + g::BASE_MAP as u64,
+            format!(
+                "M3GM {name} {TEXTURE} (the first such geometry of this file; there may be more): drawn untextured"
             ),
-        );
+        ));
     }
     let link_at = |off: usize| -> Result<Option<Ref>> {
         let l = raw_link(off)?;
@@ -226,15 +201,11 @@ pub fn read_geometry_full(
             if k == n {
                 Some(vec3s(r, k, &fname)?)
             } else {
-                push_warning(
-                    warnings,
-                    &files.limits,
-                    Warning::at(
-                        &fname,
-                        s.base() + g::VERTEX_NORMALS as u64,
-                        format!("M3GM {name}: {k} vertex normals for {n} points; the normals are left out"),
-                    ),
-                );
+                warnings.push(Warning::at(
+                    &fname,
+                    s.base() + g::VERTEX_NORMALS as u64,
+                    format!("M3GM {name}: {k} vertex normals for {n} points; the normals are left out"),
+                ));
                 None
             }
         }
@@ -246,15 +217,11 @@ pub fn read_geometry_full(
             if k >= n {
                 Some(r.f32_groups(n, Vec2::from)?)
             } else {
-                push_warning(
-                    warnings,
-                    &files.limits,
-                    Warning::at(
-                        &fname,
-                        s.base() + g::TEXCOORDS as u64,
-                        format!("M3GM {name}: {k} texture coordinates for {n} points; they are left out"),
-                    ),
-                );
+                warnings.push(Warning::at(
+                    &fname,
+                    s.base() + g::TEXCOORDS as u64,
+                    format!("M3GM {name}: {k} texture coordinates for {n} points; they are left out"),
+                ));
                 None
             }
         }
@@ -408,14 +375,15 @@ pub fn links_from_parents(parents: &[Option<usize>]) -> Vec<[u8; 4]> {
 }
 
 impl Body {
-    /// Read TRCM `r` (what it skips is not reported; see [`Body::read_full`]).
+    /// Read TRCM `r` (what it skips is not reported: an open's documents list it among their
+    /// warnings).
     pub fn read(files: &Files, r: Ref) -> Result<Body> {
-        Body::read_full(files, r, &mut Vec::new())
+        Body::read_full(files, r, &mut Notes::new(&files.limits))
     }
 
     /// Read TRCM `r`; parts whose geometry is missing or not found, and what the geometries
     /// leave out, go to `warnings`.
-    pub fn read_full(files: &Files, r: Ref, warnings: &mut Vec<Warning>) -> Result<Body> {
+    pub(crate) fn read_full(files: &Files, r: Ref, warnings: &mut Notes) -> Result<Body> {
         let f = files.file(r.file)?;
         let fname = f.name.clone();
         let desc_name = f.descriptors.get(r.index).and_then(|d| d.short_name()).map(str::to_string);
@@ -480,11 +448,11 @@ impl Body {
             let Some(gref) = files.resolve(r.file, l, at)? else {
                 let why =
                     if l == 0 { "has no geometry (link 0)" } else { "links a geometry not found in the files given" };
-                push_warning(
-                    warnings,
-                    &files.limits,
-                    Warning::at(&fname, at, format!("TRCM part {p} ({}) {why}: not drawn", part_name(p, parts))),
-                );
+                warnings.push(Warning::at(
+                    &fname,
+                    at,
+                    format!("TRCM part {p} ({}) {why}: not drawn", part_name(p, parts)),
+                ));
                 continue;
             };
             let (mesh, st) = read_geometry_full(files, gref, p, part_name(p, parts), warnings)?;
@@ -579,27 +547,6 @@ impl Body {
             out.push(m);
         }
         out
-    }
-}
-
-#[cfg(test)]
-mod warning_cap_tests {
-    use super::*;
-
-    #[test]
-    fn warnings_past_max_oni_warnings_are_cut_with_one_naming_the_limit() {
-        let limits = boneyard_core::Limits { max_oni_warnings: 2, ..boneyard_core::Limits::default() };
-        let mut w = Vec::new();
-        for k in 0..5u64 {
-            push_warning(&mut w, &limits, Warning::at("level1_Final.dat", 0x40 + k, format!("warning {k}")));
-        }
-        assert_eq!(w.len(), 3, "{w:?}");
-        assert_eq!(w[1].offset, Some(0x41));
-        assert_eq!(w[2].file, "level1_Final.dat");
-        assert_eq!(w[2].offset, None);
-        assert_eq!(w[2].message, "more warnings were left out (the first 2 are listed; limit `max_oni_warnings`)");
-        // The default is the 1000 Oni has always listed.
-        assert_eq!(boneyard_core::Limits::default().max_oni_warnings, 1000);
     }
 }
 

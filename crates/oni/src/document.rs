@@ -1,10 +1,11 @@
 //! The Oni document: every TRAM of the files given, every body (ONCC → TRBS → TRCM, or a
 //! TRBS or TRCM alone), sampling and posing as the engine does.
 
-use crate::body::{part_name, push_warning, Body};
+use crate::body::{part_name, Body};
 use crate::container::{checksum_name, InstanceFile, Version};
 use crate::layout::{self, array as arr, oncc, trbs, ONCC, TRAC, TRAM, TRBS, TRCM};
 use crate::math::{to_glam, EQuat, Matrix43};
+use crate::notes::Notes;
 use crate::resolve::{Files, Ref};
 use crate::tram::Tram;
 use boneyard_core::{
@@ -56,7 +57,7 @@ impl OniDocument {
         // hashed every TRAM's reference).
         let mut tram_index: Vec<Vec<Option<usize>>> =
             files.files.iter().map(|f| vec![None; f.descriptors.len()]).collect();
-        let mut warnings = Vec::new();
+        let mut warnings = Notes::new(&limits);
         for (fi, f) in files.files.iter().enumerate() {
             for i in f.with_tag(TRAM) {
                 // Direct-animation links that do not name an instance of the files given.
@@ -75,17 +76,14 @@ impl OniDocument {
                 };
                 let t = Tram::read(f, i, &link_name, &limits)?;
                 for at in unnamed.into_inner() {
-                    push_warning(
-                        &mut warnings,
-                        &limits,Warning::at(
-                            &f.name,
-                            at,
-                            format!(
-                                "TRAM {}: a direct-animation link does not name an animation of the files given; left out",
-                                t.name
-                            ),
+                    warnings.push(Warning::at(
+                        &f.name,
+                        at,
+                        format!(
+                            "TRAM {}: a direct-animation link does not name an animation of the files given; left out",
+                            t.name
                         ),
-                    );
+                    ));
                 }
                 // Keys are charged per part (as decoded quaternions): parts may share one
                 // stream, so the bytes alone do not bound the walking and sampling.
@@ -121,9 +119,7 @@ impl OniDocument {
                     files.resolve(fi, l, s.base() + off as u64)
                 };
                 let Some(set) = link(oncc::BODY_SET)? else {
-                    push_warning(
-                        &mut warnings,
-                        &limits,Warning::at(
+                    warnings.push(Warning::at(
                         &f.name,
                         s.base() + oncc::BODY_SET as u64,
                         format!(
@@ -271,9 +267,9 @@ impl OniDocument {
                 extra: Map::new(),
             })
             .collect();
-        // A body read twice (a set used by two classes) reports the same things twice.
-        let mut seen = std::collections::HashSet::new();
-        warnings.retain(|w| seen.insert((w.file.clone(), w.offset, w.message.clone())));
+        // (A body read twice, a set used by two classes, said the same things twice: `Notes`
+        // kept them once.)
+        let warnings = warnings.into_list();
         Ok(OniDocument { files, trams, anims, bodies, skeletons, warnings })
     }
 
@@ -392,7 +388,7 @@ fn read_set(
     files: &Files,
     set: Ref,
     used_trcm: &mut std::collections::HashSet<Ref>,
-    warnings: &mut Vec<Warning>,
+    warnings: &mut Notes,
 ) -> Result<(Body, Map<String, Value>)> {
     let f = files.file(set.file)?;
     let s = files.instance_of(set, TRBS)?;
@@ -404,15 +400,11 @@ fn read_set(
         let t = files.resolve(set.file, l, at)?;
         if t.is_none() {
             let why = if l == 0 { "is empty (link 0)" } else { "links a TRCM not found in the files given" };
-            push_warning(
-                warnings,
-                &files.limits,
-                Warning::at(
-                    &f.name,
-                    at,
-                    format!("body set {}: detail slot {k} {why}", files.name(set).unwrap_or("(unnamed)")),
-                ),
-            );
+            warnings.push(Warning::at(
+                &f.name,
+                at,
+                format!("body set {}: detail slot {k} {why}", files.name(set).unwrap_or("(unnamed)")),
+            ));
         }
         lods.push(t);
     }
@@ -443,7 +435,7 @@ fn read_set(
 /// The TRAMs of a TRAC and its parents (a parent chain that comes back to a TRAC already
 /// walked ends there). `walked` counts the entries walked by every call, against
 /// `Limits::max_trac_entries`.
-fn trac_animations(files: &Files, trac: Ref, walked: &mut usize, warnings: &mut Vec<Warning>) -> Result<Vec<Ref>> {
+fn trac_animations(files: &Files, trac: Ref, walked: &mut usize, warnings: &mut Notes) -> Result<Vec<Ref>> {
     let mut out = Vec::new();
     let mut cur = Some(trac);
     let mut depth = 0;
@@ -457,15 +449,11 @@ fn trac_animations(files: &Files, trac: Ref, walked: &mut usize, warnings: &mut 
             let name = &files.files[c.file].name;
             let at = files.files[c.file].struct_offset(c.index).unwrap_or(0);
             let lim = limit!(files.limits, max_trac_depth);
-            push_warning(
-                warnings,
-                &files.limits,
-                Warning::at(
-                    name,
-                    at,
-                    format!("TRAC parent chain deeper than limit `{}` ({}): the rest left out", lim.name, lim.max),
-                ),
-            );
+            warnings.push(Warning::at(
+                name,
+                at,
+                format!("TRAC parent chain deeper than limit `{}` ({}): the rest left out", lim.name, lim.max),
+            ));
             break;
         }
         let f = files.file(c.file)?;
@@ -499,9 +487,7 @@ fn trac_animations(files: &Files, trac: Ref, walked: &mut usize, warnings: &mut 
             }
         }
         if missing > 0 {
-            push_warning(
-                warnings,
-                &files.limits,Warning::at(
+            warnings.push(Warning::at(
                 &f.name,
                 first_missing,
                 format!(

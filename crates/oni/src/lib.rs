@@ -32,6 +32,7 @@ mod import;
 mod keys;
 pub mod layout;
 mod math;
+mod notes;
 mod resolve;
 mod tram;
 

@@ -256,3 +256,48 @@ fn parts_sharing_one_long_stream_are_charged() {
     };
     assert!(matches!(e.kind, ErrorKind::Limit(_)), "{e}");
 }
+
+#[test]
+fn repeated_warnings_do_not_crowd_out_the_rest() {
+    // A body set whose 32 parts have no geometry, given 41 times (1,312 warnings, 32 of them
+    // different), then a 32-part body whose parts all draw one textured geometry, given 4,001
+    // times (128,032 geometries read). The repeats filled the list to `max_oni_warnings`
+    // before the textured body came, so the texture note was left out, and each of the
+    // 128,032 reads searched the whole list for it: the open took seconds. Now each warning
+    // is said once as it comes, and the note is looked up by file.
+    use boneyard_core::Mesh;
+    use boneyard_oni::layout::{array as arr, m3gm as g, M3GM, TRCM, TRGA};
+    use boneyard_oni::{body_instances, Body};
+    let a = body_instances("a", &Body::generic(32), &[]).unwrap();
+    let tri = Mesh::rigid("tri", 0, vec![glam::Vec3::ZERO, glam::Vec3::X, glam::Vec3::Y], vec![0, 1, 2]);
+    let mut b = body_instances("b", &Body::generic(32), &[tri]).unwrap();
+    let trga = b.iter().position(|i| i.tag == TRGA).unwrap();
+    let geometry = b[trga].links[0].1;
+    b[trga].links = (0..32).map(|p| (arr::ELEMENTS + 4 * p, geometry)).collect();
+    // Without its TRBS, B's TRCM is a body no set uses: read after every set.
+    let shift = a.len() - 1;
+    let mut all = a;
+    for mut i in b.into_iter().skip(1) {
+        for l in &mut i.links {
+            l.1 += shift;
+        }
+        all.push(i);
+    }
+    let m3gm = all.iter().rposition(|i| i.tag == M3GM).unwrap();
+    all[m3gm].links.push((g::BASE_MAP, 0)); // any instance: the reader does not follow it
+    let trcm_b = all.iter().rposition(|i| i.tag == TRCM).unwrap();
+    let file = write_oni(&all).unwrap();
+    let file = duplicate_descriptor(&file, 0, 40);
+    let file = duplicate_descriptor(&file, trcm_b, 4000);
+    let started = std::time::Instant::now();
+    let doc = open_one("repeats.oni", file).unwrap();
+    // Not an assertion (no timed tests): the figure, for whoever reads the log.
+    eprintln!("took {:?}", started.elapsed());
+    assert_eq!(doc.skeletons().len(), 41 + 4001);
+    let w = doc.warnings();
+    let said = |m: &str| w.iter().filter(|w| w.message.contains(m)).count();
+    assert_eq!(said("has no geometry (link 0)"), 32, "{w:#?}");
+    assert_eq!(said("links a texture (TXMP)"), 1, "{w:#?}");
+    assert_eq!(said("more warnings were left out"), 0, "{w:#?}");
+    assert!(w.len() < 50, "{w:#?}");
+}
