@@ -40,6 +40,8 @@ impl Cli {
 pub enum Command {
     /// What each file is: format, version/variant, counts.
     Info {
+        /// Game files, ROMs, containers or folders (files of one game given together are one
+        /// document; a folder's files are each their own).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Machine-readable output.
@@ -48,13 +50,18 @@ pub enum Command {
     },
     /// Every skeleton and animation found in the files.
     List {
+        /// Game files, ROMs, containers or folders (files of one game given together are one
+        /// document; a folder's files are each their own).
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Machine-readable output (`{"files", "skeletons", "animations"}`).
         #[arg(long)]
         json: bool,
     },
     /// The local pose at frame F: engine-native channel values and local transforms.
     Sample {
+        /// Game files, ROMs, containers or folders (files of one game given together are one
+        /// document; a folder's files are each their own).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Animation name (as `list` prints it) or index (`#242`).
@@ -63,16 +70,20 @@ pub enum Command {
         /// Frame number (a real number; engines that sample whole frames say how they round).
         #[arg(long, allow_negative_numbers = true)]
         frame: f64,
+        /// Machine-readable output (the engine-native channels and the local transforms).
         #[arg(long)]
         json: bool,
     },
     /// World matrices per bone at frame F, as the engine computes them.
     Pose {
+        /// Game files, ROMs, containers or folders (files of one game given together are one
+        /// document; a folder's files are each their own).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Animation name or `#index`; without it, the rest pose.
         #[arg(long)]
         anim: Option<String>,
+        /// Frame number (a real number; default 0).
         #[arg(long, allow_negative_numbers = true, conflicts_with = "all_frames")]
         frame: Option<f64>,
         /// Every frame of the animation (0..frames-1) in one output.
@@ -81,21 +92,27 @@ pub enum Command {
         /// Skeleton id, name or `#index` (default: the animation's own, else the first).
         #[arg(long)]
         skeleton: Option<String>,
+        /// Machine-readable output (per bone: index, name, parent, column-major matrix).
         #[arg(long)]
         json: bool,
     },
     /// Export skeletons, meshes and animations.
     Export {
+        /// Game files, ROMs, containers or folders (files of one game given together are one
+        /// document; a folder's files are each their own).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Animations to export (repeatable; default: every animation of the skeleton).
         #[arg(long)]
         anim: Vec<String>,
+        /// Skeleton id, name or `#index` (default: every skeleton, one output each).
         #[arg(long)]
         skeleton: Option<String>,
-        #[arg(long, value_enum)]
+        /// Output format.
+        #[arg(short, long, value_enum)]
         format: Format,
-        #[arg(long)]
+        /// Output folder (nothing is written outside it).
+        #[arg(short, long)]
         out: PathBuf,
         /// Frame for still formats (png, obj).
         #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
@@ -113,6 +130,8 @@ pub enum Command {
     },
     /// Walk every animation; print a line each and a hash.
     Check {
+        /// Game files, ROMs, containers or folders (files of one game given together are one
+        /// document; a folder's files are each their own).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// `{"lines": [...], "hash": "...", "warnings": [...]}`.
@@ -123,6 +142,8 @@ pub enum Command {
     Import(ImportArgs),
     /// Local web viewer on http://127.0.0.1:P.
     View {
+        /// Game files, ROMs, containers or folders (files of one game given together are one
+        /// document; a folder's files are each their own).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Port (0 picks a free one).
@@ -131,7 +152,8 @@ pub enum Command {
     },
     /// The whole pipeline on built-in sample data.
     Demo {
-        #[arg(long, default_value = "boneyard-demo")]
+        /// Output folder.
+        #[arg(short, long, default_value = "boneyard-demo")]
         out: PathBuf,
     },
 }
@@ -158,7 +180,8 @@ pub struct ImportArgs {
     /// `{"written": [...], "warnings": [...]}` on stdout.
     #[arg(long)]
     pub json: bool,
-    #[arg(long)]
+    /// Output folder (nothing is written outside it).
+    #[arg(short, long)]
     pub out: PathBuf,
     /// Oni rotation keys: 6 bytes (Euler angles, the default) or 16 (quaternions).
     #[arg(long, value_name = "6|16", value_parser = clap::builder::PossibleValuesParser::new(["6", "16"]))]
@@ -175,11 +198,17 @@ pub struct ImportArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// glTF 2.0 binary: the skeleton, its meshes and textures, every clip.
     Glb,
+    /// BioVision hierarchy: the skeleton and one clip a file.
     Bvh,
+    /// Wavefront OBJ: the meshes posed at `--frame`.
     Obj,
+    /// A still picture at `--frame`.
     Png,
+    /// An animated PNG of each clip.
     Apng,
+    /// An animated GIF of each clip.
     Gif,
 }
 

@@ -144,6 +144,22 @@ fn demo_then_every_command_on_its_files() {
         let mut a = args(&["sample", "--anim", "no_such_animation", "--frame", "0"]);
         let refs: Vec<&str> = a.iter_mut().map(|s| s.as_str()).collect();
         assert_eq!(boneyard(&refs).status.code(), Some(2));
+        // `-f`/`-o` are `--format`/`--out`: the same files, byte for byte.
+        let fam = fam_dir.file_name().unwrap().to_string_lossy().into_owned();
+        let (long, short) = (tmp.path().join(format!("{fam}-long")), tmp.path().join(format!("{fam}-short")));
+        run(args(&["export", "--format", "bvh", "--out", long.to_str().unwrap()]));
+        run(args(&["export", "-f", "bvh", "-o", short.to_str().unwrap()]));
+        let files = |d: &Path| {
+            let mut v: Vec<(String, Vec<u8>)> = walk(d)
+                .iter()
+                .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(p).unwrap()))
+                .collect();
+            v.sort();
+            v
+        };
+        let (l, s) = (files(&long), files(&short));
+        assert!(!l.is_empty(), "{fam}: no bvh written");
+        assert_eq!(l, s, "{fam}");
     }
 }
 
