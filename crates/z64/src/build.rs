@@ -320,18 +320,18 @@ fn common_reading(clean: &[&'static Arc<Variant>]) -> Arc<Variant> {
     if let Some(c) = cache.lock().ok().and_then(|m| m.get(&key).cloned()) {
         return c;
     }
-    let common = Arc::new(Variant {
-        label: format!(
+    let common = Arc::new(Variant::new(
+        format!(
             "what the readings that fit agree on ({})",
             clean.iter().map(|v| v.label.as_str()).collect::<Vec<_>>().join("; ")
         ),
-        versions: clean.iter().flat_map(|v| v.versions.iter().copied()).collect(),
-        assets: {
+        clean.iter().flat_map(|v| v.versions.iter().copied()).collect(),
+        {
             let others: Vec<(&[Asset], bool)> =
                 clean[1..].iter().map(|v| (v.assets.as_slice(), v.assets.is_sorted_by_key(|x| x.offset))).collect();
             clean[0].assets.iter().filter(|a| others.iter().all(|&(o, sorted)| holds(o, sorted, a))).cloned().collect()
         },
-    });
+    ));
     if let Ok(mut m) = cache.lock() {
         m.insert(key, Arc::clone(&common));
     }

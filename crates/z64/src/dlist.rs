@@ -933,6 +933,9 @@ struct Skipped {
     triangles_past_groups: usize,
     /// Notes at a command's own address (combiners approximated, loops cut), once each.
     at_commands: Vec<(u32, String)>,
+    /// The addresses of `at_commands`, looked up at each G_SETCOMBINE's first triangle (a
+    /// search of the list each time made a crafted list of 32,000 combiners take seconds).
+    noted: std::collections::HashSet<u32>,
 }
 
 impl Skipped {
@@ -1149,7 +1152,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             .entry(material_inputs(c, two_cycle, prim, env))
             .or_insert_with(|| material_of(c, two_cycle, prim, env));
         if let Some(note) = note {
-            if !self.skipped.at_commands.iter().any(|(a, _)| *a == at) {
+            if self.skipped.noted.insert(at) {
                 self.skipped.at_commands.push((at, note.clone()));
             }
         }
@@ -1336,6 +1339,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                         // Into a list already running: the RSP would loop (or overflow its
                         // stack) for ever. Cut: this command ends the current list.
                         let how = if call { "calls" } else { "branches to" };
+                        self.skipped.noted.insert(pc.wrapping_sub(8));
                         self.skipped.at_commands.push((
                             pc.wrapping_sub(8),
                             format!("the display list {how} {w1:#010x}, which is already running (a loop): cut there"),

@@ -87,14 +87,29 @@ pub struct Variant {
     pub label: String,
     /// The decomp version names this reading holds for.
     pub versions: Vec<&'static str>,
-    /// The entries, in offset order.
+    /// The entries, in the description's order (offset order, as the decomp writes them).
     pub assets: Vec<Asset>,
+    /// The entries' indices by offset, kind and index: a document names every limb and
+    /// display list by looking it up (a crafted file's two million limbs searched the table
+    /// through each time).
+    by_offset: Vec<u32>,
 }
 
 impl Variant {
-    /// The name of the entry of kind `kind` at `offset`, if this reading has one.
+    /// A reading of `assets`.
+    pub fn new(label: String, versions: Vec<&'static str>, assets: Vec<Asset>) -> Self {
+        // (The table holds hundreds of entries a file: u32 indices are plenty.)
+        let mut by_offset: Vec<u32> = (0..assets.len() as u32).collect();
+        by_offset.sort_by_key(|&i| (assets[i as usize].offset, assets[i as usize].kind, i));
+        Variant { label, versions, assets, by_offset }
+    }
+
+    /// The name of the first entry of kind `kind` at `offset`, if this reading has one.
     pub fn name_at(&self, offset: u32, kind: char) -> Option<&str> {
-        self.assets.iter().find(|a| a.offset == offset && a.kind == kind).map(|a| a.name.as_str())
+        let key = |i: &u32| (self.assets[*i as usize].offset, self.assets[*i as usize].kind);
+        let from = self.by_offset.partition_point(|i| key(i) < (offset, kind));
+        let i = *self.by_offset.get(from).filter(|i| key(i) == (offset, kind))?;
+        Some(self.assets[i as usize].name.as_str())
     }
 
     /// Whether it names any skeleton or animation.
@@ -141,7 +156,7 @@ fn file_variants(t: &FileTable) -> Vec<Variant> {
             source.iter().filter(|a| a.versions.is_empty() || version_matches(&a.versions, v)).cloned().collect();
         match out.iter_mut().find(|x| x.assets == assets) {
             Some(x) => x.versions.push(v),
-            None => out.push(Variant { label: label.to_string(), versions: vec![v], assets }),
+            None => out.push(Variant::new(label.to_string(), vec![v], assets)),
         }
     }
     for x in out.iter_mut() {
@@ -397,6 +412,33 @@ fn repeat(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn name_at_is_the_first_entry_of_that_offset_and_kind() {
+        // Every reading of every file, asked at every entry's offset for every kind, and just
+        // past it: the lookup agrees with a search of the entries in their order.
+        let mut asked = 0;
+        for file in tables().keys() {
+            for v in variants(file) {
+                for a in &v.assets {
+                    for kind in ['S', 'A', 'L', 'D', 'P', 'T', 'C', 'G'] {
+                        for off in [a.offset, a.offset + 1] {
+                            let want =
+                                v.assets.iter().find(|x| x.offset == off && x.kind == kind).map(|x| x.name.as_str());
+                            assert_eq!(v.name_at(off, kind), want, "{file} {off:#x} {kind}");
+                            asked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(asked > 100_000, "{asked}");
+        // Two entries of one offset and kind: the first, as the description lists them.
+        let two =
+            |n: &str| Asset { kind: 'D', offset: 8, name: n.into(), attrs: String::new(), versions: String::new() };
+        let v = Variant::new("t".into(), vec![], vec![two("b"), two("a")]);
+        assert_eq!(v.name_at(8, 'D'), Some("b"));
+    }
 
     #[test]
     fn table_parses_and_knows_dekunuts() {
