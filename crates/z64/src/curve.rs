@@ -47,39 +47,50 @@ pub fn cubic_hermite(t: f32, interval: f32, y0: f32, y1: f32, m0: f32, m1: f32) 
     ret
 }
 
-/// `Curve_Interpolate(x, knots, count)` over at least one knot.
+/// `Curve_Interpolate(x, knots, count)` over at least one knot: the game's walk from the first
+/// knot (what [`CurveAnim::joint_table`]'s bisection is held to).
+#[cfg(test)]
 pub fn interpolate(x: f32, knots: &[Knot]) -> f32 {
+    interpolate_past(x, knots, |x| (1..knots.len()).find(|&i| x < knots[i].abscissa as f32).unwrap_or(knots.len()))
+}
+
+/// [`interpolate`] with the search by bisection over the property's reaches
+/// ([`crate::keysearch`]).
+fn interpolate_bisected(x: f32, knots: &[Knot], reach: &[i16]) -> f32 {
+    interpolate_past(x, knots, |x| crate::keysearch::first_past(reach, x))
+}
+
+/// `Curve_Interpolate` with `past(x)`: the index of the first knot after the first whose
+/// abscissa is past `x`.
+fn interpolate_past(x: f32, knots: &[Knot], past: impl Fn(f32) -> usize) -> f32 {
     let (Some(first), Some(last)) = (knots.first(), knots.last()) else { return 0.0 };
     if x <= first.abscissa as f32 {
         return first.ordinate;
     }
-    if x >= last.abscissa as f32 {
+    if x >= last.abscissa as f32 || x.is_nan() {
+        // (No knot is past a NaN: the game's walk ends at the last knot.)
         return last.ordinate;
     }
     // x lies after the current knot (or the search would have stopped before) and before the
     // last, so the denominators are positive and the search ends by the last knot.
-    for pair in knots.windows(2) {
-        let (cur, next) = (pair[0], pair[1]);
-        if x < next.abscissa as f32 {
-            let (a0, a1) = (cur.abscissa as f32, next.abscissa as f32);
-            if cur.flags & 1 != 0 {
-                return cur.ordinate;
-            } else if cur.flags & 2 != 0 {
-                return cur.ordinate + ((x - a0) / (a1 - a0)) * (next.ordinate - cur.ordinate);
-            }
-            let diff = a1 - a0;
-            let t = (x - a0) / (a1 - a0);
-            return cubic_hermite(
-                t,
-                diff * (1.0f32 / 30.0f32),
-                cur.ordinate,
-                next.ordinate,
-                cur.right_gradient as f32,
-                next.left_gradient as f32,
-            );
-        }
+    let i = past(x);
+    let (Some(&cur), Some(&next)) = (knots.get(i.wrapping_sub(1)), knots.get(i)) else { return last.ordinate };
+    let (a0, a1) = (cur.abscissa as f32, next.abscissa as f32);
+    if cur.flags & 1 != 0 {
+        return cur.ordinate;
+    } else if cur.flags & 2 != 0 {
+        return cur.ordinate + ((x - a0) / (a1 - a0)) * (next.ordinate - cur.ordinate);
     }
-    last.ordinate
+    let diff = a1 - a0;
+    let t = (x - a0) / (a1 - a0);
+    cubic_hermite(
+        t,
+        diff * (1.0f32 / 30.0f32),
+        cur.ordinate,
+        next.ordinate,
+        cur.right_gradient as f32,
+        next.left_gradient as f32,
+    )
 }
 
 /// f32 to s16 as the game's stores do (`trunc.w.s`, low 16 bits); out-of-range values
@@ -133,6 +144,8 @@ pub struct CurveAnim {
     pub knots: Vec<Knot>,
     /// The constant values, taken in order by the properties without knots.
     pub constants: Vec<i16>,
+    /// Per knot, its reach in its property ([`crate::keysearch::reaches`]).
+    reach: Vec<i16>,
 }
 
 impl CurveAnim {
@@ -161,7 +174,8 @@ impl CurveAnim {
         }
         let mut cb = ctx.reader(h.constants, n_const * 2, at)?;
         let constants = (0..n_const).map(|_| cb.i16()).collect::<Result<_>>()?;
-        Ok(CurveAnim { limbs, props, knots, constants })
+        let reach = crate::keysearch::reaches(knots.len(), props.iter().flatten().copied(), |k| knots[k].abscissa);
+        Ok(CurveAnim { limbs, props, knots, constants, reach })
     }
 
     /// Are every property's knots in abscissa order, as `Curve_Interpolate`'s search assumes and
@@ -181,7 +195,10 @@ impl CurveAnim {
             let v = match prop {
                 None => constants.next().copied().unwrap_or(0),
                 Some((s, n)) => {
-                    let v = self.knots.get(*s..s + n).map(|k| interpolate(cur_frame, k)).unwrap_or(0.0);
+                    let v = match (self.knots.get(*s..s + n), self.reach.get(*s..s + n)) {
+                        (Some(k), Some(r)) => interpolate_bisected(cur_frame, k, r),
+                        _ => 0.0,
+                    };
                     match (p % 9) / 3 {
                         0 => to_s16(v * 1024.0f32),
                         1 => to_s16(v * (32768.0f32 / 180.0f32)),
@@ -361,5 +378,22 @@ mod tests {
         assert_eq!(to_s16(180.0 * (32768.0f32 / 180.0)), -0x8000);
         assert_eq!(to_s16(2.5 * 100.0), 250);
         assert_eq!(to_s16(0.999 * 100.0), 99);
+    }
+
+    proptest::proptest! {
+        /// The bisection samples what the game's walk does, on knots in any order, of every
+        /// kind (constant, linear, cubic), at whole, half and odd times.
+        #[test]
+        fn bisected_knots_sample_as_the_walk_does(
+            knots in proptest::collection::vec((0u16..4, -20i16..60, -90i16..90, -90i16..90, -100.0f32..100.0), 1..24),
+            x in -30.0f32..80.0,
+        ) {
+            let knots: Vec<Knot> = knots.into_iter().map(|(f, a, l, r, y)| k(f, a, l, r, y)).collect();
+            let reach = crate::keysearch::reaches(knots.len(), std::iter::once((0, knots.len())), |i| knots[i].abscissa);
+            for x in [x, x.round(), x.round() + 0.5] {
+                let (fast, walk) = (interpolate_bisected(x, &knots, &reach), interpolate(x, &knots));
+                proptest::prop_assert_eq!(fast.to_bits(), walk.to_bits(), "x = {}", x);
+            }
+        }
     }
 }

@@ -47,6 +47,16 @@ pub struct Z64Document {
     /// from), read on first use rather than again at every frame sampled. Only a read that
     /// succeeded is kept, so one that fails fails again, with the same error, each time.
     root_at_frame0: Vec<OnceLock<Option<[i16; 3]>>>,
+    /// By animation: a keyframe or curve animation's keys, read and checked on first use
+    /// rather than again at every frame sampled (a crafted clip of 30,000 keys a channel took
+    /// half a minute to export). Only a read that succeeded is kept.
+    keyed: Vec<OnceLock<Keyed>>,
+}
+
+/// The keys of a keyframe or a curve animation, read and checked.
+enum Keyed {
+    Frames(crate::keyframe::KfAnim),
+    Curves(crate::curve::CurveAnim),
 }
 
 /// `format!("0x{v:X}")`, put together by hand (it names every skeleton and animation).
@@ -81,8 +91,10 @@ impl Z64Document {
             runtime,
             runtime_textures: Vec::new(),
             root_at_frame0: Vec::new(),
+            keyed: Vec::new(),
         };
         doc.root_at_frame0 = (0..doc.found.anims.len()).map(|_| OnceLock::new()).collect();
+        doc.keyed = (0..doc.found.anims.len()).map(|_| OnceLock::new()).collect();
         doc.warnings = std::mem::take(&mut doc.found.warnings);
         let multi = doc.found.skels.iter().map(|s| doc.found.ctxs[s.ctx].1).collect::<std::collections::BTreeSet<_>>();
         let multi = multi.len() > 1;
@@ -319,9 +331,34 @@ impl Z64Document {
 
     /// The joint table of animation `anim` at engine frame `frame` (already wrapped).
     pub fn joint_table(&self, anim: usize, frame: usize) -> Result<JointTable> {
+        match self.keyed(anim)? {
+            // (Keyframe animations are sampled at time `frame + 1`, as `AnimDef::joint_table`.)
+            Some(Keyed::Frames(k)) => Ok(k.joint_table(frame as f32 + 1.0)),
+            Some(Keyed::Curves(c)) => Ok(c.joint_table(frame as f32)),
+            None => {
+                let a = self.anim(anim)?;
+                let ctx = self.ctx(a.ctx);
+                a.joint_table(&ctx, frame).map_err(|e| e.in_file(ctx.home_file().name.clone()))
+            }
+        }
+    }
+
+    /// The keys of animation `anim` when it is a keyframe or a curve animation (None for other
+    /// kinds), read once.
+    fn keyed(&self, anim: usize) -> Result<Option<&Keyed>> {
         let a = self.anim(anim)?;
+        let Some(cell) = self.keyed.get(anim) else { return Ok(None) };
+        if let Some(k) = cell.get() {
+            return Ok(Some(k));
+        }
         let ctx = self.ctx(a.ctx);
-        a.joint_table(&ctx, frame).map_err(|e| e.in_file(ctx.home_file().name.clone()))
+        let in_file = |e: Error| e.in_file(ctx.home_file().name.clone());
+        let read = match a.kind {
+            AnimKind::KeyFrame { .. } => a.keyframes(&ctx).map_err(in_file)?.map(Keyed::Frames),
+            AnimKind::Curve { .. } => a.curves(&ctx).map_err(in_file)?.map(Keyed::Curves),
+            _ => None,
+        };
+        Ok(read.map(|k| cell.get_or_init(|| k)))
     }
 
     /// The joint table of a normal animation played in an interpolating mode
@@ -384,11 +421,9 @@ impl Z64Document {
         let a = self.anim(anim)?;
         if matches!(a.kind, AnimKind::KeyFrame { .. }) {
             let t = self.keyframe_time(anim, frame)?;
-            let ctx = self.ctx(a.ctx);
-            let kf = a
-                .keyframes(&ctx)
-                .map_err(|e| e.in_file(ctx.home_file().name.clone()))?
-                .ok_or_else(|| ctx.error(a.addr, "not a keyframe animation"))?;
+            let Some(Keyed::Frames(kf)) = self.keyed(anim)? else {
+                return Err(self.ctx(a.ctx).error(a.addr, "not a keyframe animation"));
+            };
             return Ok((t - 1.0, kf.joint_table(t as f32)));
         }
         if matches!(a.kind, AnimKind::Curve { .. }) {
@@ -397,11 +432,9 @@ impl Z64Document {
             }
             let n = a.frames as f64;
             let t = if (0.0..=n).contains(&frame) { frame } else { frame.rem_euclid(n) };
-            let ctx = self.ctx(a.ctx);
-            let c = a
-                .curves(&ctx)
-                .map_err(|e| e.in_file(ctx.home_file().name.clone()))?
-                .ok_or_else(|| ctx.error(a.addr, "not a curve animation"))?;
+            let Some(Keyed::Curves(c)) = self.keyed(anim)? else {
+                return Err(self.ctx(a.ctx).error(a.addr, "not a curve animation"));
+            };
             return Ok((t, c.joint_table(t as f32)));
         }
         let f = self.engine_frame(anim, frame)?;

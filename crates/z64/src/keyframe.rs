@@ -55,36 +55,47 @@ fn is_zero(f: f32) -> bool {
     f.abs() < 0.008f32
 }
 
-/// `Keyframe_KeyCalc` over the keys of one channel (at least one) at time `t`.
+/// `Keyframe_KeyCalc` over the keys of one channel (at least one) at time `t`: the game's walk
+/// from the first key (what [`KfAnim::joint_table`]'s bisection is held to).
+#[cfg(test)]
 pub fn key_calc(keys: &[KeyFrame], t: f32) -> i16 {
+    key_calc_past(keys, t, |t| (1..keys.len()).find(|&i| t < keys[i].frame as f32).unwrap_or(keys.len()))
+}
+
+/// [`key_calc`] with the search by bisection over the channel's reaches
+/// ([`crate::keysearch`]).
+fn key_calc_bisected(keys: &[KeyFrame], reach: &[i16], t: f32) -> i16 {
+    key_calc_past(keys, t, |t| crate::keysearch::first_past(reach, t))
+}
+
+/// `Keyframe_KeyCalc` with `past(t)`: the index of the first key after the first whose frame
+/// is past `t`.
+fn key_calc_past(keys: &[KeyFrame], t: f32, past: impl Fn(f32) -> usize) -> i16 {
     let (Some(first), Some(last)) = (keys.first(), keys.last()) else { return 0 };
     if t <= first.frame as f32 {
         return first.value;
     }
-    if last.frame as f32 <= t {
+    if last.frame as f32 <= t || t.is_nan() {
+        // (No key is past a NaN: the game's walk ends at the last key.)
         return last.value;
     }
     // t lies before the last key's frame, so the search ends at the last key at the latest.
-    for pair in keys.windows(2) {
-        let (k1, k2) = (pair[0], pair[1]);
-        if t < k2.frame as f32 {
-            // s16 - s16 in int, then stored in an f32.
-            let delta = (k2.frame as i32 - k1.frame as i32) as f32;
-            if is_zero(delta) {
-                return k1.value;
-            }
-            let v = interpolate(
-                (t - k1.frame as f32) / delta,
-                delta * (1.0f32 / 30.0),
-                k1.value as f32,
-                k2.value as f32,
-                k1.velocity as f32,
-                k2.velocity as f32,
-            );
-            return nearbyint_s16(v);
-        }
+    let i = past(t);
+    let (Some(&k1), Some(&k2)) = (keys.get(i.wrapping_sub(1)), keys.get(i)) else { return last.value };
+    // s16 - s16 in int, then stored in an f32.
+    let delta = (k2.frame as i32 - k1.frame as i32) as f32;
+    if is_zero(delta) {
+        return k1.value;
     }
-    last.value
+    let v = interpolate(
+        (t - k1.frame as f32) / delta,
+        delta * (1.0f32 / 30.0),
+        k1.value as f32,
+        k2.value as f32,
+        k1.velocity as f32,
+        k2.velocity as f32,
+    );
+    nearbyint_s16(v)
 }
 
 /// `DEG_TO_BINANG(FMOD(v * 0.1f, 360))`: tenths of a degree to a binary angle, with
@@ -176,6 +187,8 @@ pub struct KfAnim {
     pub fixed: Vec<i16>,
     /// Bit flags set beyond the layout's channels (ignored, as by the game).
     pub stray_bits: bool,
+    /// Per key, its reach in its channel ([`crate::keysearch::reaches`]).
+    reach: Vec<i16>,
 }
 
 impl KfAnim {
@@ -230,7 +243,8 @@ impl KfAnim {
         let keys = read_table::<KeyFrame>(&mut ctx.reader(h.key_frames, start * KEYFRAME_SIZE, at)?, start)?;
         let mut fb = ctx.reader(h.fixed_values, n_fixed * 2, at)?;
         let fixed = (0..n_fixed).map(|_| fb.i16()).collect::<Result<_>>()?;
-        Ok(KfAnim { shape, channels, keys, fixed, stray_bits })
+        let reach = crate::keysearch::reaches(keys.len(), channels.iter().flatten().copied(), |k| keys[k].frame);
+        Ok(KfAnim { shape, channels, keys, fixed, stray_bits, reach })
     }
 
     /// Are every channel's keys in frame order, as `Keyframe_KeyCalc`'s search assumes and real
@@ -252,7 +266,10 @@ impl KfAnim {
         let mut fixed = self.fixed.iter();
         for (c, ch) in self.channels.iter().enumerate() {
             let v = match ch {
-                Some((s, n)) => self.keys.get(*s..s + n).map(|k| key_calc(k, t)).unwrap_or(0),
+                Some((s, n)) => match (self.keys.get(*s..s + n), self.reach.get(*s..s + n)) {
+                    (Some(k), Some(r)) => key_calc_bisected(k, r, t),
+                    _ => 0,
+                },
                 None => fixed.next().copied().unwrap_or(0),
             };
             let joint = c / 3;
@@ -484,5 +501,22 @@ mod tests {
         assert_eq!(tenths_to_binang(1800), -0x8000);
         assert_eq!(tenths_to_binang(4500), 0x4000);
         assert_eq!(tenths_to_binang(0), 0);
+    }
+
+    proptest::proptest! {
+        /// The bisection samples what the game's walk does, on keys in any order (the asset
+        /// table names clips whose keys are not sorted), at whole, half and odd times.
+        #[test]
+        fn bisected_keys_sample_as_the_walk_does(
+            keys in proptest::collection::vec((-20i16..60, -3000i16..3000, -500i16..500), 1..24),
+            t in -30.0f32..80.0,
+        ) {
+            let keys: Vec<KeyFrame> =
+                keys.into_iter().map(|(frame, value, velocity)| KeyFrame { frame, value, velocity }).collect();
+            let reach = crate::keysearch::reaches(keys.len(), std::iter::once((0, keys.len())), |k| keys[k].frame);
+            for t in [t, t.round(), t.round() + 0.5] {
+                proptest::prop_assert_eq!(key_calc_bisected(&keys, &reach, t), key_calc(&keys, t), "t = {}", t);
+            }
+        }
     }
 }

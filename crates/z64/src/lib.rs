@@ -60,6 +60,7 @@ mod euler;
 mod import;
 mod joint_table;
 mod keyframe;
+mod keysearch;
 pub mod layout;
 mod limb_matrix;
 mod mtx;
