@@ -100,7 +100,7 @@ fn to_s16(v: f32) -> i16 {
 }
 
 /// The header fields of a `CurveAnimationHeader`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CurveHeader {
     /// Segmented address of the per-property knot counts (u8, 9 a limb).
     pub knot_counts: u32,

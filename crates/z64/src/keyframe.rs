@@ -108,7 +108,7 @@ pub fn tenths_to_binang(v: i16) -> i16 {
 }
 
 /// The limbs and channel layout an animation is read against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KfShape {
     /// Limbs of the skeleton.
     pub limbs: usize,
@@ -138,7 +138,7 @@ impl KfShape {
 }
 
 /// The header fields of a `KeyFrameAnimation`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KfHeader {
     /// Segmented address of the per-limb bit flags (which channels are animated).
     pub bit_flags: u32,

@@ -475,3 +475,31 @@ fn modloader_header_cut_short_is_a_warning_at_its_pointer() {
     let w = warning_at("object_cut.zobj", data, 0x500C);
     assert!(w.message.contains("MODLOADER64") && w.message.contains("cut short"), "{w}");
 }
+
+/// Headers that share one key table (`at..at + size` of `object` copied `copies` times at its
+/// end): every copy is an animation of its own, and each samples as the first does. Each load
+/// reads the whole table: at open, every header read it again (a crafted file of 1,000
+/// headers over one 3 MB table took 1.7 s), and sampling read it again at every frame.
+fn shared_key_table(name: &str, object: Vec<u8>, at: usize, size: usize, copies: usize, frames: &[f64]) {
+    let mut data = object;
+    let header = data[at..at + size].to_vec();
+    for _ in 0..copies {
+        data.extend_from_slice(&header);
+    }
+    data.extend_from_slice(&[0; 16]);
+    let doc = open_named(name, data).unwrap();
+    let anims = doc.animations();
+    assert_eq!(anims.len(), 1 + copies, "{name}");
+    for a in anims {
+        for &f in frames {
+            assert_eq!(doc.table_at(a.index, f).unwrap(), doc.table_at(0, f).unwrap(), "{name}: {} at {f}", a.name);
+        }
+    }
+}
+
+#[test]
+fn headers_sharing_one_key_table_are_read_once() {
+    shared_key_table("object_kftest.zobj", common::kf_standard_object(), 0x7C, 0x14, 500, &[0.0, 2.5, 5.0, 10.0]);
+    shared_key_table("object_kfflex.zobj", common::kf_flex_object(), 0x74, 0x14, 500, &[0.0, 1.5, 4.0]);
+    shared_key_table("object_curvetest.zobj", common::curve_object(), 0xB4, 0x10, 500, &[0.0, 2.5, 5.0, 9.0]);
+}
