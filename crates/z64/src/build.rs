@@ -473,8 +473,9 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     let mut counts: Vec<usize> = legacy.iter().map(|&(_, l)| l).collect();
     counts.sort_unstable();
     counts.dedup();
+    let runs = if counts.is_empty() { Vec::new() } else { scan::legacy_pointer_runs(&file.data, seg) };
     for count in counts {
-        let (tables, cut) = scan::legacy_limb_tables(&file.data, seg, count, &mut f.legacy_reads);
+        let (tables, cut) = scan::legacy_limb_tables_in(&file.data, &runs, count, &mut f.legacy_reads);
         if cut {
             f.warnings.push(Warning::in_file(
                 file.name.clone(),
