@@ -81,3 +81,19 @@ fn action_metadata_past_max_action_bytes_is_cut_with_a_warning_at_the_first_byte
     let plain = open(t, Limits::default()).unwrap().unwrap();
     assert!(!plain.warnings().iter().any(|w| w.message.contains("max_action_bytes")));
 }
+
+#[test]
+fn frames_are_charged_per_name_too() {
+    // MOTION.BIN's 1,559 names list 58,432 frames (`list --json`: the sum of `frames`); its
+    // distinct sequences hold fewer (names share sequences). Names sharing one sequence are
+    // animations of their own, so a limit between the two refuses the file, at a table entry.
+    let t = "frames_are_charged_per_name_too";
+    let Some(r) = open(t, Limits { max_total_frames: 58_431, ..Limits::default() }) else { return };
+    let Err(e) = r else { panic!("MOTION.BIN opened with max_total_frames = 58,431") };
+    assert_eq!(e.limit_name(), Some("max_total_frames"), "{e}");
+    assert!(e.to_string().ends_with("58432 frames the names list"), "{e}");
+    let doc = open(t, Limits { max_total_frames: 58_432, ..Limits::default() }).unwrap().unwrap();
+    let listed: u64 = doc.animations().iter().map(|a| u64::from(a.frames)).sum();
+    eprintln!("{listed} frames listed by {} names", doc.animations().len());
+    assert_eq!(listed, 58_432);
+}
