@@ -208,12 +208,18 @@ impl OniDocument {
             }
         }
         // Animations without a body of their part count get boneyard's generic one.
+        // (The files' first body of each part count, found once: a search of every body for
+        // every animation is 65,536 x 4,096 steps at the limits.)
+        let mut first_of_parts: HashMap<usize, usize> = HashMap::new();
+        for (i, b) in bodies.iter().enumerate() {
+            first_of_parts.entry(b.parts()).or_insert(i);
+        }
         let mut generic_for: HashMap<usize, usize> = HashMap::new();
         for (a, t) in trams.iter().enumerate() {
             if anim_skeleton[a].is_some() {
                 continue;
             }
-            if let Some(sk) = bodies.iter().position(|b| b.parts() == t.parts) {
+            if let Some(&sk) = first_of_parts.get(&t.parts) {
                 anim_skeleton[a] = Some(sk);
                 continue;
             }

@@ -73,9 +73,15 @@ pub fn targets(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -> 
         return Ok(vec![selection(doc, anims, skeleton)?]);
     }
     if anims.is_empty() {
-        return Ok((0..doc.skeletons().len())
-            .map(|sk| (sk, (0..doc.animations().len()).filter(|&a| doc.skeleton_for(a) == Some(sk)).collect()))
-            .collect());
+        // The clips of every skeleton in one pass over the clips (not one a skeleton: a
+        // crafted file's thousands of skeletons and clips made that a product).
+        let mut per: Vec<Vec<usize>> = vec![Vec::new(); doc.skeletons().len()];
+        for a in 0..doc.animations().len() {
+            if let Some(clips) = doc.skeleton_for(a).and_then(|sk| per.get_mut(sk)) {
+                clips.push(a);
+            }
+        }
+        return Ok(per.into_iter().enumerate().collect());
     }
     let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
     for a in resolve_anims(doc, anims)? {
