@@ -153,7 +153,7 @@ pub fn sample_keys(keys: &[Key], frame: f32) -> f32 {
 /// leaves there the segment it used, so sampling frames in increasing order walks each
 /// curve's keys once. For keys in non-decreasing frame order (every curve the reader
 /// returns) any cursor gives the value [`sample_keys`] gives (a cursor past the frame's
-/// segment, or out of range, restarts the search from the first key).
+/// segment, or out of range, restarts the search: by bisection over all the keys).
 pub fn sample_keys_from(keys: &[Key], frame: f32, cursor: &mut usize) -> f32 {
     let (first, last) = match (keys.first(), keys.last()) {
         (Some(a), Some(b)) => (a, b),
@@ -173,7 +173,10 @@ pub fn sample_keys_from(keys: &[Key], frame: f32, cursor: &mut usize) -> f32 {
     // `c == 0` or `keys[c].frame < frame`.
     let mut i = *cursor;
     if i + 1 >= keys.len() || (i > 0 && f32::from(keys[i].frame) >= frame) {
-        i = 0;
+        // From the first key, by bisection (the frames never decrease): a walk from there
+        // cost a curve's keys at every frame sampled without a cursor (a crafted curve of
+        // 29,000 keys, sampled at each of its 65,535 frames).
+        i = keys[1..].partition_point(|k| f32::from(k.frame) < frame);
     }
     // Ends before the last segment: `frame < keys[len - 1].frame`.
     while f32::from(keys[i + 1].frame) < frame {

@@ -283,10 +283,8 @@ pub fn write(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBu
             .collect(),
         Format::Bvh => {
             need_anims()?;
-            anims
-                .par_iter()
-                .map(|&a| one(out_path(out, &name_of(a), "bvh"), boneyard_export::bvh(doc, sk, a, &opts)?.into_bytes()))
-                .collect()
+            let encode = |a: usize| boneyard_export::bvh(doc, sk, a, &opts).map(String::into_bytes);
+            per_clip(doc, &anims, req.anims.is_empty(), out, "bvh", &name_of, &encode, &one)
         }
         Format::Gif | Format::Apng => {
             need_anims()?;
@@ -295,7 +293,59 @@ pub fn write(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBu
             } else {
                 ("png", boneyard_preview::apng)
             };
-            anims.par_iter().map(|&a| one(out_path(out, &name_of(a), ext), f(doc, sk, a, &render)?)).collect()
+            per_clip(doc, &anims, req.anims.is_empty(), out, ext, &name_of, &|a| f(doc, sk, a, &render), &one)
         }
     }
+}
+
+/// One file a clip of `anims`, made by `encode` on rayon's threads and written by `one` as it
+/// is made. With every clip asked for (`every`, no `--anim`), a clip that cannot be made (a
+/// layout boneyard lists but does not decode) is left out and reported in one line, as the
+/// glb's are; with clips named, the first that fails, in the order given, fails the request.
+/// Either way the results are taken in order, so what is reported does not depend on which
+/// thread finished first (a write that fails always fails the request).
+#[allow(clippy::too_many_arguments)]
+fn per_clip(
+    doc: &dyn Document,
+    anims: &[usize],
+    every: bool,
+    out: &Path,
+    ext: &str,
+    name_of: &(dyn Fn(usize) -> String + Sync),
+    encode: &(dyn Fn(usize) -> boneyard_core::Result<Vec<u8>> + Sync),
+    one: &(dyn Fn(PathBuf, Vec<u8>) -> Result<PathBuf> + Sync),
+) -> Result<Vec<PathBuf>> {
+    let made: Vec<Result<std::result::Result<PathBuf, boneyard_core::Error>>> = anims
+        .par_iter()
+        .map(|&a| match encode(a) {
+            Ok(bytes) => one(out_path(out, &name_of(a), ext), bytes).map(Ok),
+            Err(e) => {
+                crate::progress::step(1);
+                Ok(Err(e))
+            }
+        })
+        .collect();
+    let mut written = Vec::new();
+    let mut skipped = Vec::new();
+    for (&a, m) in anims.iter().zip(made) {
+        match m? {
+            Ok(path) => written.push(path),
+            Err(e) if every => skipped.push((a, e)),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if let Some((_, first)) = skipped.first() {
+        if written.is_empty() {
+            return Err(skipped.swap_remove(0).1.into());
+        }
+        let names: Vec<String> = skipped.iter().map(|(a, _)| format!("#{a} {}", doc.animations()[*a].name)).collect();
+        crate::progress::eprint(&format!(
+            "boneyard: warning: {}: {} of {} animations left out, no .{ext} written for them ({}; e.g. {first})",
+            out.display(),
+            names.len(),
+            anims.len(),
+            names.join(", ")
+        ));
+    }
+    Ok(written)
 }
