@@ -212,6 +212,20 @@ pub enum Format {
     Gif,
 }
 
+impl Format {
+    /// The format's name as `--format` takes it.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Glb => "glb",
+            Format::Bvh => "bvh",
+            Format::Obj => "obj",
+            Format::Png => "png",
+            Format::Apng => "apng",
+            Format::Gif => "gif",
+        }
+    }
+}
+
 /// A usage error found after parsing (exit status 2).
 #[derive(Debug)]
 pub struct UsageError(pub String);

@@ -142,7 +142,13 @@ impl<T> Run<T> {
                 Ok(v) => ok.push((r.label, v)),
                 Err(e) if !self.batch => return Err(e),
                 Err(e) => {
-                    crate::progress::eprint(&format!("boneyard: error: {}", crate::one_line(&e)));
+                    // Each failure names its document: the reader's errors name their file,
+                    // the others (nothing to export, a clip a format cannot hold) get the
+                    // document's.
+                    let named = e.downcast_ref::<boneyard_core::Error>().is_some_and(|be| be.file.is_some());
+                    let line =
+                        if named { crate::one_line(&e) } else { format!("{}: {}", r.label, crate::one_line(&e)) };
+                    crate::progress::eprint(&format!("boneyard: error: {line}"));
                     errors.push(error_json(&e, &r.label));
                 }
             }

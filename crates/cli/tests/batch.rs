@@ -248,3 +248,42 @@ fn every_clip_of_motion_bin_as_bvh_leaves_out_only_what_it_cannot_decode() {
     let o = boneyard(&["export", "-q", "--format", "bvh", "--anim", "AKI_AKI_YS00_R_ST", "--out", s(&out), s(&m)]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
 }
+
+#[test]
+fn a_folder_walk_names_what_it_could_not_write() {
+    // A baserom/ as the decomp has it: objects of animations whose skeleton is in another
+    // object (object_os_anime), skeletons without animations (object_ahg), a clip BVH cannot
+    // hold (object_box's chest lid scales) and an ordinary object. Only the last is a failure
+    // of the run, and it names its document; the others are warnings naming theirs, and
+    // counted in the summary.
+    let dir = "z64/oot-gc-eu-mq-dbg";
+    let names = ["object_dekunuts", "object_os_anime", "object_ahg", "object_box"];
+    let mut files = Vec::new();
+    for n in names {
+        let Some(p) = shared_data(&format!("{dir}/{n}"), "a_folder_walk_names_what_it_could_not_write") else { return };
+        files.push(p);
+    }
+    let tmp = tmpdir("walk-names");
+    let d = tmp.path().join("baserom");
+    std::fs::create_dir(&d).unwrap();
+    for (p, n) in files.iter().zip(names) {
+        std::fs::copy(p, d.join(n)).unwrap();
+    }
+    let out = tmp.path().join("out");
+    let o = boneyard(&["export", "--format", "bvh", "--out", s(&out), s(&d)]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let said = |what: &str| err.lines().any(|l| l.contains(what));
+    assert!(said("object_os_anime: nothing written: 65 animations and no skeleton to play them on"), "{err}");
+    assert!(said("object_ahg: nothing written: no animation to write as bvh"), "{err}");
+    assert!(said("error: ") && said("object_box: unsupported: BVH has no scale channels"), "{err}");
+    assert!(
+        said("exported 3 of 4 documents (10 files written; 1 hold animations but no skeleton; 1 hold no animation to write as bvh); 1 failed"),
+        "{err}"
+    );
+    // As glb, every one of them is fine: exit 0.
+    let o = boneyard(&["export", "--format", "glb", "--out", s(&out), s(&d)]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("exported 4 of 4 documents (4 files written; 1 hold animations but no skeleton)"), "{err}");
+}

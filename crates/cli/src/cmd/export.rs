@@ -33,21 +33,52 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
             // Named by the user: nothing to export is an error (exit 1). Found by a folder
             // walk (a baserom/ is mostly files without skeletons): counted in the summary.
             if batch {
-                return Ok(Vec::new());
+                return Ok((Vec::new(), Some(Nothing::ToExport)));
             }
             let e = boneyard_core::Error::invalid(0, "holds no skeleton or animation").in_file(d.label);
             return Err(e.into());
         }
-        if req.scale == 1.0 {
-            write_all(doc, d.stem, req)
-        } else {
-            write_all(&boneyard_core::scaled::Scaled::new(doc, req.scale)?, d.stem, req)
+        // Found by a folder walk, a document with nothing this format can write is counted
+        // and named, not a failure: a baserom/'s animation-only objects (their skeleton is in
+        // another object), and for bvh/gif/apng its skeletons without animations.
+        if batch {
+            let needs_anims = matches!(req.format, Format::Bvh | Format::Gif | Format::Apng);
+            let nothing = if doc.skeletons().is_empty() {
+                Some(Nothing::Skeleton)
+            } else if needs_anims
+                && req.anims.is_empty()
+                && req.skeleton.is_none()
+                && !(0..doc.animations().len()).any(|a| doc.skeleton_for(a).is_some())
+            {
+                Some(Nothing::Animation)
+            } else {
+                None
+            };
+            if let Some(n) = nothing {
+                let why = match (n, doc.animations().len()) {
+                    (Nothing::Skeleton, 1) => {
+                        "an animation and no skeleton to play it on (give its skeleton's file with it)".to_string()
+                    }
+                    (Nothing::Skeleton, k) => {
+                        format!("{k} animations and no skeleton to play them on (give their skeleton's file with it)")
+                    }
+                    _ => format!("no animation to write as {}", req.format.extension()),
+                };
+                crate::progress::eprint(&format!("boneyard: warning: {}: nothing written: {why}", d.label));
+                return Ok((Vec::new(), Some(n)));
+            }
         }
+        let written = if req.scale == 1.0 {
+            write_all(doc, d.stem, req)?
+        } else {
+            write_all(&boneyard_core::scaled::Scaled::new(doc, req.scale)?, d.stem, req)?
+        };
+        Ok((written, None))
     });
     let done = run.collect()?;
     let mut outputs = 0;
-    let mut empty = 0;
-    for (_, paths) in &done.ok {
+    let mut nothing = [0usize; 3];
+    for (_, (paths, n)) in &done.ok {
         // Named as they were written with --verbose; listed here otherwise.
         if !crate::progress::verbose() && !crate::progress::quiet() {
             for p in paths {
@@ -55,14 +86,33 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
             }
         }
         outputs += paths.len();
-        empty += usize::from(paths.is_empty());
+        if let Some(n) = n {
+            nothing[*n as usize] += 1;
+        }
     }
-    let what = if empty > 0 {
-        format!("{outputs} files written; {empty} hold no skeleton or animation")
-    } else {
-        format!("{outputs} files written")
-    };
+    let mut what = format!("{outputs} files written");
+    let [none, no_skeleton, no_animation] = nothing;
+    if none > 0 {
+        what.push_str(&format!("; {none} hold no skeleton or animation"));
+    }
+    if no_skeleton > 0 {
+        what.push_str(&format!("; {no_skeleton} hold animations but no skeleton"));
+    }
+    if no_animation > 0 {
+        what.push_str(&format!("; {no_animation} hold no animation to write as {}", req.format.extension()));
+    }
     done.close("exported", &what)
+}
+
+/// Why a document found by a folder walk wrote nothing (counted in the summary).
+#[derive(Clone, Copy)]
+enum Nothing {
+    /// No skeleton or animation of its own.
+    ToExport = 0,
+    /// Animations, but no skeleton to play them on.
+    Skeleton = 1,
+    /// Skeletons, but no animation for a format that writes clips.
+    Animation = 2,
 }
 
 /// The skeletons a request writes, each with its animations: `--skeleton S` alone; the
@@ -118,7 +168,10 @@ pub fn write_all(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<Pa
         return Err(usage("no animation plays on any skeleton of these files; name one with --anim"));
     }
     for s in skipped {
-        crate::progress::eprint(&format!("boneyard: note: skeleton {s} has no animation to write as {:?}", req.format));
+        crate::progress::eprint(&format!(
+            "boneyard: note: skeleton {s} has no animation to write as {}",
+            req.format.extension()
+        ));
     }
     Ok(written)
 }
