@@ -280,13 +280,11 @@ impl dyn Document + '_ {
         Err(Error::not_found(format!("no skeleton {spec:?}{} (see `boneyard list`)", did_you_mean(spec, names))))
     }
 
-    /// The skeleton an animation plays on: its own, else the first one.
+    /// The skeleton an animation plays on: its own (None when no skeleton of the document
+    /// fits it, as Link's clips in `gameplay_keep` read without Link's object: the first
+    /// skeleton, the arrow's, is not theirs).
     pub fn skeleton_for(&self, anim: usize) -> Option<usize> {
-        self.animations().get(anim).and_then(|a| a.skeleton).or(if self.skeletons().is_empty() {
-            None
-        } else {
-            Some(0)
-        })
+        self.animations().get(anim).and_then(|a| a.skeleton)
     }
 }
 

@@ -135,7 +135,7 @@ pub fn targets(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -> 
     }
     let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
     for a in resolve_anims(doc, anims)? {
-        let sk = doc.skeleton_for(a).ok_or_else(|| usage("no skeleton found to play this animation on"))?;
+        let sk = super::skeleton_of(doc, a)?;
         match out.iter_mut().find(|(s, _)| *s == sk) {
             Some((_, v)) => v.push(a),
             None => out.push((sk, vec![a])),
@@ -147,12 +147,18 @@ pub fn targets(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -> 
 /// Write one output set per target skeleton. With several skeletons in the document each
 /// set is named `<file>_<skeleton>`; a skeleton without animations is skipped by the formats
 /// that need one (bvh, gif, apng), said on stderr, and an error only when no skeleton has any.
+/// Exporting every clip (no `--anim`, no `--skeleton`), a skeleton none of whose clips can be
+/// made is a warning when another skeleton's files were written (object_box's chest lid, whose
+/// only clip scales, as BVH) and clips that play on no skeleton of the document (Link's, in
+/// `gameplay_keep` read alone) are named in a warning.
 pub fn write_all(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBuf>> {
     let targets = targets(doc, &req.anims, req.skeleton.as_deref())?;
     let several = doc.skeletons().len() > 1;
     let needs_anims = matches!(req.format, Format::Bvh | Format::Gif | Format::Apng);
+    let every = req.anims.is_empty() && req.skeleton.is_none();
     let mut written = Vec::new();
     let mut skipped = Vec::new();
+    let mut failed = Vec::new();
     for (sk, anims) in &targets {
         let sk_stem = if several { format!("{stem}_{}", skeleton_label(doc, *sk)) } else { stem.to_string() };
         if needs_anims && anims.is_empty() {
@@ -162,16 +168,52 @@ pub fn write_all(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<Pa
         let chosen: Vec<String> =
             if req.anims.is_empty() { Vec::new() } else { anims.iter().map(|a| format!("#{a}")).collect() };
         let one = Request { anims: chosen, skeleton: Some(format!("#{sk}")), ..req.clone() };
-        written.extend(write(doc, &sk_stem, &one)?);
+        match write(doc, &sk_stem, &one) {
+            Ok(w) => written.extend(w),
+            // (A write that fails is an I/O error, not a boneyard one: never passed over.)
+            Err(e) if every && several && e.downcast_ref::<boneyard_core::Error>().is_some() => {
+                failed.push((skeleton_label(doc, *sk), e))
+            }
+            Err(e) => return Err(e),
+        }
     }
-    if written.is_empty() && !skipped.is_empty() {
-        return Err(usage("no animation plays on any skeleton of these files; name one with --anim"));
+    if written.is_empty() {
+        if let Some((_, e)) = failed.into_iter().next() {
+            return Err(e);
+        }
+        if !skipped.is_empty() {
+            return Err(usage("no animation plays on any skeleton of these files; name one with --anim"));
+        }
+        return Ok(written);
+    }
+    for (s, e) in failed {
+        crate::progress::eprint(&format!(
+            "boneyard: warning: {stem}: nothing written for skeleton {s}: {}",
+            crate::one_line(&e)
+        ));
     }
     for s in skipped {
         crate::progress::eprint(&format!(
             "boneyard: note: skeleton {s} has no animation to write as {}",
             req.format.extension()
         ));
+    }
+    if every {
+        let orphans: Vec<usize> = (0..doc.animations().len()).filter(|&a| doc.skeleton_for(a).is_none()).collect();
+        if !orphans.is_empty() {
+            const SHOWN: usize = 8;
+            let mut names: Vec<String> =
+                orphans.iter().take(SHOWN).map(|&a| format!("#{a} {}", doc.animations()[a].name)).collect();
+            if orphans.len() > SHOWN {
+                names.push(format!("and {} more", orphans.len() - SHOWN));
+            }
+            crate::progress::eprint(&format!(
+                "boneyard: warning: {stem}: {} of {} animations have no skeleton to play on (not decoded, or their skeleton is in another file: give it with them), nothing written for them ({})",
+                orphans.len(),
+                doc.animations().len(),
+                names.join(", ")
+            ));
+        }
     }
     Ok(written)
 }
@@ -200,7 +242,7 @@ pub fn selection(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -
             }
             sk
         }
-        (None, Some(&a)) => doc.skeleton_for(a).ok_or_else(|| usage("no skeleton found to play this animation on"))?,
+        (None, Some(&a)) => super::skeleton_of(doc, a)?,
         (None, None) => {
             if doc.skeletons().is_empty() {
                 return Err(usage("the files hold no skeleton to export"));

@@ -50,6 +50,18 @@ pub fn run(cli: Cli) -> Result<()> {
     }
 }
 
+/// The skeleton animation `a` plays on; an animation that plays on none of the document's
+/// is invalid input (exit 1), not a usage error: it is there, but cannot be played.
+fn skeleton_of(doc: &dyn boneyard_core::Document, a: usize) -> Result<usize> {
+    doc.skeleton_for(a).ok_or_else(|| {
+        boneyard_core::Error::unsupported(format!(
+            "animation #{a} {} has no skeleton to play on in these files (not decoded, or its skeleton is in another file: give it with them)",
+            doc.animations().get(a).map_or("", |x| x.name.as_str())
+        ))
+        .into()
+    })
+}
+
 /// Frame numbers must be finite.
 fn check_frame(frame: f64) -> Result<f64> {
     if frame.is_finite() {

@@ -24,7 +24,7 @@ pub fn run(
             sk
         }
         (None, Some(a)) => {
-            doc.skeleton_for(a).ok_or_else(|| crate::args::usage("no skeleton to pose this animation on"))?
+            super::skeleton_of(doc, a)?
         }
         (None, None) => doc.find_skeleton("#0")?,
     };
