@@ -21,6 +21,8 @@ pub struct Doc<'a> {
 /// What the work made of one document.
 pub struct Report<T> {
     pub label: String,
+    /// The unit's name ([`crate::inputs::Unit::name`]).
+    pub name: String,
     pub result: Result<T>,
     /// The document's warnings (empty when it did not open).
     pub warnings: Vec<Warning>,
@@ -57,7 +59,9 @@ fn stems(units: &[Unit]) -> Vec<String> {
         }
         seen
     }
-    let plain: Vec<String> = units.iter().map(|u| u.stem()).collect();
+    // Compared as the outputs are named (`a b` and `a_b` are both `a_b`).
+    let safe = crate::output::safe_name;
+    let plain: Vec<String> = units.iter().map(|u| safe(&u.stem())).collect();
     let seen = counts(&plain);
     let qualified: Vec<String> = units
         .iter()
@@ -67,7 +71,7 @@ fn stems(units: &[Unit]) -> Vec<String> {
                 return s.clone();
             }
             let parent = u.paths.first().and_then(|p| p.parent()).and_then(|p| p.file_name());
-            format!("{}_{s}", parent.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
+            safe(&format!("{}_{s}", parent.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()))
         })
         .collect();
     let seen = counts(&qualified);
@@ -98,12 +102,13 @@ pub fn run<T: Send>(
         .zip(stems)
         .map(|(unit, stem)| {
             let label = unit.label();
+            let name = unit.name.clone();
             let report = match unit.open(options) {
                 Ok(doc) => {
                     let result = work(Doc { label: &label, stem: &stem, doc: doc.as_ref() });
-                    Report { label, result, warnings: doc.warnings().to_vec() }
+                    Report { label, name, result, warnings: doc.warnings().to_vec() }
                 }
-                Err(e) => Report { label, result: Err(e), warnings: Vec::new() },
+                Err(e) => Report { label, name, result: Err(e), warnings: Vec::new() },
             };
             if count_documents {
                 crate::progress::step(1);
@@ -118,6 +123,8 @@ pub fn run<T: Send>(
 pub struct Finished<T> {
     /// The documents that completed, with what the work made of them, in order.
     pub ok: Vec<(String, T)>,
+    /// Their names ([`crate::inputs::Unit::name`]), in the same order.
+    pub names: Vec<String>,
     /// The failures as JSON (`{"file","offset","message"}`), for `--json` outputs.
     pub errors: Vec<serde_json::Value>,
     pub skipped: Vec<Skipped>,
@@ -133,13 +140,17 @@ impl<T> Run<T> {
     pub fn collect(self) -> Result<Finished<T>> {
         let total = self.reports.len();
         let mut ok = Vec::new();
+        let mut names = Vec::new();
         let mut errors = Vec::new();
         let mut warnings = Vec::new();
         for r in self.reports {
             crate::progress::warnings(&r.warnings);
             warnings.extend(r.warnings);
             match r.result {
-                Ok(v) => ok.push((r.label, v)),
+                Ok(v) => {
+                    ok.push((r.label, v));
+                    names.push(r.name);
+                }
                 Err(e) if !self.batch => return Err(e),
                 Err(e) => {
                     // Each failure names its document: the reader's errors name their file,
@@ -153,7 +164,7 @@ impl<T> Run<T> {
                 }
             }
         }
-        Ok(Finished { ok, errors, skipped: self.skipped, warnings, batch: self.batch, total })
+        Ok(Finished { ok, names, errors, skipped: self.skipped, warnings, batch: self.batch, total })
     }
 }
 

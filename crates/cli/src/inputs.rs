@@ -44,6 +44,9 @@ pub struct Unit {
     pub paths: Vec<PathBuf>,
     /// Files already read while planning (named files); walked files are read when opened.
     files: Option<Vec<InputFile>>,
+    /// What `check` calls it in a batch, the same wherever the files lie: a walked file's
+    /// path below the folder given (`/` between folders), a named file's name.
+    pub name: String,
 }
 
 impl Unit {
@@ -139,7 +142,12 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
             walk(path, 0, &mut found)?;
             for p in found {
                 match classify(&p) {
-                    Ok(Some(family)) => walked.push(Unit { family, paths: vec![p], files: None }),
+                    Ok(Some(family)) => {
+                        let below = p.strip_prefix(path).unwrap_or(&p);
+                        let name =
+                            below.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+                        walked.push(Unit { family, paths: vec![p], files: None, name })
+                    }
                     Ok(None) => {}
                     Err(reason) => skipped.push(Skipped { path: p, reason }),
                 }
@@ -158,6 +166,11 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
         .map(|(family, files)| Unit {
             family,
             paths: files.iter().map(|f| f.path.clone()).collect(),
+            name: files
+                .first()
+                .and_then(|f| f.path.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
             files: Some(files),
         })
         .collect();

@@ -1,5 +1,5 @@
 //! Output files appear whole or not at all: written to a temporary name in the same folder
-//! (`.<name>.part<pid>`), then renamed. An interrupted run (Ctrl-C, SIGTERM) removes the
+//! (`.<name>.part<pid>-<n>`), then renamed. An interrupted run (Ctrl-C, SIGTERM) removes the
 //! temporary files it had open and exits 130; temporary files left by a run that was killed
 //! outright are removed by the next run that writes into the same folder.
 
@@ -32,7 +32,11 @@ pub fn remove_partial_files_on_interrupt() {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.part{}", std::process::id()));
+    // The process's id, and a count: two documents of one run whose outputs share a name
+    // (which the stems avoid) would otherwise write one temporary file at once.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.part{}-{n}", std::process::id()));
     // Known before it exists, so an interrupt at any moment finds it.
     partial().get_or_insert_with(HashSet::new).insert(tmp.clone());
     let res = (|| -> std::io::Result<()> {
@@ -67,13 +71,13 @@ pub fn ensure_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The process id in a temporary file's name `.<name>.part<pid>`.
+/// The process id in a temporary file's name `.<name>.part<pid>-<n>` (or `.part<pid>`, as older runs named them).
 fn stale_part_pid(name: &str) -> Option<u32> {
     if !name.starts_with('.') {
         return None;
     }
     let (_, pid) = name.rsplit_once(".part")?;
-    pid.parse().ok()
+    pid.split('-').next()?.parse().ok()
 }
 
 fn process_alive(pid: u32) -> bool {

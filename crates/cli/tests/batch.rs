@@ -212,8 +212,8 @@ fn an_interrupted_export_leaves_no_partial_files() {
         .unwrap();
     // Wait until the export is writing its own temporary file, however long a loaded machine
     // takes to get there (no time limit: the export ending first is the failure).
-    let own = format!(".part{}", child.id());
-    while !part_files(out).iter().any(|n| n.ends_with(&own)) {
+    let own = format!(".part{}-", child.id());
+    while !part_files(out).iter().any(|n| n.contains(&own)) {
         assert!(child.try_wait().unwrap().is_none(), "the export ended before it was seen writing");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
@@ -289,7 +289,16 @@ fn a_folder_walk_names_what_it_could_not_write() {
     );
     // With that skeleton asked for, the clip it cannot hold is an error.
     let box_file = d.join("object_box");
-    let o = boneyard(&["export", "--format", "bvh", "--skeleton", "gTreasureChestCurveSkel", "--out", s(&out), s(&box_file)]);
+    let o = boneyard(&[
+        "export",
+        "--format",
+        "bvh",
+        "--skeleton",
+        "gTreasureChestCurveSkel",
+        "--out",
+        s(&out),
+        s(&box_file),
+    ]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("BVH has no scale channels"), "{}", text(&o.stderr));
     // As glb, every one of them is fine: exit 0.

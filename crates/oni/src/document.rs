@@ -192,7 +192,7 @@ impl OniDocument {
                 ids.push(full);
                 let body = Body {
                     name: short,
-                    source: format!("{}#{i}", f.name),
+                    source: format!("{}#{i}", f.file_name()),
                     translations: vec![[0.0; 3]],
                     index_blocks: vec![[0; 4]],
                     parents: vec![None],
@@ -259,9 +259,10 @@ impl OniDocument {
                 bones: t.parts,
                 format: t.format(),
                 source: {
-                    // `format!("{}#{}", t.file, t.descriptor)` by hand (once per TRAM).
-                    let mut source = String::with_capacity(t.file.len() + 8);
-                    source.push_str(&t.file);
+                    // `format!("{}#{}", file name, t.descriptor)` by hand (once per TRAM).
+                    let file = crate::container::file_name(&t.file);
+                    let mut source = String::with_capacity(file.len() + 8);
+                    source.push_str(file);
                     source.push('#');
                     boneyard_core::text::push_decimal(&mut source, t.descriptor as u64, 1);
                     source
@@ -432,9 +433,12 @@ fn read_set(
     extra.insert("body_set".into(), json!(files.name(set)));
     extra.insert(
         "lods".into(),
-        json!(lods.iter().map(|l| l.map(|r| format!("{}#{}", files.files[r.file].name, r.index))).collect::<Vec<_>>()),
+        json!(lods
+            .iter()
+            .map(|l| l.map(|r| format!("{}#{}", files.files[r.file].file_name(), r.index)))
+            .collect::<Vec<_>>()),
     );
-    extra.insert("posed_lod".into(), json!(format!("{}#{}", files.files[high.file].name, high.index)));
+    extra.insert("posed_lod".into(), json!(format!("{}#{}", files.files[high.file].file_name(), high.index)));
     Ok((body, extra))
 }
 

@@ -6,16 +6,18 @@ use std::path::PathBuf;
 
 /// Each family prints its own line per animation (see the README for the formats); the last
 /// line is `all: hash=XXXXXXXX`, the CRC-32 of every line before it. In a batch each
-/// document's lines follow a line `document <file>`, and the hash covers them all.
+/// document's lines follow a line `document <name>` (a walked file's path below the folder
+/// given, a named file's name), and the hash covers them all.
 pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     let plan = crate::inputs::plan(files)?;
     let run = crate::batch::run(plan, options, true, |d: Doc| Ok((d.doc.check()?, d.doc.animations().len())));
     let done = run.collect()?;
     let mut lines = Vec::new();
     let mut animations = 0;
-    for (label, (l, n)) in &done.ok {
+    for ((_, (l, n)), name) in done.ok.iter().zip(&done.names) {
         if done.batch {
-            lines.push(format!("document {label}"));
+            // Named as it is wherever the files lie: the hash does not depend on the machine.
+            lines.push(format!("document {name}"));
         }
         lines.extend(l.iter().cloned());
         animations += n;

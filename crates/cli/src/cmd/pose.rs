@@ -23,9 +23,7 @@ pub fn run(
             }
             sk
         }
-        (None, Some(a)) => {
-            super::skeleton_of(doc, a)?
-        }
+        (None, Some(a)) => super::skeleton_of(doc, a)?,
         (None, None) => doc.find_skeleton("#0")?,
     };
     let info = &doc.skeletons()[sk];
