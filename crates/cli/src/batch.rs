@@ -96,6 +96,17 @@ pub fn run<T: Send>(
     if count_documents {
         crate::progress::add(plan.units.len() as u64, "documents");
     }
+    // Files that could not be read are failed documents, after the others.
+    let failed: Vec<Report<T>> = plan
+        .failed
+        .into_iter()
+        .map(|(path, e)| Report {
+            label: path.display().to_string(),
+            name: path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            result: Err(e),
+            warnings: Vec::new(),
+        })
+        .collect();
     let reports = plan
         .units
         .into_par_iter()
@@ -116,6 +127,8 @@ pub fn run<T: Send>(
             report
         })
         .collect();
+    let mut reports: Vec<Report<T>> = reports;
+    reports.extend(failed);
     Run { reports, skipped: plan.skipped, batch: plan.batch }
 }
 
@@ -156,9 +169,10 @@ impl<T> Run<T> {
                     // Each failure names its document: the reader's errors name their file,
                     // the others (nothing to export, a clip a format cannot hold) get the
                     // document's.
-                    let named = e.downcast_ref::<boneyard_core::Error>().is_some_and(|be| be.file.is_some());
-                    let line =
-                        if named { crate::one_line(&e) } else { format!("{}: {}", r.label, crate::one_line(&e)) };
+                    let line = crate::one_line(&e);
+                    let named = e.downcast_ref::<boneyard_core::Error>().is_some_and(|be| be.file.is_some())
+                        || line.starts_with(&r.label);
+                    let line = if named { line } else { format!("{}: {line}", r.label) };
                     crate::progress::eprint(&format!("boneyard: error: {line}"));
                     errors.push(error_json(&e, &r.label));
                 }

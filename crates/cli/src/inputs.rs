@@ -85,6 +85,9 @@ pub struct Skipped {
 pub struct Plan {
     pub units: Vec<Unit>,
     pub skipped: Vec<Skipped>,
+    /// Files that could not be read (or, named, were not recognised): failed documents of a
+    /// batch, which keeps going past them.
+    pub failed: Vec<(PathBuf, anyhow::Error)>,
     /// A folder was given or several documents result: commands keep going past a document
     /// that fails and close with a summary.
     pub batch: bool,
@@ -127,13 +130,14 @@ fn not_recognised_message(data: &[u8]) -> String {
 }
 
 /// Decide which documents the arguments make. Named files are read now (an unreadable or
-/// unrecognised one is an error, as the user asked for it by name); folders are walked, and
-/// a file in them that no family reads, or that is only read beside another, is skipped and
-/// said in the summary.
+/// unrecognised one is a failed document, and the run's error when it is the only one);
+/// folders are walked, a file in them that cannot be read is a failed document, and one that
+/// no family reads, or that is only read beside another, is skipped and said in the summary.
 pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
     let mut named: Vec<(&'static dyn Family, Vec<InputFile>)> = Vec::new();
     let mut walked = Vec::new();
     let mut skipped = Vec::new();
+    let mut failed = Vec::new();
     let mut any_dir = false;
     for path in paths {
         if path.is_dir() {
@@ -142,6 +146,7 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
             walk(path, 0, &mut found)?;
             for p in found {
                 match classify(&p) {
+                    Err(Unread::Failed(e)) => failed.push((p, e)),
                     Ok(Some(family)) => {
                         let below = p.strip_prefix(path).unwrap_or(&p);
                         let name =
@@ -149,13 +154,23 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
                         walked.push(Unit { family, paths: vec![p], files: None, name })
                     }
                     Ok(None) => {}
-                    Err(reason) => skipped.push(Skipped { path: p, reason }),
+                    Err(Unread::NoFamily(reason)) => skipped.push(Skipped { path: p, reason }),
                 }
             }
             continue;
         }
-        let file = read(path)?;
-        let family = family_of(&file).ok_or_else(|| not_recognised(&file))?;
+        let read_one = || -> Result<(InputFile, &'static dyn Family)> {
+            let file = read(path)?;
+            let family = family_of(&file).ok_or_else(|| not_recognised(&file))?;
+            Ok((file, family))
+        };
+        let (file, family) = match read_one() {
+            Ok(x) => x,
+            Err(e) => {
+                failed.push((path.clone(), e));
+                continue;
+            }
+        };
         match named.iter_mut().find(|(f, _)| f.name() == family.name()) {
             Some((_, files)) => files.push(file),
             None => named.push((family, vec![file])),
@@ -175,18 +190,43 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
         })
         .collect();
     units.extend(walked);
-    let batch = any_dir || units.len() > 1;
-    Ok(Plan { units, skipped, batch })
+    let batch = any_dir || units.len() + failed.len() > 1;
+    if !batch {
+        // One file named, which cannot be read: the run's error, as before.
+        if let Some((_, e)) = failed.pop() {
+            return Err(e);
+        }
+    }
+    Ok(Plan { units, skipped, failed, batch })
+}
+
+impl Plan {
+    /// The units, for a caller that needs every file given (`pose`, `import --into`): a file
+    /// that could not be read is its error.
+    pub fn into_units(mut self) -> Result<Vec<Unit>> {
+        match self.failed.drain(..).next() {
+            Some((_, e)) => Err(e),
+            None => Ok(self.units),
+        }
+    }
+}
+
+/// Why a walked file makes no document.
+enum Unread {
+    /// No family reads it (counted, not an error).
+    NoFamily(String),
+    /// It could not be read (a failed document).
+    Failed(anyhow::Error),
 }
 
 /// A walked file's family: `Ok(None)` for a companion (read with the file it belongs to),
 /// `Err(reason)` for a file no family reads.
-fn classify(path: &Path) -> Result<Option<&'static dyn Family>, String> {
-    let file = read(path).map_err(|e| format!("{e:#}"))?;
+fn classify(path: &Path) -> Result<Option<&'static dyn Family>, Unread> {
+    let file = read(path).map_err(Unread::Failed)?;
     match family_of(&file) {
         Some(f) if f.is_companion(&file.path, &file.data) => Ok(None),
         Some(f) => Ok(Some(f)),
-        None => Err(format!("at byte offset 0: {}", not_recognised_message(&file.data))),
+        None => Err(Unread::NoFamily(format!("at byte offset 0: {}", not_recognised_message(&file.data)))),
     }
 }
 
@@ -229,7 +269,7 @@ pub fn open(paths: &[PathBuf]) -> Result<Opened> {
 pub fn open_with(paths: &[PathBuf], options: &OpenOptions) -> Result<Opened> {
     let plan = plan(paths)?;
     let mut docs = Vec::new();
-    for unit in plan.units {
+    for unit in plan.into_units()? {
         let doc = unit.open(options)?;
         // Never silent: what the reader skipped or guessed is said on stderr, whatever the
         // command (the `--json` outputs carry the same list).

@@ -307,3 +307,30 @@ fn a_folder_walk_names_what_it_could_not_write() {
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("exported 4 of 4 documents (4 files written; 1 hold animations but no skeleton)"), "{err}");
 }
+
+#[test]
+fn a_named_file_that_cannot_be_read_fails_alone() {
+    // Files of two games and a path that is not there: a batch, which keeps going past the
+    // file it cannot read (it stopped there before, listing nothing).
+    let (Some(z), Some(m)) = (
+        shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "a_named_file_that_cannot_be_read"),
+        shared_data("shenmue/motion.bin", "a_named_file_that_cannot_be_read"),
+    ) else {
+        return;
+    };
+    let tmp = tmpdir("unreadable");
+    let missing = tmp.path().join("not_there");
+    let o = boneyard(&["list", "--json", s(&z), s(&m), s(&missing)]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("not_there: cannot read"), "{err}");
+    assert!(err.contains("listed 2 of 3 documents"), "{err}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["documents"].as_array().unwrap().len(), 2);
+    assert_eq!(v["errors"].as_array().unwrap().len(), 1);
+    assert!(v["errors"][0]["file"].as_str().unwrap().ends_with("not_there"), "{v}");
+    // Named alone, it is the run's error.
+    let o = boneyard(&["list", s(&missing)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("not_there: cannot read"), "{}", text(&o.stderr));
+}

@@ -67,7 +67,7 @@ pub fn parse_tolerance(s: &str) -> Result<f64> {
 pub fn run(req: &Request) -> Result<()> {
     // The target: the --into files, one document of one family (read as every command
     // reads its files).
-    let mut units = crate::inputs::plan(&req.into)?.units;
+    let mut units = crate::inputs::plan(&req.into)?.into_units()?;
     if units.len() > 1 {
         let names: Vec<&str> = units.iter().map(|u| u.family.name()).collect();
         return Err(usage(format!(
