@@ -599,3 +599,38 @@ fn z64_link_walk_round_trip() {
     eprintln!("CLI z64 round trip: {walk}, 29 frames, max rotation matrix error {rot:.2e}, root within {root}");
     assert!(rot < 2e-3 && root <= 1.0, "{rot} {root}");
 }
+
+#[test]
+fn a_scaled_export_imports_as_the_unscaled_one() {
+    // Link's box-opening clip exported in metres (`--scale 0.001`, as the README suggests for
+    // Blender) and as is: both import to the same bytes, and the scaled one says what it
+    // divided. Read as offsets from the rest, the scaled root motion was lost (joint 0 held
+    // near its rest at every frame).
+    let dir = "z64/oot-gc-eu-mq-dbg";
+    let mut link = Vec::new();
+    for n in ["object_link_boy", "gameplay_keep", "link_animetion"] {
+        let Some(p) = shared_data(&format!("{dir}/{n}"), "a_scaled_export_imports_as_the_unscaled_one") else { return };
+        link.push(p);
+    }
+    let d = tmpdir("scaled");
+    let mut outputs = Vec::new();
+    for (tag, scale) in [("plain", "1"), ("metres", "0.001")] {
+        let glb = d.path().join(format!("{tag}-glb"));
+        let mut args =
+            vec!["-q", "export", "--format", "glb", "--scale", scale, "--anim", "gPlayerAnim_clink_demo_DDbox_open"];
+        args.extend(["--out", s(&glb)]);
+        args.extend(link.iter().map(|p| s(p)));
+        let o = boneyard(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let file = std::fs::read_dir(&glb).unwrap().next().unwrap().unwrap().path();
+        let out = d.path().join(format!("{tag}-game"));
+        let mut args = vec!["import", s(&file), "--out", s(&out), "--into"];
+        args.extend(link.iter().map(|p| s(p)));
+        let o = boneyard(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let said = stderr(&o).contains("the glTF's lengths are 0.001 times the game's");
+        assert_eq!(said, tag == "metres", "{}", stderr(&o));
+        outputs.push(std::fs::read(out.join("gameplay_keep")).unwrap());
+    }
+    assert!(outputs[0] == outputs[1], "the scaled export imported to other bytes");
+}

@@ -128,8 +128,17 @@ fn idle_connections_do_not_make_threads() {
     let mut a = String::new();
     let _ = probe.read_to_string(&mut a);
     assert!(matches!(status(&a), "200" | "503"), "{a:.200}");
-    // Once they are gone, everything is answered again.
-    assert_eq!(status(&v.get("/api/list")), "200");
+    // Once they are gone, everything is answered again (as soon as the server has seen them
+    // close: until then the queue may still be full, and the answer 503).
+    let mut answer = v.get("/api/list");
+    for _ in 0..500 {
+        if status(&answer) != "503" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        answer = v.get("/api/list");
+    }
+    assert_eq!(status(&answer), "200");
     assert!(v.threads() <= before + 2);
 }
 

@@ -420,18 +420,39 @@ impl GltfSource {
             )
             .in_file(&self.file));
         }
+        // Lengths: a glTF whose rest offsets are all the game's times one factor (boneyard's
+        // `export --scale F`, or a rig scaled in an editor) has its translations divided by
+        // it, and says so; read as offsets from the rest, a scaled root motion was lost.
+        let length_scale = uniform_length_scale(
+            bone_node
+                .iter()
+                .enumerate()
+                .filter_map(|(b, n)| n.map(|n| (self.nodes[n].rest.translation, target.bones[b].rest.translation))),
+        );
+        if let Some(f) = length_scale {
+            let f = significant(f);
+            warnings.push(Warning::in_file(
+                &self.file,
+                format!(
+                    "clip {:?}: the glTF's lengths are {f} times the game's (its bones' rest offsets): its translations are divided by {f}",
+                    a.name
+                ),
+            ));
+        }
+        let unscale = length_scale.map_or(1.0, |f| 1.0 / f);
         // Sample.
         let mut poses = vec![target.rest_locals(); frames];
         for (b, node) in bone_node.iter().enumerate() {
             let Some(n) = *node else { continue };
-            let rest_g = self.nodes[n].rest;
+            let mut rest_g = self.nodes[n].rest;
+            rest_g.translation *= unscale;
             let rest_t = target.bones[b].rest;
             let chan = |p: &str| a.channels.iter().find(|c| c.node == n && c.property == p);
             let (ct, cr, cs) = (chan("translation"), chan("rotation"), chan("scale"));
             let rot_fix = rest_g.rotation.inverse() * rest_t.rotation;
             for (f, pose) in poses.iter_mut().enumerate() {
                 let t = t0 + f as f64 / fps;
-                let tr = ct.map(|c| Vec3::from_slice(&sample(c, t, fps))).unwrap_or(rest_g.translation);
+                let tr = ct.map(|c| Vec3::from_slice(&sample(c, t, fps)) * unscale).unwrap_or(rest_g.translation);
                 let rot = cr.map(|c| Quat::from_slice(&sample(c, t, fps))).unwrap_or(rest_g.rotation);
                 let sc = cs.map(|c| Vec3::from_slice(&sample(c, t, fps))).unwrap_or(rest_g.scale);
                 let rot = if rot.length_squared() > 1e-12 { rot.normalize() } else { rest_g.rotation };
@@ -578,6 +599,41 @@ fn check_position_accessors(root: &gltf::json::Root) -> std::result::Result<(), 
         }
     }
     Ok(())
+}
+
+/// The factor `f` with `glTF = f × game` for every pair of rest offsets (glTF, game) whose
+/// game offset is not zero, when there is one and it is not 1 (within a thousandth of each
+/// offset's length): the glTF's lengths are the game's scaled. None when no offset tells, or
+/// they disagree (another rig's proportions, mapped with `--map`).
+fn uniform_length_scale(pairs: impl Iterator<Item = (Vec3, Vec3)>) -> Option<f32> {
+    let pairs: Vec<(Vec3, Vec3)> = pairs.filter(|(_, t)| t.length() > 1e-6).collect();
+    // Least squares over the offsets: f = sum(g . t) / sum(t . t).
+    let (gt, tt) = pairs.iter().fold((0.0f64, 0.0f64), |(a, b), (g, t)| (a + g.dot(*t) as f64, b + t.dot(*t) as f64));
+    if pairs.is_empty() || tt <= 0.0 {
+        return None;
+    }
+    let f = (gt / tt) as f32;
+    let fits = |g: Vec3, t: Vec3| (g - f * t).length() <= 1e-3 * (f * t).length();
+    if !(f.is_finite() && f > 0.0 && pairs.iter().all(|&(g, t)| fits(g, t))) {
+        return None;
+    }
+    // 1 within the same tolerance: the game's own lengths.
+    if (f - 1.0).abs() <= 1e-3 {
+        return None;
+    }
+    Some(f)
+}
+
+/// `f` to 6 significant digits, without trailing zeros (`0.001`, not `0.0009999999`).
+fn significant(f: f32) -> String {
+    let f = f as f64;
+    let decimals = (5 - f.abs().log10().floor() as i32).max(0) as usize;
+    let s = format!("{f:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
 }
 
 #[cfg(test)]
