@@ -634,3 +634,27 @@ fn a_scaled_export_imports_as_the_unscaled_one() {
     }
     assert!(outputs[0] == outputs[1], "the scaled export imported to other bytes");
 }
+
+#[test]
+fn without_skeleton_the_one_the_names_fit_is_taken() {
+    // The level's export of its 3-part clips (on boneyard's generic 3-part skeleton), imported
+    // back into the level without --skeleton: the skeleton the glb names (its scene's extras)
+    // is the target, not the level's first body (which refused it: "none of its animated
+    // nodes ...").
+    let Some(level) = shared_data("oni/level1_Final.dat", "without_skeleton_the_one_the_names_fit_is_taken") else {
+        return;
+    };
+    let d = tmpdir("best-skeleton");
+    let glb = d.path().join("glb");
+    let o = boneyard(&["-q", "export", "--format", "glb", "--out", s(&glb), s(&level)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let three = glb.join("level1_Final_generic_3_parts.glb");
+    let o = boneyard(&["import", s(&three), "--into", s(&level), "--out", s(&d.path().join("out"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("importing onto skeleton generic3 (generic_3_parts), the skeleton the glTF was exported from"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -86,6 +86,9 @@ pub struct GltfSource {
     pub animations: Vec<SourceAnimation>,
     /// What was skipped (morph-target weight channels...).
     pub warnings: Vec<Warning>,
+    /// The skeleton ids its scenes' extras name (`{"skeleton": id}`, as boneyard's glb
+    /// exports record the skeleton they were made of), in scene order.
+    pub skeletons: Vec<String>,
 }
 
 /// Decode standard base64 (RFC 4648, padding optional, no line breaks) for `data:` URIs.
@@ -186,6 +189,13 @@ impl GltfSource {
         let gltf::Gltf { document, blob } = gltf::Gltf::from_slice_without_validation(bytes).map_err(invalid_gltf)?;
         let root = document.into_json();
         check_position_accessors(&root).map_err(err)?;
+        let skeletons: Vec<String> = root
+            .scenes
+            .iter()
+            .filter_map(|sc| sc.extras.as_ref())
+            .filter_map(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+            .filter_map(|v| v.get("skeleton").and_then(|s| s.as_str()).map(str::to_string))
+            .collect();
         let g = gltf::Gltf { document: gltf::Document::from_json(root).map_err(invalid_gltf)?, blob };
         let mut buffers = Vec::new();
         for b in g.document.buffers() {
@@ -286,7 +296,7 @@ impl GltfSource {
             }
             animations.push(SourceAnimation { name, channels });
         }
-        Ok(GltfSource { file: file.to_string(), nodes, animations, warnings })
+        Ok(GltfSource { file: file.to_string(), nodes, animations, warnings, skeletons })
     }
 
     /// Which animations `specs` select (`--anim A`: a name or `#N`); all of them when empty.

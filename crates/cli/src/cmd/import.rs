@@ -88,17 +88,6 @@ pub fn run(req: &Request) -> Result<()> {
     let companions = crate::inputs::companions();
     let doc = family.open(into.clone(), &boneyard_core::OpenOptions::default(), &companions)?;
     let d: &dyn Document = doc.as_ref();
-    let sk = match &req.skeleton {
-        Some(s) => d.find_skeleton(s)?,
-        None if d.skeletons().is_empty() => {
-            return Err(boneyard_core::Error::invalid(0, "the --into files hold no skeleton to import onto")
-                .in_file(into[0].name())
-                .into())
-        }
-        None => 0,
-    };
-    let target = &d.skeletons()[sk];
-    let fps = family.import_fps_for(d, sk).unwrap_or(fps);
     let map = match &req.map {
         Some(p) => {
             let bytes = std::fs::read(p).with_context(|| format!("{}: cannot read", p.display()))?;
@@ -116,6 +105,17 @@ pub fn run(req: &Request) -> Result<()> {
         warnings.extend(src.warnings.iter().cloned());
         sources.push(src);
     }
+    let sk = match &req.skeleton {
+        Some(s) => d.find_skeleton(s)?,
+        None if d.skeletons().is_empty() => {
+            return Err(boneyard_core::Error::invalid(0, "the --into files hold no skeleton to import onto")
+                .in_file(into[0].name())
+                .into())
+        }
+        None => best_skeleton(d, &sources),
+    };
+    let target = &d.skeletons()[sk];
+    let fps = family.import_fps_for(d, sk).unwrap_or(fps);
     let mut picked: Vec<(usize, usize)> = Vec::new();
     if req.anims.is_empty() {
         for (s, src) in sources.iter().enumerate() {
@@ -213,4 +213,20 @@ mod tests {
         assert!((parse_tolerance("0.5°").unwrap() - std::f64::consts::PI / 360.0).abs() < 1e-15);
         assert!(parse_tolerance("-1").is_err() && parse_tolerance("x").is_err() && parse_tolerance("nan").is_err());
     }
+}
+
+/// Without `--skeleton`: the skeleton a glTF says it was exported from (boneyard's glb
+/// exports name it in their scene's extras), when the `--into` files have one of that id;
+/// else the first. A level's bodies, a MOTN file's families: the first is seldom the one an
+/// export of another came from. Said on stderr when the glTF chose.
+fn best_skeleton(d: &dyn Document, sources: &[GltfSource]) -> usize {
+    let named = sources.iter().flat_map(|s| &s.skeletons).find_map(|id| d.skeletons().iter().position(|k| &k.id == id));
+    if let Some(k) = named.filter(|_| d.skeletons().len() > 1) {
+        let s = &d.skeletons()[k];
+        crate::progress::eprint(&format!(
+            "boneyard: note: importing onto skeleton {} ({}), the skeleton the glTF was exported from (--skeleton picks another)",
+            s.id, s.name
+        ));
+    }
+    named.unwrap_or(0)
 }
