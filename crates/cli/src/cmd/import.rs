@@ -201,20 +201,6 @@ pub fn run(req: &Request) -> Result<()> {
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tolerance_in_radians_or_degrees() {
-        assert_eq!(parse_tolerance("0.001").unwrap(), 0.001);
-        assert_eq!(parse_tolerance("0.001rad").unwrap(), 0.001);
-        assert!((parse_tolerance("1deg").unwrap() - std::f64::consts::PI / 180.0).abs() < 1e-15);
-        assert!((parse_tolerance("0.5°").unwrap() - std::f64::consts::PI / 360.0).abs() < 1e-15);
-        assert!(parse_tolerance("-1").is_err() && parse_tolerance("x").is_err() && parse_tolerance("nan").is_err());
-    }
-}
-
 /// Without `--skeleton`: the skeleton a glTF says it was exported from (boneyard's glb
 /// exports name it in their scene's extras), when the `--into` files have one of that id;
 /// else the first. A level's bodies, a MOTN file's families: the first is seldom the one an
@@ -229,4 +215,18 @@ fn best_skeleton(d: &dyn Document, sources: &[GltfSource]) -> usize {
         ));
     }
     named.unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tolerance_in_radians_or_degrees() {
+        assert_eq!(parse_tolerance("0.001").unwrap(), 0.001);
+        assert_eq!(parse_tolerance("0.001rad").unwrap(), 0.001);
+        assert!((parse_tolerance("1deg").unwrap() - std::f64::consts::PI / 180.0).abs() < 1e-15);
+        assert!((parse_tolerance("0.5°").unwrap() - std::f64::consts::PI / 360.0).abs() < 1e-15);
+        assert!(parse_tolerance("-1").is_err() && parse_tolerance("x").is_err() && parse_tolerance("nan").is_err());
+    }
 }
