@@ -1,6 +1,7 @@
 //! "Nothing to export" is one thing for every family: a file named on the command line that
 //! holds no skeleton or animation of its own makes `export` exit 1 with "holds no skeleton or
-//! animation", and writes nothing. The files are made here (no real data needed).
+//! animation", and writes nothing. The files are made here (no real data needed); one more
+//! test has real objects with nothing a format can write.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -62,4 +63,29 @@ fn oni_file_without_tram_or_body() {
         ..Default::default()
     };
     exports_nothing("oni", "SUBTnothing.oni", &write_oni(&[inst]).unwrap());
+}
+
+/// Named on the command line, a file with nothing the format can write is exit 1 naming it
+/// (it was a usage error, exit 2, saying "name one with --anim" of a file with no animation).
+#[test]
+fn nothing_the_format_can_write_is_exit_one_naming_the_file() {
+    let dir = "z64/oot-gc-eu-mq-dbg";
+    let test = "nothing_the_format_can_write_is_exit_one_naming_the_file";
+    let (Some(anims_only), Some(no_anims)) = (
+        boneyard_core::testdata::shared_data(&format!("{dir}/object_os_anime"), test),
+        boneyard_core::testdata::shared_data(&format!("{dir}/object_ahg"), test),
+    ) else {
+        return;
+    };
+    let tmp = tmpdir("format");
+    let out = tmp.path().join("out");
+    for (file, format, says) in [
+        (&anims_only, "glb", "nothing to write: 65 animations and no skeleton to play them on"),
+        (&no_anims, "bvh", "nothing to write: no animation to write as bvh"),
+    ] {
+        let o = boneyard(&["export", s(file), "--format", format, "--out", s(&out)]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains(says) && err.contains(s(file)), "{err}");
+    }
 }

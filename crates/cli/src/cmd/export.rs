@@ -38,10 +38,11 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
             let e = boneyard_core::Error::invalid(0, "holds no skeleton or animation").in_file(d.label);
             return Err(e.into());
         }
-        // Found by a folder walk, a document with nothing this format can write is counted
-        // and named, not a failure: a baserom/'s animation-only objects (their skeleton is in
-        // another object), and for bvh/gif/apng its skeletons without animations.
-        if batch {
+        // A document with nothing this format can write: a baserom/'s animation-only objects
+        // (their skeleton is in another object), and for bvh/gif/apng skeletons without
+        // animations. Found by a folder walk it is counted and named, not a failure; named
+        // by the user, it is an error naming it (exit 1).
+        {
             let needs_anims = matches!(req.format, Format::Bvh | Format::Gif | Format::Apng);
             let nothing = if doc.skeletons().is_empty() {
                 Some(Nothing::Skeleton)
@@ -64,6 +65,11 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
                     }
                     _ => format!("no animation to write as {}", req.format.extension()),
                 };
+                if !batch {
+                    return Err(boneyard_core::Error::invalid(0, format!("nothing to write: {why}"))
+                        .in_file(d.label)
+                        .into());
+                }
                 crate::progress::eprint(&format!("boneyard: warning: {}: nothing written: {why}", d.label));
                 return Ok((Vec::new(), Some(n)));
             }
