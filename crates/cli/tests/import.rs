@@ -658,3 +658,22 @@ fn without_skeleton_the_one_the_names_fit_is_taken() {
         stderr(&o)
     );
 }
+
+#[test]
+fn an_import_never_replaces_a_file_it_was_given() {
+    let Some(obj) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "an_import_never_replaces_a_file_it_was_given")
+    else {
+        return;
+    };
+    let d = tmpdir("replace");
+    let copy = d.path().join("object_dekunuts");
+    std::fs::copy(&obj, &copy).unwrap();
+    let before = std::fs::read(&copy).unwrap();
+    let glb = d.path().join("glb");
+    let o = boneyard(&["-q", "export", "--format", "glb", "--out", s(&glb), s(&copy)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = boneyard(&["import", s(&glb.join("object_dekunuts.glb")), "--into", s(&copy), "--out", s(d.path())]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("would be replaced: it is a file given; choose another --out"), "{}", stderr(&o));
+    assert!(std::fs::read(&copy).unwrap() == before, "the input was changed");
+}

@@ -62,6 +62,15 @@ fn skeleton_of(doc: &dyn boneyard_core::Document, a: usize) -> Result<usize> {
     })
 }
 
+/// A reader's error about the document named by `files` (a clip it cannot sample): named
+/// after the first file when the reader did not name one.
+fn in_document(e: boneyard_core::Error, files: &[std::path::PathBuf]) -> boneyard_core::Error {
+    match (&e.file, files.first()) {
+        (None, Some(f)) => e.in_file(f.display().to_string()),
+        _ => e,
+    }
+}
+
 /// Frame numbers must be finite.
 fn check_frame(frame: f64) -> Result<f64> {
     if frame.is_finite() {

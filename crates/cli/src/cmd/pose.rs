@@ -34,7 +34,7 @@ pub fn run(
     if json {
         let mut out = Vec::with_capacity(frames.len());
         for &f in &frames {
-            let w = doc.pose(sk, a, f)?;
+            let w = doc.pose(sk, a, f).map_err(|e| super::in_document(e, files))?;
             out.push(json!({"frame": f, "bones": crate::json::pose_bones(info, &w)}));
         }
         let anim_v = a.map(|a| crate::json::anim_header(&doc.animations()[a]));
@@ -51,7 +51,7 @@ pub fn run(
         return super::print_json(&v);
     }
     for &f in &frames {
-        let w = doc.pose(sk, a, f)?;
+        let w = doc.pose(sk, a, f).map_err(|e| super::in_document(e, files))?;
         match a {
             Some(a) => println!("{} frame {f:?}:", doc.animations()[a].name),
             None => println!("{} rest pose:", info.name),

@@ -8,7 +8,7 @@ pub fn run(files: &[PathBuf], anim: &str, frame: f64, json: bool, options: &bone
     let doc: &dyn Document = opened.single()?;
     let a = doc.find_animation(anim)?;
     let info = &doc.animations()[a];
-    let s = doc.sample(a, frame)?;
+    let s = doc.sample(a, frame).map_err(|e| super::in_document(e, files))?;
     if json {
         return super::print_json(&crate::json::sample(doc, info, &s));
     }
