@@ -56,3 +56,25 @@ fn conflicting_anim_choices_are_usage_errors() {
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(err(&o).contains("plays on skeleton 0x5EB8 (14 bones), not on 0x47D8 (4 bones)"), "{}", err(&o));
 }
+
+#[test]
+fn a_folder_with_file_and_a_file_as_out_are_said_once() {
+    // `--file` picks inside a ROM or archive; on a folder every file would have said it could
+    // not find it. `--out` naming a file: every document would have said it could not make
+    // the folder.
+    let tmp = tempfile::Builder::new().prefix("boneyard-usage-once-").tempdir().unwrap();
+    let dir = tmp.path().join("folder");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("a.bin"), b"not game data").unwrap();
+    std::fs::write(dir.join("b.bin"), b"not game data either").unwrap();
+    let o = boneyard(&["list", dir.to_str().unwrap(), "--file", "object_dekunuts"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert_eq!(err(&o).lines().count(), 1, "{}", err(&o));
+    assert!(err(&o).contains("picks a file inside a ROM or archive"), "{}", err(&o));
+    let file = tmp.path().join("a_file");
+    std::fs::write(&file, b"x").unwrap();
+    let o = boneyard(&["export", dir.to_str().unwrap(), "--format", "glb", "--out", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert_eq!(err(&o).lines().count(), 1, "{}", err(&o));
+    assert!(err(&o).contains("is a file, not a folder"), "{}", err(&o));
+}

@@ -19,6 +19,10 @@ pub struct Request {
 }
 
 pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOptions) -> Result<()> {
+    if req.out.exists() && !req.out.is_dir() {
+        // Said once, not once a document.
+        return Err(usage(format!("--out {}: is a file, not a folder", req.out.display())));
+    }
     let plan = crate::inputs::plan(files)?;
     let batch = plan.batch;
 

@@ -17,6 +17,26 @@ pub fn run(cli: Cli) -> Result<()> {
     // The CLI reads within the default limits (`boneyard_core::Limits::default()`); a library
     // user raises one through `OpenOptions::limits`.
     let options = boneyard_core::OpenOptions { pick: cli.pick, runtime, limits: Default::default() };
+    if let Some(name) = &options.pick {
+        // A folder walk would ask every file in it for one inner file: as many errors as files.
+        let files: &[std::path::PathBuf] = match &cli.command {
+            Command::Info { files, .. }
+            | Command::List { files, .. }
+            | Command::Sample { files, .. }
+            | Command::Pose { files, .. }
+            | Command::Export { files, .. }
+            | Command::Check { files, .. }
+            | Command::View { files, .. } => files,
+            Command::Import(a) => &a.into,
+            Command::Demo { .. } => &[],
+        };
+        if let Some(dir) = files.iter().find(|f| f.is_dir()) {
+            return Err(crate::args::usage(format!(
+                "--file {name:?} picks a file inside a ROM or archive, and {} is a folder: name the ROM or archive",
+                dir.display()
+            )));
+        }
+    }
     match cli.command {
         Command::Info { files, json } => info::run(&files, json, &options),
         Command::List { files, json } => list::run(&files, json, &options),
