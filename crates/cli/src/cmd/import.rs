@@ -163,8 +163,7 @@ pub fn run(req: &Request) -> Result<()> {
     ensure_dir(&req.out)?;
     // Never over a file given: the game's own data stays as it was (`--out .` beside it
     // replaced it without a word).
-    let inputs: Vec<PathBuf> =
-        req.into.iter().chain(&req.gltf).filter_map(|p| std::fs::canonicalize(p).ok()).collect();
+    let inputs: Vec<PathBuf> = req.into.iter().chain(&req.gltf).filter_map(|p| std::fs::canonicalize(p).ok()).collect();
     for f in &imported.files {
         let path = req.out.join(safe_name(&f.name));
         if std::fs::canonicalize(&path).is_ok_and(|c| inputs.contains(&c)) {
