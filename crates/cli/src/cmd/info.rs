@@ -8,13 +8,17 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     let run = crate::batch::run(plan, options, true, |d: Doc| Ok((d.doc.files(), sizes(d.doc))));
     let done = run.collect()?;
     let summaries: Vec<_> = done.ok.iter().flat_map(|(_, (f, _))| f.iter()).collect();
-    let models: Vec<&Size> = done.ok.iter().flat_map(|(_, (_, s))| s.iter()).collect();
+    // Each with the document it is of (a folder's skeletons share ids: `generic3` of two levels).
+    let models: Vec<(&str, &Size)> =
+        done.ok.iter().flat_map(|(label, (_, s))| s.iter().map(move |m| (label.as_str(), m))).collect();
     if json {
         let v: Vec<_> = summaries.iter().map(|f| crate::json::file(f)).collect();
         let warnings: Vec<_> = done.warnings.iter().map(crate::json::warning).collect();
         let skeletons: Vec<_> = models
             .iter()
-            .map(|m| serde_json::json!({"id": m.id, "name": m.name, "height": m.height, "size": m.size}))
+            .map(|(doc, m)| {
+                serde_json::json!({"id": m.id, "name": m.name, "height": m.height, "size": m.size, "document": doc})
+            })
             .collect();
         let mut out = serde_json::json!({ "files": v, "skeletons": skeletons, "warnings": warnings });
         if done.batch {
@@ -38,9 +42,10 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
                 println!("  {n}");
             }
         }
-        for m in &models {
+        for (doc, m) in &models {
+            let of = if done.batch { format!(" of {doc}") } else { String::new() };
             println!(
-                "skeleton {} {:?}: {} engine units tall at rest (box {} x {} x {}; export --scale F to resize)",
+                "skeleton {} {:?}{of}: {} engine units tall at rest (box {} x {} x {}; export --scale F to resize)",
                 m.id, m.name, m.height, m.size[0], m.size[1], m.size[2]
             );
         }
