@@ -8,9 +8,14 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     let run = crate::batch::run(plan, options, true, |d: Doc| Ok((d.doc.files(), sizes(d.doc))));
     let done = run.collect()?;
     let summaries: Vec<_> = done.ok.iter().flat_map(|(_, (f, _))| f.iter()).collect();
-    // Each with the document it is of (a folder's skeletons share ids: `generic3` of two levels).
-    let models: Vec<(&str, &Size)> =
-        done.ok.iter().flat_map(|(label, (_, s))| s.iter().map(move |m| (label.as_str(), m))).collect();
+    // Each with the document it is of, by name (a folder's skeletons share ids: `generic3` of
+    // two levels).
+    let models: Vec<(&str, &Size)> = done
+        .ok
+        .iter()
+        .zip(&done.names)
+        .flat_map(|((_, (_, s)), name)| s.iter().map(move |m| (name.as_str(), m)))
+        .collect();
     if json {
         let v: Vec<_> = summaries.iter().map(|f| crate::json::file(f)).collect();
         let warnings: Vec<_> = done.warnings.iter().map(crate::json::warning).collect();
