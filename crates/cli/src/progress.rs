@@ -59,6 +59,14 @@ pub fn eprint(line: &str) {
     }
 }
 
+/// A note (`boneyard: note: ...`) on stderr: something worth knowing that is neither a
+/// warning nor an error, so `--quiet` leaves it out.
+pub fn note(line: &str) {
+    if !quiet() {
+        eprint(&format!("boneyard: note: {line}"));
+    }
+}
+
 /// How many of one document's warnings are printed before the rest are counted (all of them
 /// with `--verbose`; every one is in the `--json` outputs either way).
 const WARNINGS_SHOWN: usize = 8;

@@ -203,10 +203,7 @@ pub fn write_all(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<Pa
         ));
     }
     for s in skipped {
-        crate::progress::eprint(&format!(
-            "boneyard: note: skeleton {s} has no animation to write as {}",
-            req.format.extension()
-        ));
+        crate::progress::note(&format!("skeleton {s} has no animation to write as {}", req.format.extension()));
     }
     if every {
         let orphans: Vec<usize> = (0..doc.animations().len()).filter(|&a| doc.skeleton_for(a).is_none()).collect();

@@ -221,8 +221,8 @@ fn best_skeleton(d: &dyn Document, sources: &[GltfSource]) -> usize {
     let named = sources.iter().flat_map(|s| &s.skeletons).find_map(|id| d.skeletons().iter().position(|k| &k.id == id));
     if let Some(k) = named.filter(|_| d.skeletons().len() > 1) {
         let s = &d.skeletons()[k];
-        crate::progress::eprint(&format!(
-            "boneyard: note: importing onto skeleton {} ({}), the skeleton the glTF was exported from (--skeleton picks another)",
+        crate::progress::note(&format!(
+            "importing onto skeleton {} ({}), the skeleton the glTF was exported from (--skeleton picks another)",
             s.id, s.name
         ));
     }
