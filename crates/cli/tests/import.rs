@@ -677,3 +677,57 @@ fn an_import_never_replaces_a_file_it_was_given() {
     assert!(stderr(&o).contains("would be replaced: it is a file given; choose another --out"), "{}", stderr(&o));
     assert!(std::fs::read(&copy).unwrap() == before, "the input was changed");
 }
+
+#[test]
+fn appended_link_clips_make_no_false_headers_readable() {
+    // Link's 20 longest clips (3,602 frames, 483 KB of frames appended to link_animetion)
+    // imported back: gameplay_keep then lists its 573 and the 20, nothing else. Three words
+    // of gameplay_keep (0x39560, 0x395D0, 0x39630) read as headers of 1,505 frames at one
+    // pointer once link_animetion was long enough to hold them, and were listed as clips.
+    let dir = "z64/oot-gc-eu-mq-dbg";
+    let mut link = Vec::new();
+    for n in ["object_link_boy", "gameplay_keep", "link_animetion"] {
+        let Some(p) = shared_data(&format!("{dir}/{n}"), "appended_link_clips_make_no_false_headers_readable") else {
+            return;
+        };
+        link.push(p);
+    }
+    let longest = "gPlayerAnim_clink_op3_okiagari gPlayerAnim_link_normal_heavy_carry gPlayerAnim_link_derth_rebirth \
+        gPlayerAnim_link_uma_wait_1 gPlayerAnim_link_normal_waitF_typeC_20f gPlayerAnim_link_normal_wait_typeC_20f \
+        gPlayerAnim_link_uma_wait_2 gPlayerAnim_link_normal_waitF_typeB_20f gPlayerAnim_link_normal_wait_typeB_20f \
+        gPlayerAnim_link_normal_waitF_typeA_20f gPlayerAnim_link_normal_wait_typeA_20f gPlayerAnim_link_swimer_swim_down \
+        gPlayerAnim_link_waitF_typeD_20f gPlayerAnim_link_wait_typeD_20f gPlayerAnim_clink_demo_Tbox_open \
+        gPlayerAnim_link_demo_Tbox_open gPlayerAnim_link_bottle_bug_out gPlayerAnim_link_bottle_drink_demo \
+        gPlayerAnim_link_bottle_fish_out gPlayerAnim_link_normal_electric_shock_end";
+    let d = tmpdir("appended-link");
+    let glb = d.path().join("glb");
+    let mut args = vec!["-q", "export", "--format", "glb", "--out", s(&glb)];
+    for a in longest.split_whitespace() {
+        args.extend(["--anim", a]);
+    }
+    args.extend(link.iter().map(|p| s(p)));
+    let o = boneyard(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let file = std::fs::read_dir(&glb).unwrap().next().unwrap().unwrap().path();
+    let out = d.path().join("game");
+    let mut args = vec!["-q", "import", s(&file), "--out", s(&out), "--into"];
+    args.extend(link.iter().map(|p| s(p)));
+    let o = boneyard(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (keep, anim) = (out.join("gameplay_keep"), out.join("link_animetion"));
+    assert!(
+        std::fs::metadata(&anim).unwrap().len() > 0x2A0000 + 1505 * 134,
+        "link_animetion is not long enough to test"
+    );
+    let o = boneyard(&["list", "--json", s(&link[0]), s(&keep), s(&anim)]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let clips: Vec<&str> = v["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["format"] == "z64 link")
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(clips.len(), 573 + 20, "{:?}", &clips[573..]);
+    assert!(!clips.iter().any(|n| n.starts_with("link_anim_0395")), "{:?}", &clips[573..]);
+}

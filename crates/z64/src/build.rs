@@ -643,6 +643,33 @@ fn link_animations(ctx: &Ctx, ci: usize, names: Option<&Variant>, f: &mut Found)
     let words = scan::SegWords::new(&file.data, SEG_LINK_ANIMETION);
     let run = scan::link_headers_in(&file.data, len, &words);
     let appended = scan::appended_link_headers_in(&file.data, len, &run, &words);
+    // The frames of the named animations, in link_animetion: Link's clips never share frames,
+    // so a scanned header whose frames run into a named clip's is bytes that happen to read as
+    // a header. (Three such in gameplay_keep read as 1,505-frame clips once an import had made
+    // link_animetion long enough to hold them.)
+    let data_range = |a: &AnimDef| match a.kind {
+        AnimKind::Link { data } => {
+            let start = data & 0xFF_FFFF;
+            Some((start, start.saturating_add(u32::from(a.frames).saturating_mul(LINK_FRAME_SIZE as u32))))
+        }
+        _ => None,
+    };
+    let mut named: Vec<(u32, u32)> = f.anims.iter().filter(|a| seen.contains(&a.addr)).filter_map(data_range).collect();
+    named.sort_unstable();
+    // By start, with the furthest end of the ranges up to each: a range overlaps one of them
+    // when some range starting before its end ends after its start.
+    let furthest: Vec<u32> = named
+        .iter()
+        .scan(0u32, |most, &(_, end)| {
+            *most = (*most).max(end);
+            Some(*most)
+        })
+        .collect();
+    let overlaps_named = |(s, e): (u32, u32)| {
+        let before_end = named.partition_point(|&(ns, _)| ns < e);
+        before_end > 0 && furthest[before_end - 1] > s
+    };
+    let mut scanned = Vec::new();
     for h in run.into_iter().chain(appended) {
         let addr = seg | h as u32;
         if seen.contains(&addr) {
@@ -650,9 +677,29 @@ fn link_animations(ctx: &Ctx, ci: usize, names: Option<&Variant>, f: &mut Found)
         }
         if let Ok((frames, kind)) = anim::read_link_header(ctx, addr) {
             let name = format!("link_anim_{h:06X}");
-            f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: LINK_JOINTS, kind, skeleton: None });
+            let a = AnimDef { addr, ctx: ci, name, frames, joints: LINK_JOINTS, kind, skeleton: None };
+            if !data_range(&a).is_some_and(overlaps_named) {
+                scanned.push(a);
+            }
         }
     }
+    // Among the scanned ones too, frames are never shared: the shorter clip is taken first
+    // (three false headers, of one pointer, read 1,505 frames across clips an import had
+    // appended), in file order when they are as long.
+    let mut order: Vec<usize> = (0..scanned.len()).collect();
+    order.sort_by_key(|&i| (scanned[i].frames, scanned[i].addr));
+    let mut taken: std::collections::BTreeMap<u32, u32> = std::collections::BTreeMap::new();
+    let mut keep = vec![false; scanned.len()];
+    for i in order {
+        let Some((s, e)) = data_range(&scanned[i]) else { continue };
+        // Taken ranges never overlap, so only the last one starting before `e` can reach `s`.
+        if taken.range(..e).next_back().is_some_and(|(_, &te)| te > s) {
+            continue;
+        }
+        taken.insert(s, e);
+        keep[i] = true;
+    }
+    f.anims.extend(scanned.into_iter().zip(keep).filter_map(|(a, k)| k.then_some(a)));
 }
 
 fn add_explicit(ctx: &Ctx, ci: usize, x: &Explicit, f: &mut Found) -> Result<()> {
