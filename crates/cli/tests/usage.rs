@@ -78,3 +78,20 @@ fn a_folder_with_file_and_a_file_as_out_are_said_once() {
     assert_eq!(err(&o).lines().count(), 1, "{}", err(&o));
     assert!(err(&o).contains("is a file, not a folder"), "{}", err(&o));
 }
+
+#[test]
+fn a_clip_exported_on_another_skeleton_of_as_many_bones_is_a_usage_error() {
+    // MOTION.BIN's human clip on family 13 (both 37 controls): the exporter refused it with
+    // exit 1 naming skeletons by index; it is a usage error naming both.
+    let Some(m) = shared_data("shenmue/motion.bin", "a_clip_exported_on_another_skeleton") else { return };
+    let tmp = tempfile::Builder::new().prefix("boneyard-usage-other-").tempdir().unwrap();
+    let args =
+        ["export", m.to_str().unwrap(), "--skeleton", "family_13", "--anim", "A_WALK_L_02", "--format", "bvh", "--out"];
+    let mut args: Vec<&str> = args.to_vec();
+    let out = tmp.path().join("out");
+    args.push(out.to_str().unwrap());
+    let o = boneyard(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("A_WALK_L_02 plays on skeleton human_rig, not on family_13"), "{}", err(&o));
+    assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
+}

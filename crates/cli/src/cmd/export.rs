@@ -245,7 +245,7 @@ pub fn selection(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -
         (Some(s), _) => {
             let sk = doc.find_skeleton(s)?;
             for &a in &chosen {
-                check_plays_on(doc, a, sk)?;
+                check_exports_on(doc, a, sk)?;
             }
             sk
         }
@@ -301,6 +301,21 @@ pub fn check_plays_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Resul
             )))
         }
         _ => Ok(()),
+    }
+}
+
+/// An export writes a clip with the skeleton it plays on: another one, even of as many bones
+/// (two 19-part Oni bodies, a MOTN file's families), is a usage error naming both (the
+/// exporter refused it later, exit 1, naming them by index).
+fn check_exports_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Result<()> {
+    match doc.animations()[anim].skeleton {
+        Some(own) if own != skeleton => Err(usage(format!(
+            "animation #{anim} {} plays on skeleton {}, not on {} (an export writes a clip with its own skeleton)",
+            doc.animations()[anim].name,
+            doc.skeletons()[own].id,
+            doc.skeletons()[skeleton].id
+        ))),
+        _ => check_plays_on(doc, anim, skeleton),
     }
 }
 
