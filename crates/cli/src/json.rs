@@ -134,6 +134,8 @@ pub fn sample(doc: &dyn Document, a: &AnimInfo, s: &Sample) -> Value {
     if let Some(r) = s.root_motion {
         m.insert("root_motion".into(), json!(r.to_array()));
     }
+    // What the reader skipped or guessed, as every `--json` output carries it.
+    m.insert("warnings".into(), Value::Array(doc.warnings().iter().map(warning).collect()));
     for (k, v) in &s.extra {
         m.entry(k.clone()).or_insert_with(|| v.clone());
     }

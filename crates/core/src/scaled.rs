@@ -13,6 +13,13 @@ use crate::error::{Error, Result};
 use crate::model::Transform;
 use glam::{Mat4, Vec3};
 
+/// The smallest factor [`Scaled::new`] takes: engine lengths (up to about 10^5 units) stay
+/// far from f32's subnormals.
+pub const MIN_FACTOR: f32 = 1e-9;
+/// The largest factor [`Scaled::new`] takes: engine lengths stay far below f32's largest
+/// value (a factor of 1e38 made rest transforms infinite, and previews blank).
+pub const MAX_FACTOR: f32 = 1e9;
+
 /// `inner` with every length multiplied by `factor`.
 pub struct Scaled<'a> {
     inner: &'a dyn Document,
@@ -21,10 +28,17 @@ pub struct Scaled<'a> {
 }
 
 impl<'a> Scaled<'a> {
-    /// `factor` must be finite and greater than zero.
+    /// `factor` must lie in `MIN_FACTOR..=MAX_FACTOR`.
     pub fn new(inner: &'a dyn Document, factor: f32) -> Result<Self> {
-        if !(factor.is_finite() && factor > 0.0) {
-            return Err(Error::not_found(format!("--scale {factor}: the factor must be a finite number above 0")));
+        if !(MIN_FACTOR..=MAX_FACTOR).contains(&factor) {
+            let shown = if factor.is_finite() && factor != 0.0 && !(1e-4..1e6).contains(&factor.abs()) {
+                format!("{factor:e}")
+            } else {
+                format!("{factor}")
+            };
+            return Err(Error::not_found(format!(
+                "--scale {shown}: the factor must be from {MIN_FACTOR:e} to {MAX_FACTOR:e} (lengths past that are not finite in f32, or are all 0)"
+            )));
         }
         let skeletons = inner
             .skeletons()

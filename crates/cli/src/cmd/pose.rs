@@ -38,13 +38,15 @@ pub fn run(
             out.push(json!({"frame": f, "bones": crate::json::pose_bones(info, &w)}));
         }
         let anim_v = a.map(|a| crate::json::anim_header(&doc.animations()[a]));
+        let warnings: Vec<_> = doc.warnings().iter().map(crate::json::warning).collect();
         let v = if all_frames {
-            json!({"animation": anim_v, "skeleton": info.id, "frames": out})
+            json!({"animation": anim_v, "skeleton": info.id, "frames": out, "warnings": warnings})
         } else {
             let mut one = out.pop().unwrap_or_default();
             if let Some(o) = one.as_object_mut() {
                 o.insert("animation".into(), anim_v.unwrap_or_default());
                 o.insert("skeleton".into(), json!(info.id));
+                o.insert("warnings".into(), json!(warnings));
             }
             one
         };
