@@ -613,13 +613,17 @@ fn check_position_accessors(root: &gltf::json::Root) -> std::result::Result<(), 
 
 /// The factor `f` with `glTF = f × game` for every pair of rest offsets (glTF, game) whose
 /// game offset is not zero, when there is one and it is not 1 (within a thousandth of each
-/// offset's length): the glTF's lengths are the game's scaled. None when no offset tells, or
-/// they disagree (another rig's proportions, mapped with `--map`).
+/// offset's length): the glTF's lengths are the game's scaled. None when fewer than two
+/// offsets tell (one bone's rest moved in an editor is not a scale), or they disagree
+/// (another rig's proportions, mapped with `--map`).
 fn uniform_length_scale(pairs: impl Iterator<Item = (Vec3, Vec3)>) -> Option<f32> {
     let pairs: Vec<(Vec3, Vec3)> = pairs.filter(|(_, t)| t.length() > 1e-6).collect();
+    if pairs.len() < 2 {
+        return None;
+    }
     // Least squares over the offsets: f = sum(g . t) / sum(t . t).
     let (gt, tt) = pairs.iter().fold((0.0f64, 0.0f64), |(a, b), (g, t)| (a + g.dot(*t) as f64, b + t.dot(*t) as f64));
-    if pairs.is_empty() || tt <= 0.0 {
+    if tt <= 0.0 {
         return None;
     }
     let f = (gt / tt) as f32;
@@ -649,6 +653,22 @@ fn significant(f: f32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_uniform_length_scale_is_told_only_by_offsets_that_agree() {
+        let game =
+            [Vec3::new(0.0, 0.0, 0.0), Vec3::new(10.0, 0.0, 0.0), Vec3::new(0.0, -25.0, 4.0), Vec3::new(3.0, 3.0, 3.0)];
+        let at = |f: f32| game.iter().map(move |&t| (t * f, t));
+        assert_eq!(uniform_length_scale(at(0.001)).map(significant).as_deref(), Some("0.001"));
+        assert_eq!(uniform_length_scale(at(100.0)).map(significant).as_deref(), Some("100"));
+        // The game's own lengths, within a thousandth.
+        assert_eq!(uniform_length_scale(at(1.0005)), None);
+        // One offset does not tell a scale from a rest moved in an editor.
+        assert_eq!(uniform_length_scale(at(0.001).take(2)), None);
+        // Offsets that disagree: another rig's proportions.
+        let mixed = at(0.001).enumerate().map(|(i, (g, t))| if i == 2 { (g * 2.0, t) } else { (g, t) });
+        assert_eq!(uniform_length_scale(mixed), None);
+    }
 
     #[test]
     fn base64_decodes() {
