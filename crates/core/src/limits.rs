@@ -40,7 +40,8 @@ pub struct Limits {
     /// Elements of one Oni body array (points, vectors, indices, texture coordinates).
     pub max_body_elements: usize,
     /// Bytes of decoded animations (keys, frames, a fixed charge per animation) an Oni
-    /// document holds.
+    /// document holds; in a Zelda 64 document, the keyframe and curve keys it decodes (each
+    /// distinct table once).
     pub max_animation_bytes: usize,
     /// Vertices and indices all the bodies of an Oni document hold together (and the
     /// geometries of one TRCM).

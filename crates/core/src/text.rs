@@ -1,6 +1,7 @@
-//! Numbers written into names without the formatting machinery: the families name every
-//! animation, mesh and scanned record of a document this way (thousands on a whole level or
-//! object folder), where `format!` cost more than the reading it named.
+//! Names: numbers written into names without the formatting machinery (the families name
+//! every animation, mesh and scanned record of a document this way, thousands on a whole level
+//! or object folder, where `format!` cost more than the reading it named), and a file's name
+//! without its folders.
 
 /// Appends `v`'s decimal digits, zero-padded to at least `min_width`: what
 /// `write!(s, "{v:0min_width$}")` appends.
@@ -39,6 +40,12 @@ fn push_padded(s: &mut String, digits: &[u8], min_width: usize) {
     }
     // ASCII digits by construction.
     s.push_str(std::str::from_utf8(digits).unwrap_or_default());
+}
+
+/// `path` (a file's name as given) without its folders: what a document's `source` fields and
+/// outputs name, the same wherever the file lies. `path` itself when it ends in no file name.
+pub fn file_name(path: &str) -> &str {
+    std::path::Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or(path)
 }
 
 #[cfg(test)]

@@ -464,7 +464,7 @@ impl Body {
         }
         let name = desc_name.unwrap_or_else(|| format!("TRCM#{}", r.index));
         Ok(Body {
-            source: format!("{}#{}", crate::container::file_name(&fname), r.index),
+            source: format!("{}#{}", boneyard_core::text::file_name(&fname), r.index),
             name,
             translations,
             index_blocks,

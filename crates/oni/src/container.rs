@@ -116,7 +116,7 @@ impl InstanceFile {
     /// The file's name without its folders: what `source` fields name (`level1_Final.dat#16`),
     /// so that they do not depend on where the file was read from.
     pub fn file_name(&self) -> &str {
-        file_name(&self.name)
+        boneyard_core::text::file_name(&self.name)
     }
 
     /// Parse the header, descriptors and names. `raw` is the companion `.raw` of a VR31 file
@@ -444,9 +444,4 @@ impl InstanceFile {
     pub fn file_len(&self) -> usize {
         self.data.len()
     }
-}
-
-/// `name` (a path as given) without its folders.
-pub(crate) fn file_name(name: &str) -> &str {
-    std::path::Path::new(name).file_name().and_then(|n| n.to_str()).unwrap_or(name)
 }

@@ -260,7 +260,7 @@ impl OniDocument {
                 format: t.format(),
                 source: {
                     // `format!("{}#{}", file name, t.descriptor)` by hand (once per TRAM).
-                    let file = crate::container::file_name(&t.file);
+                    let file = boneyard_core::text::file_name(&t.file);
                     let mut source = String::with_capacity(file.len() + 8);
                     source.push_str(file);
                     source.push('#');

@@ -510,7 +510,7 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
         .map(|e| NewSequence { name: e.spec.name.clone(), bytes: e.bytes.clone(), meta: meta.0 })
         .collect();
     let rebuilt = bank::rebuild(&file.data, &m, &seqs).map_err(|e| e.in_file(&fname))?;
-    let short = std::path::Path::new(&fname).file_name().map_or(fname.clone(), |s| s.to_string_lossy().into_owned());
+    let short = boneyard_core::text::file_name(&fname).to_string();
     let errors = read_back(&file.data, &m, &rebuilt, &encoded, &short)?;
     let mut anims = Vec::new();
     for ((enc, p), (err, far)) in encoded.iter().zip(&rebuilt.placed).zip(errors) {

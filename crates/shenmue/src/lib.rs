@@ -389,7 +389,7 @@ fn open_shared(files: &[(String, bytes::Bytes)], limits: &Limits) -> Result<Shen
 }
 
 fn short_name(path: &str) -> String {
-    Path::new(path).file_name().map_or_else(|| path.to_string(), |s| s.to_string_lossy().into_owned())
+    boneyard_core::text::file_name(path).to_string()
 }
 
 impl Family for Shenmue {

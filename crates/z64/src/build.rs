@@ -47,6 +47,10 @@ pub struct Found {
     pub legacy_reads: Budget,
     /// What is left of `Limits::max_scan_work`, shared by every file.
     pub scan_work: Budget,
+    /// Keyframe and curve keys decoded, every distinct table once, against
+    /// `Limits::max_animation_bytes`: the document keeps them to sample (headers that each
+    /// name a slightly different range of one large table would otherwise hold it many times).
+    pub keyed_bytes: Budget,
     /// The caller's limits.
     pub limits: boneyard_core::Limits,
 }
@@ -133,6 +137,10 @@ pub fn find_all_limited(
         required: Vec::new(),
         legacy_reads: Budget::new(boneyard_core::limit!(limits, max_legacy_table_reads), "legacy limb-table reads"),
         scan_work: Budget::new(boneyard_core::limit!(limits, max_scan_work), "structural scan limb reads"),
+        keyed_bytes: Budget::new(
+            boneyard_core::limit!(limits, max_animation_bytes),
+            "bytes of keyframe and curve keys",
+        ),
         limits: *limits,
     };
     for (i, file) in files.iter().enumerate() {
@@ -803,19 +811,25 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
             AnimKind::Link { .. } => {}
             AnimKind::Curve { header } => {
                 let work = &mut f.scan_work;
+                let keyed = &mut f.keyed_bytes;
                 let skels = &f.skels;
+                let mut over = None;
                 let pick = (s0..skels.len()).find(|&s| {
                     skels[s].ty == SkelType::Curve
                         && (named || spend(work, 9 * skels[s].limbs.len()))
                         && curve_loads
                             .entry((header, skels[s].limbs.len()))
                             .or_insert_with(|| {
-                                crate::curve::CurveAnim::load(&ctx, a.addr, &header, skels[s].limbs.len())
-                                    .ok()
-                                    .map(|c| c.knots_sorted())
+                                let c =
+                                    crate::curve::CurveAnim::load(&ctx, a.addr, &header, skels[s].limbs.len()).ok()?;
+                                charge(keyed, c.decoded_bytes(), &ctx, a.addr, &mut over)?;
+                                Some(c.knots_sorted())
                             })
                             .is_some_and(|sorted| named || sorted)
                 });
+                if let Some(e) = over {
+                    return Err(e.in_file(files[home].name.clone()));
+                }
                 let Some(s) = pick else {
                     let e = ctx.error(a.addr, "no curve skeleton fits the curve animation");
                     refuse(f, &files[home], &a, required, named, e)?;
@@ -827,7 +841,9 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
             AnimKind::KeyFrame { header, .. } => {
                 // The first keyframe skeleton of the file whose shape the arrays fit.
                 let work = &mut f.scan_work;
+                let keyed = &mut f.keyed_bytes;
                 let skels = &f.skels;
+                let mut over = None;
                 let pick = (s0..skels.len()).find_map(|s| {
                     let SkelType::KeyFrame { flex, .. } = skels[s].ty else { return None };
                     let shape = crate::keyframe::KfShape { limbs: skels[s].limbs.len(), flex };
@@ -837,11 +853,16 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
                     kf_loads
                         .entry((header, shape))
                         .or_insert_with(|| {
-                            crate::keyframe::KfAnim::load(&ctx, a.addr, &header, shape).ok().map(|k| k.keys_sorted())
+                            let k = crate::keyframe::KfAnim::load(&ctx, a.addr, &header, shape).ok()?;
+                            charge(keyed, k.decoded_bytes(), &ctx, a.addr, &mut over)?;
+                            Some(k.keys_sorted())
                         })
                         .filter(|&sorted| named || sorted)
                         .map(|_| (s, shape))
                 });
+                if let Some(e) = over {
+                    return Err(e.in_file(files[home].name.clone()));
+                }
                 let Some((s, shape)) = pick else {
                     let e = ctx.error(a.addr, "no keyframe skeleton fits the animation");
                     refuse(f, &files[home], &a, required, named, e)?;
@@ -882,6 +903,19 @@ fn refuse(f: &mut Found, file: &SegFile, a: &AnimDef, required: bool, named: boo
         ));
     }
     Ok(())
+}
+
+/// Charge a keyframe or curve table's `bytes` to the document's budget: None past it, with
+/// the error (at the animation's header) in `over` for the caller to return.
+fn charge(budget: &mut Budget, bytes: usize, ctx: &Ctx, addr: u32, over: &mut Option<Error>) -> Option<()> {
+    match budget.spend(bytes as u64) {
+        Ok(()) => Some(()),
+        Err(e) => {
+            let at = ctx.home_offset(addr);
+            *over = Some(Error::at(at, e.kind));
+            None
+        }
+    }
 }
 
 /// Take `units` from a scan work budget; false when it has not that many, and then the budget

@@ -178,6 +178,13 @@ impl CurveAnim {
         Ok(CurveAnim { limbs, props, knots, constants, reach })
     }
 
+    /// The bytes it holds (what a document's `Limits::max_animation_bytes` charges).
+    pub fn decoded_bytes(&self) -> usize {
+        self.knots.len() * (std::mem::size_of::<Knot>() + 2)
+            + self.constants.len() * 2
+            + self.props.len() * std::mem::size_of::<Option<(usize, usize)>>()
+    }
+
     /// Are every property's knots in abscissa order, as `Curve_Interpolate`'s search assumes and
     /// real data has them? (The structural scan takes only such animations.)
     pub fn knots_sorted(&self) -> bool {

@@ -50,7 +50,18 @@ pub struct Z64Document {
     /// By animation: a keyframe or curve animation's keys, read and checked on first use
     /// rather than again at every frame sampled (a crafted clip of 30,000 keys a channel took
     /// half a minute to export). Only a read that succeeded is kept.
-    keyed: Vec<OnceLock<Keyed>>,
+    keyed: Vec<OnceLock<Arc<Keyed>>>,
+    /// The same keys by what they are read from (context, header fields, joints): animations
+    /// whose headers name one table hold it once, as the open read it once (its memory is
+    /// what `Limits::max_animation_bytes` charged at open).
+    keyed_by_header: std::sync::Mutex<std::collections::HashMap<KeyedSource, Arc<Keyed>>>,
+}
+
+/// What a keyframe or curve animation's keys are read from.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum KeyedSource {
+    Frames(usize, crate::keyframe::KfHeader, bool, usize),
+    Curves(usize, crate::curve::CurveHeader, usize),
 }
 
 /// The keys of a keyframe or a curve animation, read and checked.
@@ -92,6 +103,7 @@ impl Z64Document {
             runtime_textures: Vec::new(),
             root_at_frame0: Vec::new(),
             keyed: Vec::new(),
+            keyed_by_header: Default::default(),
         };
         doc.root_at_frame0 = (0..doc.found.anims.len()).map(|_| OnceLock::new()).collect();
         doc.keyed = (0..doc.found.anims.len()).map(|_| OnceLock::new()).collect();
@@ -351,14 +363,30 @@ impl Z64Document {
         if let Some(k) = cell.get() {
             return Ok(Some(k));
         }
-        let ctx = self.ctx(a.ctx);
-        let in_file = |e: Error| e.in_file(ctx.home_file().name.clone());
-        let read = match a.kind {
-            AnimKind::KeyFrame { .. } => a.keyframes(&ctx).map_err(in_file)?.map(Keyed::Frames),
-            AnimKind::Curve { .. } => a.curves(&ctx).map_err(in_file)?.map(Keyed::Curves),
-            _ => None,
+        let source = match a.kind {
+            AnimKind::KeyFrame { header, flex } => KeyedSource::Frames(a.ctx, header, flex, a.joints),
+            AnimKind::Curve { header } => KeyedSource::Curves(a.ctx, header, a.joints),
+            _ => return Ok(None),
         };
-        Ok(read.map(|k| cell.get_or_init(|| k)))
+        let shared = self.keyed_by_header.lock().ok().and_then(|m| m.get(&source).cloned());
+        let keyed = match shared {
+            Some(k) => k,
+            None => {
+                let ctx = self.ctx(a.ctx);
+                let in_file = |e: Error| e.in_file(ctx.home_file().name.clone());
+                let read = match a.kind {
+                    AnimKind::KeyFrame { .. } => a.keyframes(&ctx).map_err(in_file)?.map(Keyed::Frames),
+                    _ => a.curves(&ctx).map_err(in_file)?.map(Keyed::Curves),
+                };
+                let Some(read) = read else { return Ok(None) };
+                let k = Arc::new(read);
+                if let Ok(mut m) = self.keyed_by_header.lock() {
+                    m.entry(source).or_insert_with(|| k.clone());
+                }
+                k
+            }
+        };
+        Ok(Some(cell.get_or_init(|| keyed)))
     }
 
     /// The joint table of a normal animation played in an interpolating mode
@@ -665,17 +693,9 @@ impl Document for Z64Document {
         let mut lines = Vec::with_capacity(self.found.anims.len());
         for (i, a) in self.found.anims.iter().enumerate() {
             let mut h = crc32fast::Hasher::new();
-            // Keyframe and curve data are read and checked once, then sampled at every frame.
-            let ctx = self.ctx(a.ctx);
-            let in_file = |e: Error| e.in_file(ctx.home_file().name.clone());
-            let kf = a.keyframes(&ctx).map_err(in_file)?;
-            let curves = a.curves(&ctx).map_err(in_file)?;
+            // (Keyframe and curve keys are read once, on the first frame: `joint_table`.)
             for f in 0..a.frames as usize {
-                let jt = match (&kf, &curves) {
-                    (Some(k), _) => k.joint_table(f as f32 + 1.0),
-                    (_, Some(c)) => c.joint_table(f as f32),
-                    _ => self.joint_table(i, f)?,
-                };
+                let jt = self.joint_table(i, f)?;
                 for v in &jt.joints {
                     for c in v {
                         h.update(&c.to_be_bytes());

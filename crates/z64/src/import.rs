@@ -214,7 +214,7 @@ fn pad_to(out: &mut Vec<u8>, align: usize) {
 /// The output name of a file of the document: its own name without folders or ROM prefix.
 fn out_name(name: &str) -> String {
     let n = name.rsplit('#').next().unwrap_or(name);
-    std::path::Path::new(n).file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| n.to_string())
+    boneyard_core::text::file_name(n).to_string()
 }
 
 /// Where one clip went.

@@ -247,6 +247,13 @@ impl KfAnim {
         Ok(KfAnim { shape, channels, keys, fixed, stray_bits, reach })
     }
 
+    /// The bytes it holds (what a document's `Limits::max_animation_bytes` charges).
+    pub fn decoded_bytes(&self) -> usize {
+        self.keys.len() * (std::mem::size_of::<KeyFrame>() + 2)
+            + self.fixed.len() * 2
+            + self.channels.len() * std::mem::size_of::<Option<(usize, usize)>>()
+    }
+
     /// Are every channel's keys in frame order, as `Keyframe_KeyCalc`'s search assumes and real
     /// data has them, and no stray flag bits set? (The structural scan takes only such
     /// animations.)

@@ -503,3 +503,25 @@ fn headers_sharing_one_key_table_are_read_once() {
     shared_key_table("object_kfflex.zobj", common::kf_flex_object(), 0x74, 0x14, 500, &[0.0, 1.5, 4.0]);
     shared_key_table("object_curvetest.zobj", common::curve_object(), 0xB4, 0x10, 500, &[0.0, 2.5, 5.0, 9.0]);
 }
+
+#[test]
+fn keyframe_tables_are_charged_once_against_max_animation_bytes() {
+    // 500 headers over one fixture table: charged once, so a budget of a kilobyte (the table
+    // is a few dozen bytes decoded, 500 of it well over) opens them all; a budget of 8 bytes
+    // refuses the first, naming the limit.
+    let mut data = common::kf_standard_object();
+    let header = data[0x7C..0x90].to_vec();
+    for _ in 0..500 {
+        data.extend_from_slice(&header);
+    }
+    data.extend_from_slice(&[0; 16]);
+    let open = |max: usize| {
+        let limits = boneyard_core::Limits { max_animation_bytes: max, ..Default::default() };
+        let inputs = vec![InputFile::new("object_kftest.zobj", data.clone())];
+        boneyard_z64::open_files_limited(inputs, &[], None, Default::default(), &boneyard_core::NoCompanions, &limits)
+    };
+    assert_eq!(open(1000).unwrap().animations().len(), 501);
+    let Err(e) = open(8) else { panic!("a keyframe table over an 8-byte budget opened") };
+    assert_eq!(e.limit_name(), Some("max_animation_bytes"), "{e}");
+    assert_eq!(e.file.as_deref(), Some("object_kftest.zobj"), "{e}");
+}
