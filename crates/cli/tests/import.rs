@@ -633,15 +633,33 @@ fn a_scaled_export_imports_as_the_unscaled_one() {
         outputs.push(std::fs::read(out.join("gameplay_keep")).unwrap());
     }
     assert!(outputs[0] == outputs[1], "the scaled export imported to other bytes");
+    // And the root moves as in the game's own clip: joint 0 of the imported clip (#583, after
+    // gameplay_keep's 583) against the original's, read from the real files.
+    let root = |files: &[&str], anim: &str, frame: &str| -> Vec<Value> {
+        let mut args = vec!["sample", "--json", "--anim", anim, "--frame", frame];
+        args.extend(files);
+        let o = boneyard(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["channels"].as_array().unwrap()[..3].iter().map(|c| c["value"].clone()).collect()
+    };
+    let game = d.path().join("metres-game");
+    let (keep, anim) = (game.join("gameplay_keep"), game.join("link_animetion"));
+    let original: Vec<&str> = link.iter().map(|p| s(p)).collect();
+    let imported = [s(&link[0]), s(&keep), s(&anim)];
+    for frame in ["0", "10", "30", "50"] {
+        let want = root(&original, "gPlayerAnim_clink_demo_DDbox_open", frame);
+        assert_eq!(root(&imported, "#583", frame), want, "frame {frame}");
+    }
 }
 
 #[test]
-fn without_skeleton_the_one_the_names_fit_is_taken() {
+fn without_skeleton_the_one_the_glb_names_is_taken() {
     // The level's export of its 3-part clips (on boneyard's generic 3-part skeleton), imported
     // back into the level without --skeleton: the skeleton the glb names (its scene's extras)
     // is the target, not the level's first body (which refused it: "none of its animated
     // nodes ...").
-    let Some(level) = shared_data("oni/level1_Final.dat", "without_skeleton_the_one_the_names_fit_is_taken") else {
+    let Some(level) = shared_data("oni/level1_Final.dat", "without_skeleton_the_one_the_glb_names_is_taken") else {
         return;
     };
     let d = tmpdir("best-skeleton");
