@@ -83,8 +83,8 @@ pub enum Command {
         /// Animation name or `#index`; without it, the rest pose.
         #[arg(long)]
         anim: Option<String>,
-        /// Frame number (a real number; default 0).
-        #[arg(long, allow_negative_numbers = true, conflicts_with = "all_frames")]
+        /// Frame number of the `--anim` clip (a real number; default 0).
+        #[arg(long, allow_negative_numbers = true, conflicts_with = "all_frames", requires = "anim")]
         frame: Option<f64>,
         /// Every frame of the animation (0..frames-1) in one output.
         #[arg(long, requires = "anim")]
@@ -114,19 +114,20 @@ pub enum Command {
         /// Output folder (nothing is written outside it).
         #[arg(short, long)]
         out: PathBuf,
-        /// Frame for still formats (png, obj).
-        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-        frame: f64,
-        /// Remove root motion (the character animates in place).
+        /// Frame of the `--anim` clip for still formats (png, obj; default 0). Without `--anim`
+        /// they draw the rest pose.
+        #[arg(long, allow_negative_numbers = true)]
+        frame: Option<f64>,
+        /// Remove root motion (the character animates in place; glb, bvh).
         #[arg(long)]
         in_place: bool,
-        /// Image size for png/gif/apng, WIDTHxHEIGHT.
-        #[arg(long, default_value = "480x480")]
-        size: String,
+        /// Image size for png/gif/apng, WIDTHxHEIGHT (default 480x480).
+        #[arg(long)]
+        size: Option<String>,
         /// Multiply every length by F (glb, bvh, obj): e.g. 0.001 for a Zelda object in metres
         /// (`info` prints each model's height in engine units).
-        #[arg(long, default_value_t = 1.0, value_name = "F")]
-        scale: f32,
+        #[arg(long, value_name = "F")]
+        scale: Option<f32>,
     },
     /// Walk every animation; print a line each and a hash.
     Check {

@@ -95,3 +95,77 @@ fn a_clip_exported_on_another_skeleton_of_as_many_bones_is_a_usage_error() {
     assert!(err(&o).contains("A_WALK_L_02 plays on skeleton human_rig, not on family_13"), "{}", err(&o));
     assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
 }
+
+#[test]
+fn flags_a_format_does_not_use_are_said() {
+    // `--frame` of nothing (the rest pose has no frames) is refused; a flag the format does
+    // not use is a warning naming it, and the export goes on.
+    let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "unused flags") else { return };
+    let z = z.to_str().unwrap();
+    let tmp = tempfile::Builder::new().prefix("boneyard-usage-flags-").tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let o = boneyard(&["pose", z, "--frame", "5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("--anim"), "{}", err(&o));
+    for format in ["png", "obj"] {
+        let o = boneyard(&["export", z, "-f", format, "-o", out.to_str().unwrap(), "--frame", "5"]);
+        assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+        assert!(err(&o).contains("--frame needs --anim"), "{}", err(&o));
+        assert!(!out.exists(), "nothing written");
+    }
+    let o = boneyard(&[
+        "export",
+        z,
+        "-f",
+        "glb",
+        "-o",
+        out.to_str().unwrap(),
+        "--frame",
+        "5",
+        "--size",
+        "64x64",
+        "--scale",
+        "0.01",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let e = err(&o);
+    assert!(e.contains("warning: --frame is for png and obj; glb does not use it"), "{e}");
+    assert!(e.contains("warning: --size is for png, gif and apng; glb does not use it"), "{e}");
+    assert!(!e.contains("--scale"), "{e}");
+    assert!(out.join("object_dekunuts.glb").is_file());
+    let o = boneyard(&[
+        "export",
+        z,
+        "-f",
+        "gif",
+        "-o",
+        out.to_str().unwrap(),
+        "--anim",
+        "#0",
+        "--in-place",
+        "--scale",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let e = err(&o);
+    assert!(e.contains("warning: --in-place is for glb and bvh; gif does not use it"), "{e}");
+    assert!(e.contains("warning: --scale is for glb, bvh and obj"), "{e}");
+    // Used flags: no word.
+    let o = boneyard(&[
+        "export",
+        z,
+        "-f",
+        "png",
+        "-o",
+        out.to_str().unwrap(),
+        "--anim",
+        "#0",
+        "--frame",
+        "5",
+        "--size",
+        "64x64",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(!err(&o).contains("warning"), "{}", err(&o));
+    assert!(out.join("object_dekunuts_gDekuNutsSpitAnim_f5.png").is_file());
+}

@@ -421,8 +421,10 @@ impl Z64Document {
         if !frame.is_finite() {
             return Err(Error::not_found(format!("frame {frame} is not a number")));
         }
-        let n = a.frames as i64;
-        Ok((frame.trunc() as i64).rem_euclid(n) as usize)
+        // Wrapped in f64, where the remainder of a whole number is exact: through an integer
+        // cast, a frame past i64's range (1e20) would saturate and wrap to the wrong frame.
+        let n = a.frames as f64;
+        Ok(frame.trunc().rem_euclid(n) as usize)
     }
 
     /// The keyframe time (`curTime`) a requested frame samples: `frame + 1`, wrapped into

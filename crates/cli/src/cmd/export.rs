@@ -18,6 +18,44 @@ pub struct Request {
     pub scale: f32,
 }
 
+/// The export flags that only some formats use, as given (`None`/`false`: not given).
+pub struct Flags {
+    pub frame: Option<f64>,
+    pub size: bool,
+    pub in_place: bool,
+    pub scale: Option<f32>,
+}
+
+/// Flags `format` does not use are each a warning, not an error (a script may pass one set of
+/// flags to every format), but never ignored without a word. `--frame` without `--anim` for a
+/// still is a usage error: the rest pose it would draw has no frames, so F would change nothing.
+pub fn check_flags(format: Format, anims: bool, flags: &Flags) -> Result<()> {
+    let stills = matches!(format, Format::Png | Format::Obj);
+    if flags.frame.is_some() && stills && !anims {
+        return Err(usage(format!(
+            "--frame needs --anim: without a clip, {} draws the rest pose, which has no frames",
+            format.extension()
+        )));
+    }
+    let unused = [
+        (flags.frame.is_some() && !stills, "--frame", "png and obj"),
+        (flags.size && !matches!(format, Format::Png | Format::Gif | Format::Apng), "--size", "png, gif and apng"),
+        (flags.in_place && !matches!(format, Format::Glb | Format::Bvh), "--in-place", "glb and bvh"),
+        (
+            flags.scale.is_some_and(|f| f != 1.0) && !matches!(format, Format::Glb | Format::Bvh | Format::Obj),
+            "--scale",
+            "glb, bvh and obj (a picture is framed on the model whatever its size)",
+        ),
+    ];
+    for (_, flag, used_by) in unused.iter().filter(|u| u.0) {
+        crate::progress::eprint(&format!(
+            "boneyard: warning: {flag} is for {used_by}; {} does not use it",
+            format.extension()
+        ));
+    }
+    Ok(())
+}
+
 pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOptions) -> Result<()> {
     if req.out.exists() && !req.out.is_dir() {
         // Said once, not once a document.

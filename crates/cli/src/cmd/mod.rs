@@ -45,15 +45,17 @@ pub fn run(cli: Cli) -> Result<()> {
             pose::run(&files, anim.as_deref(), frame, all_frames, skeleton.as_deref(), json, &options)
         }
         Command::Export { files, anim, skeleton, format, out, frame, in_place, size, scale } => {
+            let flags = export::Flags { frame, size: size.is_some(), in_place, scale };
+            export::check_flags(format, !anim.is_empty(), &flags)?;
             let req = export::Request {
                 anims: anim,
                 skeleton,
                 format,
                 out,
-                frame,
+                frame: frame.unwrap_or(0.0),
                 in_place,
-                size: crate::args::parse_size(&size)?,
-                scale,
+                size: crate::args::parse_size(size.as_deref().unwrap_or("480x480"))?,
+                scale: scale.unwrap_or(1.0),
             };
             export::run(&files, &req, &options)
         }
