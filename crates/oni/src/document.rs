@@ -59,7 +59,19 @@ impl OniDocument {
             files.files.iter().map(|f| vec![None; f.descriptors.len()]).collect();
         let mut warnings = Notes::new(&limits);
         for (fi, f) in files.files.iter().enumerate() {
+            // A level's TRAMs keep their keys, heights and velocities in the .raw: without it
+            // each is left out with a word (the level's bodies and meshes are in the .dat).
+            let no_raw = !f.has_raw();
             for i in f.with_tag(TRAM) {
+                if no_raw {
+                    let name = f.descriptors[i].short_name().unwrap_or("(unnamed)");
+                    warnings.push(Warning::at(
+                        &f.name,
+                        f.struct_offset(i).unwrap_or(0),
+                        format!("TRAM {name}: left out: its data is in the .raw, which was not found beside the .dat"),
+                    ));
+                    continue;
+                }
                 // Direct-animation links that do not name an instance of the files given.
                 let unnamed = std::cell::RefCell::new(Vec::new());
                 let link_name = |l: u32, at: u64| -> Option<String> {
@@ -567,7 +579,10 @@ impl Document for OniDocument {
                         if f.has_raw() {
                             notes.push(format!("raw data: {} ({} bytes)", f.raw_name(), f.raw_len()));
                         } else {
-                            notes.push("no .raw found beside the .dat: TRAMs cannot be read".into());
+                            notes.push(
+                                "no .raw found beside the .dat: its TRAMs are left out (their data is in the .raw)"
+                                    .into(),
+                            );
                         }
                         if let Some((n, b)) = &f.sep {
                             notes.push(format!("separate data: {n} ({} bytes)", b.len()));

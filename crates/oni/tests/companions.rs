@@ -42,6 +42,26 @@ fn real_level_opens_in_memory_with_the_memory_resolver() {
     let doc = open(vec![mem(&raw)], &dat_beside).unwrap();
     assert_eq!(doc.check().unwrap(), want);
     println!("level1_Final in memory: {} animations, {} check lines as on disk", doc.animations().len(), want.len());
+    // Without its .raw: every TRAM said and left out, every body and mesh as with it.
+    let alone = open(vec![mem(&dat)], &NoCompanions).unwrap();
+    assert_eq!(alone.animations().len(), 0);
+    let left: Vec<&str> = alone
+        .warnings()
+        .iter()
+        .filter(|w| w.message.ends_with("left out: its data is in the .raw, which was not found beside the .dat"))
+        .map(|w| w.message.split(':').next().unwrap())
+        .collect();
+    let had: Vec<String> = on_disk.animations().iter().map(|a| format!("TRAM {}", a.name)).collect();
+    assert_eq!(left, had);
+    let meshes = |d: &dyn Document| d.skeletons().iter().map(|s| (s.id.clone(), s.meshes.len())).collect::<Vec<_>>();
+    let with_bodies: Vec<_> = meshes(&*on_disk).into_iter().filter(|(id, _)| !id.starts_with("generic")).collect();
+    assert_eq!(meshes(&*alone), with_bodies);
+    println!(
+        "level1_Final.dat alone: {}/{} TRAMs said and left out, {} bodies read",
+        left.len(),
+        had.len(),
+        with_bodies.len()
+    );
 }
 
 /// The `.raw` found beside the `.dat` in either case of its extension (the `.dat`'s stem kept).
@@ -71,10 +91,9 @@ fn all_files_given_need_no_resolver() {
     assert_eq!(*rec.asked.borrow(), ["/nonexistent/boneyard_demo.dat boneyard_demo.sep|boneyard_demo.SEP"]);
 }
 
-/// The rule: a companion there but unreadable is an error naming it; an absent one is an
-/// error when nothing can be read without it: the demo level's TRAMs and body geometry are in
-/// its `.raw` (the reader names what it needed from it), and a `.raw` is nothing without its
-/// `.dat`.
+/// The rule: a companion there but unreadable is an error naming it; an absent `.raw` is a
+/// warning for each TRAM (their keys are in it) while the level's bodies and meshes, which are
+/// in the `.dat`, are still read; a `.raw` is nothing without its `.dat`.
 #[test]
 fn unreadable_companion_is_an_error_absent_one_a_warning() {
     let (dat, raw) = demo();
@@ -85,8 +104,19 @@ fn unreadable_companion_is_an_error_absent_one_a_warning() {
     let e = open(vec![raw.clone()], &bad_dat).err().expect("an unreadable .dat is an error").to_string();
     assert!(e.contains("boneyard_demo.dat") && e.contains("cannot be read"), "{e}");
 
-    let e = open(vec![dat], &NoCompanions).err().expect("the demo level needs its .raw").to_string();
-    assert!(e.contains("boneyard_demo.dat") && e.contains("is in the .raw, which was not found"), "{e}");
+    let with_raw = open(vec![dat.clone(), raw.clone()], &NoCompanions).unwrap();
+    let doc = open(vec![dat], &NoCompanions).expect("a level without its .raw still has its bodies");
+    assert_eq!(doc.animations().len(), 0);
+    assert_eq!(doc.skeletons().len(), 1);
+    assert_eq!(doc.skeletons()[0].meshes.len(), with_raw.skeletons()[0].meshes.len());
+    let told: Vec<&boneyard_core::Warning> =
+        doc.warnings().iter().filter(|w| w.message.contains("left out: its data is in the .raw")).collect();
+    assert_eq!(told.len(), with_raw.animations().len(), "{:?}", doc.warnings());
+    for (w, a) in told.iter().zip(with_raw.animations()) {
+        assert!(w.message.starts_with(&format!("TRAM {}:", a.name)), "{w:?}");
+        assert_eq!(w.file, "boneyard_demo.dat");
+        assert!(w.offset.is_some());
+    }
     let e = open(vec![raw], &NoCompanions).err().expect("a .raw without its .dat").to_string();
     assert!(e.contains("boneyard_demo.raw") && e.contains("level .dat"), "{e}");
 }

@@ -154,11 +154,13 @@ fn level_without_its_raw() {
     let doc = open_files(vec![InputFile::new("/nonexistent/ok.oni", f)]).unwrap();
     let inst: Vec<_> = doc.trams().iter().map(|t| tram_instance(t).unwrap()).collect();
     let (dat, raw) = write_level(&inst, 3).unwrap();
-    let e = match open_files(vec![InputFile::new("/nonexistent/lvl.dat", dat.clone())]) {
-        Err(e) => e,
-        Ok(_) => panic!(),
-    };
-    assert!(e.to_string().contains("not found beside the .dat"), "{e}");
+    // Without it: the TRAM is left out with a warning naming it, file and offset.
+    let alone = open_files(vec![InputFile::new("/nonexistent/lvl.dat", dat.clone())]).unwrap();
+    assert!(alone.trams().is_empty());
+    let w = boneyard_core::Document::warnings(&alone);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].message.contains("not found beside the .dat") && w[0].message.starts_with("TRAM "), "{w:?}");
+    assert_eq!((w[0].file.as_str(), w[0].offset.is_some()), ("/nonexistent/lvl.dat", true));
     // A truncated .raw: the error names the .raw.
     let e = match open_files(vec![
         InputFile::new("/nonexistent/lvl.dat", dat),
