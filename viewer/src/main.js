@@ -88,8 +88,14 @@ function parseGLB(bytes) {
 
 // ---------------------------------------------------------------- lists
 
+// A clip's own skeleton's clips, and clips that play on none of the files' skeletons
+// (`skeleton_index` null) where the bone count matches: `export --skeleton S --anim A` plays
+// those too. On a skeleton of another size they could only fail.
 function animsOf(sk) {
-  return state.list.animations.filter((a) => a.skeleton_index === sk || a.skeleton_index == null);
+  const bones = state.list.skeletons[sk]?.bones;
+  return state.list.animations.filter(
+    (a) => a.skeleton_index === sk || (a.skeleton_index == null && a.bones === bones),
+  );
 }
 
 function fillSkeletons() {
@@ -786,7 +792,13 @@ async function start() {
   const fam = state.list.family || '';
   $('family').textContent = `${fam}${fam ? ' · ' : ''}${(state.list.files || []).join(', ')}`;
   if (!state.list.skeletons.length) {
-    status('these files hold no skeleton to show', true);
+    const n = state.list.animations.length;
+    status(
+      n
+        ? `these files hold ${n} animation${n === 1 ? '' : 's'} but no skeleton to play them on: give the model's file with them`
+        : 'these files hold no skeleton to show',
+      true,
+    );
     return;
   }
   const open = state.list.open || {};
