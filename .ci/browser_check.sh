@@ -57,6 +57,10 @@ if [ -d "$data" ]; then
   # textures as /api/faces lists them.
   INTERACT=1 TUNIC=30,105,27 FACE=gPlayerAnim_clink_demo_Tbox_open:11 run target/viewer-link.png gLinkAdultSkel gPlayerAnim_link_normal_walk 7,0,28 \
     "$z/object_link_boy" "$z/gameplay_keep" "$z/link_animetion"
+  # Phantom Ganon: 4 of the object's 27 clips (40-41 joints) play on none of its skeletons
+  # (25 limbs): not offered on it, and counted. An object of clips only: the page says so.
+  EXPECT_TEXT="anim-count=4 more play on no skeleton of these files" run target/viewer-gnd.png - - 0 "$z/object_gnd"
+  EXPECT_ERROR="65 animations but no skeleton to play them on" run target/viewer-os-anime.png - - - "$z/object_os_anime"
   # Shenmue's MOTION.BIN (1559 clips, no model): what it opens on, drawn as capsules.
   run target/viewer-shenmue.png - - 10,0 "$data/shenmue/motion.bin"
 else

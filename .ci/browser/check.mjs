@@ -14,6 +14,8 @@
 //   TUNIC=R,G,B (the screenshot must show that tunic colour: count the pixels whose hue is
 //   the colour's, within 25 degrees, and whose saturation is at least half the colour's;
 //   at least MIN_TUNIC_PIXELS, default 2000).
+//   EXPECT_ERROR=TEXT (the page opens on an error saying TEXT, and nothing else is checked);
+//   EXPECT_TEXT=ID=TEXT (the element ID's text contains TEXT once the page is ready);
 //   FACE=ANIM:FRAME (Zelda 64 Link: at FRAME of ANIM the page shows the run-time eye/mouth
 //   textures /api/faces lists for that frame, pixel for pixel, and at frame 0 the glb's own).
 // Exits 1 on a failed check, 2 on a broken setup.
@@ -188,7 +190,22 @@ while (!ready && Date.now() - t0 < 60000) {
 if (!ready) await die(`the page was not ready within 60 s: ${JSON.stringify(logs)}`);
 const opened = await evaluate('window.boneyard.state()');
 console.log(`     ${label}: page ready in ${Date.now() - t0} ms, opened on skeleton #${opened.skeleton}, animation #${opened.anim}`);
+// Files with nothing the page can play: it must say why (EXPECT_ERROR), and stop there.
+if (process.env.EXPECT_ERROR) {
+  check((opened.error || '').includes(process.env.EXPECT_ERROR), `the page says "${process.env.EXPECT_ERROR}" (${opened.error || 'no message'})`);
+  check(!logs.some((l) => l.startsWith('EXCEPTION')), `no script errors ${JSON.stringify(logs.filter((l) => l.startsWith('EXCEPTION')))}`);
+  ws.close();
+  await cleanup();
+  process.exit(failures.length ? 1 : 0);
+}
 check(!opened.error, `the page opened without error (${opened.error || 'none'})`);
+// EXPECT_TEXT=ID=TEXT: the element ID's text, once the page is ready, contains TEXT.
+if (process.env.EXPECT_TEXT) {
+  const [el, ...rest] = process.env.EXPECT_TEXT.split('=');
+  const want = rest.join('=');
+  const got = await evaluate(`document.getElementById(${JSON.stringify(el)})?.textContent ?? ''`);
+  check(got.includes(want), `#${el} says "${want}" (${got})`);
+}
 const list = await evaluate('window.boneyard.list');
 if (opened.anim >= 0) {
   const name = list.animations[opened.anim].name;

@@ -123,7 +123,11 @@ function fillAnims() {
     sel.add(new Option(label, String(a.index), false, a.index === state.anim));
     shown++;
   }
-  $('anim-count').textContent = `${shown} / ${all.length}`;
+  // Clips that play on no skeleton of these files and not on this one either: counted, so
+  // that they never vanish without a word.
+  const elsewhere = state.list.animations.filter((a) => a.skeleton_index == null && !all.includes(a)).length;
+  $('anim-count').textContent =
+    `${shown} / ${all.length}` + (elsewhere ? ` · ${elsewhere} more play on no skeleton of these files` : '');
 }
 
 // "#3", 3, an id or a name -> index in `items` (skeletons or animations).
