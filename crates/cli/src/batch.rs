@@ -198,7 +198,13 @@ impl<T> Finished<T> {
             line.push_str(&format!("; {failed} failed"));
         }
         if !self.skipped.is_empty() {
-            line.push_str(&format!("; {} files not read (no family reads them)", self.skipped.len()));
+            let others = self.skipped.iter().filter(|s| s.not_a_file).count();
+            let why = match (others, self.skipped.len() - others) {
+                (0, _) => "no family reads them",
+                (_, 0) => "not files: each named above",
+                _ => "no family reads them, or not files: those named above",
+            };
+            line.push_str(&format!("; {} files not read ({why})", self.skipped.len()));
         }
         crate::progress::summary(&line);
         if failed > 0 {

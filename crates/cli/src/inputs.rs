@@ -79,6 +79,9 @@ impl Unit {
 pub struct Skipped {
     pub path: PathBuf,
     pub reason: String,
+    /// Not a file a family could be asked about (a link to a folder, a broken link, a pipe):
+    /// said as a warning when the walk meets it.
+    pub not_a_file: bool,
 }
 
 /// What a command line asks to open.
@@ -143,7 +146,7 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
         if path.is_dir() {
             any_dir = true;
             let mut found = Vec::new();
-            walk(path, 0, &mut found)?;
+            walk(path, 0, &mut found, &mut skipped)?;
             for p in found {
                 match classify(&p) {
                     Err(Unread::Failed(e)) => failed.push((p, e)),
@@ -154,7 +157,7 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
                         walked.push(Unit { family, paths: vec![p], files: None, name })
                     }
                     Ok(None) => {}
-                    Err(Unread::NoFamily(reason)) => skipped.push(Skipped { path: p, reason }),
+                    Err(Unread::NoFamily(reason)) => skipped.push(Skipped { path: p, reason, not_a_file: false }),
                 }
             }
             continue;
@@ -232,7 +235,9 @@ fn classify(path: &Path) -> Result<Option<&'static dyn Family>, Unread> {
 
 /// Every file under `dir`, sorted by name at each level (so runs are reproducible), hidden
 /// files and boneyard's own partial outputs left out, symbolic links to folders not followed.
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<()> {
+/// What is neither (a link to a folder, a broken link, a pipe or a device) is in `skipped`
+/// with what it is: a folder walk passed over them without a word.
+fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>, skipped: &mut Vec<Skipped>) -> Result<()> {
     if depth > MAX_WALK_DEPTH {
         anyhow::bail!("{}: folders nested deeper than {MAX_WALK_DEPTH} levels", dir.display());
     }
@@ -249,12 +254,30 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<()> {
             continue;
         }
         let path = e.path();
-        let Ok(kind) = e.file_type() else { continue };
-        if kind.is_dir() {
-            walk(&path, depth + 1, out)?;
+        let kind = match e.file_type() {
+            Ok(k) => k,
+            Err(err) => {
+                let reason = format!("cannot tell what it is: {err}");
+                crate::progress::eprint(&format!("boneyard: warning: {}: not read: {reason}", path.display()));
+                skipped.push(Skipped { path, reason, not_a_file: true });
+                continue;
+            }
+        };
+        let reason = if kind.is_dir() {
+            walk(&path, depth + 1, out, skipped)?;
+            continue;
         } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
             out.push(path);
-        }
+            continue;
+        } else if kind.is_symlink() && path.is_dir() {
+            "a symbolic link to a folder (not followed: give the folder itself)"
+        } else if kind.is_symlink() {
+            "a symbolic link to nothing that can be read"
+        } else {
+            "not a file (a pipe, a socket or a device)"
+        };
+        crate::progress::eprint(&format!("boneyard: warning: {}: not read: {reason}", path.display()));
+        skipped.push(Skipped { path, reason: reason.to_string(), not_a_file: true });
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! outright are removed by the next run that writes into the same folder.
 
 use anyhow::{Context, Result};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -30,28 +30,101 @@ pub fn remove_partial_files_on_interrupt() {
 }
 
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = staged(path, bytes)?;
+    commit(&tmp, path)
+}
+
+/// Files a name can have (bytes): the common limit of Linux, macOS and Windows file systems.
+const MAX_FILE_NAME: usize = 255;
+
+/// A name a file system takes: at most [`MAX_FILE_NAME`] bytes (said before anything is made).
+pub fn check_file_name(path: &Path) -> Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if name.len() > MAX_FILE_NAME {
+        return Err(boneyard_core::Error::unplaced(format!(
+            "the file name {name:?} has {} bytes; a file system takes at most {MAX_FILE_NAME} (a shorter clip or file name)",
+            name.len()
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// `bytes` in a temporary file beside `path`, registered so that an interrupt removes it.
+fn staged(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    check_file_name(path)?;
     // The process's id, and a count: two documents of one run whose outputs share a name
-    // (which the stems avoid) would otherwise write one temporary file at once.
+    // (which the stems avoid) would otherwise write one temporary file at once. The name's
+    // head only, so that a name near the limit still has a temporary file.
     static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = dir.join(format!(".{name}.part{}-{n}", std::process::id()));
+    let head: String = name
+        .chars()
+        .scan(0, |len, c| {
+            *len += c.len_utf8();
+            (*len <= 200).then_some(c)
+        })
+        .collect();
+    let tmp = dir.join(format!(".{head}.part{}-{n}", std::process::id()));
     // Known before it exists, so an interrupt at any moment finds it.
     partial().get_or_insert_with(HashSet::new).insert(tmp.clone());
     let res = (|| -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
+        f.sync_all()
     })();
     if res.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+        forget(&tmp);
+    }
+    res.with_context(|| format!("{}: cannot write", path.display()))?;
+    Ok(tmp)
+}
+
+/// The staged file `tmp` becomes `path`.
+fn commit(tmp: &Path, path: &Path) -> Result<()> {
+    let res = std::fs::rename(tmp, path);
+    if res.is_err() {
+        let _ = std::fs::remove_file(tmp);
     }
     if let Some(s) = partial().as_mut() {
-        s.remove(&tmp);
+        s.remove(tmp);
     }
     res.with_context(|| format!("{}: cannot write", path.display()))
+}
+
+/// A staged file removed, and no longer the interrupt's to remove.
+fn forget(tmp: &Path) {
+    let _ = std::fs::remove_file(tmp);
+    if let Some(s) = partial().as_mut() {
+        s.remove(tmp);
+    }
+}
+
+/// Every file, or none: each is staged first; the first that cannot be (a name too long, a
+/// full disk) removes those staged before it and is the error; then all are renamed in place.
+pub fn write_all_atomic(files: &[(PathBuf, &[u8])]) -> Result<()> {
+    let mut staged_files: Vec<PathBuf> = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        match staged(path, bytes) {
+            Ok(tmp) => staged_files.push(tmp),
+            Err(e) => {
+                staged_files.iter().for_each(|t| forget(t));
+                return Err(e);
+            }
+        }
+    }
+    let mut result = Ok(());
+    for (tmp, (path, _)) in staged_files.iter().zip(files) {
+        // A rename that fails (rare: the folder was removed) is said, and the rest still go.
+        if let Err(e) = commit(tmp, path) {
+            if result.is_ok() {
+                result = Err(e);
+            }
+        }
+    }
+    result
 }
 
 /// Create the output folder, and remove the temporary files that runs which no longer exist
@@ -94,6 +167,36 @@ fn process_alive(pid: u32) -> bool {
     #[cfg(not(unix))]
     {
         true
+    }
+}
+
+/// The files this run writes, each with the document that writes it: two documents whose
+/// output names meet (`object_box` and a file named `object_box_gTreasureChestSkel`, whose
+/// outputs are both `object_box_gTreasureChestSkel.glb`) wrote one file, the second over the
+/// first, and counted two.
+fn claimed() -> std::sync::MutexGuard<'static, HashMap<PathBuf, String>> {
+    static CLAIMED: std::sync::OnceLock<Mutex<HashMap<PathBuf, String>>> = std::sync::OnceLock::new();
+    CLAIMED.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// `path` is `owner`'s to write in this run; a path another output of the run already took is
+/// an error naming both (the document fails, the one written first stays; which one that is
+/// depends on the threads, and the run's exit status is 1 either way).
+pub fn claim(path: &Path, owner: &str) -> Result<()> {
+    match claimed().entry(path.to_path_buf()) {
+        std::collections::hash_map::Entry::Vacant(v) => {
+            v.insert(owner.to_string());
+            Ok(())
+        }
+        std::collections::hash_map::Entry::Occupied(o) => {
+            let by = if o.get() == owner { "another output of this document".to_string() } else { o.get().clone() };
+            // Not a reader's error (which a skeleton's export may pass over with a warning):
+            // the document fails, whichever of the two came second.
+            Err(anyhow::anyhow!(
+                "{} is also an output of {by} in this run: not written over (rename one of the files)",
+                path.display()
+            ))
+        }
     }
 }
 

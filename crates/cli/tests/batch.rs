@@ -240,7 +240,7 @@ fn every_clip_of_motion_bin_as_bvh_leaves_out_only_what_it_cannot_decode() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let err = text(&o.stderr);
     assert!(
-        err.contains("motion: 28 of 1559 animations have no skeleton to play on (not decoded, or their skeleton is in another file: give it with them), nothing written for them (#729 AKI_AKI_YS00_R_ST"),
+        err.contains("motion.bin: 28 of 1559 animations have no skeleton to play on (not decoded, or their skeleton is in another file: give it with them), nothing written for them (#729 AKI_AKI_YS00_R_ST"),
         "{err}"
     );
     let written = std::fs::read_dir(&out).unwrap().count();
@@ -280,7 +280,7 @@ fn a_folder_walk_names_what_it_could_not_write() {
     assert!(said("object_os_anime: nothing written: 65 animations and no skeleton to play them on"), "{err}");
     assert!(said("object_ahg: nothing written: no animation to write as bvh"), "{err}");
     assert!(
-        said("warning: object_box: nothing written for skeleton gTreasureChestCurveSkel: unsupported: BVH has no scale channels"),
+        said("baserom/object_box: nothing written for skeleton gTreasureChestCurveSkel: unsupported: BVH has no scale channels"),
         "{err}"
     );
     assert!(
@@ -333,4 +333,78 @@ fn a_named_file_that_cannot_be_read_fails_alone() {
     let o = boneyard(&["list", s(&missing)]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("not_there: cannot read"), "{}", text(&o.stderr));
+}
+
+#[test]
+fn outputs_of_two_documents_never_meet_without_a_word() {
+    // `object_box` writes `object_box_gTreasureChestSkel.glb` (one of its two skeletons); a
+    // file named that writes the same name: the second wrote over the first, exit 0, and
+    // counted 3 files where 2 were on disk.
+    let (Some(chest), Some(scrub)) = (
+        shared_data("z64/oot-gc-eu-mq-dbg/object_box", "outputs_meet"),
+        shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "outputs_meet"),
+    ) else {
+        return;
+    };
+    let tmp = tmpdir("meet");
+    let d = tmp.path().join("in");
+    std::fs::create_dir(&d).unwrap();
+    std::fs::copy(&chest, d.join("object_box")).unwrap();
+    std::fs::copy(&scrub, d.join("object_box_gTreasureChestSkel")).unwrap();
+    let out = tmp.path().join("out");
+    let o = boneyard(&["export", s(&d), "-f", "glb", "-o", s(&out)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let e = text(&o.stderr);
+    assert!(e.contains("object_box_gTreasureChestSkel.glb is also an output of"), "{e}");
+    assert!(e.contains("1 failed"), "{e}");
+    let written = text(&o.stdout).lines().filter(|l| l.starts_with("wrote ")).count();
+    assert_eq!(written, std::fs::read_dir(&out).unwrap().count(), "every file said written is there");
+    // Two files of one name in two folders, given together (one document of two skeletons
+    // of one id): each skeleton its own file.
+    std::fs::create_dir(d.join("sub")).unwrap();
+    std::fs::copy(&scrub, d.join("sub").join("object_dekunuts")).unwrap();
+    std::fs::copy(&scrub, d.join("object_dekunuts")).unwrap();
+    let out2 = tmp.path().join("out2");
+    let o = boneyard(&[
+        "export",
+        s(&d.join("object_dekunuts")),
+        s(&d.join("sub").join("object_dekunuts")),
+        "-f",
+        "glb",
+        "-o",
+        s(&out2),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_dir(&out2).unwrap().count(), 2, "{}", text(&o.stdout));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_folder_walk_names_links_and_pipes_it_passes_over_and_names_cannot_forge_lines() {
+    let Some(scrub) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "walk_names") else { return };
+    let tmp = tmpdir("walk-names");
+    let d = tmp.path();
+    std::fs::create_dir(d.join("real")).unwrap();
+    // A file whose name holds a newline and a forged hash line.
+    std::fs::copy(&scrub, d.join("evil\nall: hash=deadbeef")).unwrap();
+    std::os::unix::fs::symlink("/nonexistent/boneyard", d.join("broken")).unwrap();
+    std::os::unix::fs::symlink(d.join("real"), d.join("linkdir")).unwrap();
+    let fifo = std::process::Command::new("mkfifo").arg(d.join("pipe")).status();
+    let o = boneyard(&["check", s(d)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let e = text(&o.stderr);
+    assert!(e.contains("broken: not read: a symbolic link to nothing that can be read"), "{e}");
+    assert!(e.contains("linkdir: not read: a symbolic link to a folder"), "{e}");
+    if fifo.is_ok_and(|s| s.success()) {
+        assert!(e.contains("pipe: not read: not a file"), "{e}");
+    }
+    let out = text(&o.stdout);
+    assert_eq!(out.lines().filter(|l| l.starts_with("all: hash=")).count(), 1, "{out}");
+    assert!(out.contains("document evil\\nall: hash=deadbeef"), "{out}");
+    let j: Value = serde_json::from_slice(&boneyard(&["check", "--json", s(d)]).stdout).unwrap();
+    let skipped: Vec<&str> = j["skipped"].as_array().unwrap().iter().map(|x| x["file"].as_str().unwrap()).collect();
+    assert!(
+        skipped.iter().any(|f| f.ends_with("broken")) && skipped.iter().any(|f| f.ends_with("linkdir")),
+        "{skipped:?}"
+    );
 }

@@ -692,8 +692,98 @@ fn an_import_never_replaces_a_file_it_was_given() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = boneyard(&["import", s(&glb.join("object_dekunuts.glb")), "--into", s(&copy), "--out", s(d.path())]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("would be replaced: it is a file given; choose another --out"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is the folder of the --into file"), "{}", stderr(&o));
     assert!(std::fs::read(&copy).unwrap() == before, "the input was changed");
+    // Oni writes TRAM<clip>.oni files: into the folder of its body, they replaced the game's
+    // own TRAMs of those names, which were not given, exit 0.
+    let (Some(body), Some(walk)) = (
+        shared_data("oni/TRBSfixture_body19.oni", "an_import_never_replaces_a_file_it_was_given"),
+        shared_data("oni/TRAMfixture_walk19.oni", "an_import_never_replaces_a_file_it_was_given"),
+    ) else {
+        return;
+    };
+    let game = d.path().join("GameDataFolder");
+    std::fs::create_dir(&game).unwrap();
+    for f in [&body, &walk] {
+        std::fs::copy(f, game.join(f.file_name().unwrap())).unwrap();
+    }
+    let tram = std::fs::read(&walk).unwrap();
+    let glb = d.path().join("oni_glb");
+    let o = boneyard(&["-q", "export", "--format", "glb", "--out", s(&glb), s(&body), s(&walk)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let exported = std::fs::read_dir(&glb).unwrap().next().unwrap().unwrap().path();
+    let into = game.join("TRBSfixture_body19.oni");
+    let o = boneyard(&["import", s(&exported), "--into", s(&into), "--out", s(&game)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is the folder of the --into file"), "{}", stderr(&o));
+    assert!(std::fs::read(game.join("TRAMfixture_walk19.oni")).unwrap() == tram, "the game's TRAM was replaced");
+    assert_eq!(std::fs::read_dir(&game).unwrap().count(), 2, "nothing written beside them");
+}
+
+#[test]
+fn an_import_writes_every_file_or_none() {
+    // A clip, and the same clip renamed so that its file name is too long for a file system:
+    // exit 1 and nothing written (the first was written, then the second failed, exit 1).
+    let (Some(body), Some(walk)) = (
+        shared_data("oni/TRBSfixture_body19.oni", "an_import_writes_every_file_or_none"),
+        shared_data("oni/TRAMfixture_walk19.oni", "an_import_writes_every_file_or_none"),
+    ) else {
+        return;
+    };
+    let d = tmpdir("all-or-none");
+    let glb = d.path().join("glb");
+    let o = boneyard(&["-q", "export", "--format", "glb", "--out", s(&glb), s(&body), s(&walk)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let exported = std::fs::read_dir(&glb).unwrap().next().unwrap().unwrap().path();
+    let bytes = std::fs::read(&exported).unwrap();
+    let out = d.path().join("out");
+    // 249 characters: a TRAM's name holds them (251 at most), a file name does not once
+    // "TRAM" and ".oni" are added (257 bytes of 255).
+    let long = d.path().join("long.glb");
+    std::fs::write(&long, rename_clip(&bytes, 0, &"n".repeat(249))).unwrap();
+    let o = boneyard(&["import", s(&exported), s(&long), "--into", s(&body), "--out", s(&out)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("has 257 bytes; a file system takes at most 255"), "{}", stderr(&o));
+    assert!(!out.exists(), "nothing written, not even the folder");
+    // 252: past a TRAM's name, said before anything is encoded.
+    std::fs::write(&long, rename_clip(&bytes, 0, &"n".repeat(252))).unwrap();
+    let o = boneyard(&["import", s(&long), "--into", s(&body), "--out", s(&out)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("its name has 252 characters; a TRAM's name holds at most 251"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("long.glb"), "the error names the glTF file: {}", stderr(&o));
+    assert!(!out.exists());
+    // Two clips of one name: refused, naming the glTF file.
+    let o = boneyard(&["import", s(&exported), s(&exported), "--into", s(&body), "--out", s(&out)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains(&format!("{}#0: clip", exported.display())), "{e}");
+    assert!(e.contains("a second clip would also be written as TRAMfixture_walk19.oni"), "{e}");
+    // A name with characters a TRAM's name does not hold: written, and said.
+    std::fs::write(&long, rename_clip(&bytes, 0, "walk ä/1")).unwrap();
+    let o = boneyard(&["import", s(&long), "--into", s(&body), "--out", s(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("written as TRAMwalk___1"), "{}", stderr(&o));
+    assert!(out.join("TRAMwalk___1.oni").is_file());
+}
+
+/// The glb with animation `index` named `name` (its JSON chunk rewritten, the BIN chunk kept).
+fn rename_clip(glb: &[u8], index: usize, name: &str) -> Vec<u8> {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut j: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    j["animations"][index]["name"] = Value::from(name);
+    let mut json = serde_json::to_vec(&j).unwrap();
+    while json.len() % 4 != 0 {
+        json.push(b' ');
+    }
+    let rest = &glb[20 + json_len..];
+    let mut out = Vec::new();
+    out.extend_from_slice(&glb[..8]);
+    out.extend_from_slice(&((12 + 8 + json.len() + rest.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(rest);
+    out
 }
 
 #[test]
@@ -748,4 +838,42 @@ fn appended_link_clips_make_no_false_headers_readable() {
         .collect();
     assert_eq!(clips.len(), 573 + 20, "{:?}", &clips[573..]);
     assert!(!clips.iter().any(|n| n.starts_with("link_anim_0395")), "{:?}", &clips[573..]);
+}
+
+#[test]
+fn options_and_map_entries_that_can_do_nothing_are_said() {
+    // Zelda 64 keeps a value a frame (no keys to drop, no key size), and a map entry naming no
+    // node or no bone matched nothing: each was taken without a word.
+    let Some(obj) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "options_and_map_entries_that_can_do_nothing")
+    else {
+        return;
+    };
+    let d = tmpdir("ignored");
+    let glb = d.path().join("glb");
+    let o = boneyard(&["-q", "export", "--format", "glb", "--anim", "#0", "--out", s(&glb), s(&obj)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let exported = std::fs::read_dir(&glb).unwrap().next().unwrap().unwrap().path();
+    let map = d.path().join("map.json");
+    std::fs::write(&map, r#"{"ghost": "limb_01", "limb_02": "no_such_limb"}"#).unwrap();
+    let out = d.path().join("out");
+    let o = boneyard(&[
+        "import",
+        s(&exported),
+        "--into",
+        s(&obj),
+        "--out",
+        s(&out),
+        "--tolerance",
+        "0.1",
+        "--oni-keys",
+        "16",
+        "--map",
+        s(&map),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("key size 16 is for Oni; Zelda 64 animations hold a value per frame (ignored)"), "{e}");
+    assert!(e.contains("tolerance 0.1 is for the writers that drop keys"), "{e}");
+    assert!(e.contains(r#"--map: "ghost" names no node of the glTF files"#), "{e}");
+    assert!(e.contains(r#"--map: "no_such_limb" (for "limb_02") names no bone of skeleton"#), "{e}");
 }

@@ -44,7 +44,7 @@ impl Clip {
     /// Check the clip is whole: at least one frame, one pose entry per bone on every frame, a
     /// finite positive rate, every value finite. The error names the clip, the frame and the bone.
     pub fn validate(&self) -> Result<()> {
-        let bad = |m: String| Err(Error::invalid(0, format!("clip {:?} ({}): {m}", self.name, self.source)));
+        let bad = |m: String| Err(Error::unplaced(format!("clip {:?} ({}): {m}", self.name, self.source)));
         if !(self.fps.is_finite() && self.fps > 0.0) {
             return bad(format!("frame rate {} is not a positive number", self.fps));
         }

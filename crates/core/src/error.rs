@@ -59,6 +59,12 @@ impl Error {
     pub fn at(offset: u64, kind: ErrorKind) -> Self {
         Error { file: None, offset: Some(offset), kind }
     }
+    /// Input that makes no sense where no byte can be pointed at ([`ErrorKind::Invalid`] with
+    /// no offset): a clip of a glTF, two clips of one name, a choice the files cannot honour.
+    /// (An offset 0 there read as "the file's first byte", which it never was.)
+    pub fn unplaced(msg: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Invalid(msg.into()))
+    }
     /// Bytes at `offset` that make no sense for the format ([`ErrorKind::Invalid`]).
     pub fn invalid(offset: u64, msg: impl Into<String>) -> Self {
         Self::at(offset, ErrorKind::Invalid(msg.into()))

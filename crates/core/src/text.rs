@@ -48,9 +48,35 @@ pub fn file_name(path: &str) -> &str {
     std::path::Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or(path)
 }
 
+/// `s` with its control characters (newlines, tabs, escapes) written as Rust escapes (`\n`),
+/// for output read line by line: a name from a file (or a file's own name) holding a newline
+/// made a line of its own, such as a forged `all: hash=` in `check`. Borrowed when there is
+/// none, as in every real file.
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert!(matches!(escape_controls("gDekuNutsSpitAnim ä"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(escape_controls("evil\nall: hash=deadbeef"), "evil\\nall: hash=deadbeef");
+        assert_eq!(escape_controls("a\tb\r\u{1b}[2J"), "a\\tb\\r\\u{1b}[2J");
+    }
 
     /// Both write what the formatter writes, at every digit count and widths below, at and
     /// above it.

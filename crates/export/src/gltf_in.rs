@@ -393,10 +393,15 @@ impl GltfSource {
         if !animated.iter().any(|&x| x) {
             let names: Vec<String> = animated_nodes.iter().map(|&n| node_name(n)).take(8).collect();
             return Err(clip_err(format!(
-                "none of its animated nodes ({}) matches a bone of skeleton {} ({}); name them as the game does or give --map",
+                "none of its animated nodes ({}) matches a bone of skeleton {} ({}); {}",
                 names.join(", "),
                 target.name,
-                target.bones.iter().map(|b| b.name.as_str()).take(8).collect::<Vec<_>>().join(", ")
+                target.bones.iter().map(|b| b.name.as_str()).take(8).collect::<Vec<_>>().join(", "),
+                if map.is_empty() {
+                    "name them as the game does or give --map"
+                } else {
+                    "the --map given maps none of them to one of its bones"
+                }
             )));
         }
         let unmatched: Vec<String> =

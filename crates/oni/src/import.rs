@@ -210,7 +210,7 @@ pub fn clip_to_tram(
     tolerance: f64,
     warnings: &mut Vec<Warning>,
 ) -> Result<Encoded> {
-    let err = |m: String| Error::invalid(0, format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
+    let err = |m: String| Error::unplaced(format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
     clip.validate()?;
     let parts = body.parts();
     if clip.bones != names {
@@ -231,6 +231,16 @@ pub fn clip_to_tram(
     }
     let warn =
         |w: &mut Vec<Warning>, m: String| w.push(Warning::in_file(&clip.source, format!("clip {:?}: {m}", clip.name)));
+    // The instance's name: "TRAM", the name and its end within the name field the reader (and
+    // OniSplit) take; said when characters had to change (the file is named after it).
+    let name = instance_name(&clip.name);
+    let most = crate::container::MAX_NAME - "TRAM".len() - 1;
+    if name.len() > most {
+        return Err(err(format!("its name has {} characters; a TRAM's name holds at most {most}", name.len())));
+    }
+    if name != clip.name.strip_prefix("TRAM").unwrap_or(&clip.name) {
+        warn(warnings, format!("written as TRAM{name}: a TRAM's name holds ASCII letters, digits, _, - and . only"));
+    }
     let root = (0..parts).find(|&p| body.parents[p].is_none()).unwrap_or(0);
     // Rotations.
     let mut pks = Vec::with_capacity(parts);
@@ -275,7 +285,6 @@ pub fn clip_to_tram(
     };
     velocities.push(last);
     // The TRAM.
-    let name = instance_name(&clip.name);
     let mut tr = match like {
         Some(l) => {
             let mut tr = l.clone();
@@ -343,9 +352,9 @@ fn write_checked(enc: &Encoded, file: &str) -> Result<Vec<u8>> {
     let inst = encode::tram_instance(&enc.tram)?;
     let bytes = encode::write_oni(&[inst])?;
     let doc = crate::open_files(vec![InputFile::new(file, bytes.clone())])
-        .map_err(|e| Error::invalid(0, format!("the written TRAM does not read back: {e}")).in_file(file))?;
-    let back = doc.trams().first().ok_or_else(|| Error::invalid(0, "the written file holds no TRAM").in_file(file))?;
-    let bad = |m: String| Err(Error::invalid(0, format!("read back differs: {m}")).in_file(file));
+        .map_err(|e| Error::unplaced(format!("the written TRAM does not read back: {e}")).in_file(file))?;
+    let back = doc.trams().first().ok_or_else(|| Error::unplaced("the written file holds no TRAM").in_file(file))?;
+    let bad = |m: String| Err(Error::unplaced(format!("read back differs: {m}")).in_file(file));
     if back.frames != enc.tram.frames || back.parts != enc.tram.parts || back.key_size != enc.tram.key_size {
         return bad("frames, parts or key size".into());
     }
@@ -379,7 +388,7 @@ pub fn import_clips(
     let sk = match &options.skeleton {
         Some(s) => d.find_skeleton(s)?,
         None if d.skeletons().is_empty() => {
-            return Err(Error::invalid(0, "the --into files hold no body (TRBS, ONCC or TRCM)"))
+            return Err(Error::unplaced("the --into files hold no body (TRBS, ONCC or TRCM)"))
         }
         None => 0,
     };
@@ -392,10 +401,13 @@ pub fn import_clips(
     };
     if let Some(l) = like {
         if l.parts != body.parts() {
-            return Err(Error::invalid(
-                0,
-                format!("--like {}: {} parts, the body {} has {}", l.name, l.parts, info.name, body.parts()),
-            ));
+            return Err(Error::unplaced(format!(
+                "--like {}: {} parts, the body {} has {}",
+                l.name,
+                l.parts,
+                info.name,
+                body.parts()
+            )));
         }
     }
     let key_size = options.key_size.unwrap_or(6);
@@ -407,10 +419,11 @@ pub fn import_clips(
         let enc = clip_to_tram(clip, body, &names, like, key_size, tolerance, &mut out.warnings)?;
         let file = format!("TRAM{}.oni", enc.tram.name);
         if !taken.insert(file.to_ascii_lowercase()) {
-            return Err(Error::invalid(
-                0,
-                format!("clip {:?}: a second clip would also be written as {file}", clip.name),
-            ));
+            return Err(Error::unplaced(format!(
+                "clip {:?}: a second clip would also be written as {file}",
+                clip.name
+            ))
+            .in_file(&clip.source));
         }
         let bytes = write_checked(&enc, &file)?;
         let mut extra = serde_json::Map::new();

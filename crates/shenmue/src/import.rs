@@ -234,7 +234,7 @@ pub fn human_targets(clip: &Clip) -> Result<HumanTargets> {
 pub fn sequence_name(clip: &str) -> Result<String> {
     let s: String = clip.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
     if s.is_empty() || s.len() > MAX_NAME {
-        return Err(Error::invalid(0, format!("clip {clip:?}: a sequence name has 1 to {MAX_NAME} characters")));
+        return Err(Error::unplaced(format!("clip {clip:?}: a sequence name has 1 to {MAX_NAME} characters")));
     }
     Ok(s)
 }
@@ -335,7 +335,7 @@ pub fn encode_clip(clip: &Clip, tolerance: f64) -> Result<EncodedClip> {
 
 /// Encode one clip on `target`.
 pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64) -> Result<EncodedClip> {
-    let err = |m: String| Error::invalid(0, format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
+    let err = |m: String| Error::unplaced(format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
     clip.validate()?;
     let names = target.names();
     if clip.bones != names {
@@ -432,19 +432,17 @@ fn empty_action(m: &MotnFile) -> Option<(u32, String)> {
 /// `MOTION.BIN`), the clips are written into a copy of it.
 pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOptions) -> Result<Imported> {
     let motns: Vec<&InputFile> = into.iter().filter(|f| crate::motn::looks_like_motn(&f.data)).collect();
-    let file =
-        match motns.as_slice() {
-            [one] => *one,
-            [] => return Err(Error::unsupported(
+    let file = match motns.as_slice() {
+        [one] => *one,
+        [] => {
+            return Err(Error::unsupported(
                 "the --into files hold no MOTN file (MOTION.BIN) to write into; MOTN inside containers is not written",
-            )),
-            _ => {
-                return Err(Error::invalid(
-                    0,
-                    format!("--into holds {} MOTN files: give the one to write into", motns.len()),
-                ))
-            }
-        };
+            ))
+        }
+        _ => {
+            return Err(Error::unplaced(format!("--into holds {} MOTN files: give the one to write into", motns.len())))
+        }
+    };
     let fname = file.name();
     let doc = crate::open_bytes(&[(fname.clone(), &file.data[..])])?;
     let d: &dyn Document = &doc;
@@ -492,10 +490,11 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
     for clip in clips {
         let enc = encode_on(clip, &target, tolerance)?;
         if !seen.insert(enc.spec.name.clone()) {
-            return Err(Error::invalid(
-                0,
-                format!("clip {:?}: a second clip is also named {}", clip.name, enc.spec.name),
-            ));
+            return Err(Error::unplaced(format!(
+                "clip {:?}: a second clip is also named {}",
+                clip.name, enc.spec.name
+            ))
+            .in_file(&clip.source));
         }
         if !enc.targets.not_kept.is_empty() {
             out.warnings.push(Warning::in_file(&clip.source, format!(
@@ -596,7 +595,7 @@ fn read_back(
     file: &str,
 ) -> Result<Vec<(f64, Vec<String>)>> {
     let bad =
-        |msg: String| Error::invalid(0, format!("the written file does not read back as written: {msg}")).in_file(file);
+        |msg: String| Error::unplaced(format!("the written file does not read back as written: {msg}")).in_file(file);
     let doc = crate::open_bytes(&[(file.to_string(), &r.bytes[..])]).map_err(|e| bad(e.to_string()))?;
     let back = MotnFile::parse(&r.bytes).map_err(|e| bad(e.to_string()))?;
     let written: std::collections::BTreeSet<usize> = r.placed.iter().flat_map(|p| p.entries.iter().copied()).collect();

@@ -80,7 +80,7 @@ pub fn clip_joints(
     fps: f64,
     warnings: &mut Vec<Warning>,
 ) -> Result<Encoded> {
-    let err = |m: String| Error::invalid(0, format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
+    let err = |m: String| Error::unplaced(format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
     clip.validate()?;
     if clip.bones != names {
         return Err(err(format!("its bones are not the {} limbs of skeleton {} in order", s.limbs.len(), s.name)));
@@ -138,13 +138,11 @@ pub fn clip_joints(
     if !scaled.is_empty() {
         warn(warnings, format!("Zelda 64 animations hold no scale; the scales of {} are not kept", scaled.join(", ")));
     }
-    Ok(Encoded {
-        name: clip.name.clone(),
-        symbol: decomp::c_symbol(&clip.name),
-        joints,
-        faces: None,
-        max_rotation_error: max_error,
-    })
+    let symbol = decomp::c_symbol(&clip.name);
+    if symbol != clip.name {
+        warn(warnings, format!("named {symbol} in the C and XML: a C name holds ASCII letters, digits and _ only, and does not start with a digit"));
+    }
+    Ok(Encoded { name: clip.name.clone(), symbol, joints, faces: None, max_rotation_error: max_error })
 }
 
 /// A normal animation's data: the values (statics first) and each joint's indices.
@@ -244,7 +242,7 @@ pub fn import_clips(
     let d: &dyn Document = &doc;
     let si = match &options.skeleton {
         Some(s) => d.find_skeleton(s)?,
-        None if d.skeletons().is_empty() => return Err(Error::invalid(0, "the --into files hold no skeleton")),
+        None if d.skeletons().is_empty() => return Err(Error::unplaced("the --into files hold no skeleton")),
         None => 0,
     };
     let s = &doc.found.skels[si];
@@ -262,13 +260,23 @@ pub fn import_clips(
     let names: Vec<String> = info.skeleton.bones.iter().map(|b| b.name.clone()).collect();
     if s.limbs.is_empty() || names.len() != s.limbs.len() {
         return Err(
-            Error::invalid(0, format!("skeleton {} has no limbs to animate", s.name)).in_file(home_file.name.clone())
+            Error::unplaced(format!("skeleton {} has no limbs to animate", s.name)).in_file(home_file.name.clone())
         );
     }
     let link = is_link_skeleton(&home_file.stem, s.limbs.len());
     let fps = if link { LINK_FPS } else { NORMAL_FPS };
     let mut out = Imported::default();
     out.warnings.extend(d.warnings().iter().cloned());
+    // Options of the other games' writers: said, not silently ignored.
+    if let Some(k) = options.key_size {
+        out.warnings.push(Warning::in_file(
+            &home_file.name,
+            format!("key size {k} is for Oni; Zelda 64 animations hold a value per frame (ignored)"),
+        ));
+    }
+    if let Some(t) = options.tolerance {
+        out.warnings.push(Warning::in_file(&home_file.name, format!("tolerance {t} is for the writers that drop keys (Oni, Shenmue); Zelda 64 animations keep every frame (ignored)")));
+    }
     let mut encs = Vec::with_capacity(clips.len());
     let mut taken = std::collections::HashSet::new();
     for clip in clips {
@@ -285,10 +293,11 @@ pub fn import_clips(
             ));
         }
         if !taken.insert(e.symbol.clone()) {
-            return Err(Error::invalid(
-                0,
-                format!("clip {:?}: a second clip would also be named {}", clip.name, e.symbol),
-            ));
+            return Err(Error::unplaced(format!(
+                "clip {:?}: a second clip would also be named {}",
+                clip.name, e.symbol
+            ))
+            .in_file(&clip.source));
         }
         encs.push(e);
     }
@@ -392,9 +401,7 @@ fn import_link(
     let home = doc.found.ctxs[s.ctx].1;
     let object = &doc.files[home];
     let (Some(gk), Some(la)) = (doc.found.gameplay_keep, doc.found.link_animetion) else {
-        return Err(Error::invalid(
-            0,
-            format!("skeleton {} is Link's: his animations are written into gameplay_keep and link_animetion; give them with --into (or put them beside the object)", s.name),
+        return Err(Error::unplaced(format!("skeleton {} is Link's: his animations are written into gameplay_keep and link_animetion; give them with --into (or put them beside the object)", s.name),
         )
         .in_file(object.name.clone()));
     };
@@ -404,10 +411,9 @@ fn import_link(
         Some(l) => {
             let i = d.find_animation(l)?;
             if !matches!(doc.found.anims[i].kind, AnimKind::Link { .. }) {
-                return Err(Error::invalid(
-                    0,
-                    format!("--like {l}: not one of Link's animations (it has no face words)"),
-                ));
+                return Err(Error::unplaced(format!(
+                    "--like {l}: not one of Link's animations (it has no face words)"
+                )));
             }
             Some(i)
         }
@@ -519,7 +525,7 @@ fn read_back(
     out: &mut Imported,
 ) -> Result<Vec<ImportedAnim>> {
     let back = crate::open_files(inputs)
-        .map_err(|e| Error::invalid(0, format!("the written files do not read back: {e}")).in_file(file))?;
+        .map_err(|e| Error::unplaced(format!("the written files do not read back: {e}")).in_file(file))?;
     let bd: &dyn Document = &back;
     let mut anims = Vec::with_capacity(placed.len());
     for p in placed {

@@ -15,11 +15,14 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     let mut lines = Vec::new();
     let mut animations = 0;
     for ((_, (l, n)), name) in done.ok.iter().zip(&done.names) {
+        // A newline in a file's name (or a name inside it) made a line of its own, a forged
+        // `all: hash=` among them: control characters are escaped (no real file has one).
+        let escaped = |x: &str| boneyard_core::text::escape_controls(x).into_owned();
         if done.batch {
             // Named as it is wherever the files lie: the hash does not depend on the machine.
-            lines.push(format!("document {name}"));
+            lines.push(format!("document {}", escaped(name)));
         }
-        lines.extend(l.iter().cloned());
+        lines.extend(l.iter().map(|x| escaped(x)));
         animations += n;
     }
     let hash = format!("{:08x}", boneyard_core::check::hash_lines(&lines));

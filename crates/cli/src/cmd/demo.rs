@@ -49,14 +49,14 @@ pub fn run(out: &Path) -> Result<()> {
             size: (480, 480),
             scale: 1.0,
         };
-        written.extend(write(doc.as_ref(), &stem, &req)?);
+        written.extend(write(doc.as_ref(), &stem, &stem, &req)?);
         let walk = doc.animations().first().map(|a| format!("#{}", a.index));
         req.anims = walk.into_iter().collect();
         req.format = Format::Png;
         req.frame = (doc.animations().first().map(|a| a.frames).unwrap_or(1) / 4) as f64;
-        written.extend(write(doc.as_ref(), &stem, &req)?);
+        written.extend(write(doc.as_ref(), &stem, &stem, &req)?);
         req.format = Format::Gif;
-        written.extend(write(doc.as_ref(), &stem, &req)?);
+        written.extend(write(doc.as_ref(), &stem, &stem, &req)?);
         let anims: Vec<String> =
             doc.animations().iter().map(|a| format!("{} ({} frames at {} fps)", a.name, a.frames, a.fps)).collect();
         println!("  {family}: read back {} skeleton(s), animations: {}", doc.skeletons().len(), anims.join(", "));

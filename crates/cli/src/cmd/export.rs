@@ -117,9 +117,9 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
             }
         }
         let written = if req.scale == 1.0 {
-            write_all(doc, d.stem, req)?
+            write_all(doc, d.label, d.stem, req)?
         } else {
-            write_all(&boneyard_core::scaled::Scaled::new(doc, req.scale)?, d.stem, req)?
+            write_all(&boneyard_core::scaled::Scaled::new(doc, req.scale)?, d.label, d.stem, req)?
         };
         Ok((written, None))
     });
@@ -199,7 +199,8 @@ pub fn targets(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -> 
 /// made is a warning when another skeleton's files were written (object_box's chest lid, whose
 /// only clip scales, as BVH) and clips that play on no skeleton of the document (Link's, in
 /// `gameplay_keep` read alone) are named in a warning.
-pub fn write_all(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBuf>> {
+/// `label` names the document in messages (its file, as given), `stem` its outputs.
+pub fn write_all(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Result<Vec<PathBuf>> {
     let targets = targets(doc, &req.anims, req.skeleton.as_deref())?;
     let several = doc.skeletons().len() > 1;
     let needs_anims = matches!(req.format, Format::Bvh | Format::Gif | Format::Apng);
@@ -216,7 +217,7 @@ pub fn write_all(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<Pa
         let chosen: Vec<String> =
             if req.anims.is_empty() { Vec::new() } else { anims.iter().map(|a| format!("#{a}")).collect() };
         let one = Request { anims: chosen, skeleton: Some(format!("#{sk}")), ..req.clone() };
-        match write(doc, &sk_stem, &one) {
+        match write(doc, label, &sk_stem, &one) {
             Ok(w) => written.extend(w),
             // (A write that fails is an I/O error, not a boneyard one: never passed over.)
             Err(e) if every && several && e.downcast_ref::<boneyard_core::Error>().is_some() => {
@@ -236,12 +237,15 @@ pub fn write_all(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<Pa
     }
     for (s, e) in failed {
         crate::progress::eprint(&format!(
-            "boneyard: warning: {stem}: nothing written for skeleton {s}: {}",
+            "boneyard: warning: {label}: nothing written for skeleton {s}: {}",
             crate::one_line(&e)
         ));
     }
     for s in skipped {
-        crate::progress::note(&format!("skeleton {s} has no animation to write as {}", req.format.extension()));
+        crate::progress::note(&format!(
+            "{label}: skeleton {s} has no animation to write as {}",
+            req.format.extension()
+        ));
     }
     if every {
         let orphans: Vec<usize> = (0..doc.animations().len()).filter(|&a| doc.skeleton_for(a).is_none()).collect();
@@ -253,7 +257,7 @@ pub fn write_all(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<Pa
                 names.push(format!("and {} more", orphans.len() - SHOWN));
             }
             crate::progress::eprint(&format!(
-                "boneyard: warning: {stem}: {} of {} animations have no skeleton to play on (not decoded, or their skeleton is in another file: give it with them), nothing written for them ({})",
+                "boneyard: warning: {label}: {} of {} animations have no skeleton to play on (not decoded, or their skeleton is in another file: give it with them), nothing written for them ({})",
                 orphans.len(),
                 doc.animations().len(),
                 names.join(", ")
@@ -265,14 +269,18 @@ pub fn write_all(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<Pa
 
 /// A skeleton's part of an output name: its name when that is a plain identifier no other
 /// skeleton of the document has (`gTreasureChestCurveSkel`), else its id (`family_13`).
+/// (Two files of one name given together can give two skeletons one id: then the id and the
+/// skeleton's index, or both wrote one file.)
 fn skeleton_label(doc: &dyn Document, sk: usize) -> String {
     let s = &doc.skeletons()[sk];
     let plain = !s.name.is_empty() && s.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     let unique = plain && doc.skeletons().iter().filter(|o| o.name == s.name).count() == 1;
     if unique {
         s.name.clone()
-    } else {
+    } else if doc.skeletons().iter().filter(|o| o.id == s.id).count() == 1 {
         s.id.clone()
+    } else {
+        format!("{}_{sk}", s.id)
     }
 }
 
@@ -358,7 +366,7 @@ fn check_exports_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Result<
 }
 
 /// Write the requested outputs into `req.out`; returns the files written.
-pub fn write(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBuf>> {
+pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Result<Vec<PathBuf>> {
     let (sk, anims) = selection(doc, &req.anims, req.skeleton.as_deref())?;
     let frame = super::check_frame(req.frame)?;
     ensure_dir(&req.out)?;
@@ -379,6 +387,7 @@ pub fn write(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBu
     };
     crate::progress::add(outputs as u64, "files");
     let one = |path: PathBuf, bytes: Vec<u8>| -> Result<PathBuf> {
+        crate::output::claim(&path, label)?;
         write_atomic(&path, &bytes)?;
         crate::progress::wrote(&path);
         crate::progress::step(1);
@@ -419,6 +428,7 @@ pub fn write(doc: &dyn Document, stem: &str, req: &Request) -> Result<Vec<PathBu
             let files = boneyard_export::obj_with_materials(doc, sk, a, frame, &name)?;
             let mut written = Vec::new();
             for (file, png) in files.textures {
+                crate::output::claim(&out.join(file.as_str()), label)?;
                 write_atomic(&out.join(file.as_str()), &png)?;
                 written.push(out.join(file));
             }

@@ -10,7 +10,7 @@
 //! (Link's: copies of gameplay_keep and link_animetion), plus decomp C and asset XML.
 
 use crate::args::usage;
-use crate::output::{ensure_dir, safe_name, write_atomic};
+use crate::output::{ensure_dir, safe_name};
 use anyhow::{Context, Result};
 use boneyard_core::{Document, Family, ImportOptions, InputFile, Warning};
 use boneyard_export::gltf_in::{read_map, GltfSource};
@@ -108,13 +108,30 @@ pub fn run(req: &Request) -> Result<()> {
     let sk = match &req.skeleton {
         Some(s) => d.find_skeleton(s)?,
         None if d.skeletons().is_empty() => {
-            return Err(boneyard_core::Error::invalid(0, "the --into files hold no skeleton to import onto")
+            return Err(boneyard_core::Error::unplaced("the --into files hold no skeleton to import onto")
                 .in_file(into[0].name())
                 .into())
         }
         None => best_skeleton(d, &sources),
     };
     let target = &d.skeletons()[sk];
+    // A map entry that can match nothing is said (a misspelt name read as no entry at all).
+    if let Some(p) = &req.map {
+        let file = p.display().to_string();
+        let mut entries: Vec<(&String, &String)> = map.iter().collect();
+        entries.sort();
+        for (from, to) in entries {
+            if !sources.iter().any(|s| s.nodes.iter().any(|n| n.name.as_deref() == Some(from.as_str()))) {
+                warnings.push(Warning::in_file(&file, format!("--map: {from:?} names no node of the glTF files")));
+            }
+            if !target.skeleton.bones.iter().any(|b| &b.name == to) {
+                warnings.push(Warning::in_file(
+                    &file,
+                    format!("--map: {to:?} (for {from:?}) names no bone of skeleton {} ({})", target.id, target.name),
+                ));
+            }
+        }
+    }
     let fps = family.import_fps_for(d, sk).unwrap_or(fps);
     let mut picked: Vec<(usize, usize)> = Vec::new();
     if req.anims.is_empty() {
@@ -137,7 +154,7 @@ pub fn run(req: &Request) -> Result<()> {
         }
     }
     if picked.is_empty() {
-        return Err(boneyard_core::Error::invalid(0, "holds no animation")
+        return Err(boneyard_core::Error::unplaced("holds no animation")
             .in_file(req.gltf[0].display().to_string())
             .into());
     }
@@ -160,10 +177,22 @@ pub fn run(req: &Request) -> Result<()> {
             crate::progress::eprint(&format!("boneyard: warning: {w}"));
         }
     }
-    ensure_dir(&req.out)?;
-    // Never over a file given: the game's own data stays as it was (`--out .` beside it
-    // replaced it without a word).
-    let inputs: Vec<PathBuf> = req.into.iter().chain(&req.gltf).filter_map(|p| std::fs::canonicalize(p).ok()).collect();
+    // Never over the game's own data: not a file given, and not beside one (an Oni import
+    // into `GameDataFolder/` wrote `TRAM<clip>.oni` over the game's TRAM of that name).
+    let given = |p: &PathBuf| std::fs::canonicalize(p).ok();
+    if let Ok(out) = std::fs::canonicalize(&req.out) {
+        for f in &req.into {
+            if given(f).and_then(|c| c.parent().map(PathBuf::from)).is_some_and(|dir| dir == out) {
+                return Err(usage(format!(
+                    "--out {} is the folder of the --into file {}: the game's files there could be replaced; choose another --out",
+                    req.out.display(),
+                    f.display()
+                )));
+            }
+        }
+    }
+    let inputs: Vec<PathBuf> = req.into.iter().chain(&req.gltf).filter_map(given).collect();
+    let mut outputs: Vec<(PathBuf, &[u8])> = Vec::with_capacity(imported.files.len());
     for f in &imported.files {
         let path = req.out.join(safe_name(&f.name));
         if std::fs::canonicalize(&path).is_ok_and(|c| inputs.contains(&c)) {
@@ -172,15 +201,24 @@ pub fn run(req: &Request) -> Result<()> {
                 path.display()
             )));
         }
+        crate::output::check_file_name(&path)?;
+        outputs.push((path, &f.bytes));
     }
+    // Every file or none: a clip whose file cannot be made (a name too long for the file
+    // system) left the clips before it written, exit 1.
+    ensure_dir(&req.out)?;
+    crate::output::write_all_atomic(&outputs)?;
     let mut written = Vec::new();
     for f in &imported.files {
         let name = safe_name(&f.name);
         let path = req.out.join(&name);
-        write_atomic(&path, &f.bytes)?;
         crate::progress::wrote(&path);
         if !req.json && !crate::progress::verbose() && !crate::progress::quiet() {
-            let what: Vec<String> = f.animations.iter().map(|a| format!("{} ({} frames)", a.name, a.frames)).collect();
+            let what: Vec<String> = f
+                .animations
+                .iter()
+                .map(|a| format!("{} ({} frame{})", a.name, a.frames, if a.frames == 1 { "" } else { "s" }))
+                .collect();
             if what.is_empty() {
                 println!("wrote {}", path.display());
             } else {
