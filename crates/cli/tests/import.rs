@@ -772,7 +772,7 @@ fn rename_clip(glb: &[u8], index: usize, name: &str) -> Vec<u8> {
     let mut j: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
     j["animations"][index]["name"] = Value::from(name);
     let mut json = serde_json::to_vec(&j).unwrap();
-    while json.len() % 4 != 0 {
+    while !json.len().is_multiple_of(4) {
         json.push(b' ');
     }
     let rest = &glb[20 + json_len..];
