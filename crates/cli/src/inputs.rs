@@ -23,20 +23,6 @@ pub struct Opened {
     pub docs: Vec<Box<dyn Document>>,
 }
 
-impl Opened {
-    /// The single document the command works on; several families at once is a usage error
-    /// for commands that pick one animation.
-    pub fn single(&self) -> Result<&dyn Document> {
-        match self.docs.as_slice() {
-            [d] => Ok(d.as_ref()),
-            _ => Err(crate::args::usage(format!(
-                "these inputs make {} documents (files of different games, or a folder); give the files of one",
-                self.docs.len()
-            ))),
-        }
-    }
-}
-
 /// One document to open.
 pub struct Unit {
     pub family: &'static dyn Family,
@@ -289,6 +275,21 @@ pub fn open(paths: &[PathBuf]) -> Result<Opened> {
 }
 
 /// [`open`] with the caller's options (`--file`).
+/// The one document the files make (sample, pose, view), told before any is opened: a folder
+/// of 207 objects opened them all, their warnings on the screen, before saying so.
+pub fn open_single(paths: &[PathBuf], options: &OpenOptions) -> Result<Box<dyn Document>> {
+    let mut units = plan(paths)?.into_units()?;
+    if units.len() != 1 {
+        return Err(crate::args::usage(format!(
+            "these inputs make {} documents (files of different games, or a folder); give the files of one",
+            units.len()
+        )));
+    }
+    let doc = units.remove(0).open(options)?;
+    crate::progress::warnings(doc.warnings());
+    Ok(doc)
+}
+
 pub fn open_with(paths: &[PathBuf], options: &OpenOptions) -> Result<Opened> {
     let plan = plan(paths)?;
     let mut docs = Vec::new();

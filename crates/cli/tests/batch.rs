@@ -408,3 +408,41 @@ fn a_folder_walk_names_links_and_pipes_it_passes_over_and_names_cannot_forge_lin
         "{skipped:?}"
     );
 }
+
+#[test]
+fn a_clip_named_for_a_folder_is_looked_for_in_each_document() {
+    // `--anim` on a baserom/: the documents that do not hold it are counted, not failed (81
+    // of 207 failed, exit 1); a name no document holds is a usage error. `sample` on a folder
+    // says it needs one document before opening any (it opened all 207 first, their warnings
+    // on the screen).
+    let dir = "z64/oot-gc-eu-mq-dbg";
+    let names = ["object_dekunuts", "object_ahg", "object_box", "object_gnd"];
+    let mut files = Vec::new();
+    for n in names {
+        let Some(p) = shared_data(&format!("{dir}/{n}"), "a_clip_named_for_a_folder") else { return };
+        files.push(p);
+    }
+    let tmp = tmpdir("named-in-folder");
+    let d = tmp.path().join("baserom");
+    std::fs::create_dir(&d).unwrap();
+    for (p, n) in files.iter().zip(names) {
+        std::fs::copy(p, d.join(n)).unwrap();
+    }
+    let out = tmp.path().join("out");
+    let o = boneyard(&["export", "-f", "glb", "-o", s(&out), "--anim", "gDekuNutsSpitAnim", s(&d)]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("exported 4 of 4 documents (1 files written; 3 hold none of the --anim/--skeleton names)"),
+        "{err}"
+    );
+    let written: Vec<_> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(written, ["object_dekunuts_gDekuNutsSpitAnim.glb"]);
+    let o = boneyard(&["export", "-f", "glb", "-o", s(&out), "--anim", "gDekuNutsSpitAnimm", s(&d)]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains(r#"no document of these inputs holds an animation named "gDekuNutsSpitAnimm""#));
+    let o = boneyard(&["sample", s(&d), "--anim", "gDekuNutsSpitAnim", "--frame", "3"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stderr).lines().count(), 1, "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("these inputs make 4 documents"), "{}", text(&o.stderr));
+}

@@ -80,6 +80,19 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
             let e = boneyard_core::Error::invalid(0, "holds no skeleton or animation").in_file(d.label);
             return Err(e.into());
         }
+        // A folder walk with `--anim`/`--skeleton`: a document none of whose names is there
+        // is counted, not failed (81 of a baserom/'s 207 objects failed for not holding one
+        // scrub's clip); named files still must hold what is asked.
+        if batch {
+            let absent = |e: &boneyard_core::Error| e.is_not_found();
+            let anims_absent =
+                !req.anims.is_empty() && req.anims.iter().all(|a| doc.find_animation(a).as_ref().is_err_and(absent));
+            let skeleton_absent =
+                req.skeleton.as_deref().is_some_and(|s| doc.find_skeleton(s).as_ref().is_err_and(absent));
+            if anims_absent || skeleton_absent {
+                return Ok((Vec::new(), Some(Nothing::NoneNamed)));
+            }
+        }
         // A document with nothing this format can write: a baserom/'s animation-only objects
         // (their skeleton is in another object), and for bvh/gif/apng skeletons without
         // animations. Found by a folder walk it is counted and named, not a failure; named
@@ -125,7 +138,7 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
     });
     let done = run.collect()?;
     let mut outputs = 0;
-    let mut nothing = [0usize; 3];
+    let mut nothing = [0usize; 4];
     for (_, (paths, n)) in &done.ok {
         // Named as they were written with --verbose; listed here otherwise.
         if !crate::progress::verbose() && !crate::progress::quiet() {
@@ -139,7 +152,21 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
         }
     }
     let mut what = format!("{outputs} files written");
-    let [none, no_skeleton, no_animation] = nothing;
+    let [none, no_skeleton, no_animation, none_named] = nothing;
+    // Nothing written and what was named held by none: a misspelt name, not a quiet success.
+    if outputs == 0 && none_named > 0 && done.errors.is_empty() {
+        return Err(usage(format!(
+            "no document of these inputs holds {} (`list` names what each holds)",
+            match (req.anims.is_empty(), &req.skeleton) {
+                (false, _) => format!(
+                    "an animation named {}",
+                    req.anims.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>().join(" or ")
+                ),
+                (true, Some(s)) => format!("a skeleton named {s:?}"),
+                (true, None) => "what was named".to_string(),
+            }
+        )));
+    }
     if none > 0 {
         what.push_str(&format!("; {none} hold no skeleton or animation"));
     }
@@ -148,6 +175,9 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
     }
     if no_animation > 0 {
         what.push_str(&format!("; {no_animation} hold no animation to write as {}", req.format.extension()));
+    }
+    if none_named > 0 {
+        what.push_str(&format!("; {none_named} hold none of the --anim/--skeleton names"));
     }
     done.close("exported", &what)
 }
@@ -161,6 +191,8 @@ enum Nothing {
     Skeleton = 1,
     /// Skeletons, but no animation for a format that writes clips.
     Animation = 2,
+    /// None of the animations or the skeleton named (a folder walk with `--anim`).
+    NoneNamed = 3,
 }
 
 /// The skeletons a request writes, each with its animations: `--skeleton S` alone; the

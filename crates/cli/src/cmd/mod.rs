@@ -62,10 +62,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Check { files, json } => check::run(&files, json, &options),
         Command::Import(a) => import::run(&a.request()?),
         Command::View { files, port } => {
-            let opened = crate::inputs::open_with(&files, &options)?;
             // One document a page: never the first of several without a word.
-            opened.single()?;
-            let doc = opened.docs.into_iter().next().ok_or_else(|| anyhow::anyhow!("nothing to view"))?;
+            let doc = crate::inputs::open_single(&files, &options)?;
             crate::view::serve(doc, port, |url| println!("boneyard viewer on {url} (Ctrl-C to stop)"))
         }
         Command::Demo { out } => demo::run(&out),

@@ -12,8 +12,8 @@ pub fn run(
     json: bool,
     options: &boneyard_core::OpenOptions,
 ) -> Result<()> {
-    let opened = crate::inputs::open_with(files, options)?;
-    let doc: &dyn Document = opened.single()?;
+    let opened = crate::inputs::open_single(files, options)?;
+    let doc: &dyn Document = opened.as_ref();
     let a = anim.map(|s| doc.find_animation(s)).transpose()?;
     let sk = match (skeleton, a) {
         (Some(s), a) => {

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 pub fn run(files: &[PathBuf], anim: &str, frame: f64, json: bool, options: &boneyard_core::OpenOptions) -> Result<()> {
     let frame = super::check_frame(frame)?;
-    let opened = crate::inputs::open_with(files, options)?;
-    let doc: &dyn Document = opened.single()?;
+    let opened = crate::inputs::open_single(files, options)?;
+    let doc: &dyn Document = opened.as_ref();
     let a = doc.find_animation(anim)?;
     let info = &doc.animations()[a];
     let s = doc.sample(a, frame).map_err(|e| super::in_document(e, files))?;
