@@ -520,12 +520,15 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
                 format!("{clip_name}: appended as entry #{} with {}", p.entries[0], meta.1),
             ));
         }
-        // Replaced entries keep their action metadata: say when its frames pass the new clip.
+        // Replaced entries keep their action metadata: say when cues the old clip reached
+        // pass the new one's end. (Cues past the old clip's own last frame are the game's: a
+        // round trip of a clip of as many frames said that of every such entry.)
         let last = u32::from(enc.spec.frames.saturating_sub(1));
         for &i in p.entries.iter().filter(|_| p.replaced) {
             let Some(a) = m.entries[i].action() else { continue };
+            let old_last = m.blocks.get(m.entries[i].block).map_or(u32::MAX, |b| u32::from(b.frames.saturating_sub(1)));
             let frames = a.hit_frames.iter().flatten().copied().chain(a.sound_cues.iter().map(|c| c.0));
-            let late = frames.chain(a.surface_cues.iter().map(|c| c.0)).map(u32::from).max();
+            let late = frames.chain(a.surface_cues.iter().map(|c| c.0)).map(u32::from).filter(|&f| f <= old_last).max();
             if let Some(f) = late.filter(|&f| f > last) {
                 out.warnings.push(Warning::at(
                     &short,

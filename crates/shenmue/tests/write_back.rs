@@ -251,6 +251,15 @@ fn kept_cues_past_a_shorter_clip_are_warned() {
         "{w:?}"
     );
     assert_eq!(out.files[0].animations[0].frames, 10);
+    // A clip of as many frames as the one it replaces: cues the game's own data has past that
+    // clip's last frame (YKI_AKI_DAMEGE_HAN_TOP_K: 20 frames, a cue at frame 20) are not the
+    // import's doing, and not said (a plain round trip warned of them).
+    let other = find(&doc, "YKI_AKI_DAMEGE_HAN_TOP_K");
+    let clip = clip_of(&doc, other);
+    assert_eq!(clip.poses.len(), 20);
+    let out = import(&data, &[clip]);
+    let w: Vec<&str> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(!w.iter().any(|m| m.contains("has cues up to frame")), "{w:?}");
 }
 
 /// Hostile banks: any file the reader accepts (the demo motion file with random bytes
