@@ -280,7 +280,7 @@ fn a_folder_walk_names_what_it_could_not_write() {
     assert!(said("object_os_anime: nothing written: 65 animations and no skeleton to play them on"), "{err}");
     assert!(said("object_ahg: nothing written: no animation to write as bvh"), "{err}");
     assert!(
-        said("baserom/object_box: nothing written for skeleton gTreasureChestCurveSkel: unsupported: BVH has no scale channels"),
+        said("baserom/object_box: nothing written for skeleton gTreasureChestCurveSkel: unsupported: none of its 2 clips can be written as .bvh (#3 gTreasureChestCurveAnim_4B60, #4 gTreasureChestCurveAnim_4F70); the first: unsupported: BVH has no scale channels"),
         "{err}"
     );
     assert!(

@@ -481,7 +481,7 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
         Format::Bvh => {
             need_anims()?;
             let encode = |a: usize| boneyard_export::bvh(doc, sk, a, &opts).map(String::into_bytes);
-            per_clip(doc, &anims, req.anims.is_empty(), out, "bvh", &name_of, &encode, &one)
+            per_clip(doc, label, &anims, req.anims.is_empty(), out, "bvh", &name_of, &encode, &one)
         }
         Format::Gif | Format::Apng => {
             need_anims()?;
@@ -490,7 +490,7 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
             } else {
                 ("png", boneyard_preview::apng)
             };
-            per_clip(doc, &anims, req.anims.is_empty(), out, ext, &name_of, &|a| f(doc, sk, a, &render), &one)
+            per_clip(doc, label, &anims, req.anims.is_empty(), out, ext, &name_of, &|a| f(doc, sk, a, &render), &one)
         }
     }
 }
@@ -504,6 +504,7 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
 #[allow(clippy::too_many_arguments)]
 fn per_clip(
     doc: &dyn Document,
+    label: &str,
     anims: &[usize],
     every: bool,
     out: &Path,
@@ -532,13 +533,21 @@ fn per_clip(
         }
     }
     if let Some((_, first)) = skipped.first() {
-        if written.is_empty() {
-            return Err(skipped.swap_remove(0).1.into());
-        }
         let names: Vec<String> = skipped.iter().map(|(a, _)| format!("#{a} {}", doc.animations()[*a].name)).collect();
+        if written.is_empty() {
+            if skipped.len() == 1 {
+                return Err(skipped.swap_remove(0).1.into());
+            }
+            // Every clip named, not only the first that failed.
+            return Err(boneyard_core::Error::unsupported(format!(
+                "none of its {} clips can be written as .{ext} ({}); the first: {first}",
+                names.len(),
+                names.join(", ")
+            ))
+            .into());
+        }
         crate::progress::eprint(&format!(
-            "boneyard: warning: {}: {} of {} animations left out, no .{ext} written for them ({}; e.g. {first})",
-            out.display(),
+            "boneyard: warning: {label}: {} of {} animations left out, no .{ext} written for them ({}; e.g. {first})",
             names.len(),
             anims.len(),
             names.join(", ")
