@@ -7,7 +7,14 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     let plan = crate::inputs::plan(files)?;
     let run = crate::batch::run(plan, options, true, |d: Doc| Ok((d.doc.files(), sizes(d.doc))));
     let done = run.collect()?;
-    let summaries: Vec<_> = done.ok.iter().flat_map(|(_, (f, _))| f.iter()).collect();
+    // Each file with the document it was read in: a folder's objects each read gameplay_keep
+    // beside them, which listed it once a document without saying why.
+    let summaries: Vec<(&str, &boneyard_core::FileSummary)> = done
+        .ok
+        .iter()
+        .zip(&done.names)
+        .flat_map(|((_, (f, _)), name)| f.iter().map(move |f| (name.as_str(), f)))
+        .collect();
     // Each with the document it is of, by name (a folder's skeletons share ids: `generic3` of
     // two levels).
     let models: Vec<(&str, &Size)> = done
@@ -17,7 +24,14 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
         .flat_map(|((_, (_, s)), name)| s.iter().map(move |m| (name.as_str(), m)))
         .collect();
     if json {
-        let v: Vec<_> = summaries.iter().map(|f| crate::json::file(f)).collect();
+        let v: Vec<_> = summaries
+            .iter()
+            .map(|(doc, f)| {
+                let mut j = crate::json::file(f);
+                j["document"] = serde_json::json!(doc);
+                j
+            })
+            .collect();
         let warnings: Vec<_> = done.warnings.iter().map(crate::json::warning).collect();
         let skeletons: Vec<_> = models
             .iter()
@@ -32,7 +46,12 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
         }
         super::print_json(&out)?;
     } else {
-        for f in &summaries {
+        let mut last_doc = None;
+        for (doc, f) in &summaries {
+            if done.batch && last_doc != Some(*doc) {
+                println!("document {}", boneyard_core::text::escape_controls(doc));
+                last_doc = Some(*doc);
+            }
             println!(
                 "{}: {}{}",
                 f.path,
@@ -55,7 +74,9 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
             );
         }
     }
-    done.close("read", &format!("{} files", summaries.len()))
+    // Files read in several documents (a companion) counted once.
+    let distinct: std::collections::HashSet<&str> = summaries.iter().map(|(_, f)| f.path.as_str()).collect();
+    done.close("read", &format!("{} files", distinct.len()))
 }
 
 /// A skeleton's size at rest, for choosing `export --scale`.
