@@ -57,6 +57,21 @@ impl Unit {
     /// Read (if not yet read) and open the files, companions found beside them on disk.
     pub fn open(self, options: &OpenOptions) -> Result<Box<dyn Document>> {
         let family = self.family;
+        // Run-time state a family has none of (`--tunic` with Oni files): said once a run and
+        // family, not ignored without a word.
+        static SAID: std::sync::Mutex<Vec<(&'static str, String)>> = std::sync::Mutex::new(Vec::new());
+        for (key, _) in &options.runtime {
+            if !family.runtime_keys().contains(&key.as_str()) {
+                let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
+                if !said.iter().any(|(f, k)| *f == family.name() && k == key) {
+                    said.push((family.name(), key.clone()));
+                    crate::progress::eprint(&format!(
+                        "boneyard: warning: --{key} is not run-time state of {} files (ignored for them)",
+                        family.name()
+                    ));
+                }
+            }
+        }
         Ok(family.open(self.into_files()?, options, &companions())?)
     }
 }

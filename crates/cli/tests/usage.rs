@@ -169,3 +169,15 @@ fn flags_a_format_does_not_use_are_said() {
     assert!(!err(&o).contains("warning"), "{}", err(&o));
     assert!(out.join("object_dekunuts_gDekuNutsSpitAnim_f5.png").is_file());
 }
+
+#[test]
+fn run_time_state_a_family_does_not_have_is_said() {
+    // `--tunic` is Link's (Zelda 64): Oni files took it without a word.
+    let Some(o) = shared_data("oni/TRAMfixture_pose1.oni", "run_time_state") else { return };
+    let out = boneyard(&["--tunic", "goron", "list", o.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", err(&out));
+    assert!(err(&out).contains("warning: --tunic is not run-time state of oni files"), "{}", err(&out));
+    let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "run_time_state") else { return };
+    let out = boneyard(&["--tunic", "goron", "list", z.to_str().unwrap()]);
+    assert!(!err(&out).contains("--tunic"), "{}", err(&out));
+}

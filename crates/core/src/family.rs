@@ -260,6 +260,11 @@ pub trait Family: Sync {
     fn import_fps(&self) -> Option<f64> {
         None
     }
+    /// The keys of [`OpenOptions::runtime`] this family reads (Zelda 64: `tunic`); a caller
+    /// says when it passes others, which the family ignores. The default: none.
+    fn runtime_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// The frame rate clips for skeleton `skeleton` of `doc` (the `into` files, opened) must be
     /// sampled at, where it depends on the skeleton (Zelda 64: Link's animations play at 30
     /// fps, the others at 20). The default: [`Family::import_fps`].

@@ -201,6 +201,11 @@ impl Family for Z64 {
         demo::demo_files()
     }
 
+    /// Link's tunic (`tunic` = `kokiri`|`goron`|`zora`, [`runtime::RuntimeState`]).
+    fn runtime_keys(&self) -> &'static [&'static str] {
+        &["tunic"]
+    }
+
     /// Normal animations' rate (20 fps, one frame a game update).
     fn import_fps(&self) -> Option<f64> {
         Some(import::NORMAL_FPS)
