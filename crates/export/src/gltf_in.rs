@@ -428,6 +428,17 @@ impl GltfSource {
             return Err(clip_err(format!("{} s at {fps} fps is over {MAX_FRAMES} frames", t1 - t0)));
         }
         let frames = span as usize + 1;
+        // A clip whose keys start after 0 (an editor's frame 1 at 1/24 s, or a clip cut from a
+        // longer timeline) plays from its first key: said, since the time before it is gone.
+        if t0 * fps >= 0.5 {
+            warnings.push(Warning::in_file(
+                &self.file,
+                format!(
+                    "clip {:?}: its keys start at {t0} s, which is the game's frame 0 (the time before it is not kept)",
+                    a.name
+                ),
+            ));
+        }
         if frames.saturating_mul(target.len().max(1)) > MAX_SAMPLES {
             return Err(Error::ceiling(
                 0,
@@ -457,6 +468,9 @@ impl GltfSource {
         let unscale = length_scale.map_or(1.0, |f| 1.0 / f);
         // Sample.
         let mut poses = vec![target.rest_locals(); frames];
+        // Bones with a rotation of length 0 at some frame (no rotation at all): their glTF rest
+        // rotation stands in there, and that is said.
+        let mut no_rotation: Vec<&str> = Vec::new();
         for (b, node) in bone_node.iter().enumerate() {
             let Some(n) = *node else { continue };
             let mut rest_g = self.nodes[n].rest;
@@ -470,7 +484,14 @@ impl GltfSource {
                 let tr = ct.map(|c| Vec3::from_slice(&sample(c, t, fps)) * unscale).unwrap_or(rest_g.translation);
                 let rot = cr.map(|c| Quat::from_slice(&sample(c, t, fps))).unwrap_or(rest_g.rotation);
                 let sc = cs.map(|c| Vec3::from_slice(&sample(c, t, fps))).unwrap_or(rest_g.scale);
-                let rot = if rot.length_squared() > 1e-12 { rot.normalize() } else { rest_g.rotation };
+                let rot = if rot.length_squared() > 1e-12 {
+                    rot.normalize()
+                } else {
+                    if no_rotation.last() != Some(&target.bones[b].name.as_str()) {
+                        no_rotation.push(&target.bones[b].name);
+                    }
+                    rest_g.rotation
+                };
                 let same_rot = rest_g.rotation == rest_t.rotation;
                 let rotation = if same_rot { rot } else { (rot * rot_fix).normalize() };
                 let translation = if rest_g.translation == rest_t.translation {
@@ -497,6 +518,16 @@ impl GltfSource {
                 }
                 pose[b] = tf;
             }
+        }
+        if !no_rotation.is_empty() {
+            warnings.push(Warning::in_file(
+                &self.file,
+                format!(
+                    "clip {:?}: rotations of length 0 (no rotation) at some frames of {}: the rest rotation is used there",
+                    a.name,
+                    no_rotation.join(", ")
+                ),
+            ));
         }
         let clip = Clip {
             name: a.name.clone(),

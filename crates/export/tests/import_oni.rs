@@ -581,3 +581,54 @@ fn other_frame_rates_are_resampled() {
         );
     }
 }
+
+/// What the sampling changes is said: keys that start after 0 (the time before the first key
+/// is not kept) and rotations of length 0 (the rest rotation stands in). Both were taken
+/// without a word.
+#[test]
+fn late_keys_and_zero_rotations_are_said() {
+    let Some((walk, body)) = paths("late_keys_and_zero_rotations_are_said") else { return };
+    let (orig, glb) = original(&walk, &body);
+    let target = boneyard_oni::open_paths(&[body.as_path()]).unwrap();
+    let d: &dyn boneyard_core::Document = &target;
+    let skel = &d.skeletons()[0].skeleton;
+    // Every time of part 0's rotation keys 1 s later (other parts' keys unchanged: the clip
+    // starts at the earliest key, 0, so only a clip of late keys everywhere is said).
+    let mut late = glb.clone();
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let inputs: std::collections::BTreeSet<u64> =
+        json["animations"][0]["samplers"].as_array().unwrap().iter().map(|s| s["input"].as_u64().unwrap()).collect();
+    for &input in &inputs {
+        let (tat, j) = accessor_at(&glb, input as usize);
+        for k in 0..j["accessors"][input as usize]["count"].as_u64().unwrap() as usize {
+            let t = get_f32(&glb, tat + 4 * k);
+            put_f32(&mut late, tat + 4 * k, t + 1.0);
+        }
+    }
+    let src = GltfSource::read("late.glb", &late, None).unwrap();
+    let mut warnings = Vec::new();
+    let clip = src.clip(0, skel, 60.0, &HashMap::new(), &mut warnings).unwrap();
+    assert_eq!(clip.frames(), orig.frames);
+    assert!(warnings.iter().any(|w| w.message.contains("its keys start at 1 s")), "{warnings:?}");
+    // Part 12's rotation at its first key set to (0, 0, 0, 0).
+    let (_, output) = channel(&glb, 12, "rotation");
+    let (at, _) = accessor_at(&glb, output);
+    let mut zero = glb.clone();
+    for c in 0..4 {
+        put_f32(&mut zero, at + 4 * c, 0.0);
+    }
+    let src = GltfSource::read("zero.glb", &zero, None).unwrap();
+    let mut warnings = Vec::new();
+    src.clip(0, skel, 60.0, &HashMap::new(), &mut warnings).unwrap();
+    let said: Vec<&str> = warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(said.iter().any(|m| m.contains("rotations of length 0") && m.contains(&skel.bones[12].name)), "{said:?}");
+    // The glb as exported: neither.
+    let src = GltfSource::read("walk19.glb", &glb, None).unwrap();
+    let mut warnings = Vec::new();
+    src.clip(0, skel, 60.0, &HashMap::new(), &mut warnings).unwrap();
+    assert!(
+        !warnings.iter().any(|w| w.message.contains("keys start") || w.message.contains("length 0")),
+        "{warnings:?}"
+    );
+}
