@@ -256,6 +256,13 @@ impl dyn Document + '_ {
             .iter()
             .position(|a| a.name == spec)
             .or_else(|| anims.iter().position(|a| a.name.eq_ignore_ascii_case(spec)))
+            .or_else(|| {
+                // Names of a file and an offset written with another width of zeros (the
+                // decomp's `object_oE_anime_Anim_00001034` for boneyard's
+                // `object_oe_anime_anim_001034`): the same name and the same offset.
+                let want = name_and_offset(spec)?;
+                anims.iter().position(|a| name_and_offset(&a.name) == Some(want.clone()))
+            })
             .ok_or_else(|| {
                 let names = anims.iter().map(|a| a.name.as_str());
                 Error::not_found(format!(
@@ -286,6 +293,17 @@ impl dyn Document + '_ {
     pub fn skeleton_for(&self, anim: usize) -> Option<usize> {
         self.animations().get(anim).and_then(|a| a.skeleton)
     }
+}
+
+/// A name ending in `_<4 to 16 hex digits>` (an offset, not a count such as `A_WALK_L_02`'s)
+/// as (the rest in lower case, the number): names that differ only in case and in the zeros
+/// padding an offset are one.
+fn name_and_offset(name: &str) -> Option<(String, u64)> {
+    let (head, hex) = name.rsplit_once('_')?;
+    if !(4..=16).contains(&hex.len()) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    Some((head.to_ascii_lowercase(), u64::from_str_radix(hex, 16).ok()?))
 }
 
 /// `; did you mean "A", "B"?` for the (at most three) names closest to `spec`, case aside
