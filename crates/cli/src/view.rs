@@ -174,10 +174,19 @@ fn bad(message: impl std::fmt::Display) -> Reply {
     Reply::error(400, message)
 }
 
-/// A document error: the user's fault (400) when something asked for is not there, else the
-/// data's (500).
+/// A document error: the user's fault (400) when something asked for is not there, else what
+/// the data cannot give (422: a clip boneyard lists but does not decode, one BVH cannot hold);
+/// a 500 said the server had failed, which it had not.
 fn doc_error(e: boneyard_core::Error) -> Reply {
-    Reply::error(if e.is_not_found() { 400 } else { 500 }, e)
+    Reply::error(if e.is_not_found() { 400 } else { 422 }, e)
+}
+
+/// A usage error of the CLI's checks (a clip asked on a skeleton it does not play on): 400.
+fn usage_error(e: anyhow::Error) -> Reply {
+    match e.downcast::<boneyard_core::Error>() {
+        Ok(e) => doc_error(e),
+        Err(e) => bad(format!("{e:#}")),
+    }
 }
 
 fn anim_param(doc: &Doc, q: &Query) -> Result<Option<usize>, Reply> {
@@ -333,12 +342,13 @@ fn glb_api(doc: &Doc, q: &Query) -> Result<Vec<u8>, Reply> {
     let (sk, chosen) = if anims.is_empty() {
         (skeleton_param(doc, q, None)?, Vec::new())
     } else {
-        crate::cmd::export::selection(doc, &anims, skeleton).map_err(|e| {
-            match e.downcast_ref::<boneyard_core::Error>() {
-                Some(e) if !e.is_not_found() => Reply::error(500, e),
-                _ => bad(format!("{e:#}")),
-            }
-        })?
+        let (sk, chosen) = crate::cmd::export::selection(doc, &anims, skeleton).map_err(usage_error)?;
+        // One glb, one skeleton: clips of another (Link's and gameplay_keep's) are refused
+        // as `export` refuses them, not failed in the exporter (500).
+        for &a in &chosen {
+            crate::cmd::export::check_exports_on(doc, a, sk).map_err(usage_error)?;
+        }
+        (sk, chosen)
     };
     let opts = boneyard_export::ExportOptions { in_place };
     boneyard_export::glb(doc, sk, &chosen, &opts).map_err(doc_error)
@@ -347,6 +357,11 @@ fn glb_api(doc: &Doc, q: &Query) -> Result<Vec<u8>, Reply> {
 fn pose_api(doc: &Doc, q: &Query) -> Result<Value, Reply> {
     let anim = anim_param(doc, q)?;
     let skeleton = skeleton_param(doc, q, anim)?;
+    // As `pose --skeleton S --anim A`: a clip on a skeleton it does not play on is refused
+    // (Zelda's 4-bone arrow clip was posed on Link's 21 limbs).
+    if let Some(a) = anim {
+        crate::cmd::export::check_plays_on(doc, a, skeleton).map_err(usage_error)?;
+    }
     let frame = frame_param(q)?;
     let world = doc.pose(skeleton, anim, frame).map_err(doc_error)?;
     let info = doc.skeletons().get(skeleton).ok_or_else(|| bad(format!("no skeleton #{skeleton}")))?;
@@ -412,6 +427,9 @@ pub const MAX_FACE_TEXTURES: usize = 64;
 fn faces_api(doc: &Doc, q: &Query) -> Result<Value, Reply> {
     let anim = anim_param(doc, q)?;
     let skeleton = skeleton_param(doc, q, anim)?;
+    if let Some(a) = anim {
+        crate::cmd::export::check_plays_on(doc, a, skeleton).map_err(usage_error)?;
+    }
     let frames = anim.and_then(|a| doc.animations().get(a)).map_or(1, |a| a.frames.max(1));
     let mut meshes: Vec<usize> = Vec::new();
     let mut textures: Vec<boneyard_core::model::Texture> = Vec::new();
@@ -706,6 +724,16 @@ mod tests {
         let in_glb: Vec<u64> =
             j["meshes"].as_array().unwrap().iter().filter_map(|m| m["extras"]["mesh"].as_u64()).collect();
         assert!(meshes.iter().all(|m| in_glb.contains(m)), "{meshes:?} in {in_glb:?}");
+        // A clip on a skeleton it does not play on, and clips of two skeletons in one glb: the
+        // caller's mistake (400), as `pose`/`export` refuse them (the pose was answered with
+        // the arrow's 4-bone clip on Link's 21 limbs; the glb failed in the exporter, 500).
+        let arrow = (0..d.animations().len()).find(|&a| d.skeleton_for(a).is_some_and(|s| s != sk)).unwrap();
+        let link = (0..d.animations().len()).find(|&a| d.skeleton_for(a) == Some(sk)).unwrap();
+        let (status, refused) = get(d.as_ref(), &format!("/api/pose?anim=%23{arrow}&frame=3&skeleton={sk}"));
+        assert_eq!(status, 400, "{refused}");
+        assert!(refused["error"].as_str().unwrap().contains("plays on skeleton"), "{refused}");
+        assert_eq!(route(d.as_ref(), &format!("/api/glb?anim=%23{link}&anim=%23{arrow}")).status, 400);
+        assert_eq!(route(d.as_ref(), &format!("/api/faces?anim=%23{arrow}&skeleton={sk}")).status, 400);
         println!(
             "{}: {} meshes change face, {} textures, frame {f} swaps {}",
             d.animations()[a].name,
@@ -868,6 +896,9 @@ mod tests {
         assert_eq!(status(b"GET / HTTP/1.1\r\n folded\r\n\r\n"), 400);
         assert_eq!(status(b"GET / HTTP/1.1\r\nno colon\r\n\r\n"), 400);
         assert_eq!(status(b"\xff / HTTP/1.1\r\n\r\n"), 400);
+        // A header value of Latin-1 (a cookie another program set): answered; two Hosts: not.
+        assert_eq!(status(b"GET / HTTP/1.1\r\nUser-Agent: caf\xe9\r\n\r\n"), 200);
+        assert_eq!(status(b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"), 400);
         let many: String = (0..=http::MAX_HEADERS).map(|i| format!("X-{i}: 1\r\n")).collect();
         assert_eq!(status(format!("GET / HTTP/1.1\r\n{many}\r\n").as_bytes()), 431);
         // The head's end, and the cap on looking for it.

@@ -266,7 +266,8 @@ impl dyn Document + '_ {
             .ok_or_else(|| {
                 let names = anims.iter().map(|a| a.name.as_str());
                 Error::not_found(format!(
-                    "no animation named {spec:?}{} (see `boneyard list`)",
+                    "no animation named {}{} (see `boneyard list`)",
+                    quoted(spec),
                     did_you_mean(spec, names)
                 ))
             })
@@ -284,7 +285,11 @@ impl dyn Document + '_ {
             }
         }
         let names = sk.iter().flat_map(|s| [s.id.as_str(), s.name.as_str()]);
-        Err(Error::not_found(format!("no skeleton {spec:?}{} (see `boneyard list`)", did_you_mean(spec, names))))
+        Err(Error::not_found(format!(
+            "no skeleton {}{} (see `boneyard list`)",
+            quoted(spec),
+            did_you_mean(spec, names)
+        )))
     }
 
     /// The skeleton an animation plays on: its own (None when no skeleton of the document
@@ -306,9 +311,26 @@ fn name_and_offset(name: &str) -> Option<(String, u64)> {
     Some((head.to_ascii_lowercase(), u64::from_str_radix(hex, 16).ok()?))
 }
 
+/// The longest name `did_you_mean` looks for close names of.
+const MAX_SUGGESTED: usize = 256;
+
+/// `spec` for a message: quoted, and cut after 80 characters (a name asked for may be a
+/// hostile request's 64 KB).
+pub fn quoted(spec: &str) -> String {
+    match spec.char_indices().nth(80) {
+        Some((at, _)) => format!("{:?}... ({} bytes)", &spec[..at], spec.len()),
+        None => format!("{spec:?}"),
+    }
+}
+
 /// `; did you mean "A", "B"?` for the (at most three) names closest to `spec`, case aside
 /// (Jaro-Winkler similarity of at least 0.8, best first); empty when none is close.
 pub fn did_you_mean<'a>(spec: &str, names: impl Iterator<Item = &'a str>) -> String {
+    // No name is this long: a 64,000-character `--anim` (or a viewer request) took seconds of
+    // comparisons with each of 1,559 names, for no suggestion.
+    if spec.len() > MAX_SUGGESTED {
+        return String::new();
+    }
     let want = spec.to_ascii_lowercase();
     let mut close: Vec<(f64, &str)> = names
         .filter(|n| !n.is_empty())

@@ -611,11 +611,12 @@ impl Document for ShenmueDocument {
                     Ok(self.evaluate(a, frame)?.1)
                 } else if let (Some(r), Some(0)) = (self.routes.get(&skeleton), own) {
                     Ok(route_pose(r, &self.evaluate(a, frame)?.1))
+                } else if let Some(own) = own {
+                    Err(Error::not_found(format!("animation #{a} plays on skeleton #{own}, not #{skeleton}")))
                 } else {
-                    Err(Error::not_found(format!(
-                        "animation #{a} plays on skeleton {}, not #{skeleton}",
-                        own.map_or("(none)".to_string(), |s| format!("#{s}"))
-                    )))
+                    // Listed, not decoded (a layout whose playback is unpublished): its own
+                    // warning says why.
+                    Err(Error::unsupported(format!("animation #{a} is listed, not decoded: no skeleton plays it")))
                 }
             }
         }

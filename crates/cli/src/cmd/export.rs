@@ -378,6 +378,15 @@ pub fn check_plays_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Resul
                 sk.skeleton.len()
             )))
         }
+        // A clip of no skeleton of the files plays on one of as many bones (Phantom Ganon's
+        // 40-joint clips were posed on his 25-limb skeleton).
+        None if a.bones != sk.skeleton.len() => Err(usage(format!(
+            "animation #{anim} {} has {} bones and no skeleton of these files; {} has {}",
+            a.name,
+            a.bones,
+            sk.id,
+            sk.skeleton.len()
+        ))),
         _ => Ok(()),
     }
 }
@@ -385,7 +394,7 @@ pub fn check_plays_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Resul
 /// An export writes a clip with the skeleton it plays on: another one, even of as many bones
 /// (two 19-part Oni bodies, a MOTN file's families), is a usage error naming both (the
 /// exporter refused it later, exit 1, naming them by index).
-fn check_exports_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Result<()> {
+pub fn check_exports_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Result<()> {
     match doc.animations()[anim].skeleton {
         Some(own) if own != skeleton => Err(usage(format!(
             "animation #{anim} {} plays on skeleton {}, not on {} (an export writes a clip with its own skeleton)",

@@ -89,7 +89,10 @@ pub fn parse_head(head: &[u8]) -> Result<Head, Refusal> {
     if head.len() > MAX_HEAD {
         return Err(refuse(431, format!("the request line and headers pass {MAX_HEAD} bytes")));
     }
-    let text = std::str::from_utf8(head).map_err(|_| refuse(400, "the request head is not UTF-8"))?;
+    // Header values may hold bytes that are not UTF-8 (a Latin-1 cookie another local program
+    // set on 127.0.0.1 refused every request): read lossily, as the viewer reads no value but
+    // Host, Connection and the body's; the request line must be ASCII.
+    let text = String::from_utf8_lossy(head);
     let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
     // RFC 9112 2.2: empty lines before the request line are ignored.
     let line = lines.by_ref().find(|l| !l.is_empty()).ok_or_else(|| refuse(400, "no request line"))?;
@@ -98,6 +101,9 @@ pub fn parse_head(head: &[u8]) -> Result<Head, Refusal> {
     else {
         return Err(refuse(400, "the request line is not METHOD TARGET VERSION"));
     };
+    if !line.is_ascii() {
+        return Err(refuse(400, "the request line is not ASCII"));
+    }
     if !is_token(method) {
         return Err(refuse(400, "the method is not a token"));
     }
@@ -149,6 +155,9 @@ pub fn admit(head: &Head, port: u16) -> Result<(), Refusal> {
         return Err(refuse(405, "only GET and HEAD are supported"));
     }
     let hosts = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
+    if head.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case("Host")).count() > 1 {
+        return Err(refuse(400, "more than one Host"));
+    }
     if let Some(h) = head.header("Host") {
         if !hosts.iter().any(|ok| h.eq_ignore_ascii_case(ok)) {
             return Err(refuse(403, "this viewer only answers http://127.0.0.1"));

@@ -6,7 +6,8 @@
 //!   answered 503 at once and closed.
 //! * A head is read up to [`http::MAX_HEAD`] bytes (431 past it, connection closed), within
 //!   [`Limits::read`] of waiting for each read and [`Limits::head`] for the whole head, so an
-//!   idle or trickling client gives its worker back.
+//!   idle or trickling client gives its worker back; a kept-alive connection waits
+//!   [`Limits::idle`] for its next request.
 //! * Answers are written with [`Limits::write`] per write and [`Limits::response`] for the
 //!   whole answer: a client that does not read is dropped, and the worker goes on with others.
 //! * After a refusal (4xx/5xx before routing) the connection is closed: its unread input
@@ -28,8 +29,12 @@ pub struct Limits {
     pub workers: usize,
     /// Accepted connections waiting for a worker.
     pub queue: usize,
-    /// The longest wait for one read of the request head (also the keep-alive idle time).
+    /// The longest wait for one read of the request head.
     pub read: Duration,
+    /// The longest a kept-alive connection may wait for its next request: an idle browser
+    /// connection gives its worker back soon (8 of them, two tabs' worth, held every worker
+    /// for the read limit).
+    pub idle: Duration,
     /// The longest a whole head may take to arrive.
     pub head: Duration,
     /// The longest wait for one write of an answer.
@@ -41,10 +46,11 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            workers: 8,
+            workers: 32,
             queue: 64,
-            read: Duration::from_secs(10),
-            head: Duration::from_secs(20),
+            read: Duration::from_secs(5),
+            idle: Duration::from_secs(2),
+            head: Duration::from_secs(10),
             write: Duration::from_secs(10),
             response: Duration::from_secs(60),
         }
@@ -152,9 +158,15 @@ fn read_head(conn: &mut TcpStream, mut buf: Vec<u8>, limits: &Limits) -> HeadRea
         }
         // Never hold more than MAX_HEAD (+ one chunk) of a head.
         let room = (http::MAX_HEAD + chunk.len()).saturating_sub(buf.len()).min(chunk.len());
+        let first = buf.is_empty();
         match conn.read(&mut chunk[..room]) {
             Ok(0) | Err(_) => return HeadRead::Gone,
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+        // A request has begun: the rest of its head gets the read limit (the wait for it may
+        // have had the shorter idle one).
+        if first && conn.set_read_timeout(Some(limits.read)).is_err() {
+            return HeadRead::Gone;
         }
     }
 }
@@ -178,6 +190,10 @@ fn serve_connection(mut conn: TcpStream, port: u16, limits: &Limits, answer: &(d
         let keep = head.keep_alive();
         if write_answer(&mut conn, &a, head.method == "HEAD", keep, limits).is_err() || !keep {
             let _ = conn.shutdown(Shutdown::Both);
+            return;
+        }
+        // Waiting for the next request: the idle limit, unless it has begun already.
+        if rest.is_empty() && conn.set_read_timeout(Some(limits.idle)).is_err() {
             return;
         }
         pending = rest;
