@@ -281,7 +281,7 @@ pub fn open_files_limited(
     if pick.is_some() && !inputs.iter().any(|i| rom::byte_order(&i.data).is_some()) {
         return Err(Error::not_found("--file picks a file inside a ROM, and none of the files given is a ROM"));
     }
-    let companion_warnings = add_companions(&mut inputs, companions)?;
+    let mut companion_warnings = add_companions(&mut inputs, companions)?;
     let mut files: Vec<SegFile> = Vec::new();
     let mut summaries: Vec<FileSummary> = Vec::new();
     let mut rom_summaries = Vec::new();
@@ -302,6 +302,25 @@ pub fn open_files_limited(
             };
             sum.counts.push(("dma entries".into(), info.entries as u64));
             sum.counts.push(("deleted".into(), info.deleted as u64));
+            if let Some(&(i, first, at)) = info.shared.first() {
+                companion_warnings.push(Warning::at(
+                    &name,
+                    at,
+                    format!(
+                        "{} DMA entries (the first: entry {i}, over entry {first}) name ROM bytes an earlier entry holds: not read (a ROM's files never overlap)",
+                        info.shared.len()
+                    ),
+                ));
+                sum.counts.push(("overlapping an earlier entry".into(), info.shared.len() as u64));
+                let shown: Vec<String> =
+                    info.shared.iter().take(8).map(|(i, first, _)| format!("{i} (over {first})")).collect();
+                sum.notes.push(format!(
+                    "{} DMA entries name ROM bytes an earlier one holds, not read: entries {}{}",
+                    info.shared.len(),
+                    shown.join(", "),
+                    if info.shared.len() > 8 { ", ..." } else { "" }
+                ));
+            }
             sum.notes
                 .push(format!("title {:?}, game code {:?}, revision {}", info.title, info.game_code, info.revision));
             sum.notes.push(format!("byte order {}", order.name()));
