@@ -243,8 +243,9 @@ fn check_of_many_long_animations_is_bounded() {
     eprintln!("took {:?}", start.elapsed());
 }
 
-/// A ROM whose DMA entries all name the same 16 MiB Yaz0 stream: each decompresses on its
-/// own, so the total must be bounded (not 200 x 16 MiB).
+/// A ROM whose DMA entries all name the same 16 MiB Yaz0 stream: it is read once (the games'
+/// files never overlap), the 200 others each said, not decompressed (200 x 16 MiB); and
+/// distinct streams are bounded in total.
 #[test]
 fn dma_entries_sharing_one_big_stream_are_bounded() {
     let big = vec![0u8; 16 << 20];
@@ -260,11 +261,17 @@ fn dma_entries_sharing_one_big_stream_are_bounded() {
         let at = entry(i);
         r[at..at + 16].copy_from_slice(&big_entry);
     }
+    let (info, ok) = boneyard_z64::read_rom(&r, &boneyard_core::Limits::default()).unwrap();
+    assert_eq!(ok.len(), 4, "header, boot, dmadata and the stream, once");
+    assert_eq!(info.shared.len(), 200);
+    assert_eq!(info.shared[0], (4, 3, entry(4) as u64));
+    // Nine distinct 16 MiB streams: entries 0..3 (header, boot, dmadata) take a few KB; eight
+    // 16 MiB files (3..=10) pass 128 MiB.
+    let files: Vec<(&[u8], bool)> = std::iter::repeat_n((&big[..], true), 9).collect();
+    let r = boneyard_z64::build_test_rom_with(&files, 3);
     let e = boneyard_z64::read_rom(&r, &boneyard_core::Limits::default()).unwrap_err();
     assert!(e.to_string().contains("decompress"), "{e}");
     assert_eq!(e.limit_name(), Some("max_rom_bytes"), "{e}");
-    // Entries 0..3 (header, boot, dmadata) take a few KB; eight 16 MiB files (3..=10) pass
-    // 128 MiB.
     assert_eq!(boneyard_core::Limits::default().max_rom_bytes, 128 << 20);
     assert_eq!(e.offset, Some(entry(10) as u64), "{e}");
 }
