@@ -164,7 +164,15 @@ impl<T> Run<T> {
                     ok.push((r.label, v));
                     names.push(r.name);
                 }
-                Err(e) if !self.batch => return Err(e),
+                // The one document's error names its file when the reader's did not (an
+                // export a format cannot hold said only "unsupported: BVH has no scale...").
+                Err(e) if !self.batch => {
+                    return Err(match e.downcast::<boneyard_core::Error>() {
+                        Ok(be) if be.file.is_none() => be.in_file(r.label).into(),
+                        Ok(be) => be.into(),
+                        Err(e) => e,
+                    })
+                }
                 Err(e) => {
                     // Each failure names its document: the reader's errors name their file,
                     // the others (nothing to export, a clip a format cannot hold) get the
