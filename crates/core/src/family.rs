@@ -194,9 +194,6 @@ impl Companions for DiskCompanions {
         let dir = beside.parent().unwrap_or(Path::new(""));
         for name in names {
             let p = dir.join(name);
-            if !p.is_file() {
-                continue;
-            }
             let unreadable = |why: String| {
                 crate::Error::new(ErrorKind::Io(format!(
                     "companion of {} that cannot be read: {why}",
@@ -204,6 +201,18 @@ impl Companions for DiskCompanions {
                 )))
                 .in_file(p.display().to_string())
             };
+            // Absent, or a folder of that name (a decomp's `gameplay_keep/` of extracted
+            // assets is not the file): the next name, and the family says what it lacks.
+            // There but no file it can read (a device, a broken link): unreadable, not absent.
+            match std::fs::symlink_metadata(&p) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(unreadable(e.to_string())),
+                Ok(_) if p.is_dir() => continue,
+                Ok(_) if !p.is_file() => {
+                    return Err(unreadable("it is not a file (a device, a pipe or a broken link)".into()))
+                }
+                Ok(_) => {}
+            }
             let len = std::fs::metadata(&p).map_err(|e| unreadable(e.to_string()))?.len();
             if len > self.max_bytes {
                 return Err(unreadable(format!("{len} bytes is larger than boneyard reads ({})", self.max_bytes)));
@@ -375,6 +384,22 @@ mod tests {
         // There but not readable (here: over the size limit): an error naming it.
         let e = DiskCompanions { max_bytes: 4 }.find(&beside, &["level.RAW"]).unwrap_err().to_string();
         assert!(e.contains("level.RAW") && e.contains("cannot be read") && e.contains("10 bytes"), "{e}");
+    }
+
+    /// There, but no file: a broken link or a device is unreadable, not absent (a `.raw` that
+    /// links to nothing read as "not found beside the .dat").
+    #[cfg(unix)]
+    #[test]
+    fn disk_companions_name_a_link_to_nothing_or_a_device() {
+        let tmp = tempfile::Builder::new().prefix("boneyard_companions_links_").tempdir().unwrap();
+        let dir = tmp.path();
+        std::os::unix::fs::symlink(dir.join("nowhere"), dir.join("level.raw")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", dir.join("level.sep")).unwrap();
+        let beside = dir.join("level.dat");
+        for name in ["level.raw", "level.sep"] {
+            let e = DiskCompanions::default().find(&beside, &[name]).unwrap_err().to_string();
+            assert!(e.contains(name) && e.contains("it is not a file"), "{e}");
+        }
     }
 
     /// A regular file the operating system refuses to read even to root: /proc/self/mem at
