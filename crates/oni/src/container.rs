@@ -222,12 +222,17 @@ impl InstanceFile {
         };
 
         r.seek(h::SIZE)?;
-        let n = r.check_count(
-            num_instances,
-            h::SIZE_INSTANCE_DESCRIPTOR,
-            limit!(limits, max_instances),
-            "instance descriptors",
-        )?;
+        // A count that does not fit (the limit, or a table past the end) is the header field
+        // declaring it, not the table (as MOTN's): the offset is the field's.
+        let at_field = |field: usize| move |e: Error| Error { offset: Some(field as u64), ..e };
+        let n = r
+            .check_count(
+                num_instances,
+                h::SIZE_INSTANCE_DESCRIPTOR,
+                limit!(limits, max_instances),
+                "instance descriptors",
+            )
+            .map_err(at_field(h::NUM_INSTANCES))?;
         let names = slice(&data, name_block, name_len)?;
         let mut descriptors = Vec::with_capacity(n);
         for i in 0..n {
@@ -275,8 +280,9 @@ impl InstanceFile {
             descriptors.push(Descriptor { tag, data_offset, name, size, flags, placeholder });
         }
         // Name descriptors: instance indices, for the engine's binary search. Check them.
-        let nn =
-            r.check_count(num_names, h::SIZE_NAME_DESCRIPTOR, limit!(limits, max_instances), "name descriptors")?;
+        let nn = r
+            .check_count(num_names, h::SIZE_NAME_DESCRIPTOR, limit!(limits, max_instances), "name descriptors")
+            .map_err(at_field(h::NUM_NAMES))?;
         for _ in 0..nn {
             let at = r.offset();
             let idx = r.u32()? as usize;

@@ -13,14 +13,15 @@ fn open(rel: &str, test: &str, limits: Limits) -> Option<boneyard_core::Result<B
 }
 
 #[test]
-fn instances_over_the_limit_name_max_instances_at_the_descriptor_table() {
-    let t = "instances_over_the_limit_name_max_instances_at_the_descriptor_table";
+fn instances_over_the_limit_name_max_instances_at_the_count() {
+    let t = "instances_over_the_limit_name_max_instances_at_the_count";
     // OniSplit's `-list` of level1_Final.dat names 9 instances (more are unnamed): 8 is too few.
     let Some(r) = open("level1_Final.dat", t, Limits { max_instances: 8, ..Limits::default() }) else { return };
     let Err(e) = r else { panic!("level1_Final.dat opened with max_instances = 8") };
     assert_eq!(e.limit_name(), Some("max_instances"), "{e}");
-    // The descriptor table starts right after the 64-byte instance file header.
-    assert_eq!(e.offset, Some(0x40), "{e}");
+    // The header's instance count (at 0x14) declares what crossed it, as MOTN's attribute word
+    // does (it was the descriptor table's start, 0x40, which holds nothing wrong).
+    assert_eq!(e.offset, Some(0x14), "{e}");
     assert!(e.file.as_deref().is_some_and(|f| f.ends_with("level1_Final.dat")), "{e}");
     let boneyard_core::ErrorKind::Limit(l) = &e.kind else { unreachable!() };
     assert!(l.found >= 9, "{e}");
