@@ -78,8 +78,11 @@ pub fn warnings(ws: &[boneyard_core::Warning]) {
         eprint(&format!("boneyard: warning: {w}"));
     }
     if ws.len() > shown {
+        // Named after the file of the ones left out (in a batch, the lines around it are
+        // other documents').
+        let of = ws[shown..].first().map(|w| format!(" of {}", w.file)).unwrap_or_default();
         eprint(&format!(
-            "boneyard: warning: ... and {} more warnings (--verbose prints them all; --json outputs carry every one)",
+            "boneyard: warning: ... and {} more warnings{of} (--verbose prints them all; --json outputs carry every one)",
             ws.len() - shown
         ));
     }

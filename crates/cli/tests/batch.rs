@@ -446,3 +446,46 @@ fn a_clip_named_for_a_folder_is_looked_for_in_each_document() {
     assert_eq!(text(&o.stderr).lines().count(), 1, "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("these inputs make 4 documents"), "{}", text(&o.stderr));
 }
+
+#[test]
+fn skeletons_of_files_read_beside_are_theirs_to_write() {
+    // A baserom/ with Link's object and gameplay_keep: gameplay_keep's five skeletons were
+    // written for it, and again for Link (read beside him). Now once, by gameplay_keep, and
+    // Link's export says it left them.
+    let dir = "z64/oot-gc-eu-mq-dbg";
+    let names = ["object_link_boy", "gameplay_keep", "link_animetion"];
+    let mut files = Vec::new();
+    for n in names {
+        let Some(p) = shared_data(&format!("{dir}/{n}"), "skeletons_of_files_read_beside") else { return };
+        files.push(p);
+    }
+    let tmp = tmpdir("beside");
+    let d = tmp.path().join("baserom");
+    std::fs::create_dir(&d).unwrap();
+    for (p, n) in files.iter().zip(names) {
+        std::fs::copy(p, d.join(n)).unwrap();
+    }
+    let out = tmp.path().join("out");
+    let o = boneyard(&["export", "-f", "glb", "-o", s(&out), s(&d)]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("object_link_boy: 5 skeletons of files read beside it not written (gArrowSkel,"), "{err}");
+    let mut written: Vec<String> =
+        std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    written.sort();
+    let from_link: Vec<&String> = written.iter().filter(|n| n.starts_with("object_link_boy")).collect();
+    assert_eq!(from_link, ["object_link_boy_gLinkAdultSkel.glb"], "{written:?}");
+    assert_eq!(written.iter().filter(|n| n.starts_with("gameplay_keep")).count(), 5, "{written:?}");
+    // Named, one of them is written with Link's document.
+    let out2 = tmp.path().join("out2");
+    let o =
+        boneyard(&["export", "-f", "glb", "-o", s(&out2), "--skeleton", "gArrowSkel", s(&d.join("object_link_boy"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_dir(&out2).unwrap().count(), 1);
+    // `list --json` says which they are.
+    let j: Value =
+        serde_json::from_slice(&boneyard(&["list", "--json", s(&d.join("object_link_boy"))]).stdout).unwrap();
+    let marked: Vec<bool> =
+        j["skeletons"].as_array().unwrap().iter().map(|k| k["companion"].as_bool().unwrap_or(false)).collect();
+    assert_eq!(marked, [false, true, true, true, true, true]);
+}

@@ -318,6 +318,19 @@ impl Z64Document {
         Ok((info, runtime))
     }
 
+    /// Skeletons of the files read beside those given (`stems`: gameplay_keep found beside
+    /// Link's object) carry `"companion": true` in their extras: a caller that writes every
+    /// skeleton of the document may leave them to those files' own documents (a folder's
+    /// export wrote gameplay_keep's five skeletons once for it and again for each Link).
+    pub(crate) fn mark_companions(&mut self, stems: &[String]) {
+        for s in &mut self.skel_infos {
+            let file = s.extra.get("file").and_then(Value::as_str).unwrap_or_default();
+            if stems.iter().any(|c| c == file) {
+                s.extra.insert("companion".into(), json!(true));
+            }
+        }
+    }
+
     /// The face `Player_DrawImpl` draws at `frame` of `anim` (the default face for other
     /// animations and the rest pose).
     pub fn face_at(&self, anim: Option<usize>, frame: f64) -> Result<(usize, usize)> {

@@ -281,7 +281,10 @@ pub fn open_files_limited(
     if pick.is_some() && !inputs.iter().any(|i| rom::byte_order(&i.data).is_some()) {
         return Err(Error::not_found("--file picks a file inside a ROM, and none of the files given is a ROM"));
     }
+    let given = inputs.len();
     let mut companion_warnings = add_companions(&mut inputs, companions)?;
+    // The files read beside those given (Link's gameplay_keep): their skeletons are marked.
+    let beside: Vec<String> = inputs.get(given..).unwrap_or_default().iter().map(|i| stem_of(&i.path).0).collect();
     let mut files: Vec<SegFile> = Vec::new();
     let mut summaries: Vec<FileSummary> = Vec::new();
     let mut rom_summaries = Vec::new();
@@ -372,6 +375,7 @@ pub fn open_files_limited(
     }
     let mut doc = Z64Document::new(files, summaries, found, runtime)?;
     doc.warnings.splice(0..0, companion_warnings);
+    doc.mark_companions(&beside);
     if nothing {
         for s in &mut doc.summaries {
             s.notes.push("no skeleton or animation in this file (display lists and textures only)".into());

@@ -233,10 +233,26 @@ pub fn targets(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -> 
 /// `gameplay_keep` read alone) are named in a warning.
 /// `label` names the document in messages (its file, as given), `stem` its outputs.
 pub fn write_all(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Result<Vec<PathBuf>> {
-    let targets = targets(doc, &req.anims, req.skeleton.as_deref())?;
+    let mut targets = targets(doc, &req.anims, req.skeleton.as_deref())?;
     let several = doc.skeletons().len() > 1;
     let needs_anims = matches!(req.format, Format::Bvh | Format::Gif | Format::Apng);
     let every = req.anims.is_empty() && req.skeleton.is_none();
+    // Every skeleton asked for: those of files read beside the ones given (a family marks them
+    // `"companion": true`: Link's gameplay_keep) are those files' own to write, when the
+    // document has skeletons of its own; said, and `--skeleton` writes one.
+    let companion = |sk: usize| doc.skeletons()[sk].extra.get("companion").is_some_and(|v| v == true);
+    if every && targets.iter().any(|&(sk, _)| !companion(sk)) {
+        let left: Vec<String> =
+            targets.iter().filter(|&&(sk, _)| companion(sk)).map(|&(sk, _)| skeleton_label(doc, sk)).collect();
+        if !left.is_empty() {
+            targets.retain(|&(sk, _)| !companion(sk));
+            crate::progress::note(&format!(
+                "{label}: {} skeletons of files read beside it not written ({}): export those files, or name one with --skeleton",
+                left.len(),
+                left.join(", ")
+            ));
+        }
+    }
     let mut written = Vec::new();
     let mut skipped = Vec::new();
     let mut failed = Vec::new();
