@@ -22,7 +22,9 @@
 //! * `/api/sample?anim=A&frame=F`: the local pose, `sample --json`.
 //!
 //! `S` and `A` are what `--skeleton` and `--anim` accept (index, `#N`, id or name). Bad
-//! parameters answer 400 with `{"error": "..."}`; nothing a request holds can panic the server.
+//! parameters (and a clip asked on a skeleton it does not play on, as the CLI refuses it)
+//! answer 400 with `{"error": "..."}`; what the data cannot give (a clip boneyard lists but
+//! does not decode) 422; nothing a request holds can panic the server.
 //! Only 127.0.0.1 is bound, and requests naming another host are refused (DNS rebinding).
 //! Only GET and HEAD without a body are answered, heads are capped at 64 KiB (431), and a fixed
 //! pool of workers serves the connections with read and write time limits ([`server`]).
