@@ -105,6 +105,17 @@ fn forget(tmp: &Path) {
 /// Every file, or none: each is staged first; the first that cannot be (a name too long, a
 /// full disk) removes those staged before it and is the error; then all are renamed in place.
 pub fn write_all_atomic(files: &[(PathBuf, &[u8])]) -> Result<()> {
+    // A name taken by something that is not a file (a folder of that name) refuses the rename
+    // at the end, after the others were renamed: found first.
+    for (path, _) in files {
+        if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(boneyard_core::Error::unplaced(format!(
+                "{}: something that is not a file (a folder?) has this name; nothing written",
+                path.display()
+            ))
+            .into());
+        }
+    }
     let mut staged_files: Vec<PathBuf> = Vec::with_capacity(files.len());
     for (path, bytes) in files {
         match staged(path, bytes) {
@@ -115,16 +126,16 @@ pub fn write_all_atomic(files: &[(PathBuf, &[u8])]) -> Result<()> {
             }
         }
     }
-    let mut result = Ok(());
-    for (tmp, (path, _)) in staged_files.iter().zip(files) {
-        // A rename that fails (rare: the folder was removed) is said, and the rest still go.
+    // A rename that fails now (rare: the folder was removed meanwhile) stops the others, whose
+    // staged files are removed; the error names the files already in place.
+    for (k, (tmp, (path, _))) in staged_files.iter().zip(files).enumerate() {
         if let Err(e) = commit(tmp, path) {
-            if result.is_ok() {
-                result = Err(e);
-            }
+            staged_files[k + 1..].iter().for_each(|t| forget(t));
+            let done: Vec<String> = files[..k].iter().map(|(p, _)| p.display().to_string()).collect();
+            return Err(if done.is_empty() { e } else { e.context(format!("written before it: {}", done.join(", "))) });
         }
     }
-    result
+    Ok(())
 }
 
 /// Create the output folder, and remove the temporary files that runs which no longer exist

@@ -758,6 +758,16 @@ fn an_import_writes_every_file_or_none() {
     let e = stderr(&o);
     assert!(e.contains(&format!("{}#0: clip", exported.display())), "{e}");
     assert!(e.contains("a second clip would also be written as TRAMfixture_walk19.oni"), "{e}");
+    // A folder with the name of one of the files (found only when renaming, after the others
+    // were renamed into place): refused before anything is written.
+    let blocked = d.path().join("blocked");
+    std::fs::create_dir_all(blocked.join("TRAMfixture_walk19.oni")).unwrap();
+    std::fs::write(&long, rename_clip(&bytes, 0, "aaa_first")).unwrap();
+    let o = boneyard(&["import", s(&long), s(&exported), "--into", s(&body), "--out", s(&blocked)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("something that is not a file"), "{}", stderr(&o));
+    let left: Vec<_> = std::fs::read_dir(&blocked).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["TRAMfixture_walk19.oni"], "nothing written beside the folder");
     // A name with characters a TRAM's name does not hold: written, and said.
     std::fs::write(&long, rename_clip(&bytes, 0, "walk ä/1")).unwrap();
     let o = boneyard(&["import", s(&long), "--into", s(&body), "--out", s(&out)]);

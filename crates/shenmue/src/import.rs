@@ -357,7 +357,7 @@ pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64) -> Result<Encoded
     if !(tolerance.is_finite() && tolerance >= 0.0) {
         return Err(err(format!("tolerance {tolerance}")));
     }
-    let name = sequence_name(&clip.name)?;
+    let name = sequence_name(&clip.name).map_err(|e| e.in_file(&clip.source))?;
     let targets = match target {
         Target::Human => human_targets(clip)?,
         Target::Family { skeleton, .. } => family_targets(clip, skeleton),
@@ -489,6 +489,15 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
     let mut seen = std::collections::HashSet::new();
     for clip in clips {
         let enc = encode_on(clip, &target, tolerance)?;
+        if enc.spec.name != clip.name {
+            out.warnings.push(Warning::in_file(
+                &clip.source,
+                format!(
+                    "clip {:?}: written as {}: a sequence name holds ASCII letters, digits and _ only",
+                    clip.name, enc.spec.name
+                ),
+            ));
+        }
         if !seen.insert(enc.spec.name.clone()) {
             return Err(Error::unplaced(format!(
                 "clip {:?}: a second clip is also named {}",

@@ -63,6 +63,8 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
     }
     let plan = crate::inputs::plan(files)?;
     let batch = plan.batch;
+    // The `--anim` names some document of a folder holds (the others are said at the end).
+    let held_names: std::sync::Mutex<std::collections::HashSet<String>> = Default::default();
 
     let run = crate::batch::run(plan, options, false, |d: crate::batch::Doc| {
         let doc = d.doc;
@@ -83,16 +85,26 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
         // A folder walk with `--anim`/`--skeleton`: a document none of whose names is there
         // is counted, not failed (81 of a baserom/'s 207 objects failed for not holding one
         // scrub's clip); named files still must hold what is asked.
+        // Of several names, each document writes those it holds.
+        let mut own_req = None;
         if batch {
             let absent = |e: &boneyard_core::Error| e.is_not_found();
-            let anims_absent =
-                !req.anims.is_empty() && req.anims.iter().all(|a| doc.find_animation(a).as_ref().is_err_and(absent));
+            let held: Vec<String> =
+                req.anims.iter().filter(|a| !doc.find_animation(a).as_ref().is_err_and(absent)).cloned().collect();
+            if let Ok(mut seen) = held_names.lock() {
+                seen.extend(held.iter().cloned());
+            }
+            let anims_absent = !req.anims.is_empty() && held.is_empty();
             let skeleton_absent =
                 req.skeleton.as_deref().is_some_and(|s| doc.find_skeleton(s).as_ref().is_err_and(absent));
             if anims_absent || skeleton_absent {
                 return Ok((Vec::new(), Some(Nothing::NoneNamed)));
             }
+            if held.len() < req.anims.len() {
+                own_req = Some(Request { anims: held, ..req.clone() });
+            }
         }
+        let req = own_req.as_ref().unwrap_or(req);
         // A document with nothing this format can write: a baserom/'s animation-only objects
         // (their skeleton is in another object), and for bvh/gif/apng skeletons without
         // animations. Found by a folder walk it is counted and named, not a failure; named
@@ -153,19 +165,26 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
     }
     let mut what = format!("{outputs} files written");
     let [none, no_skeleton, no_animation, none_named] = nothing;
-    // Nothing written and what was named held by none: a misspelt name, not a quiet success.
+    // A name no document holds: a misspelt name, not a quiet success (an error when nothing
+    // was written, else a warning naming it).
+    let held = held_names.into_inner().unwrap_or_default();
+    let nowhere: Vec<String> =
+        req.anims.iter().filter(|a| batch && !held.contains(*a)).map(|a| format!("{a:?}")).collect();
     if outputs == 0 && none_named > 0 && done.errors.is_empty() {
-        return Err(usage(format!(
-            "no document of these inputs holds {} (`list` names what each holds)",
-            match (req.anims.is_empty(), &req.skeleton) {
-                (false, _) => format!(
-                    "an animation named {}",
-                    req.anims.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>().join(" or ")
-                ),
-                (true, Some(s)) => format!("a skeleton named {s:?}"),
-                (true, None) => "what was named".to_string(),
-            }
-        )));
+        let what = if !nowhere.is_empty() {
+            format!("an animation named {}", nowhere.join(" or "))
+        } else if let Some(s) = &req.skeleton {
+            format!("a skeleton named {s:?} with those animations")
+        } else {
+            "what was named".to_string()
+        };
+        return Err(usage(format!("no document of these inputs holds {what} (`list` names what each holds)")));
+    }
+    if !nowhere.is_empty() {
+        crate::progress::eprint(&format!(
+            "boneyard: warning: no document of these inputs holds an animation named {}",
+            nowhere.join(" or ")
+        ));
     }
     if none > 0 {
         what.push_str(&format!("; {none} hold no skeleton or animation"));
@@ -247,7 +266,7 @@ pub fn write_all(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> 
         if !left.is_empty() {
             targets.retain(|&(sk, _)| !companion(sk));
             crate::progress::note(&format!(
-                "{label}: {} skeletons of files read beside it not written ({}): export those files, or name one with --skeleton",
+                "{label}: {} skeletons of files read beside it left to those files ({}): --skeleton writes one with it",
                 left.len(),
                 left.join(", ")
             ));
