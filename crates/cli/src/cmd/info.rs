@@ -54,7 +54,7 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
             }
             println!(
                 "{}: {}{}",
-                f.path,
+                boneyard_core::text::escape_controls(&f.path),
                 f.format,
                 if f.variant.is_empty() { String::new() } else { format!(" ({})", f.variant) }
             );
@@ -67,10 +67,16 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
             }
         }
         for (doc, m) in &models {
-            let of = if done.batch { format!(" of {doc}") } else { String::new() };
+            let of =
+                if done.batch { format!(" of {}", boneyard_core::text::escape_controls(doc)) } else { String::new() };
             println!(
                 "skeleton {} {:?}{of}: {} engine units tall at rest (box {} x {} x {}; export --scale F to resize)",
-                m.id, m.name, m.height, m.size[0], m.size[1], m.size[2]
+                boneyard_core::text::escape_controls(&m.id),
+                m.name,
+                m.height,
+                m.size[0],
+                m.size[1],
+                m.size[2]
             );
         }
     }

@@ -67,7 +67,7 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
         for (label, (l, _, _)) in &done.ok {
             if let Listed::Text(t) = l {
                 if done.batch {
-                    println!("{label}:");
+                    println!("{}:", boneyard_core::text::escape_controls(label));
                 }
                 print!("{t}");
             }
@@ -78,27 +78,39 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
 
 fn text(d: &dyn Document) -> String {
     use std::fmt::Write;
+    // Names from files (and files' own names) with a newline would make lines of their own.
+    let e = boneyard_core::text::escape_controls;
     let mut o = String::new();
     let _ = writeln!(o, "skeletons ({}):", d.skeletons().len());
     for (i, s) in d.skeletons().iter().enumerate() {
         let _ = writeln!(
             o,
             "  #{i} {} {:?} bones={} meshes={} source={}",
-            s.id,
+            e(&s.id),
             s.name,
             s.skeleton.len(),
             s.meshes.len(),
-            s.source
+            e(&s.source)
         );
     }
     let _ = writeln!(o, "animations ({}):", d.animations().len());
     for a in d.animations() {
-        let sk =
-            a.skeleton.and_then(|s| d.skeletons().get(s)).map(|s| format!(" skeleton={}", s.id)).unwrap_or_default();
+        let sk = a
+            .skeleton
+            .and_then(|s| d.skeletons().get(s))
+            .map(|s| format!(" skeleton={}", e(&s.id)))
+            .unwrap_or_default();
         let _ = writeln!(
             o,
             "  #{} {} frames={} fps={} bones={} format={}{} source={}",
-            a.index, a.name, a.frames, a.fps, a.bones, a.format, sk, a.source
+            a.index,
+            e(&a.name),
+            a.frames,
+            a.fps,
+            a.bones,
+            a.format,
+            sk,
+            e(&a.source)
         );
     }
     o
