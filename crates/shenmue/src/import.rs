@@ -528,6 +528,12 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
                 &short,
                 format!("{clip_name}: appended as entry #{} with {}", p.entries[0], meta.1),
             ));
+        } else if let Some(like) = &options.like {
+            // A replaced sequence keeps its own entry's metadata: `--like` is for appended ones.
+            out.warnings.push(Warning::in_file(
+                &short,
+                format!("{clip_name}: replaces the sequence of that name and keeps its action metadata; --like {like} is for clips appended"),
+            ));
         }
         // Replaced entries keep their action metadata: say when cues the old clip reached
         // pass the new one's end. (Cues past the old clip's own last frame are the game's: a

@@ -257,9 +257,18 @@ fn kept_cues_past_a_shorter_clip_are_warned() {
     let other = find(&doc, "YKI_AKI_DAMEGE_HAN_TOP_K");
     let clip = clip_of(&doc, other);
     assert_eq!(clip.poses.len(), 20);
-    let out = import(&data, &[clip]);
+    let out = import(&data, std::slice::from_ref(&clip));
     let w: Vec<&str> = out.warnings.iter().map(|w| w.message.as_str()).collect();
     assert!(!w.iter().any(|m| m.contains("has cues up to frame")), "{w:?}");
+    // `--like` with a clip that replaces its namesake: the namesake's metadata stays, said.
+    let like = ImportOptions { like: Some("AKI_AKI_RUN_LP".into()), ..Default::default() };
+    let out =
+        boneyard_shenmue::import_clips(vec![InputFile::new("motion.bin", data.to_vec())], &[clip], &like).unwrap();
+    let w: Vec<&str> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(
+        w.iter().any(|m| m.contains("keeps its action metadata; --like AKI_AKI_RUN_LP is for clips appended")),
+        "{w:?}"
+    );
 }
 
 /// Hostile banks: any file the reader accepts (the demo motion file with random bytes
