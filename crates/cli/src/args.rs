@@ -24,7 +24,7 @@ pub struct Cli {
     /// No progress bar and no summary: warnings and errors only.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
-    /// Name each output file as it is written.
+    /// Every warning (not the first 8 of a document), and each output file named as it is written.
     #[arg(short, long, global = true)]
     pub verbose: bool,
 }
