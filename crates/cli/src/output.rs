@@ -85,12 +85,8 @@ fn staged(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
 /// The staged file `tmp` becomes `path`.
 fn commit(tmp: &Path, path: &Path) -> Result<()> {
     let res = std::fs::rename(tmp, path);
-    if res.is_err() {
-        let _ = std::fs::remove_file(tmp);
-    }
-    if let Some(s) = partial().as_mut() {
-        s.remove(tmp);
-    }
+    // Renamed, or not: either way no longer a staged file (removed when the rename failed).
+    forget(tmp);
     res.with_context(|| format!("{}: cannot write", path.display()))
 }
 

@@ -39,6 +39,22 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// A `baserom/` folder (in a new temporary folder) holding copies of the real OoT files
+/// `names`; None (the test skips, said) when the data is not there.
+fn baserom(tag: &str, test: &str, names: &[&str]) -> Option<(TempDir, std::path::PathBuf)> {
+    let mut files = Vec::new();
+    for n in names {
+        files.push(shared_data(&format!("z64/oot-gc-eu-mq-dbg/{n}"), test)?);
+    }
+    let tmp = tmpdir(tag);
+    let d = tmp.path().join("baserom");
+    std::fs::create_dir(&d).unwrap();
+    for (p, n) in files.iter().zip(names) {
+        std::fs::copy(p, d.join(n)).unwrap();
+    }
+    Some((tmp, d))
+}
+
 #[test]
 fn a_folder_keeps_going_past_a_bad_file() {
     let Some(tmp) = mixed_folder("list") else { return };
@@ -259,19 +275,13 @@ fn a_folder_walk_names_what_it_could_not_write() {
     // hold (object_box's chest lid scales; its other skeleton's clips can be written) and an
     // ordinary object. None of them fails the run: each is a warning naming its document, and
     // counted in the summary.
-    let dir = "z64/oot-gc-eu-mq-dbg";
-    let names = ["object_dekunuts", "object_os_anime", "object_ahg", "object_box"];
-    let mut files = Vec::new();
-    for n in names {
-        let Some(p) = shared_data(&format!("{dir}/{n}"), "a_folder_walk_names_what_it_could_not_write") else { return };
-        files.push(p);
-    }
-    let tmp = tmpdir("walk-names");
-    let d = tmp.path().join("baserom");
-    std::fs::create_dir(&d).unwrap();
-    for (p, n) in files.iter().zip(names) {
-        std::fs::copy(p, d.join(n)).unwrap();
-    }
+    let Some((tmp, d)) = baserom(
+        "walk-names",
+        "a_folder_walk_names_what_it_could_not_write",
+        &["object_dekunuts", "object_os_anime", "object_ahg", "object_box"],
+    ) else {
+        return;
+    };
     let out = tmp.path().join("out");
     let o = boneyard(&["export", "--format", "bvh", "--out", s(&out), s(&d)]);
     let err = text(&o.stderr);
@@ -415,19 +425,13 @@ fn a_clip_named_for_a_folder_is_looked_for_in_each_document() {
     // of 207 failed, exit 1); a name no document holds is a usage error. `sample` on a folder
     // says it needs one document before opening any (it opened all 207 first, their warnings
     // on the screen).
-    let dir = "z64/oot-gc-eu-mq-dbg";
-    let names = ["object_dekunuts", "object_ahg", "object_box", "object_gnd"];
-    let mut files = Vec::new();
-    for n in names {
-        let Some(p) = shared_data(&format!("{dir}/{n}"), "a_clip_named_for_a_folder") else { return };
-        files.push(p);
-    }
-    let tmp = tmpdir("named-in-folder");
-    let d = tmp.path().join("baserom");
-    std::fs::create_dir(&d).unwrap();
-    for (p, n) in files.iter().zip(names) {
-        std::fs::copy(p, d.join(n)).unwrap();
-    }
+    let Some((tmp, d)) = baserom(
+        "named-in-folder",
+        "a_clip_named_for_a_folder",
+        &["object_dekunuts", "object_ahg", "object_box", "object_gnd"],
+    ) else {
+        return;
+    };
     let out = tmp.path().join("out");
     let o = boneyard(&["export", "-f", "glb", "-o", s(&out), "--anim", "gDekuNutsSpitAnim", s(&d)]);
     let err = text(&o.stderr);
@@ -478,19 +482,11 @@ fn skeletons_of_files_read_beside_are_theirs_to_write() {
     // A baserom/ with Link's object and gameplay_keep: gameplay_keep's five skeletons were
     // written for it, and again for Link (read beside him). Now once, by gameplay_keep, and
     // Link's export says it left them.
-    let dir = "z64/oot-gc-eu-mq-dbg";
-    let names = ["object_link_boy", "gameplay_keep", "link_animetion"];
-    let mut files = Vec::new();
-    for n in names {
-        let Some(p) = shared_data(&format!("{dir}/{n}"), "skeletons_of_files_read_beside") else { return };
-        files.push(p);
-    }
-    let tmp = tmpdir("beside");
-    let d = tmp.path().join("baserom");
-    std::fs::create_dir(&d).unwrap();
-    for (p, n) in files.iter().zip(names) {
-        std::fs::copy(p, d.join(n)).unwrap();
-    }
+    let Some((tmp, d)) =
+        baserom("beside", "skeletons_of_files_read_beside", &["object_link_boy", "gameplay_keep", "link_animetion"])
+    else {
+        return;
+    };
     let out = tmp.path().join("out");
     let o = boneyard(&["export", "-f", "glb", "-o", s(&out), s(&d)]);
     let err = text(&o.stderr);

@@ -25,6 +25,18 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `export --format glb` of `args` (files and flags) into `dir`, which must then hold one glb:
+/// its path.
+fn export_one_glb(dir: &Path, args: &[&str]) -> PathBuf {
+    let mut all = vec!["-q", "export", "--format", "glb", "--out", s(dir)];
+    all.extend_from_slice(args);
+    let o = boneyard(&all);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    files.into_iter().next().unwrap()
+}
+
 /// The fixtures and the glb `boneyard export` makes of the walk on the body, in the folder
 /// returned last.
 fn setup(tag: &str) -> Option<(PathBuf, PathBuf, PathBuf, TempDir)> {
@@ -708,10 +720,7 @@ fn an_import_never_replaces_a_file_it_was_given() {
         std::fs::copy(f, game.join(f.file_name().unwrap())).unwrap();
     }
     let tram = std::fs::read(&walk).unwrap();
-    let glb = d.path().join("oni_glb");
-    let o = boneyard(&["-q", "export", "--format", "glb", "--out", s(&glb), s(&body), s(&walk)]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let exported = std::fs::read_dir(&glb).unwrap().next().unwrap().unwrap().path();
+    let exported = export_one_glb(&d.path().join("oni_glb"), &[s(&body), s(&walk)]);
     let into = game.join("TRBSfixture_body19.oni");
     let o = boneyard(&["import", s(&exported), "--into", s(&into), "--out", s(&game)]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -731,10 +740,7 @@ fn an_import_writes_every_file_or_none() {
         return;
     };
     let d = tmpdir("all-or-none");
-    let glb = d.path().join("glb");
-    let o = boneyard(&["-q", "export", "--format", "glb", "--out", s(&glb), s(&body), s(&walk)]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let exported = std::fs::read_dir(&glb).unwrap().next().unwrap().unwrap().path();
+    let exported = export_one_glb(&d.path().join("glb"), &[s(&body), s(&walk)]);
     let bytes = std::fs::read(&exported).unwrap();
     let out = d.path().join("out");
     // 249 characters: a TRAM's name holds them (251 at most), a file name does not once
@@ -859,10 +865,7 @@ fn options_and_map_entries_that_can_do_nothing_are_said() {
         return;
     };
     let d = tmpdir("ignored");
-    let glb = d.path().join("glb");
-    let o = boneyard(&["-q", "export", "--format", "glb", "--anim", "#0", "--out", s(&glb), s(&obj)]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let exported = std::fs::read_dir(&glb).unwrap().next().unwrap().unwrap().path();
+    let exported = export_one_glb(&d.path().join("glb"), &["--anim", "#0", s(&obj)]);
     let map = d.path().join("map.json");
     std::fs::write(&map, r#"{"ghost": "limb_01", "limb_02": "no_such_limb"}"#).unwrap();
     let out = d.path().join("out");

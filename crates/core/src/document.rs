@@ -316,7 +316,7 @@ const MAX_SUGGESTED: usize = 256;
 
 /// `spec` for a message: quoted, and cut after 80 characters (a name asked for may be a
 /// hostile request's 64 KB).
-pub fn quoted(spec: &str) -> String {
+fn quoted(spec: &str) -> String {
     match spec.char_indices().nth(80) {
         Some((at, _)) => format!("{:?}... ({} bytes)", &spec[..at], spec.len()),
         None => format!("{spec:?}"),

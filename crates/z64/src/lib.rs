@@ -305,23 +305,23 @@ pub fn open_files_limited(
             };
             sum.counts.push(("dma entries".into(), info.entries as u64));
             sum.counts.push(("deleted".into(), info.deleted as u64));
-            if let Some(&(i, first, at)) = info.shared.first() {
+            if let Some(&(i, first, at)) = info.overlapping.first() {
                 companion_warnings.push(Warning::at(
                     &name,
                     at,
                     format!(
                         "{} DMA entries (the first: entry {i}, over entry {first}) name ROM bytes an earlier entry holds: not read (a ROM's files never overlap)",
-                        info.shared.len()
+                        info.overlapping.len()
                     ),
                 ));
-                sum.counts.push(("overlapping an earlier entry".into(), info.shared.len() as u64));
+                sum.counts.push(("overlapping an earlier entry".into(), info.overlapping.len() as u64));
                 let shown: Vec<String> =
-                    info.shared.iter().take(8).map(|(i, first, _)| format!("{i} (over {first})")).collect();
+                    info.overlapping.iter().take(8).map(|(i, first, _)| format!("{i} (over {first})")).collect();
                 sum.notes.push(format!(
                     "{} DMA entries name ROM bytes an earlier one holds, not read: entries {}{}",
-                    info.shared.len(),
+                    info.overlapping.len(),
                     shown.join(", "),
-                    if info.shared.len() > 8 { ", ..." } else { "" }
+                    if info.overlapping.len() > 8 { ", ..." } else { "" }
                 ));
             }
             sum.notes

@@ -131,7 +131,7 @@ pub struct RomInfo {
     /// the entry is in the table): not read. The games' files never overlap in the ROM; a
     /// crafted table of 4,000 entries naming one object made 4,000 documents of it (minutes of
     /// export, hundreds of MB written, from 74 KB).
-    pub shared: Vec<(usize, usize, u64)>,
+    pub overlapping: Vec<(usize, usize, u64)>,
     /// File names found (debug ROMs).
     pub named: bool,
 }
@@ -222,7 +222,7 @@ pub fn read_rom(rom: &[u8], limits: &Limits) -> Result<(RomInfo, Vec<RomFile>)> 
             // ranges read do not overlap each other, so that one is the only candidate).
             let clash = read.range(..span.1).next_back().filter(|(_, &(end, _))| end > span.0);
             if let Some((_, &(_, first))) = clash {
-                info.shared.push((i, first, at as u64));
+                info.overlapping.push((i, first, at as u64));
                 continue;
             }
             read.insert(span.0, (span.1, i));

@@ -189,7 +189,7 @@ fn dma_entries_over_an_earlier_ones_bytes_are_read_once() {
     let limits = boneyard_core::Limits::default();
     let (info, files) = boneyard_z64::read_rom(&rom, &limits).unwrap();
     let n = files.len();
-    assert!(info.shared.is_empty());
+    assert!(info.overlapping.is_empty());
     // The object's entry (the fourth file: makerom, boot, dmadata, filler, object, filler) and
     // the filler after it, which now names the object's bytes from 16 bytes in.
     let obj_entry = files.iter().find(|f| f.data == obj).unwrap().index;
@@ -202,7 +202,7 @@ fn dma_entries_over_an_earlier_ones_bytes_are_read_once() {
     rom[next + 8..next + 12].copy_from_slice(&(rs + 16).to_be_bytes());
     let (info, files) = boneyard_z64::read_rom(&rom, &limits).unwrap();
     assert_eq!(files.len(), n - 1);
-    assert_eq!(info.shared, vec![(obj_entry + 1, obj_entry, next as u64)]);
+    assert_eq!(info.overlapping, vec![(obj_entry + 1, obj_entry, next as u64)]);
     let doc = open_files(vec![InputFile::new("overlap.z64", rom)]).unwrap();
     let w: Vec<&str> = doc.warnings().iter().map(|w| w.message.as_str()).collect();
     assert!(w.iter().any(|m| m.contains("1 DMA entries (the first: entry") && m.contains("not read")), "{w:?}");

@@ -263,8 +263,8 @@ fn dma_entries_sharing_one_big_stream_are_bounded() {
     }
     let (info, ok) = boneyard_z64::read_rom(&r, &boneyard_core::Limits::default()).unwrap();
     assert_eq!(ok.len(), 4, "header, boot, dmadata and the stream, once");
-    assert_eq!(info.shared.len(), 200);
-    assert_eq!(info.shared[0], (4, 3, entry(4) as u64));
+    assert_eq!(info.overlapping.len(), 200);
+    assert_eq!(info.overlapping[0], (4, 3, entry(4) as u64));
     // Nine distinct 16 MiB streams: entries 0..3 (header, boot, dmadata) take a few KB; eight
     // 16 MiB files (3..=10) pass 128 MiB.
     let files: Vec<(&[u8], bool)> = std::iter::repeat_n((&big[..], true), 9).collect();
