@@ -667,7 +667,15 @@ impl Document for OniDocument {
             channels,
             locals,
             root_motion: Some(Vec3::new(pos[0], 0.0, pos[1])),
-            extra: t.frame_json(f),
+            extra: {
+                // cli.md: engines that play whole frames say how a real one is taken.
+                let mut extra = t.frame_json(f);
+                extra.insert(
+                    "frame_rounding".into(),
+                    json!("floor, clamped into 0..frames-1 (the engine plays whole frames)"),
+                );
+                extra
+            },
         })
     }
 

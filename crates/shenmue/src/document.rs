@@ -587,6 +587,12 @@ impl Document for ShenmueDocument {
         let root_motion = self.root_motion(anim, &world)?;
         let mut extra = Map::new();
         extra.insert("ik_degenerate".into(), Value::from(degenerate));
+        // cli.md: a frame is said as the engine takes it. The curves are evaluated at any real
+        // frame (f32), held at the clip's ends.
+        extra.insert(
+            "frame_rounding".into(),
+            Value::from("none: curves are evaluated at the frame as f32, clamped into 0..frames-1"),
+        );
         Ok(Sample { frame: f64::from(f), channels, locals, root_motion, extra })
     }
 

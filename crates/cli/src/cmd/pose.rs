@@ -31,11 +31,28 @@ pub fn run(
         (true, Some(a)) => (0..doc.animations()[a].frames).map(f64::from).collect(),
         _ => vec![super::check_frame(frame.unwrap_or(0.0))?],
     };
+    // The frame the engine plays for each one asked for (wrapped, rounded: as `sample` says
+    // it), and how it got there: `--frame 40` of an 18-frame clip is posed as frame 4.
+    let played = |f: f64| -> Result<Option<(f64, Option<serde_json::Value>)>> {
+        let Some(a) = a else { return Ok(None) };
+        let s = doc.sample(a, f).map_err(|e| super::in_document(e, files))?;
+        Ok(Some((s.frame, s.extra.get("frame_rounding").cloned())))
+    };
     if json {
         let mut out = Vec::with_capacity(frames.len());
         for &f in &frames {
             let w = doc.pose(sk, a, f).map_err(|e| super::in_document(e, files))?;
-            out.push(json!({"frame": f, "bones": crate::json::pose_bones(info, &w)}));
+            let mut v = json!({"frame": f, "bones": crate::json::pose_bones(info, &w)});
+            if let (Some((p, rounding)), Some(o)) = (played(f)?, v.as_object_mut()) {
+                if !all_frames {
+                    o.insert("requested_frame".into(), json!(f));
+                    o.insert("frame".into(), json!(p));
+                    if let Some(r) = rounding {
+                        o.insert("frame_rounding".into(), r);
+                    }
+                }
+            }
+            out.push(v);
         }
         let anim_v = a.map(|a| crate::json::anim_header(&doc.animations()[a]));
         let warnings: Vec<_> = doc.warnings().iter().map(crate::json::warning).collect();
@@ -55,7 +72,10 @@ pub fn run(
     for &f in &frames {
         let w = doc.pose(sk, a, f).map_err(|e| super::in_document(e, files))?;
         match a {
-            Some(a) => println!("{} frame {f:?}:", doc.animations()[a].name),
+            Some(a) => match played(f)?.map(|p| p.0) {
+                Some(p) if p != f => println!("{} frame {p:?} (asked for {f:?}):", doc.animations()[a].name),
+                _ => println!("{} frame {f:?}:", doc.animations()[a].name),
+            },
             None => println!("{} rest pose:", info.name),
         }
         // Rows of the 3x4 matrix (rotation columns then translation), 3 decimals.
