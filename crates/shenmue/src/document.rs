@@ -6,8 +6,8 @@ use crate::rig::{self, Controls, RigPlan, HUMAN_RIG};
 use crate::sample::{bind, bind_into, clamp_frame, sample_curves, sample_into, CurveValue};
 use boneyard_core::fk::locals_from_world;
 use boneyard_core::{
-    AnimInfo, Bone, Channel, Document, Error, FileSummary, Interpolation, Mesh, Result, Sample, Skeleton, SkeletonInfo,
-    Transform, Warning,
+    AnimInfo, Bone, Channel, Document, Error, ErrorKind, FileSummary, Interpolation, Mesh, Result, Sample, Skeleton,
+    SkeletonInfo, Transform, Warning,
 };
 use glam::{Mat4, Vec3};
 use serde_json::{json, Map, Value};
@@ -48,6 +48,9 @@ pub struct ShenmueDocument {
     motns: Vec<MotnFile>,
     /// Per MOTN file, its display name (animation names are prefixed with it when several).
     motn_names: Vec<String>,
+    /// Per MOTN file, its whole name as read (a container's member named within it): what its
+    /// byte offsets are offsets of.
+    motn_paths: Vec<String>,
     /// Controller family → skeleton index (family 0 = the human rig = skeleton 0).
     family_skeleton: BTreeMap<u16, usize>,
     /// MT5 skeleton index → how its nodes take the rig's matrices.
@@ -265,7 +268,8 @@ impl ShenmueDocument {
         let mut refs = Vec::new();
         let mut stored = Vec::with_capacity(motns.len());
         let mut motn_names = Vec::with_capacity(motns.len());
-        for (mi, (fname, m)) in motns.into_iter().enumerate() {
+        let mut motn_paths = Vec::with_capacity(motns.len());
+        for (mi, (path, m)) in motns.into_iter().enumerate() {
             // The skeleton of the family looked up once a run of entries of one family (the
             // human rig for almost every entry of MOTION.BIN's 1559), not once each.
             let mut last: Option<(u16, Option<usize>, usize)> = None;
@@ -284,7 +288,8 @@ impl ShenmueDocument {
                 AnimRef { motn: mi, entry: ei, skeleton, bones }
             }));
             stored.push(m);
-            motn_names.push(fname);
+            motn_names.push(boneyard_core::text::file_name(&path).to_string());
+            motn_paths.push(path);
         }
         Ok(ShenmueDocument {
             files,
@@ -294,6 +299,7 @@ impl ShenmueDocument {
             refs,
             motns: stored,
             motn_names,
+            motn_paths,
             family_skeleton,
             routes,
             fk_nodes,
@@ -346,11 +352,17 @@ impl ShenmueDocument {
         let b = self.block_of(anim)?;
         match &b.layout {
             Layout::Curves(m) => Ok((b, m)),
-            other => Err(Error::unsupported(format!(
-                "animation #{anim} ({}) uses the {} layout, which boneyard lists but does not decode",
-                self.anims()[anim].name,
-                other.kind()
-            ))),
+            // At the sequence's header, in the MOTN file holding it (the open's warning about
+            // it names the same place).
+            other => Err(Error::at(
+                b.offset as u64,
+                ErrorKind::Unsupported(format!(
+                    "animation #{anim} ({}) uses the {} layout, which boneyard lists but does not decode",
+                    self.anims()[anim].name,
+                    other.kind()
+                )),
+            )
+            .in_file(self.refs.get(anim).map_or("", |r| self.motn_paths[r.motn].as_str()))),
         }
     }
 

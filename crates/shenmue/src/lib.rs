@@ -246,7 +246,7 @@ fn collect(name: &str, file: &bytes::Bytes, depth: usize, found: &mut Found, top
         let left_out = left_out_summary(&m);
         found.summaries.push(summary_of_motn(name, &m, left_out.as_ref()));
         found.warnings.extend(motn_warnings(name, &m, left_out));
-        found.motns.push((short_name(name), m));
+        found.motns.push((name.to_string(), m));
         return Ok(true);
     }
     // (entry name, its bytes, its offset in this file)

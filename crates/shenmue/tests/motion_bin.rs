@@ -445,3 +445,28 @@ fn check_lines_are_pinned_and_thread_independent() {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     assert_eq!(pool.install(|| doc.check().unwrap()), lines);
 }
+
+/// The 28 names MOTION.BIN lists but boneyard does not decode: sampling one is an error at
+/// its sequence's header, the offset the open's warning about it and `list`'s source give.
+#[test]
+fn sampling_a_listed_only_sequence_names_its_offset() {
+    let Some(d) = load("sampling_a_listed_only_sequence_names_its_offset") else { return };
+    let f = MotnFile::parse(&d).unwrap();
+    let doc = boneyard_shenmue::open_bytes(&[("motion.bin".into(), &d)]).unwrap();
+    let mut said = 0;
+    for (i, e) in f.entries.iter().enumerate() {
+        let b = &f.blocks[e.block];
+        if b.motion().is_some() {
+            continue;
+        }
+        let err = doc.sample(i, 0.0).unwrap_err();
+        assert_eq!(err.offset, Some(b.offset as u64), "{}", e.name);
+        assert_eq!(err.file.as_deref(), Some("motion.bin"));
+        assert!(err.to_string().contains(&format!("({})", e.name)), "{err}");
+        assert_eq!(doc.animations()[i].source, format!("motion.bin@{:#x}", b.offset));
+        assert!(doc.warnings().iter().any(|w| w.offset == Some(b.offset as u64)), "{}", e.name);
+        said += 1;
+    }
+    println!("{said}/28 listed-only names: sampling each is an error at its sequence");
+    assert_eq!(said, 28);
+}
