@@ -73,9 +73,19 @@ fn obj_name(name: &str) -> String {
     name.chars().map(|c| if c.is_whitespace() { '_' } else { c }).collect()
 }
 
-/// Write an object's vertices and faces; `base` is the number of vertices written before
-/// (OBJ indices are global and 1-based; every attribute has one entry per vertex here).
-fn write_object(out: &mut String, o: &Object, base: usize) {
+/// How many `v`, `vt` and `vn` lines the file has so far. OBJ numbers each kind on its own,
+/// from the file's start (1-based): a mesh without uvs writes no `vt`, so the next mesh's
+/// uvs are not numbered as its vertices are.
+#[derive(Default, Clone, Copy)]
+struct Written {
+    v: usize,
+    vt: usize,
+    vn: usize,
+}
+
+/// Write an object's vertices and faces after what `before` counts, and count them in.
+/// (Each attribute the object has holds one entry per vertex.)
+fn write_object(out: &mut String, o: &Object, before: &mut Written) {
     let name = obj_name(o.name);
     let _ = writeln!(out, "o {name}\ng {name}");
     if let Some(m) = o.material {
@@ -95,18 +105,24 @@ fn write_object(out: &mut String, o: &Object, base: usize) {
             let _ = writeln!(out, "vn {} {} {}", n.x, n.y, n.z);
         }
     }
+    let b = *before;
     for t in o.indices.chunks_exact(3) {
         let corner = |i: u32| {
-            let k = base + i as usize + 1;
+            let i = i as usize + 1;
+            let v = b.v + i;
             match (o.uvs.is_some(), o.normals.is_some()) {
-                (true, true) => format!("{k}/{k}/{k}"),
-                (false, true) => format!("{k}//{k}"),
-                (true, false) => format!("{k}/{k}"),
-                (false, false) => k.to_string(),
+                (true, true) => format!("{v}/{}/{}", b.vt + i, b.vn + i),
+                (false, true) => format!("{v}//{}", b.vn + i),
+                (true, false) => format!("{v}/{}", b.vt + i),
+                (false, false) => v.to_string(),
             }
         };
         let _ = writeln!(out, "f {} {} {}", corner(t[0]), corner(t[1]), corner(t[2]));
     }
+    let n = o.positions.len();
+    before.v += n;
+    before.vt += o.uvs.map_or(0, |_| n);
+    before.vn += o.normals.map_or(0, |_| n);
 }
 
 pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<String> {
@@ -155,7 +171,7 @@ fn write_files(
         let parents: Vec<Option<usize>> = skel.bones.iter().map(|b| b.parent).collect();
         let (p, i, _) = crate::stick::boxes(&parents, &pose);
         let o = Object { name: "skeleton", positions: &p, uvs: None, normals: None, indices: &i, material: None };
-        write_object(&mut out, &o, 0);
+        write_object(&mut out, &o, &mut Written::default());
         files.obj = out;
         return Ok(files);
     }
@@ -165,7 +181,7 @@ fn write_files(
         .enumerate()
         .map(|(i, m)| affine_inverse(m).ok_or_else(|| invalid(format!("bone {i}: rest matrix cannot be inverted"))))
         .collect::<Result<_>>()?;
-    let mut base = 0;
+    let mut written = Written::default();
     for (k, mesh) in meshes.into_iter().enumerate() {
         mesh.validate(skel.len()).map_err(|e| invalid(format!("cannot export: {}", e.kind)))?;
         let ms = vertex_matrices(mesh, &pose, &rest_inverse)?;
@@ -189,8 +205,7 @@ fn write_files(
             indices: &mesh.indices,
             material: material.as_deref(),
         };
-        write_object(&mut out, &o, base);
-        base += p.len();
+        write_object(&mut out, &o, &mut written);
     }
     files.obj = out;
     Ok(files)

@@ -134,3 +134,82 @@ fn link_with_materials_and_textures() {
         vts.len()
     );
 }
+
+/// An OBJ read back as OBJ readers read it (each of `v`, `vt`, `vn` numbered on its own from
+/// the file's start): every corner of every face, per `o`, as (v, vt, vn) lines' values.
+type Corner = (Vec3, Option<(f32, f32)>, Option<Vec3>);
+fn read_back(text: &str) -> Vec<(String, Vec<Corner>)> {
+    let (mut v, mut vt, mut vn) = (Vec::new(), Vec::new(), Vec::new());
+    let mut objects: Vec<(String, Vec<Corner>)> = Vec::new();
+    let nums = |l: &str| l.split(' ').map(|x| x.parse::<f32>().unwrap()).collect::<Vec<f32>>();
+    for l in text.lines() {
+        if let Some(n) = l.strip_prefix("o ") {
+            objects.push((n.to_string(), Vec::new()));
+        } else if let Some(x) = l.strip_prefix("v ") {
+            let x = nums(x);
+            v.push(Vec3::new(x[0], x[1], x[2]));
+        } else if let Some(x) = l.strip_prefix("vt ") {
+            let x = nums(x);
+            vt.push((x[0], x[1]));
+        } else if let Some(x) = l.strip_prefix("vn ") {
+            let x = nums(x);
+            vn.push(Vec3::new(x[0], x[1], x[2]));
+        } else if let Some(f) = l.strip_prefix("f ") {
+            for c in f.split(' ') {
+                let k: Vec<&str> = c.split('/').collect();
+                let at = |i: usize| k.get(i).filter(|s| !s.is_empty()).map(|s| s.parse::<usize>().unwrap() - 1);
+                let corner = (
+                    v[at(0).unwrap()],
+                    at(1).map(|i| *vt.get(i).unwrap_or_else(|| panic!("vt {} of {}", i + 1, vt.len()))),
+                    at(2).map(|i| *vn.get(i).unwrap_or_else(|| panic!("vn {} of {}", i + 1, vn.len()))),
+                );
+                objects.last_mut().unwrap().1.push(corner);
+            }
+        }
+    }
+    objects
+}
+
+/// Meshes with and without uvs in one file (Epona, the fan models, child Link, Zelda): every
+/// face corner, read back, is the uv (v flipped) of that corner's vertex in the reader's mesh;
+/// a mesh without uvs before it does not shift them (it wrote no `vt`).
+#[test]
+fn corners_name_their_own_uvs_after_meshes_without() {
+    let Some(dir) = boneyard_core::testdata::shared_data("z64", "obj corners") else { return };
+    let sets: [&[&str]; 7] = [
+        &["oot-gc-eu-mq-dbg/object_horse"],
+        &["oot-gc-eu-mq-dbg/object_zl1"],
+        &["oot-gc-eu-mq-dbg/object_link_child", "oot-gc-eu-mq-dbg/gameplay_keep", "oot-gc-eu-mq-dbg/link_animetion"],
+        &["fan/Aria_Hiro_Girl_OOTO.zobj"],
+        &["fan/Adult_saria.zobj"],
+        &["fan/Aria_Hiro_Child_OOTO.zobj"],
+        &["fan/Child_FrogSong_OoT.zobj"],
+    ];
+    let (mut corners, mut mixed) = (0, 0);
+    for set in sets {
+        let files: Vec<_> = set.iter().map(|f| boneyard_core::InputFile::read(&dir.join(f)).unwrap()).collect();
+        let doc = boneyard_z64::open_files(files).unwrap();
+        let doc: &dyn boneyard_core::Document = &doc;
+        for sk in 0..doc.skeletons().len() {
+            if doc.skeletons()[sk].extra.get("companion").is_some() {
+                continue;
+            }
+            let text = obj(doc, sk, None, 0.0).unwrap();
+            let meshes: Vec<_> = doc.skeletons()[sk].meshes.iter().filter(|m| !m.indices.is_empty()).collect();
+            let objects = read_back(&text);
+            assert_eq!(objects.len(), meshes.len(), "{set:?}");
+            mixed += usize::from(meshes.iter().any(|m| m.uvs.is_none()) && meshes.iter().any(|m| m.uvs.is_some()));
+            for (mesh, (name, got)) in meshes.iter().zip(&objects) {
+                assert_eq!(got.len(), mesh.indices.len(), "{name}");
+                for (&i, c) in mesh.indices.iter().zip(got) {
+                    let want = mesh.uvs.as_ref().map(|u| u[i as usize]).map(|t| (t.x, 1.0 - t.y));
+                    assert_eq!(c.1, want, "{set:?} {name}: vertex {i}");
+                    assert_eq!(c.2.is_some(), mesh.normals.is_some(), "{name}");
+                    corners += 1;
+                }
+            }
+        }
+    }
+    assert!(mixed >= 4, "{mixed}");
+    println!("obj: {corners} face corners in {mixed} files of meshes with and without uvs, each its own uv");
+}
