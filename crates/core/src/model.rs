@@ -141,6 +141,21 @@ pub struct Texture {
     pub rgba: std::sync::Arc<[u8]>,
     /// How the format samples it (previews and the glTF sampler follow it).
     pub filter: TextureFilter,
+    /// How uvs outside 0..1 sample it, across (u) and down (v): previews and the glTF
+    /// sampler follow it.
+    pub wrap: [TextureWrap; 2],
+}
+
+/// What a texture coordinate outside 0..1 samples, along one axis (glTF's wrap modes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TextureWrap {
+    /// The image again (glTF REPEAT).
+    #[default]
+    Repeat,
+    /// The image again, every other time mirrored (glTF MIRRORED_REPEAT; the N64's mirror bit).
+    MirroredRepeat,
+    /// The edge texel (glTF CLAMP_TO_EDGE; the N64's clamp bit without a wrap mask).
+    ClampToEdge,
 }
 
 /// Texture sampling.

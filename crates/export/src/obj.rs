@@ -13,6 +13,7 @@
 use std::fmt::Write;
 
 use boneyard_core::error::ErrorKind;
+use boneyard_core::model::TextureWrap;
 use boneyard_core::{Document, Error, Mesh, MeshBinding, Result};
 use glam::{Mat3, Mat4, Vec3};
 
@@ -218,7 +219,14 @@ fn add_material(files: &mut ObjFiles, stem: &str, mesh: &Mesh, k: usize) -> Resu
     let _ = writeln!(files.mtl, "newmtl {name}\nKd {} {} {}\nd {}\nillum 1", c[0], c[1], c[2], c[3]);
     if let Some(png) = texture_png(mesh)? {
         let file = format!("{stem}_{k}.png");
-        let _ = writeln!(files.mtl, "map_Kd {file}");
+        // MTL's one wrap option clamps both axes; a mirror it cannot say, so the file says so
+        // where a reader of it will look (the glb carries both).
+        let wrap = mesh.texture.as_ref().map(|t| t.wrap).unwrap_or_default();
+        if wrap.contains(&TextureWrap::MirroredRepeat) {
+            let _ = writeln!(files.mtl, "# {file} is mirrored past its edges in the game (MTL repeats it)");
+        }
+        let clamp = if wrap == [TextureWrap::ClampToEdge; 2] { "-clamp on " } else { "" };
+        let _ = writeln!(files.mtl, "map_Kd {clamp}{file}");
         files.textures.push((file, png));
     }
     Ok(name)

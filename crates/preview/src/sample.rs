@@ -3,7 +3,7 @@
 //! the three of the triangle the point is in (upper-left when `fs + ft < 1`, lower-right
 //! otherwise), interpolated linearly. Point sampling takes the nearest texel.
 
-use boneyard_core::model::{Texture, TextureFilter};
+use boneyard_core::model::{Texture, TextureFilter, TextureWrap};
 
 /// `UNIT[v]` is `v as f32 / 255.0`: a channel as 0..1.
 static UNIT: [f32; 256] = {
@@ -36,6 +36,23 @@ fn wrap(v: i64, n: u32) -> usize {
     }
 }
 
+/// Texel coordinate `v` (not negative) along an axis of `n` texels, as the texture wraps there
+/// (a clamped coordinate is already in range).
+fn place(v: i64, n: u32, how: TextureWrap) -> usize {
+    match how {
+        TextureWrap::Repeat | TextureWrap::ClampToEdge => wrap(v, n),
+        TextureWrap::MirroredRepeat => {
+            // Every other period runs backwards: 0 1 .. n-1 n-1 .. 1 0 0 1 ..
+            let p = wrap(v, 2 * n);
+            if p >= n as usize {
+                2 * n as usize - 1 - p
+            } else {
+                p
+            }
+        }
+    }
+}
+
 /// The colour of `t` at `uv` (glTF convention: (0, 0) the top-left corner of the image, 1 a
 /// whole image). The caller has checked that `t.rgba` holds `width * height` texels.
 pub fn sample(t: &Texture, uv: [f32; 2]) -> [f32; 4] {
@@ -55,14 +72,35 @@ pub fn sample(t: &Texture, uv: [f32; 2]) -> [f32; 4] {
             v.rem_euclid(lim)
         }
     };
-    let (s, u) = (in_range(s, t.width), in_range(u, t.height));
+    // Clamped: the edge texel's centre at most, so both texels of the filter are the edge's
+    // past it. (Repeated and mirrored: 1024 images is a whole number of mirrored pairs.)
+    let range = |v: f64, n: u32, how: TextureWrap| match how {
+        TextureWrap::ClampToEdge => v.clamp(0.0, f64::from(n - 1)),
+        _ => in_range(v, n),
+    };
+    let [ws, wt] = t.wrap;
+    let (s, u) = (range(s, t.width, ws), range(u, t.height, wt));
     match t.filter {
-        TextureFilter::Point => texel(t, wrap((s + 0.5) as i64, t.width), wrap((u + 0.5) as i64, t.height)),
+        TextureFilter::Point => texel(
+            t,
+            place((s + 0.5) as i64, t.width, ws).min(t.width as usize - 1),
+            place((u + 0.5) as i64, t.height, wt).min(t.height as usize - 1),
+        ),
         TextureFilter::ThreePoint => {
             let (sf, uf) = ((s as i64) as f64, (u as i64) as f64);
-            let (x, y) = (wrap(s as i64, t.width), wrap(u as i64, t.height));
-            let next = |v: usize, n: u32| if v + 1 == n as usize { 0 } else { v + 1 };
-            let (x1, y1) = (next(x, t.width), next(y, t.height));
+            let (x, y) = (place(s as i64, t.width, ws), place(u as i64, t.height, wt));
+            let next = |v: usize, at: f64, n: u32, how: TextureWrap| match how {
+                TextureWrap::Repeat => {
+                    if v + 1 == n as usize {
+                        0
+                    } else {
+                        v + 1
+                    }
+                }
+                TextureWrap::MirroredRepeat => place(at as i64 + 1, n, how),
+                TextureWrap::ClampToEdge => (v + 1).min(n as usize - 1),
+            };
+            let (x1, y1) = (next(x, s, t.width, ws), next(y, u, t.height, wt));
             let (fs, ft) = ((s - sf) as f32, (u - uf) as f32);
             let t00 = texel(t, x, y);
             let t10 = texel(t, x1, y);
@@ -125,7 +163,7 @@ mod tests {
             let (w, h) = (1 + (rng.next_u64() % 70) as u32, 1 + (rng.next_u64() % 70) as u32);
             let rgba: Vec<u8> = (0..w * h * 4).map(|_| rng.next_u64() as u8).collect();
             let filter = if case % 2 == 0 { TextureFilter::ThreePoint } else { TextureFilter::Point };
-            let t = Texture { width: w, height: h, rgba: rgba.into(), filter };
+            let t = Texture { width: w, height: h, rgba: rgba.into(), filter, wrap: Default::default() };
             for _ in 0..200 {
                 let v = rng.next_u64();
                 // Inside, just outside, far outside (past the 1024-image wrap), on texel edges
@@ -150,7 +188,33 @@ mod tests {
     fn tex(filter: TextureFilter) -> Texture {
         // 2x2: black, red / green, white.
         let rgba = vec![0, 0, 0, 255, 255, 0, 0, 255, 0, 255, 0, 255, 255, 255, 255, 255];
-        Texture { width: 2, height: 2, rgba: rgba.into(), filter }
+        Texture { width: 2, height: 2, rgba: rgba.into(), filter, wrap: Default::default() }
+    }
+
+    /// Past the image, worked by hand on the 2x2 (black, red / green, white), nearest texel:
+    /// u = 1.25 is texel 2 of the row, which repeats as texel 0 (black) and mirrors as texel
+    /// 1 (red); u = -2.25 is texel -5: repeated texel 1, clamped texel 0; u = 5 clamps to 1.
+    #[test]
+    fn mirrored_and_clamped_by_hand() {
+        let mut t = tex(TextureFilter::Point);
+        let (black, red) = ([0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(sample(&t, [1.25, 0.25]), black);
+        assert_eq!(sample(&t, [-2.25, 0.25]), red);
+        t.wrap = [TextureWrap::MirroredRepeat, TextureWrap::Repeat];
+        assert_eq!(sample(&t, [1.25, 0.25]), red);
+        assert_eq!(sample(&t, [1.75, 0.25]), black);
+        assert_eq!(sample(&t, [-0.25, 0.25]), black);
+        assert_eq!(sample(&t, [-0.75, 0.25]), red);
+        t.wrap = [TextureWrap::ClampToEdge, TextureWrap::Repeat];
+        assert_eq!(sample(&t, [-2.25, 0.25]), black);
+        assert_eq!(sample(&t, [5.0, 0.25]), red);
+        // 3-point, clamped: past the edge both texels of the filter are the edge's.
+        let mut t = tex(TextureFilter::ThreePoint);
+        t.wrap = [TextureWrap::ClampToEdge; 2];
+        assert_eq!(sample(&t, [9.0, -4.0]), red);
+        // Mirrored: between texel 1 and its mirror image (texel 2 = 1 again) is texel 1.
+        t.wrap = [TextureWrap::MirroredRepeat; 2];
+        assert_eq!(sample(&t, [1.0, 0.25]), red);
     }
 
     #[test]

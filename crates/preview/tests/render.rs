@@ -301,6 +301,7 @@ fn vertex_colours_and_texture_tint_the_face() {
         height: 1,
         rgba: vec![0, 255, 255, 255, 255, 255, 255, 255].into(),
         filter: Default::default(),
+        wrap: Default::default(),
     });
     let info = SkeletonInfo {
         id: "s".into(),
@@ -333,6 +334,7 @@ fn textured_square(filter: boneyard_core::model::TextureFilter) -> BakedDocument
         height: 1,
         rgba: vec![255, 0, 0, 255, 0, 0, 255, 255].into(),
         filter,
+        wrap: Default::default(),
     });
     let info = SkeletonInfo {
         id: "s".into(),

@@ -25,7 +25,7 @@ use crate::segment::Ctx;
 use crate::skeleton::SkelDef;
 use crate::texture;
 use crate::wordhash::{WordIndex, WordKeys, WordMap};
-use boneyard_core::model::{AlphaMode, Mesh, MeshBinding, TextureFilter};
+use boneyard_core::model::{AlphaMode, Mesh, MeshBinding, TextureFilter, TextureWrap};
 use glam::{Mat4, Vec3};
 use std::collections::HashMap;
 
@@ -333,8 +333,9 @@ pub fn skeleton_meshes(
     names: Option<&crate::names::Variant>,
     draw: &DrawState,
     earlier: &[boneyard_core::SkeletonInfo],
-) -> boneyard_core::Result<(Vec<Mesh>, Vec<MeshNote>, Vec<RuntimeTexture>)> {
+) -> boneyard_core::Result<SkeletonMeshes> {
     let mut runtime = Vec::new();
+    let mut images = Vec::new();
     // The RDP's colour state carries from one limb's display list to the next (in draw
     // order), as on the console: a limb may draw with the colours an earlier one set.
     let mut colours = ColourState::start(draw);
@@ -456,6 +457,7 @@ pub fn skeleton_meshes(
                 if let Some(rt) = rt.filter(|_| mesh.texture.is_some()) {
                     runtime.push(rt);
                 }
+                images.push(g.tex.map(|t| t.0).filter(|_| mesh.texture.is_some()));
                 meshes.push(mesh);
                 scratch.spare.push(g.into_spare());
                 gi += 1;
@@ -464,7 +466,19 @@ pub fn skeleton_meshes(
         }
     }
     budget.scratch = scratch;
-    Ok((meshes, merge_notes(notes, budget.max_skeleton_notes), runtime))
+    Ok(SkeletonMeshes { meshes, notes: merge_notes(notes, budget.max_skeleton_notes), runtime, images })
+}
+
+/// What [`skeleton_meshes`] draws of a skeleton.
+pub struct SkeletonMeshes {
+    /// The meshes, limb by limb in draw order.
+    pub meshes: Vec<Mesh>,
+    /// What was left out or approximated, merged.
+    pub notes: Vec<MeshNote>,
+    /// The meshes whose texture the actor binds at run time (Link's eyes and mouth).
+    pub runtime: Vec<RuntimeTexture>,
+    /// Per mesh, the address of the image it was given (`None`: no texture decoded).
+    pub images: Vec<Option<u32>>,
 }
 
 /// The meshes of the document so far: the earlier skeletons' and this one's (the next mesh
@@ -556,6 +570,7 @@ pub struct RuntimeTexture {
     bilinear: bool,
     texel_rgb: bool,
     texel_alpha: bool,
+    wrap: [TextureWrap; 2],
 }
 
 impl RuntimeTexture {
@@ -571,6 +586,7 @@ impl RuntimeTexture {
         };
         let mut t = texture::decode(self.fmt, self.siz, self.width, self.height, data, pal)?;
         apply_texel_use(&mut t, self.bilinear, self.texel_rgb, self.texel_alpha);
+        t.wrap = self.wrap;
         Some(t)
     }
 }
@@ -606,6 +622,8 @@ struct Vtx {
 /// Triangles sharing one texture.
 struct Group {
     tex: Option<TexKey>,
+    /// How the render tile samples past the texture, across and down.
+    wrap: [TextureWrap; 2],
     mat_key: MatKey,
     mat: Material,
     bilinear: bool,
@@ -654,6 +672,7 @@ impl Group {
             bilinear: self.bilinear,
             texel_rgb: self.mat.texel_rgb,
             texel_alpha: self.mat.texel_alpha,
+            wrap: self.wrap,
         })
     }
 
@@ -768,7 +787,10 @@ impl Group {
                     _ => "the format or its palette is not readable".to_string(),
                 });
             }
-            if let Some(t) = decoded {
+            if let Some(mut t) = decoded {
+                // A texture drawn by several meshes is decoded once; how it wraps is the
+                // drawing tile's.
+                t.wrap = self.wrap;
                 let (sx, sy) = (self.scale[0] / (32.0 * w as f32), self.scale[1] / (32.0 * h as f32));
                 let (ox, oy) = (self.origin[0] / w as f32, self.origin[1] / h as f32);
                 mesh.uvs = Some(
@@ -847,6 +869,37 @@ struct Tile {
     siz: u8,
     palette: u8,
     size: [u16; 4],
+    /// Across (s) and down (t): the clamp and mirror bits (G_TX_CLAMP 2, G_TX_MIRROR 1) and the
+    /// wrap mask (the texture repeats every 2^mask texels; 0: no wrap).
+    cm: [u8; 2],
+    mask: [u8; 2],
+}
+
+impl Tile {
+    /// The texture the tile samples, (width, height), and how it wraps past them. The tile's
+    /// size is the area the triangles' coordinates span, which is larger than the image when it
+    /// repeats (`object_bg`'s sweater: a 32x32 image drawn over a 320x32 tile with mask 5):
+    /// the image is one period of the wrap, as the decomp's asset table sizes it (872 of the
+    /// 880 textures the OoT objects draw; by the tile size alone, 842).
+    fn image(&self) -> (usize, usize, [TextureWrap; 2]) {
+        let spans = [self.size[2].saturating_sub(self.size[0]), self.size[3].saturating_sub(self.size[1])]
+            .map(|d| usize::from(d >> 2) + 1);
+        let axis = |k: usize| {
+            let period = (self.mask[k] > 0).then(|| 1usize << self.mask[k].min(10));
+            let len = period.map_or(spans[k], |p| spans[k].min(p));
+            let wrap = match (period, self.cm[k] & 1 != 0, self.cm[k] & 2 != 0) {
+                (Some(_), true, _) => TextureWrap::MirroredRepeat,
+                (Some(_), false, _) => TextureWrap::Repeat,
+                // No wrap: past the tile the RDP clamps when told to (and reads other
+                // texels of its memory when not, which no image can say).
+                (None, _, true) => TextureWrap::ClampToEdge,
+                (None, _, false) => TextureWrap::Repeat,
+            };
+            (len, wrap)
+        };
+        let ((w, ws), (h, wt)) = (axis(0), axis(1));
+        (w, h, [ws, wt])
+    }
 }
 
 struct Decoder<'a, 'b> {
@@ -1162,10 +1215,11 @@ impl<'a, 'b> Decoder<'a, 'b> {
     /// The group for the current texture state (created on first use).
     fn group(&mut self) -> Option<usize> {
         let t = self.tiles[0];
+        let mut wrap = [TextureWrap::Repeat; 2];
         let key = match (self.tex_on, self.loaded) {
             (true, Some(addr)) => {
-                let w = ((t.size[2].saturating_sub(t.size[0])) >> 2) as usize + 1;
-                let h = ((t.size[3].saturating_sub(t.size[1])) >> 2) as usize + 1;
+                let (w, h, how) = t.image();
+                wrap = how;
                 let pal = (t.fmt == texture::FMT_CI)
                     .then(|| self.tlut.map(|p| p.wrapping_add(if t.siz == 0 { t.palette as u32 * 32 } else { 0 })))
                     .flatten();
@@ -1174,7 +1228,15 @@ impl<'a, 'b> Decoder<'a, 'b> {
             _ => None,
         };
         let mat_key = self.material();
-        if let Some(i) = self.groups.iter().position(|g| g.tex == key && g.mat_key == mat_key) {
+        // The uvs are made per group, by its scale and tile origin: triangles drawn under
+        // another of either are another group, even of the same image.
+        let origin = [t.size[0] as f32 / 4.0, t.size[1] as f32 / 4.0];
+        if let Some(i) = self.groups.iter().position(|g| {
+            g.tex == key
+                && g.wrap == wrap
+                && g.mat_key == mat_key
+                && (key.is_none() || (g.scale == self.tex_scale && g.origin == origin))
+        }) {
             return Some(i);
         }
         if self.groups.len() >= self.max_groups {
@@ -1191,13 +1253,14 @@ impl<'a, 'b> Decoder<'a, 'b> {
         });
         self.groups.push(Group {
             tex: key,
+            wrap,
             mat_key,
             mat,
             bilinear: mat_key.1,
             tex_cmd: self.timg_cmd,
             runtime_seg: key.and(self.loaded_runtime),
             scale: self.tex_scale,
-            origin: [t.size[0] as f32 / 4.0, t.size[1] as f32 / 4.0],
+            origin,
             // Spare or new (room for a vertex cache's worth at once: most groups hold at least
             // that many, and growing from empty cost a fifth of the triangles' decoding). The
             // mesh gets a copy of the indices at their length, the vector goes back to the spares.
@@ -1318,6 +1381,9 @@ impl<'a, 'b> Decoder<'a, 'b> {
                     t.fmt = ((w0 >> 21) & 7) as u8;
                     t.siz = ((w0 >> 19) & 3) as u8;
                     t.palette = ((w1 >> 20) & 0xF) as u8;
+                    // gsDPSetTile's w1: cmt 18-19, maskt 14-17, cms 8-9, masks 4-7.
+                    t.cm = [((w1 >> 8) & 3) as u8, ((w1 >> 18) & 3) as u8];
+                    t.mask = [((w1 >> 4) & 0xF) as u8, ((w1 >> 14) & 0xF) as u8];
                 }
                 G_SETTILESIZE => {
                     let t = &mut self.tiles[((w1 >> 24) & 7) as usize];
@@ -1510,6 +1576,7 @@ mod tests {
             height: 1,
             rgba: vec![0; 4 * w as usize].into(),
             filter: Default::default(),
+            wrap: Default::default(),
         };
         let mesh = |t: Option<u32>| {
             let mut m = Mesh::rigid("m".to_string(), 0, vec![Vec3::ZERO; 3], vec![0, 1, 2]);

@@ -43,6 +43,8 @@ pub struct Z64Document {
     pub(crate) runtime: crate::runtime::RuntimeState,
     /// By skeleton: meshes whose textures the draw binds (Link's eyes and mouth).
     runtime_textures: Vec<Vec<dlist::RuntimeTexture>>,
+    /// Per skeleton, per mesh: the segmented address of the image drawn on it, when decoded.
+    mesh_images: Vec<Vec<Option<u32>>>,
     /// By animation: the root's joint-table entry at frame 0 (what root motion is measured
     /// from), read on first use rather than again at every frame sampled. Only a read that
     /// succeeded is kept, so one that fails fails again, with the same error, each time.
@@ -101,6 +103,7 @@ impl Z64Document {
             warnings: Vec::new(),
             runtime,
             runtime_textures: Vec::new(),
+            mesh_images: Vec::new(),
             root_at_frame0: Vec::new(),
             keyed: Vec::new(),
             keyed_by_header: Default::default(),
@@ -113,9 +116,10 @@ impl Z64Document {
         let mut budget = dlist::Budget::from_limits(&doc.found.limits);
         let mut warnings = Vec::new();
         for si in 0..doc.found.skels.len() {
-            let (info, runtime) = doc.skeleton_info(si, multi, &mut budget, &mut warnings)?;
+            let (info, runtime, images) = doc.skeleton_info(si, multi, &mut budget, &mut warnings)?;
             doc.skel_infos.push(info);
             doc.runtime_textures.push(runtime);
+            doc.mesh_images.push(images);
         }
         doc.warnings.extend(warnings);
         let max_warnings = doc.found.limits.max_warnings;
@@ -240,7 +244,7 @@ impl Z64Document {
         multi: bool,
         budget: &mut dlist::Budget,
         warnings: &mut Vec<Warning>,
-    ) -> Result<(SkeletonInfo, Vec<dlist::RuntimeTexture>)> {
+    ) -> Result<(SkeletonInfo, Vec<dlist::RuntimeTexture>, Vec<Option<u32>>)> {
         let s = &self.found.skels[si];
         let ctx = self.ctx(s.ctx);
         let home = ctx.home_file();
@@ -270,7 +274,7 @@ impl Z64Document {
         let names = self.found.names.get(ctx.home).and_then(|v| v.as_deref());
         let strict = names.is_some() && !home.lenient;
         let draw = self.draw_state(si, crate::runtime::DEFAULT_FACE);
-        let (meshes, notes, runtime) =
+        let dlist::SkeletonMeshes { meshes, notes, runtime, images } =
             dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, names, &draw, &self.skel_infos)
                 .map_err(|e| e.in_file(home.name.clone()))?;
         let mut extra = Map::new();
@@ -315,7 +319,7 @@ impl Z64Document {
             meshes,
             extra,
         };
-        Ok((info, runtime))
+        Ok((info, runtime, images))
     }
 
     /// Skeletons of the files read beside those given (`stems`: gameplay_keep found beside
@@ -329,6 +333,13 @@ impl Z64Document {
                 s.extra.insert("companion".into(), json!(true));
             }
         }
+    }
+
+    /// The segmented address (`0x06006510`) of the image mesh `mesh` of skeleton `skeleton`
+    /// draws, when its texture was decoded: which of the file's textures a mesh shows, as the
+    /// decomp's asset table names them by offset.
+    pub fn mesh_image(&self, skeleton: usize, mesh: usize) -> Option<u32> {
+        self.mesh_images.get(skeleton)?.get(mesh).copied().flatten()
     }
 
     /// The face `Player_DrawImpl` draws at `frame` of `anim` (the default face for other

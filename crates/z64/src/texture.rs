@@ -157,7 +157,13 @@ pub fn decode(fmt: u8, siz: u8, width: usize, height: usize, data: &[u8], tlut: 
         }
         _ => return None,
     }
-    Some(Texture { width: width as u32, height: height as u32, rgba: shared, filter: Default::default() })
+    Some(Texture {
+        width: width as u32,
+        height: height as u32,
+        rgba: shared,
+        filter: Default::default(),
+        wrap: Default::default(),
+    })
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use boneyard_core::error::ErrorKind;
-use boneyard_core::model::TextureFilter;
+use boneyard_core::model::{TextureFilter, TextureWrap};
 use boneyard_core::{Error, Mesh, MeshBinding, Result};
 use glam::{Mat3, Mat4, Vec3};
 use gltf_json as json;
@@ -109,8 +109,13 @@ fn texture(b: &mut Builder, mesh: &Mesh) -> Result<Option<json::Index<json::Text
         extras: Default::default(),
     });
     // The format's filtering: bilinear (the N64's 3-point filter, which LINEAR approximates)
-    // or the nearest texel; repeating, as glTF's default.
+    // or the nearest texel; and its wrapping past the image (repeated, mirrored or clamped).
     let filter = mesh.texture.as_ref().map(|t| t.filter).unwrap_or_default();
+    let wrap = mesh.texture.as_ref().map(|t| t.wrap).unwrap_or_default().map(|w| match w {
+        TextureWrap::Repeat => json::texture::WrappingMode::Repeat,
+        TextureWrap::MirroredRepeat => json::texture::WrappingMode::MirroredRepeat,
+        TextureWrap::ClampToEdge => json::texture::WrappingMode::ClampToEdge,
+    });
     let (mag, min) = match filter {
         TextureFilter::Point => (json::texture::MagFilter::Nearest, json::texture::MinFilter::Nearest),
         TextureFilter::ThreePoint => (json::texture::MagFilter::Linear, json::texture::MinFilter::Linear),
@@ -119,8 +124,8 @@ fn texture(b: &mut Builder, mesh: &Mesh) -> Result<Option<json::Index<json::Text
         mag_filter: Some(Valid(mag)),
         min_filter: Some(Valid(min)),
         name: None,
-        wrap_s: Valid(json::texture::WrappingMode::Repeat),
-        wrap_t: Valid(json::texture::WrappingMode::Repeat),
+        wrap_s: Valid(wrap[0]),
+        wrap_t: Valid(wrap[1]),
         extensions: None,
         extras: Default::default(),
     });

@@ -233,6 +233,7 @@ pub fn with_texture(mut doc: BakedDocument) -> BakedDocument {
         height: 2,
         rgba: vec![255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255].into(),
         filter: Default::default(),
+        wrap: Default::default(),
     });
     doc
 }

@@ -1,0 +1,95 @@
+//! Every texture the debug ROM's objects draw, against the decompilation's asset XML: the
+//! image a mesh shows (`Z64Document::mesh_image`) has the width and height the XML gives the
+//! `<Texture>` at that offset. The size is one period of the render tile's wrap, not the tile:
+//! `object_bg`'s sweater is a 32x32 image over a 320x32 tile with mask 5 (read as 320x32 it
+//! was 20 KB past the file's end), `object_dog`'s fur 32x32 over 128x32 (read as 128x32 it
+//! took 6 KB of the next textures as its own). The XML is read here with its own scanner.
+
+use boneyard_core::document::Document;
+use boneyard_core::family::InputFile;
+use boneyard_core::model::TextureWrap;
+use boneyard_core::testdata::shared_data;
+use std::collections::BTreeMap;
+
+fn attr<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
+    let pat = format!(" {key}=\"");
+    let v = tag.find(&pat)? + pat.len();
+    Some(&tag[v..v + tag[v..].find('"')?])
+}
+
+/// `<File Name>` → offset → (width, height), for the `<Texture>`s outside `<Version>` blocks
+/// (those hold for every build).
+fn textures(text: &str) -> BTreeMap<String, BTreeMap<u32, (u32, u32)>> {
+    let (mut out, mut file, mut versioned) = (BTreeMap::new(), None::<String>, false);
+    for l in text.lines().map(str::trim) {
+        if l.starts_with("<File ") {
+            file = attr(l, "Name").map(str::to_string);
+        } else if l.starts_with("<Version ") {
+            versioned = true;
+        } else if l.starts_with("</Version") {
+            versioned = false;
+        } else if let (Some(f), false, true) = (&file, versioned, l.starts_with("<Texture ")) {
+            let Some(off) = attr(l, "Offset").and_then(|o| o.strip_prefix("0x")) else { continue };
+            let size = |k| attr(l, k).unwrap().parse::<u32>().unwrap();
+            out.entry(f.clone())
+                .or_insert_with(BTreeMap::new)
+                .insert(u32::from_str_radix(off, 16).unwrap(), (size("Width"), size("Height")));
+        }
+    }
+    out
+}
+
+#[test]
+fn drawn_textures_are_sized_as_the_decomp_xml() {
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", "drawn_textures_are_sized_as_the_decomp_xml") else { return };
+    let Some(xml) = shared_data("z64/oot-decomp-xml/objects", "drawn_textures_are_sized_as_the_decomp_xml") else {
+        return;
+    };
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    let (mut same, mut drawn, mut unnamed, mut wraps) = (0, 0, 0, BTreeMap::<String, usize>::new());
+    let mut differ = Vec::new();
+    for path in &paths {
+        let stem = path.file_name().unwrap().to_string_lossy().to_string();
+        // The PAL rule (this is a PAL build): `<stem>_pal.xml` when the decomp has one.
+        let text = std::fs::read_to_string(xml.join(format!("{stem}_pal.xml")))
+            .or_else(|_| std::fs::read_to_string(xml.join(format!("{stem}.xml"))));
+        let Ok(text) = text else { continue };
+        let table = textures(&text);
+        let Some(table) = table.get(&stem) else { continue };
+        let Ok(doc) = boneyard_z64::open_files(vec![InputFile::read(path).unwrap()]) else { continue };
+        for (si, s) in doc.skeletons().iter().enumerate() {
+            for (mi, m) in s.meshes.iter().enumerate() {
+                let (Some(addr), Some(t)) = (doc.mesh_image(si, mi), &m.texture) else { continue };
+                // The object's own segment (6); images in the actor's run-time segments are
+                // other files' (the XML's offsets there are of nothing here).
+                if addr >> 24 != 6 {
+                    continue;
+                }
+                drawn += 1;
+                *wraps.entry(format!("{:?}", t.wrap)).or_default() += 1;
+                match table.get(&(addr & 0xFF_FFFF)) {
+                    Some(&wh) if wh == (t.width, t.height) => same += 1,
+                    Some(wh) => {
+                        differ.push(format!("{stem} {} {addr:#010x}: {}x{}, XML {wh:?}", m.name, t.width, t.height))
+                    }
+                    None => unnamed += 1,
+                }
+            }
+        }
+    }
+    for d in &differ {
+        println!("{d}");
+    }
+    println!(
+        "z64 textures: {same}/{} drawn images the XML names sized as it says ({unnamed} more at offsets it does not name); wraps {wraps:?}",
+        drawn - unnamed
+    );
+    assert!(differ.is_empty(), "{} differ", differ.len());
+    assert!(same > 500, "{same}");
+    // Both wraps of a masked tile are met, across and down (every tile these objects draw
+    // with has a mask: clamped alone, `ClampToEdge`, none).
+    for w in [TextureWrap::Repeat, TextureWrap::MirroredRepeat] {
+        assert!(wraps.keys().any(|k| k.contains(&format!("{w:?}"))), "{w:?}: {wraps:?}");
+    }
+}
