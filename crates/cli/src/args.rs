@@ -84,10 +84,10 @@ pub enum Command {
         #[arg(long)]
         anim: Option<String>,
         /// Frame number of the `--anim` clip (a real number; default 0).
-        #[arg(long, allow_negative_numbers = true, conflicts_with = "all_frames", requires = "anim")]
+        #[arg(long, allow_negative_numbers = true, conflicts_with = "all_frames")]
         frame: Option<f64>,
-        /// Every frame of the animation (0..frames-1) in one output.
-        #[arg(long, requires = "anim")]
+        /// Every frame of the `--anim` clip (0..frames-1) in one output.
+        #[arg(long)]
         all_frames: bool,
         /// Skeleton id, name or `#index` (default: the animation's own, else the first).
         #[arg(long)]
@@ -126,7 +126,7 @@ pub enum Command {
         size: Option<String>,
         /// Multiply every length by F (glb, bvh, obj): e.g. 0.001 for a Zelda object in metres
         /// (`info` prints each model's height in engine units).
-        #[arg(long, value_name = "F")]
+        #[arg(long, value_name = "F", allow_negative_numbers = true)]
         scale: Option<f32>,
     },
     /// Walk every animation; print a line each and a hash.

@@ -197,3 +197,38 @@ fn a_decomp_name_of_an_offset_finds_the_animation() {
     let o = boneyard(&["sample", z, "--anim", "object_oE_anime_Anim_00001035", "--frame", "0"]);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
 }
+
+/// Flags pose and export take only in some combinations are refused in the command's own
+/// words, once, before a file is read: `--frame`/`--all-frames` without a clip (the rest pose
+/// has no frames; clap said "--anim required", though `pose` without it is the rest pose),
+/// and a `--scale` out of range, negative ones included (clap took `-1` for a flag).
+#[test]
+fn pose_frames_and_scales_out_of_range_are_said_as_such() {
+    let Some(t) = shared_data("oni/TRAMfixture_tiny2.oni", "pose and scale usage") else { return };
+    let t = t.to_str().unwrap();
+    for (flag, args) in [("--frame", &["pose", t, "--frame", "1"][..]), ("--all-frames", &["pose", t, "--all-frames"])]
+    {
+        let o = boneyard(args);
+        assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+        assert!(
+            err(&o).contains(&format!("{flag} needs --anim: without a clip, pose gives the rest pose")),
+            "{}",
+            err(&o)
+        );
+    }
+    // Without --anim and --frame: the rest pose, exit 0.
+    assert_eq!(boneyard(&["pose", t]).status.code(), Some(0));
+    let tmp = tempfile::Builder::new().prefix("boneyard-usage-").tempdir().unwrap();
+    let out = tmp.path().join("out");
+    for (given, shown) in [("-1", "-1"), ("0", "0"), ("nan", "NaN"), ("1e10", "1e10")] {
+        let o = boneyard(&["export", t, "-f", "glb", "--out", out.to_str().unwrap(), "--scale", given]);
+        assert_eq!(o.status.code(), Some(2), "{given}: {}", err(&o));
+        // The flag's error, not the file's.
+        assert!(
+            err(&o).starts_with(&format!("boneyard: error: --scale {shown}: the factor must be from 1e-9 to 1e9")),
+            "{}",
+            err(&o)
+        );
+        assert!(!out.exists(), "nothing written");
+    }
+}

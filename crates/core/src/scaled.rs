@@ -27,19 +27,26 @@ pub struct Scaled<'a> {
     skeletons: Vec<SkeletonInfo>,
 }
 
+/// A usage error ([`Error::not_found`]) unless `factor` lies in `MIN_FACTOR..=MAX_FACTOR`: what
+/// [`Scaled::new`] asks, for a caller to ask once before any document is read.
+pub fn check_factor(factor: f32) -> Result<()> {
+    if (MIN_FACTOR..=MAX_FACTOR).contains(&factor) {
+        return Ok(());
+    }
+    let shown = if factor.is_finite() && factor != 0.0 && !(1e-4..1e6).contains(&factor.abs()) {
+        format!("{factor:e}")
+    } else {
+        format!("{factor}")
+    };
+    Err(Error::not_found(format!(
+        "--scale {shown}: the factor must be from {MIN_FACTOR:e} to {MAX_FACTOR:e} (lengths past that are not finite in f32, or are all 0)"
+    )))
+}
+
 impl<'a> Scaled<'a> {
-    /// `factor` must lie in `MIN_FACTOR..=MAX_FACTOR`.
+    /// `factor` must lie in `MIN_FACTOR..=MAX_FACTOR` ([`check_factor`]).
     pub fn new(inner: &'a dyn Document, factor: f32) -> Result<Self> {
-        if !(MIN_FACTOR..=MAX_FACTOR).contains(&factor) {
-            let shown = if factor.is_finite() && factor != 0.0 && !(1e-4..1e6).contains(&factor.abs()) {
-                format!("{factor:e}")
-            } else {
-                format!("{factor}")
-            };
-            return Err(Error::not_found(format!(
-                "--scale {shown}: the factor must be from {MIN_FACTOR:e} to {MAX_FACTOR:e} (lengths past that are not finite in f32, or are all 0)"
-            )));
-        }
+        check_factor(factor)?;
         let skeletons = inner
             .skeletons()
             .iter()

@@ -42,9 +42,21 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::List { files, json } => list::run(&files, json, &options),
         Command::Sample { files, anim, frame, json } => sample::run(&files, &anim, frame, json, &options),
         Command::Pose { files, anim, frame, all_frames, skeleton, json } => {
+            // Said in pose's words, not as a missing argument: `--anim` is optional (the rest
+            // pose), but the rest pose has no frames to pick.
+            if anim.is_none() && (frame.is_some() || all_frames) {
+                let flag = if all_frames { "--all-frames" } else { "--frame" };
+                return Err(crate::args::usage(format!(
+                    "{flag} needs --anim: without a clip, pose gives the rest pose, which has no frames"
+                )));
+            }
             pose::run(&files, anim.as_deref(), frame, all_frames, skeleton.as_deref(), json, &options)
         }
         Command::Export { files, anim, skeleton, format, out, frame, in_place, size, scale } => {
+            // A factor out of range is the command's error, said once (not once a document).
+            if let Some(f) = scale {
+                boneyard_core::scaled::check_factor(f).map_err(|e| crate::args::usage(e.kind.to_string()))?;
+            }
             let flags = export::Flags { frame, size: size.is_some(), in_place, scale };
             export::check_flags(format, !anim.is_empty(), &flags)?;
             let req = export::Request {
