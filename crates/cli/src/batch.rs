@@ -16,6 +16,8 @@ pub struct Doc<'a> {
     /// What outputs are named after: the first file's stem, made unique within the run.
     pub stem: &'a str,
     pub doc: &'a dyn Document,
+    /// Found by a folder walk ([`crate::inputs::Unit::walked`]), not named.
+    pub walked: bool,
 }
 
 /// What the work made of one document.
@@ -114,9 +116,10 @@ pub fn run<T: Send>(
         .map(|(unit, stem)| {
             let label = unit.label();
             let name = unit.name.clone();
+            let walked = unit.walked();
             let report = match unit.open(options) {
                 Ok(doc) => {
-                    let result = work(Doc { label: &label, stem: &stem, doc: doc.as_ref() });
+                    let result = work(Doc { label: &label, stem: &stem, doc: doc.as_ref(), walked });
                     Report { label, name, result, warnings: doc.warnings().to_vec() }
                 }
                 Err(e) => Report { label, name, result: Err(e), warnings: Vec::new() },

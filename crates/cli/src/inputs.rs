@@ -36,6 +36,12 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// Found by walking a folder, not named by the user: a file of a baserom/ that holds
+    /// nothing a command can use is counted, where a file named is an error.
+    pub fn walked(&self) -> bool {
+        self.files.is_none()
+    }
+
     /// What the unit is called in messages and summaries: its first file.
     pub fn label(&self) -> String {
         self.paths.first().map(|p| p.display().to_string()).unwrap_or_default()

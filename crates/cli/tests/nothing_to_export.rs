@@ -89,3 +89,37 @@ fn nothing_the_format_can_write_is_exit_one_naming_the_file() {
         assert!(err.contains(says) && err.contains(s(file)), "{err}");
     }
 }
+
+/// Named beside others (a batch of named files), a file with nothing the format can write
+/// is still exit 1 naming it, and the others are written (cli.md: "A document that holds
+/// nothing to export is exit 1"); it was a warning and exit 0. A folder walk's such files
+/// are counted, not failed (a baserom/ is mostly files without skeletons).
+#[test]
+fn named_beside_others_nothing_to_write_is_still_exit_one() {
+    let test = "named_beside_others_nothing_to_write_is_still_exit_one";
+    // Two games' files: two documents (one game's files named together would be one).
+    let (Some(box_mesh), Some(scrub)) = (
+        boneyard_core::testdata::shared_data("oni/M3GMfixture_box.oni", test),
+        boneyard_core::testdata::shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", test),
+    ) else {
+        return;
+    };
+    let tmp = tmpdir("named");
+    let out = tmp.path().join("out");
+    let o = boneyard(&["export", s(&box_mesh), s(&scrub), "--format", "bvh", "--out", s(&out)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("{}: nothing to write: no animation to write as bvh", s(&box_mesh))), "{err}");
+    let written: Vec<_> = std::fs::read_dir(&out).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(written.len(), 10, "the scrub's 10 clips: {written:?}");
+    // The same two files found by walking their folder: counted, exit 0.
+    let dir = tmp.path().join("walked");
+    std::fs::create_dir(&dir).unwrap();
+    for f in [&box_mesh, &scrub] {
+        std::fs::copy(f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    let o = boneyard(&["export", s(&dir), "--format", "bvh", "--out", s(&tmp.path().join("out2"))]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("1 hold no animation to write as bvh"), "{err}");
+}

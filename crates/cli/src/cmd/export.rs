@@ -74,12 +74,13 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
         // would export the bare rig with every clip left out, exit 0.
         let own_skeleton = doc.skeletons().iter().any(|s| !s.meshes.is_empty() || !s.source.starts_with("built-in"));
         if !own_skeleton && !(0..doc.animations().len()).any(|a| doc.sample(a, 0.0).is_ok()) {
-            // Named by the user: nothing to export is an error (exit 1). Found by a folder
-            // walk (a baserom/ is mostly files without skeletons): counted in the summary.
-            if batch {
+            // Named by the user: nothing to export is an error (exit 1), beside others too
+            // (cli.md). Found by a folder walk (a baserom/ is mostly files without skeletons):
+            // counted in the summary.
+            if d.walked {
                 return Ok((Vec::new(), Some(Nothing::ToExport)));
             }
-            let e = boneyard_core::Error::invalid(0, "holds no skeleton or animation").in_file(d.label);
+            let e = boneyard_core::Error::unplaced("holds no skeleton or animation").in_file(d.label);
             return Err(e.into());
         }
         // A folder walk with `--anim`/`--skeleton`: a document none of whose names is there
@@ -132,8 +133,8 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
                     }
                     _ => format!("no animation to write as {}", req.format.extension()),
                 };
-                if !batch {
-                    return Err(boneyard_core::Error::invalid(0, format!("nothing to write: {why}"))
+                if !d.walked {
+                    return Err(boneyard_core::Error::unplaced(format!("nothing to write: {why}"))
                         .in_file(d.label)
                         .into());
                 }
