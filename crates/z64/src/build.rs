@@ -241,7 +241,82 @@ pub fn find_all_limited(
             a.skeleton = link_skel;
         }
     }
+    pair_across_files(files, &mut f);
     Ok(f)
+}
+
+/// Animations whose own file has no skeleton for them, given with the file that has it
+/// (`object_zl2_anime1` with `object_zl2`: the actor loads both and plays the one's clips on
+/// the other's skeleton): each plays on the one skeleton of the other files that fits it as a
+/// skeleton of its own file would (limbs + 1 joints, allowing the 1-2 words of padding a
+/// normal animation's joint table may end on), gameplay_keep's counted only when no other file
+/// has one. The files do not name each other, so each pairing is said once a file; several
+/// fitting skeletons leave the animations unpaired, with the candidates named.
+fn pair_across_files(files: &[SegFile], f: &mut Found) {
+    if f.ctxs.len() < 2 {
+        return;
+    }
+    let home = |ctx: usize| f.ctxs[ctx].1;
+    // By the animation's file: (skeleton paired, count) and the ambiguous ones' candidates.
+    let mut paired: std::collections::BTreeMap<(usize, usize), usize> = Default::default();
+    let mut unpaired: std::collections::BTreeMap<usize, (usize, Vec<usize>)> = Default::default();
+    for a in f.anims.iter_mut().filter(|a| a.skeleton.is_none()) {
+        let fits = |s: &SkelDef| match a.kind {
+            AnimKind::Normal { .. } => {
+                matches!(s.ty, SkelType::Normal | SkelType::Flex { .. })
+                    && (1..=3).any(|d| a.joints.checked_sub(d) == Some(s.limbs.len()))
+            }
+            AnimKind::Legacy { .. } => s.ty == SkelType::Legacy && a.joints.checked_sub(1) == Some(s.limbs.len()),
+            _ => false,
+        };
+        let own = home(a.ctx);
+        let candidates: Vec<usize> =
+            (0..f.skels.len()).filter(|&s| home(f.skels[s].ctx) != own && fits(&f.skels[s])).collect();
+        let not_keep: Vec<usize> =
+            candidates.iter().copied().filter(|&s| Some(home(f.skels[s].ctx)) != f.gameplay_keep).collect();
+        let pick = match (candidates.as_slice(), not_keep.as_slice()) {
+            ([one], _) | (_, [one]) => Some(*one),
+            _ => None,
+        };
+        match pick {
+            Some(s) => {
+                a.skeleton = Some(s);
+                if matches!(a.kind, AnimKind::Normal { .. }) {
+                    a.joints = f.skels[s].limbs.len() + 1;
+                }
+                *paired.entry((own, s)).or_default() += 1;
+            }
+            None if candidates.len() > 1 => {
+                let e = unpaired.entry(own).or_insert_with(|| (0, candidates.clone()));
+                e.0 += 1;
+            }
+            None => {}
+        }
+    }
+    let skel_name = |s: usize| format!("{} of {}", f.skels[s].name, files[home(f.skels[s].ctx)].stem);
+    let mut said = Vec::new();
+    for ((file, s), n) in paired {
+        said.push(Warning::in_file(
+            files[file].name.clone(),
+            format!(
+                "{n} animation(s) of this file play on skeleton {} ({} limbs), the one skeleton of the files given with it that fits them (the files do not name each other)",
+                skel_name(s),
+                f.skels[s].limbs.len()
+            ),
+        ));
+    }
+    for (file, (n, candidates)) in unpaired {
+        let names: Vec<String> = candidates.iter().take(8).map(|&s| skel_name(s)).collect();
+        said.push(Warning::in_file(
+            files[file].name.clone(),
+            format!(
+                "{n} animation(s) of this file have no skeleton in it and fit {} skeletons of the files given with it ({}): not paired (`--anim A --skeleton S` plays one on a skeleton of as many bones)",
+                candidates.len(),
+                names.join(", ")
+            ),
+        ));
+    }
+    f.warnings.extend(said);
 }
 
 /// Our own demo object carries no names (the format has none); like the decomp's table does

@@ -1,0 +1,68 @@
+//! Animation files given with the object whose skeleton plays them (`object_zl2_anime1` and
+//! `_anime2` with `object_zl2`, as `En_Zl2` loads them): every clip of the animation files plays
+//! on Zelda's 14-limb skeleton, said once a file, and its joint table is the one the bytes
+//! give, read here by hand from the animation header (frame count, frame data, joint indices,
+//! static index max) as `SkelAnime_GetFrameData` reads them.
+
+use boneyard_core::testdata::shared_data;
+use boneyard_core::{Document, InputFile};
+
+fn be16(d: &[u8], at: usize) -> u16 {
+    u16::from_be_bytes([d[at], d[at + 1]])
+}
+
+fn be32(d: &[u8], at: usize) -> usize {
+    u32::from_be_bytes([d[at], d[at + 1], d[at + 2], d[at + 3]]) as usize & 0xFF_FFFF
+}
+
+/// Joint `j`'s (x, y, z) at `frame` of the normal animation whose header is at `header`.
+fn joint_by_hand(d: &[u8], header: usize, j: usize, frame: usize) -> [i16; 3] {
+    let (data, indices, static_max) = (be32(d, header + 4), be32(d, header + 8), usize::from(be16(d, header + 12)));
+    std::array::from_fn(|c| {
+        let i = usize::from(be16(d, indices + 6 * j + 2 * c));
+        let at = if i >= static_max { i + frame } else { i };
+        be16(d, data + 2 * at) as i16
+    })
+}
+
+#[test]
+fn animation_files_play_on_the_skeleton_given_with_them() {
+    let test = "animation_files_play_on_the_skeleton_given_with_them";
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", test) else { return };
+    let names = ["object_zl2", "object_zl2_anime1", "object_zl2_anime2"];
+    let files: Vec<InputFile> = names.iter().map(|n| InputFile::read(&dir.join(n)).unwrap()).collect();
+    let bytes: Vec<Vec<u8>> = files.iter().map(|f| f.data.to_vec()).collect();
+    let doc = boneyard_z64::open_files(files).unwrap();
+    let zelda = (&doc as &dyn Document).find_skeleton("gZelda2Skel").unwrap();
+    assert_eq!(doc.skeletons()[zelda].skeleton.len(), 14);
+    for (file, n) in [("object_zl2_anime1", 26), ("object_zl2_anime2", 36)] {
+        let said: Vec<_> = doc.warnings().iter().filter(|w| w.file.ends_with(file)).collect();
+        assert!(
+            said.iter().any(|w| w.message.starts_with(&format!(
+                "{n} animation(s) of this file play on skeleton gZelda2Skel of object_zl2 (14 limbs)"
+            ))),
+            "{file}: {said:?}"
+        );
+    }
+    let (mut clips, mut values) = (0, 0);
+    for a in doc.animations() {
+        let src = a.source.split('@').next().unwrap();
+        let Some(f) = names.iter().position(|n| *n == src).filter(|&f| f > 0) else { continue };
+        assert_eq!(a.skeleton, Some(zelda), "{}", a.name);
+        let header = usize::from_str_radix(a.source.split("@0x").nth(1).unwrap(), 16).unwrap();
+        for frame in [0, a.frames as usize / 2, a.frames as usize - 1] {
+            let t = doc.joint_table(a.index, frame).unwrap();
+            // The root's translation and 14 limbs' rotations.
+            assert_eq!(t.joints.len(), 15, "{}", a.name);
+            for (j, got) in t.joints.iter().enumerate() {
+                assert_eq!(*got, joint_by_hand(&bytes[f], header, j, frame), "{} frame {frame} joint {j}", a.name);
+                values += 3;
+            }
+        }
+        // It poses on Zelda's skeleton.
+        Document::pose(&doc, zelda, Some(a.index), 0.0).unwrap();
+        clips += 1;
+    }
+    assert_eq!(clips, 62);
+    println!("zl2 animation files: {clips}/62 clips on gZelda2Skel, {values} joint values as the bytes give them");
+}
