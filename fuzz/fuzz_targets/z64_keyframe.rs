@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let skel = 0x0600_0000 | u16::from_be_bytes([data[0], data[1]]) as u32;
     let anim = 0x0600_0000 | u16::from_be_bytes([data[2], data[3]]) as u32;
-    let files = [SegFile { name: "f".into(), stem: "f".into(), segment: 6, data: data[4..].to_vec(), lenient: false }];
+    let files = [SegFile { name: "f".into(), stem: "f".into(), shown: "f".into(), segment: 6, data: data[4..].to_vec(), lenient: false }];
     let mut map = [None; 16];
     map[6] = Some(0);
     let ctx = Ctx::new(&files, map, 0);

@@ -186,13 +186,14 @@ fn run_time_state_a_family_does_not_have_is_said() {
 fn a_decomp_name_of_an_offset_finds_the_animation() {
     // The decomp's placeholder names an unnamed animation by its file and offset with eight
     // digits and the file's capitals (`object_oE_anime_Anim_00001034`); boneyard's own name
-    // for it is `object_oe_anime_anim_001034`. Either finds it; another offset does not.
+    // for it is `object_oE_anime_Anim_001034` (six digits, as for every file). Either finds it,
+    // and so does another case (it was `object_oe_anime_anim_001034`); another offset does not.
     let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_oE_anime", "decomp_name") else { return };
     let z = z.to_str().unwrap();
-    for name in ["object_oE_anime_Anim_00001034", "object_oe_anime_anim_001034"] {
+    for name in ["object_oE_anime_Anim_00001034", "object_oE_anime_Anim_001034", "object_oe_anime_anim_001034"] {
         let o = boneyard(&["sample", z, "--anim", name, "--frame", "0"]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", err(&o));
-        assert!(String::from_utf8_lossy(&o.stdout).starts_with("#0 object_oe_anime_anim_001034 "));
+        assert!(String::from_utf8_lossy(&o.stdout).starts_with("#0 object_oE_anime_Anim_001034 "));
     }
     let o = boneyard(&["sample", z, "--anim", "object_oE_anime_Anim_00001035", "--frame", "0"]);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));

@@ -259,7 +259,7 @@ impl dyn Document + '_ {
             .or_else(|| {
                 // Names of a file and an offset written with another width of zeros (the
                 // decomp's `object_oE_anime_Anim_00001034` for boneyard's
-                // `object_oe_anime_anim_001034`): the same name and the same offset.
+                // `object_oE_anime_Anim_001034`): the same name and the same offset.
                 let want = name_and_offset(spec)?;
                 anims.iter().position(|a| name_and_offset(&a.name) == Some(want.clone()))
             })

@@ -293,7 +293,7 @@ fn pair_across_files(files: &[SegFile], f: &mut Found) {
             None => {}
         }
     }
-    let skel_name = |s: usize| format!("{} of {}", f.skels[s].name, files[home(f.skels[s].ctx)].stem);
+    let skel_name = |s: usize| format!("{} of {}", f.skels[s].name, files[home(f.skels[s].ctx)].shown);
     let mut said = Vec::new();
     for ((file, s), n) in paired {
         said.push(Warning::in_file(
@@ -541,7 +541,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     let skel_cands = scan::skeleton_candidates_in(&file.data, &words);
     for &h in &skel_cands {
         let addr = (seg as u32) << 24 | h as u32;
-        let name = scanned_name(&file.stem, "skel", h as u64);
+        let name = scanned_name(&file.shown, "Skel", h as u64);
         if let Ok(s) = skeleton::read_skeleton(ctx, addr, ci, name, None, None) {
             f.skels.push(s);
         }
@@ -570,7 +570,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         }
         for t in tables {
             let addr = (seg as u32) << 24 | t as u32;
-            let name = scanned_name(&file.stem, "legacy_skel", t as u64);
+            let name = scanned_name(&file.shown, "legacy_skel", t as u64);
             if let Ok(s) = skeleton::read_legacy_skeleton(ctx, addr, Some(count), ci, name) {
                 f.skels.push(s);
             }
@@ -579,7 +579,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     for (h, _) in legacy {
         let addr = (seg as u32) << 24 | h as u32;
         if let Ok((frames, joints, kind)) = anim::read_legacy_header(ctx, addr) {
-            let name = scanned_name(&file.stem, "legacy_anim", h as u64);
+            let name = scanned_name(&file.shown, "legacy_anim", h as u64);
             f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints, kind, skeleton: None });
         }
     }
@@ -601,7 +601,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
                 break;
             }
             let addr = (seg as u32) << 24 | h as u32;
-            let name = scanned_name(&file.stem, "curve_skel", h as u64);
+            let name = scanned_name(&file.shown, "curve_skel", h as u64);
             let Ok(s) = crate::curve::read_skeleton(ctx, addr, ci, name) else { continue };
             let n = s.limbs.len();
             let fits = headers.iter().any(|(a, c)| {
@@ -620,7 +620,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
             f.skels.extend(curve_skels);
         }
         for (addr, header) in headers {
-            let name = format!("{}_curve_anim_{:06X}", file.stem, addr & 0xFF_FFFF);
+            let name = format!("{}_curve_anim_{:06X}", file.shown, addr & 0xFF_FFFF);
             let kind = AnimKind::Curve { header };
             f.anims.push(AnimDef { addr, ctx: ci, name, frames: header.frames, joints: 0, kind, skeleton: None });
         }
@@ -636,7 +636,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         if !crate::keyframe::may_read_skeleton(ctx, addr) {
             continue;
         }
-        let name = scanned_name(&file.stem, "kf_skel", h as u64);
+        let name = scanned_name(&file.shown, "kf_skel", h as u64);
         if let Ok(s) = crate::keyframe::read_skeleton(ctx, addr, ci, name, None) {
             // Display lists of a real object live in its own segment (or nowhere).
             if s.limbs.iter().all(|l| l.dlists[0] == 0 || split_segmented(l.dlists[0]).0 == seg) {
@@ -648,7 +648,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         for h in scan::kf_animation_candidates_in(&file.data, &words) {
             let addr = (seg as u32) << 24 | h as u32;
             if let Ok(header) = crate::keyframe::read_header(ctx, addr) {
-                let name = scanned_name(&file.stem, "kf_anim", h as u64);
+                let name = scanned_name(&file.shown, "kf_anim", h as u64);
                 let kind = AnimKind::KeyFrame { header, flex: false };
                 f.anims.push(AnimDef { addr, ctx: ci, name, frames: header.frames, joints: 0, kind, skeleton: None });
             }
@@ -657,7 +657,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     for (h, _) in scan::animation_candidates_in(&file.data, &words) {
         let addr = (seg as u32) << 24 | h as u32;
         if let Ok((frames, kind)) = anim::read_normal_header(ctx, addr) {
-            let name = scanned_name(&file.stem, "anim", h as u64);
+            let name = scanned_name(&file.shown, "Anim", h as u64);
             f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: 0, kind, skeleton: None });
         }
     }
@@ -684,7 +684,7 @@ fn modloader_skeleton(ctx: &Ctx, ci: usize, file: &SegFile, f: &mut Found) {
     );
     f.per_file[ctx.home].2.push(note);
     if !same {
-        let name = format!("{}_skel_{:06X}", file.stem, p & 0xFF_FFFF);
+        let name = format!("{}_Skel_{:06X}", file.shown, p & 0xFF_FFFF);
         match skeleton::read_skeleton(ctx, p, ci, name, None, None) {
             Ok(s) => f.skels.push(s),
             // The header claims a skeleton there: that it does not read is worth a word.
@@ -1020,7 +1020,7 @@ mod tests {
         #[test]
         fn scanned_names_match_format(stem in "[a-z_]{0,12}", h in any::<u64>(), small in 0u64..0x100_0000) {
             prop_assert_eq!(super::scanned_name(&stem, "kf_anim", h), format!("{stem}_kf_anim_{h:06X}"));
-            prop_assert_eq!(super::scanned_name(&stem, "skel", small), format!("{stem}_skel_{small:06X}"));
+            prop_assert_eq!(super::scanned_name(&stem, "Skel", small), format!("{stem}_Skel_{small:06X}"));
         }
     }
 }

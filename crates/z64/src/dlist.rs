@@ -1651,6 +1651,7 @@ mod tests {
             let files = vec![crate::segment::SegFile {
                 name: "t".into(),
                 stem: "t".into(),
+                shown: "t".into(),
                 segment: 6,
                 data,
                 lenient: false,

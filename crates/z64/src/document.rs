@@ -149,7 +149,7 @@ impl Z64Document {
                 // animation of the document (hundreds in Link's files).
                 format: a.kind.format_name().to_owned(),
                 source: {
-                    let stem = &doc.files[home].stem;
+                    let stem = &doc.files[home].shown;
                     let mut source = String::with_capacity(stem.len() + 9);
                     source.push_str(stem);
                     source.push_str("@0x");
@@ -194,7 +194,7 @@ impl Z64Document {
         let mut extra = Map::new();
         extra.insert("kind".into(), json!(a.kind.name()));
         extra.insert("header".into(), json!(hex(a.addr & 0xFF_FFFF)));
-        extra.insert("file".into(), json!(self.files[home].stem));
+        extra.insert("file".into(), json!(self.files[home].shown));
         extra.insert("joints".into(), json!(a.joints));
         match a.kind {
             AnimKind::Normal { frame_data, joint_indices, static_max } => {
@@ -249,7 +249,7 @@ impl Z64Document {
         let ctx = self.ctx(s.ctx);
         let home = ctx.home_file();
         let off = s.addr & 0xFF_FFFF;
-        let id = if multi { format!("{}:{}", home.stem, hex(off)) } else { hex(off) };
+        let id = if multi { format!("{}:{}", home.shown, hex(off)) } else { hex(off) };
         let mut bones = Vec::with_capacity(s.limbs.len());
         let rest_jt = self.rest_table(si);
         for &l in &s.order {
@@ -290,7 +290,7 @@ impl Z64Document {
         if let SkelType::Flex { dlist_count } = s.ty {
             extra.insert("dlist_count".into(), json!(dlist_count));
         }
-        extra.insert("file".into(), json!(home.stem));
+        extra.insert("file".into(), json!(home.shown));
         extra.insert("offset".into(), json!(hex(off)));
         if s.limbs.iter().any(|l| l.skin.is_some()) {
             let skin: Vec<Value> = s.limbs.iter().map(|l| json!(l.skin.map(|(t, _)| t))).collect();
@@ -314,7 +314,7 @@ impl Z64Document {
         let info = SkeletonInfo {
             id,
             name: s.name.clone(),
-            source: format!("{}@{}", home.stem, hex(off)),
+            source: format!("{}@{}", home.shown, hex(off)),
             skeleton,
             meshes,
             extra,
@@ -329,7 +329,7 @@ impl Z64Document {
     pub(crate) fn mark_companions(&mut self, stems: &[String]) {
         for s in &mut self.skel_infos {
             let file = s.extra.get("file").and_then(Value::as_str).unwrap_or_default();
-            if stems.iter().any(|c| c == file) {
+            if stems.iter().any(|c| *c == file.to_lowercase()) {
                 s.extra.insert("companion".into(), json!(true));
             }
         }

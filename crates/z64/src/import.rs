@@ -49,7 +49,7 @@ pub fn is_link_skeleton(stem: &str, limbs: usize) -> bool {
 pub fn fps_for(doc: &dyn Document, skeleton: usize) -> f64 {
     let Some(s) = doc.skeletons().get(skeleton) else { return NORMAL_FPS };
     let stem = s.extra.get("file").and_then(|v| v.as_str()).unwrap_or("");
-    if is_link_skeleton(stem, s.skeleton.len()) {
+    if is_link_skeleton(&stem.to_lowercase(), s.skeleton.len()) {
         LINK_FPS
     } else {
         NORMAL_FPS
@@ -349,7 +349,7 @@ fn import_normal(doc: &Z64Document, si: usize, encs: Vec<Encoded>, out: &mut Imp
         if header + 16 > 0xFF_FFFF {
             return Err(Error::ceiling(
                 0,
-                format!("clip {:?}: {} would pass the 16 MiB a segment addresses", enc.name, file.stem),
+                format!("clip {:?}: {} would pass the 16 MiB a segment addresses", enc.name, file.shown),
             ));
         }
         let mut w = Writer::new(Endian::Big);
@@ -371,10 +371,11 @@ fn import_normal(doc: &Z64Document, si: usize, encs: Vec<Encoded>, out: &mut Imp
         }
     }
     let anims = read_back(inputs, &name, &placed, doc.skeletons()[si].name.as_str(), NORMAL_FPS, out)?;
-    let format = format!("Zelda 64 {} (segment {}) with {} animations appended", file.stem, file.segment, placed.len());
+    let format =
+        format!("Zelda 64 {} (segment {}) with {} animations appended", file.shown, file.segment, placed.len());
     out.files.push(ImportedFile { name: name.clone(), bytes, format, animations: anims });
-    let (c, xml) = decomp::normal_files(&file.stem, file.segment, &placed);
-    let stem = file.stem.clone();
+    let (c, xml) = decomp::normal_files(&file.shown, file.segment, &placed);
+    let stem = file.shown.clone();
     out.files.push(ImportedFile {
         name: format!("{stem}_imported.c"),
         bytes: c.into_bytes(),

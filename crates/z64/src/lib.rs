@@ -125,9 +125,16 @@ use std::path::Path;
 /// ```
 pub struct Z64;
 
-/// File stems this family reads without a magic number (object files have no header).
+/// File stems this family reads without a magic number (object files have no header), in
+/// lower case, with the extension.
 fn stem_of(path: &Path) -> (String, Option<String>) {
-    let name = path.file_name().map(|s| s.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let (shown, ext) = shown_stem_of(path);
+    (shown.to_lowercase(), ext.map(|e| e.to_lowercase()))
+}
+
+/// [`stem_of`] in the file name's own case (`object_oA10`).
+fn shown_stem_of(path: &Path) -> (String, Option<String>) {
+    let name = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     match name.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() => (stem.to_string(), Some(ext.to_string())),
         _ => (name, None),
@@ -293,6 +300,7 @@ pub fn open_files_limited(
     for input in &mut inputs {
         let name = input.name();
         let (stem, _) = stem_of(&input.path);
+        let shown = shown_stem_of(&input.path).0;
         if let Some(order) = rom::byte_order(&input.data) {
             let data = rom::normalize(&input.data, order);
             let (mut info, rfiles) = rom::read_rom(&data, limits).map_err(|e| e.in_file(name.clone()))?;
@@ -349,10 +357,10 @@ pub fn open_files_limited(
             // A compressed object file straight from a ROM.
             let data = yaz0::decode_within(&input.data, None, boneyard_core::limit!(limits, max_yaz0_bytes))
                 .map_err(|e| e.in_file(name.clone()))?;
-            push_object(&mut files, &mut summaries, name, stem, data, "Yaz0-compressed");
+            push_object(&mut files, &mut summaries, name, (stem, shown), data, "Yaz0-compressed");
         } else {
             // The input's bytes move into the document (only its path is used below).
-            push_object(&mut files, &mut summaries, name, stem, std::mem::take(&mut input.data), "");
+            push_object(&mut files, &mut summaries, name, (stem, shown), std::mem::take(&mut input.data), "");
         }
         builds.push(None);
     }
@@ -391,7 +399,7 @@ fn push_object(
     files: &mut Vec<SegFile>,
     sums: &mut Vec<FileSummary>,
     name: String,
-    stem: String,
+    (stem, shown): (String, String),
     data: Vec<u8>,
     how: &str,
 ) {
@@ -422,7 +430,7 @@ fn push_object(
     if segment == layout::SEG_LINK_ANIMETION {
         sum.notes.push(format!("{} frames of 134 bytes", data.len() / layout::LINK_FRAME_SIZE));
     }
-    files.push(SegFile { name, stem, segment, data, lenient: false });
+    files.push(SegFile { name, stem, shown, segment, data, lenient: false });
     sums.push(sum);
 }
 
@@ -537,7 +545,14 @@ fn pick_rom_files(
         if f.compressed {
             sum.notes.push("compressed".into());
         }
-        let file = SegFile { name: format!("{rom_name}#{stem}"), stem, segment, data: f.data, lenient: true };
+        let file = SegFile {
+            name: format!("{rom_name}#{stem}"),
+            shown: stem.clone(),
+            stem,
+            segment,
+            data: f.data,
+            lenient: true,
+        };
         kept.push((file, sum));
     }
     notes.push(format!("{} files with skeletons or animations kept", kept.len()));
@@ -563,8 +578,14 @@ fn has_keyframe_or_curve(data: &[u8], words: &scan::SegWords, work: &mut boneyar
     if cands.is_empty() {
         return false;
     }
-    let files =
-        [SegFile { name: String::new(), stem: String::new(), segment: seg, data: data.to_vec(), lenient: true }];
+    let files = [SegFile {
+        name: String::new(),
+        stem: String::new(),
+        shown: String::new(),
+        segment: seg,
+        data: data.to_vec(),
+        lenient: true,
+    }];
     let mut map = [None; 16];
     map[seg as usize & 0xF] = Some(0);
     let ctx = segment::Ctx::new(&files, map, 0);

@@ -10,8 +10,12 @@ use boneyard_core::{Endian, Error, Reader, Result};
 pub struct SegFile {
     /// Display name (path or ROM file name).
     pub name: String,
-    /// Short lower-case name used for the asset table ("object_dekunuts").
+    /// Short lower-case name used for the asset table ("object_dekunuts") and to know the
+    /// game's files (gameplay_keep) whatever their case.
     pub stem: String,
+    /// The short name as the file has it (`object_oA10`, `Adult_saria`): what names made from
+    /// it, sources and outputs say, so that they name the file on a disk that tells case.
+    pub shown: String,
     /// The segment it is bound to (6 for objects, 4 for gameplay_keep, 7 for link_animetion).
     pub segment: u8,
     /// Its bytes (decompressed).
@@ -60,7 +64,7 @@ impl<'a> Ctx<'a> {
                 at,
                 format!(
                     "pointer {addr:#010x} ({len} bytes) is outside segment {seg} ({}, {size:#x} bytes)",
-                    self.files[fi].stem
+                    self.files[fi].shown
                 ),
             ));
         }
@@ -176,6 +180,7 @@ mod tests {
                 .map(|(i, &n)| SegFile {
                     name: format!("f{i}"),
                     stem: format!("f{i}"),
+                    shown: format!("f{i}"),
                     segment: 6,
                     data: (0..n).map(|b| b as u8).collect(),
                     lenient: false,

@@ -361,7 +361,8 @@ mod tests {
         d.extend_from_slice(&[0x06, 0, 0, 0, 0x06, 0, 0, 0x10]);
         d.extend_from_slice(&[0x06, 0, 0, 0x20, 2, 0, 0, 0]);
         d.resize(0x50, 0);
-        let files = [SegFile { name: "t".into(), stem: "t".into(), segment: 6, data: d, lenient: false }];
+        let files =
+            [SegFile { name: "t".into(), stem: "t".into(), shown: "t".into(), segment: 6, data: d, lenient: false }];
         let mut map = [None; 16];
         map[6] = Some(0);
         let ctx = Ctx::new(&files, map, 0);

@@ -121,7 +121,7 @@ fn rom_file_that_does_not_fit_its_names_is_scanned() {
     assert_eq!(doc.skeletons().len(), 1);
     assert_eq!(doc.skeletons()[0].skeleton.len(), 19);
     assert_eq!(doc.animations().len(), 2);
-    assert!(doc.animations().iter().all(|a| a.name.starts_with("object_dekunuts_anim_")));
+    assert!(doc.animations().iter().all(|a| a.name.starts_with("object_dekunuts_Anim_")));
     let file = &doc.files()[1];
     assert!(file.notes.iter().any(|n| n.contains("asset table") && n.contains("(0 of 11 ")), "{:?}", doc.files());
     assert!(file.counts.contains(&("animations from the structural scan".into(), 2)), "{:?}", file.counts);

@@ -86,7 +86,7 @@ fn more_than_255_limbs() {
         data.extend_from_slice(&0x0600_0000u32.to_be_bytes());
     }
     data.extend_from_slice(&[0; 4]);
-    let files = [SegFile { name: "t".into(), stem: "t".into(), segment: 6, data, lenient: false }];
+    let files = [SegFile { name: "t".into(), stem: "t".into(), shown: "t".into(), segment: 6, data, lenient: false }];
     let mut map = [None; 16];
     map[6] = Some(0);
     let ctx = Ctx::new(&files, map, 0);

@@ -481,7 +481,7 @@ fn ganon_reading_chosen_by_the_bytes_or_the_build() {
     let w = doc.warnings().iter().find(|w| w.offset == Some(0xFF48)).expect("a warning at 0xFF48");
     assert_eq!(w.file, "ntsc.z64#object_ganon");
     assert!(w.message.contains("gGanondorfEndingFloatAnim") && w.message.contains("0 frames"), "{w}");
-    assert_eq!(float(&doc).unwrap().name, "object_ganon_anim_011348");
+    assert_eq!(float(&doc).unwrap().name, "object_ganon_Anim_011348");
 }
 
 /// gameplay_keep: the NTSC and the PAL readings differ only in a display list the NTSC builds

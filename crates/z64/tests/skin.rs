@@ -20,7 +20,14 @@ use boneyard_z64::{Ctx, SegFile};
 use glam::Vec3;
 
 fn seg_files(data: Vec<u8>) -> [SegFile; 1] {
-    [SegFile { name: "object_skintest".into(), stem: "object_skintest".into(), segment: 6, data, lenient: false }]
+    [SegFile {
+        name: "object_skintest".into(),
+        stem: "object_skintest".into(),
+        shown: "object_skintest".into(),
+        segment: 6,
+        data,
+        lenient: false,
+    }]
 }
 
 fn ctx(files: &[SegFile]) -> Ctx<'_> {
