@@ -58,3 +58,39 @@ fn file_picks_one_file_of_a_rom() {
     let o = boneyard(&["list", bare.to_str().unwrap(), "--file", "object_box"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
 }
+
+/// `--file NAME` in a Shenmue archive: an AFS holding the real MOTION.BIN and the demo's body
+/// model. Picking MOTION.BIN checks as the bare file does (`all: hash=db37d665`, the golden
+/// hash of MOTION.BIN); picking the model lists it alone; a name the archive does not hold is
+/// a usage error naming what it does hold (the family refused every `--file` before).
+#[test]
+fn file_picks_a_motion_or_model_in_a_shenmue_archive() {
+    let Some(m) = shared_data("shenmue/motion.bin", "--file in an AFS") else { return };
+    let motion = std::fs::read(&m).unwrap();
+    let demo = boneyard_shenmue::demo_files().unwrap();
+    let (_, body) = demo.iter().find(|(n, _)| n == "demo_body.mt5").unwrap();
+    let dir = tempfile::Builder::new().prefix("boneyard-afsfile-").tempdir().unwrap();
+    let afs = dir.path().join("MOTIONS.AFS");
+    std::fs::write(&afs, boneyard_shenmue::write_afs(&[("MOTION.BIN", &motion), ("BODY.MT5", body)])).unwrap();
+    let afs = afs.to_str().unwrap();
+    let o = boneyard(&["check", "--file", "MOTION.BIN", afs]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout).lines().last(), Some("all: hash=db37d665"));
+    // The whole archive: the model's skeleton is there too.
+    let all = text(&boneyard(&["list", afs]).stdout);
+    assert!(all.contains("source=BODY.MT5"), "{all}");
+    // The model alone: its skeleton, no motion.
+    let o = boneyard(&["list", "--file", "body.mt5", afs]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let one = text(&o.stdout);
+    assert!(one.contains("source=BODY.MT5") && one.contains("animations (0)"), "{one}");
+    let o = boneyard(&["info", "--file", "NOPE.BIN", afs]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains(&format!(
+            "--file \"NOPE.BIN\": no motion or model of that name here (there are: {afs}/MOTION.BIN, {afs}/BODY.MT5)"
+        )),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -234,7 +234,7 @@ fn collect(name: &str, file: &bytes::Bytes, depth: usize, found: &mut Found, top
             notes: Vec::new(),
         });
         found.warnings.extend(m.skipped.iter().map(|(at, msg)| Warning::at(name, *at, msg.clone())));
-        found.models.push((short_name(name), m));
+        found.models.push((name.to_string(), m));
         return Ok(true);
     }
     if is_motn {
@@ -322,10 +322,16 @@ pub fn open_files(files: Vec<InputFile>) -> Result<ShenmueDocument> {
 
 /// [`open_files`] within the caller's limits (from [`boneyard_core::OpenOptions::limits`]).
 pub fn open_files_with(files: Vec<InputFile>, limits: &Limits) -> Result<ShenmueDocument> {
+    open_files_picked(files, limits, None)
+}
+
+/// [`open_files_with`] keeping only the motion or model named `pick` inside the containers
+/// (`--file`).
+fn open_files_picked(files: Vec<InputFile>, limits: &Limits, pick: Option<&str>) -> Result<ShenmueDocument> {
     // The bytes move into the document (MOTN keys are decoded from them on first use).
     let named: Vec<(String, bytes::Bytes)> =
         files.into_iter().map(|f| (f.name(), bytes::Bytes::from(f.data))).collect();
-    open_shared(&named, limits)
+    open_shared(&named, limits, pick)
 }
 
 /// The bytes of `part`, a slice of `file`, sharing `file`'s buffer (a copy if it is not one).
@@ -348,13 +354,51 @@ pub fn open_bytes(files: &[(String, &[u8])]) -> Result<ShenmueDocument> {
 pub fn open_bytes_with(files: &[(String, &[u8])], limits: &Limits) -> Result<ShenmueDocument> {
     let copied: Vec<(String, bytes::Bytes)> =
         files.iter().map(|(n, d)| (n.clone(), bytes::Bytes::copy_from_slice(d))).collect();
-    open_shared(&copied, limits)
+    open_shared(&copied, limits, None)
 }
 
-fn open_shared(files: &[(String, bytes::Bytes)], limits: &Limits) -> Result<ShenmueDocument> {
+/// Whether `name` (a file as read: `x.afs/MOTION.BIN`, `MOTION.BIN.gz!gunzip`, `MOTION.BIN`)
+/// is what `--file want` names: the whole name, the entry's own name after the last `/` or
+/// `!`, or for an inflated GZ the name of the file it was (`MOTION.BIN` for
+/// `MOTION.BIN.gz!gunzip`); ASCII case aside, as archives of the game spell names in capitals.
+fn picked(name: &str, want: &str) -> bool {
+    let own = name.rsplit(['/', '!']).next().unwrap_or(name);
+    let inflated = name
+        .strip_suffix("!gunzip")
+        .map(short_name)
+        .map(|f| f.strip_suffix(".gz").or_else(|| f.strip_suffix(".GZ")).map(str::to_string).unwrap_or(f));
+    name.eq_ignore_ascii_case(want)
+        || own.eq_ignore_ascii_case(want)
+        || inflated.is_some_and(|f| f.eq_ignore_ascii_case(want))
+}
+
+/// `--file want`: only the motions and models of that name inside the containers given, with
+/// the summaries and warnings of those and of the files given; none of that name is a usage
+/// error naming the files there are.
+fn keep_picked(found: &mut Found, given: &[(String, bytes::Bytes)], want: &str) -> Result<()> {
+    let names: Vec<String> =
+        found.motns.iter().map(|(n, _)| n.clone()).chain(found.models.iter().map(|(n, _)| n.clone())).collect();
+    if !names.iter().any(|n| picked(n, want)) {
+        let there = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+        return Err(Error::not_found(format!(
+            "--file {want:?}: no motion or model of that name here (there are: {there})"
+        )));
+    }
+    found.motns.retain(|(n, _)| picked(n, want));
+    found.models.retain(|(n, _)| picked(n, want));
+    let kept = |file: &str| picked(file, want) || given.iter().any(|(g, _)| g == file);
+    found.summaries.retain(|s| kept(&s.path));
+    found.warnings.retain(|w| kept(&w.file));
+    Ok(())
+}
+
+fn open_shared(files: &[(String, bytes::Bytes)], limits: &Limits, pick: Option<&str>) -> Result<ShenmueDocument> {
     let mut found = Found { limits: *limits, ..Found::default() };
     for (name, data) in files {
         collect(name, data, 0, &mut found, true)?;
+    }
+    if let Some(want) = pick {
+        keep_picked(&mut found, files, want)?;
     }
     // The rig's rest pose only when there are models to route onto it (a motion alone, as
     // MOTION.BIN, does not need it).
@@ -368,7 +412,7 @@ fn open_shared(files: &[(String, bytes::Bytes)], limits: &Limits) -> Result<Shen
         }
         let family = m.nodes.first().and_then(|n| n.declared_family());
         skeletons.push(document::ModelSkeleton {
-            info: model::model_skeleton(m, &format!("mt5_{k}"), name)?,
+            info: model::model_skeleton(m, &format!("mt5_{k}"), &short_name(name))?,
             routes: model::node_routes(m),
             family,
             nodes: m
@@ -417,16 +461,15 @@ impl Family for Shenmue {
             None => Score::No,
         }
     }
-    /// `pick` is refused (containers are read whole); `runtime` has no Shenmue keys; Shenmue's
-    /// files have no companions.
+    /// `pick` keeps the motion or model of that name inside the containers given (see
+    /// [`Family::open`]); `runtime` has no Shenmue keys; Shenmue's files have no companions.
     fn open(
         &self,
         files: Vec<InputFile>,
         options: &OpenOptions,
         _companions: &dyn Companions,
     ) -> Result<Box<dyn Document>> {
-        options.refuse_pick(self.name())?;
-        Ok(Box::new(open_files_with(files, &options.limits)?))
+        Ok(Box::new(open_files_picked(files, &options.limits, options.pick.as_deref())?))
     }
     /// `demo_motion.bin`, `demo_body.mt5`, `demo_character.mt5` (see [`demo_files`]).
     fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
