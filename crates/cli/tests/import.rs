@@ -362,6 +362,13 @@ fn shenmue_run_loop_round_trip_and_edit_as_the_peer_runtime_solves_them() {
     let l = boneyard(&["list", s(&written), "--json"]);
     assert_eq!(l.status.code(), Some(0), "{}", stderr(&l));
     let l: Value = serde_json::from_slice(&l.stdout).unwrap();
+    // Every warning the game's file gives `list` is in the import's JSON too (only its summary
+    // line was), then the writing's own.
+    let listed = boneyard(&["list", s(&motion), "--json"]);
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let read: Vec<&Value> = listed["warnings"].as_array().unwrap().iter().collect();
+    assert_eq!(read.len(), 34);
+    assert_eq!(j["warnings"].as_array().unwrap()[..read.len()].iter().collect::<Vec<_>>(), read);
     assert_eq!(l["animations"].as_array().unwrap().len(), 1559);
     assert_eq!(l["animations"][64]["name"], RUN);
     assert_eq!(l["animations"][64]["data_offset"], a["offset"]);

@@ -131,6 +131,9 @@ pub struct Imported {
     pub files: Vec<ImportedFile>,
     /// What was guessed or left out while writing, each naming file and offset where known.
     pub warnings: Vec<Warning>,
+    /// What reading the `into` files said (the document's own warnings, as `list` gives
+    /// them): apart, so that a caller can show the writing's first and count these.
+    pub read_warnings: Vec<Warning>,
 }
 
 #[cfg(test)]

@@ -413,7 +413,7 @@ pub fn import_clips(
     let key_size = options.key_size.unwrap_or(6);
     let tolerance = options.tolerance.unwrap_or(DEFAULT_TOLERANCE);
     let mut out = Imported::default();
-    out.warnings.extend(d.warnings().iter().cloned());
+    out.read_warnings.extend(d.warnings().iter().cloned());
     let mut taken = std::collections::HashSet::new();
     for clip in clips {
         let enc = clip_to_tram(clip, body, &names, like, key_size, tolerance, &mut out.warnings)?;

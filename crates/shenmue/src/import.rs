@@ -467,7 +467,7 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
     let m = MotnFile::parse(&file.data).map_err(|e| e.in_file(&fname))?;
     let tolerance = options.tolerance.unwrap_or(DEFAULT_TOLERANCE);
     let mut out = Imported::default();
-    out.warnings.extend(d.warnings().iter().take(1).cloned());
+    out.read_warnings.extend(d.warnings().iter().cloned());
     if let Some(k) = options.key_size {
         out.warnings.push(Warning::in_file(&fname, format!("key size {k} is for Oni; MOTN keys are halves (ignored)")));
     }

@@ -266,7 +266,7 @@ pub fn import_clips(
     let link = is_link_skeleton(&home_file.stem, s.limbs.len());
     let fps = if link { LINK_FPS } else { NORMAL_FPS };
     let mut out = Imported::default();
-    out.warnings.extend(d.warnings().iter().cloned());
+    out.read_warnings.extend(d.warnings().iter().cloned());
     // Options of the other games' writers: said, not silently ignored.
     if let Some(k) = options.key_size {
         out.warnings.push(Warning::in_file(

@@ -173,9 +173,12 @@ pub fn run(req: &Request) -> Result<()> {
     let imported = family.import_clips(into, &clips, &options, &companions)?;
     warnings.extend(imported.warnings.iter().cloned());
     if !req.json {
+        // What the writing guessed or changed, every one; then what reading the game's files
+        // said, as `list` would (the first few and a count: MOTION.BIN's 34 each time).
         for w in &warnings {
             crate::progress::eprint(&format!("boneyard: warning: {w}"));
         }
+        crate::progress::warnings(&imported.read_warnings);
     }
     // Never over the game's own data: not a file given, and not beside one (an Oni import
     // into `GameDataFolder/` wrote `TRAM<clip>.oni` over the game's TRAM of that name).
@@ -243,7 +246,8 @@ pub fn run(req: &Request) -> Result<()> {
         }));
     }
     if req.json {
-        let w: Vec<_> = warnings.iter().map(crate::json::warning).collect();
+        // Every one: the game's files' own, then the writing's.
+        let w: Vec<_> = imported.read_warnings.iter().chain(&warnings).map(crate::json::warning).collect();
         super::print_json(&json!({"written": written, "warnings": w}))?;
     } else {
         crate::progress::summary(&format!("imported {} clips into {} files", clips.len(), imported.files.len()));
