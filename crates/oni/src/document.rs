@@ -87,6 +87,18 @@ impl OniDocument {
                     n
                 };
                 let t = Tram::read(f, i, &link_name, &limits)?;
+                // An overlay (ONrAnimFlag 0x2000) is played by the engine over the character's
+                // running animation, on the parts it uses; boneyard plays it on its own.
+                if t.flags & layout::tram::FLAG_OVERLAY != 0 {
+                    warnings.push(Warning::at(
+                        &f.name,
+                        f.struct_offset(i).unwrap_or(0) + layout::tram::FLAGS as u64,
+                        format!(
+                            "TRAM {}: an overlay (flags {:#x}): the game plays its parts {:#x} over another animation (replacing {:#x}); sampled and exported here on its own, every part as its tracks give it",
+                            t.name, t.flags, t.used_parts, t.replace_parts
+                        ),
+                    ));
+                }
                 for at in unnamed.into_inner() {
                     warnings.push(Warning::at(
                         &f.name,

@@ -159,6 +159,9 @@ pub mod tram {
     // in the struct
     /// u32 animation flags.
     pub const FLAGS: usize = 0x34;
+    /// The flag (`ONrAnimFlag_Overlay`) of an animation played over another one, on its used
+    /// parts.
+    pub const FLAG_OVERLAY: u32 = 0x2000;
     /// Two TRAM links: the animations played directly after this one.
     pub const DIRECT_ANIMATIONS: usize = 0x38;
     /// u32 mask of the parts driven.

@@ -262,7 +262,8 @@ fn level_bodies_re_encode_byte_for_byte() {
     let test = "level_bodies_re_encode_byte_for_byte";
     let Some(dat) = fixture("level1_Final.dat", test) else { return };
     let doc = open_paths(&[dat.as_path()]).unwrap();
-    assert!(doc.warnings().is_empty(), "{:?}", doc.warnings());
+    // Nothing left out; the one word is about the overlay TRAM it holds, played alone.
+    assert!(doc.warnings().iter().all(|w| w.message.contains("an overlay (flags 0x2000)")), "{:?}", doc.warnings());
     let theirs = &doc.instance_files()[0];
     let sets: Vec<usize> = theirs.with_tag(TRBS).collect();
     assert_eq!(sets.len(), 2);

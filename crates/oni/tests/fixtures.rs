@@ -153,6 +153,22 @@ fn overlay_quaternions_match_xml_and_walk19() {
     }
     println!("walk19 (6-byte, engine decode) vs overlay (16-byte): max diff {worst:.2e} over every frame and part");
     assert!(worst < 1e-6, "{worst}");
+    // Played alone here, not over a base as the game plays it: said, at the flags field, with
+    // the XML's masks (Flags Overlay, UsedBones Mid..RightFist, ReplacedBones Neck|Head).
+    assert!(x.contains("<Flags>Overlay</Flags>"), "the XML's flags");
+    let w: Vec<_> = doc.warnings().iter().filter(|w| w.message.contains("an overlay")).collect();
+    assert_eq!(w.len(), 1, "{:?}", doc.warnings());
+    assert!(w[0].file.ends_with("TRAMfixture_walk19_overlay.oni"));
+    assert!(
+        w[0].message.contains("flags 0x2000")
+            && w[0].message.contains("parts 0x7ff80")
+            && w[0].message.contains("replacing 0x600"),
+        "{}",
+        w[0].message
+    );
+    let data = std::fs::read(fixture("TRAMfixture_walk19_overlay.oni", test).unwrap()).unwrap();
+    let at = w[0].offset.unwrap() as usize;
+    assert_eq!(u32::from_le_bytes(data[at..at + 4].try_into().unwrap()), 0x2000);
 }
 
 /// walk19's other fields against its XML.
