@@ -233,3 +233,22 @@ fn pose_frames_and_scales_out_of_range_are_said_as_such() {
         assert!(!out.exists(), "nothing written");
     }
 }
+
+/// One object given twice (or two files of one name): a clip or skeleton name held by both is
+/// not guessed (the first was taken, without a word); the error names the indices to give.
+#[test]
+fn a_name_two_files_hold_is_not_guessed() {
+    let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "a name held twice") else { return };
+    let tmp = tempfile::Builder::new().prefix("boneyard-usage-").tempdir().unwrap();
+    let copy = tmp.path().join("object_dekunuts");
+    std::fs::copy(&z, &copy).unwrap();
+    let (z, copy) = (z.to_str().unwrap(), copy.to_str().unwrap());
+    let o = boneyard(&["sample", z, copy, "--anim", "gDekuNutsRunAnim", "--frame", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("\"gDekuNutsRunAnim\" names 2 animations of these files (#9 from object_dekunuts@0x3650, #19 from object_dekunuts@0x3650): give one by its index"), "{}", err(&o));
+    let o = boneyard(&["pose", z, copy, "--skeleton", "gDekuNutsSkel"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("names more than one skeleton of these files (#0 from"), "{}", err(&o));
+    // By index, each is there.
+    assert_eq!(boneyard(&["sample", z, copy, "--anim", "#19", "--frame", "0"]).status.code(), Some(0));
+}

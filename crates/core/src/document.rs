@@ -252,6 +252,22 @@ impl dyn Document + '_ {
                 };
             }
         }
+        // Two animations of one name (one file given twice, or two files of one name): which
+        // one is meant is not for boneyard to guess.
+        let mut same = anims.iter().filter(|a| a.name == spec);
+        if let (Some(first), Some(second)) = (same.next(), same.next()) {
+            let more = same.count();
+            return Err(Error::not_found(format!(
+                "{} names {} animations of these files (#{} from {}, #{} from {}{}): give one by its index",
+                quoted(spec),
+                2 + more,
+                first.index,
+                first.source,
+                second.index,
+                second.source,
+                if more > 0 { format!(" and {more} more") } else { String::new() }
+            )));
+        }
         anims
             .iter()
             .position(|a| a.name == spec)
@@ -276,7 +292,16 @@ impl dyn Document + '_ {
     /// Resolve `--skeleton S`: an id, a name, `#N`, or a plain index.
     pub fn find_skeleton(&self, spec: &str) -> Result<usize> {
         let sk = self.skeletons();
-        if let Some(i) = sk.iter().position(|s| s.id == spec || s.name == spec) {
+        let mut same = sk.iter().enumerate().filter(|(_, s)| s.id == spec || s.name == spec);
+        if let Some((i, _)) = same.next() {
+            if let Some((j, other)) = same.next() {
+                return Err(Error::not_found(format!(
+                    "{} names more than one skeleton of these files (#{i} from {}, #{j} from {}): give one by its index",
+                    quoted(spec),
+                    sk[i].source,
+                    other.source
+                )));
+            }
             return Ok(i);
         }
         if let Ok(i) = spec.strip_prefix('#').unwrap_or(spec).parse::<usize>() {
