@@ -101,7 +101,10 @@ fn link_with_materials_and_textures() {
     let meshes: Vec<_> = doc.skeletons()[sk].meshes.iter().filter(|m| !m.indices.is_empty()).collect();
     assert_eq!(used.len(), meshes.len());
     assert!(used.iter().all(|u| materials.contains(u)));
-    let maps: Vec<&str> = out.mtl.lines().filter_map(|l| l.strip_prefix("map_Kd ")).collect();
+    // (`-clamp on` before the file where both axes clamp.)
+    let maps: Vec<&str> =
+        out.mtl.lines().filter_map(|l| l.strip_prefix("map_Kd ")).map(|m| m.trim_start_matches("-clamp on ")).collect();
+    assert!(out.mtl.contains("map_Kd -clamp on "), "Link's clamped textures");
     let textured: Vec<_> = meshes.iter().filter(|m| m.texture.is_some() && m.uvs.is_some()).collect();
     assert_eq!(maps.len(), textured.len());
     assert!(!textured.is_empty(), "Link's meshes are textured");

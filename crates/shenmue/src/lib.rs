@@ -362,6 +362,13 @@ pub fn open_bytes_with(files: &[(String, &[u8])], limits: &Limits) -> Result<She
 /// `!`, or for an inflated GZ the name of the file it was (`MOTION.BIN` for
 /// `MOTION.BIN.gz!gunzip`); ASCII case aside, as archives of the game spell names in capitals.
 fn picked(name: &str, want: &str) -> bool {
+    // An inflated GZ is also the entry (or file) it was: `x.afs/MOT2.BIN.GZ` for
+    // `x.afs/MOT2.BIN.GZ!gunzip`, as `info` lists the archive's entries.
+    if let Some(gz) = name.strip_suffix("!gunzip") {
+        if picked(gz, want) {
+            return true;
+        }
+    }
     let own = name.rsplit(['/', '!']).next().unwrap_or(name);
     let inflated = name
         .strip_suffix("!gunzip")

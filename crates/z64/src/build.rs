@@ -270,8 +270,28 @@ fn pair_across_files(files: &[SegFile], f: &mut Found) {
             _ => false,
         };
         let own = home(a.ctx);
-        let candidates: Vec<usize> =
+        let mut candidates: Vec<usize> =
             (0..f.skels.len()).filter(|&s| home(f.skels[s].ctx) != own && fits(&f.skels[s])).collect();
+        // A skeleton the joint count fits exactly is meant before one it fits only with the
+        // joint table's padding (os_anime's 16 joints: object_ahg's 15 limbs, not Zelda's 14).
+        let exact: Vec<usize> =
+            candidates.iter().copied().filter(|&s| a.joints == f.skels[s].limbs.len() + 1).collect();
+        if !exact.is_empty() {
+            candidates = exact;
+        }
+        // One file given twice offers its skeleton twice: one candidate (the same name, place,
+        // limbs and file size).
+        let key = |s: usize| {
+            let k = &f.skels[s];
+            (k.addr, k.limbs.len(), k.name.as_str(), files[home(k.ctx)].data.len())
+        };
+        let mut distinct: Vec<usize> = Vec::with_capacity(candidates.len());
+        for c in candidates {
+            if !distinct.iter().any(|&d| key(d) == key(c)) {
+                distinct.push(c);
+            }
+        }
+        let candidates = distinct;
         let not_keep: Vec<usize> =
             candidates.iter().copied().filter(|&s| Some(home(f.skels[s].ctx)) != f.gameplay_keep).collect();
         let pick = match (candidates.as_slice(), not_keep.as_slice()) {

@@ -888,6 +888,9 @@ impl Tile {
             let period = (self.mask[k] > 0).then(|| 1usize << self.mask[k].min(10));
             let len = period.map_or(spans[k], |p| spans[k].min(p));
             let wrap = match (period, self.cm[k] & 1 != 0, self.cm[k] & 2 != 0) {
+                // Clamped at the tile's edge, which is within one period: the image, clamped
+                // (the Chu girl's navel: 16x16, clamped both ways, drawn once).
+                (Some(p), _, true) if spans[k] <= p => TextureWrap::ClampToEdge,
                 (Some(_), true, _) => TextureWrap::MirroredRepeat,
                 (Some(_), false, _) => TextureWrap::Repeat,
                 // No wrap: past the tile the RDP clamps when told to (and reads other

@@ -301,9 +301,12 @@ impl Z64Document {
             extra.insert("mesh_notes".into(), json!(texts));
         }
         if let (Some(a), false) = (crate::runtime::actor_default(&home.stem), meshes.is_empty()) {
-            // A variant of the actor's was chosen: say which.
-            let [r, g, b, al] = a.env;
-            let message = format!("skeleton {}: environment colour {r},{g},{b},{al} from {}", s.name, a.source);
+            // A variant of the actor's, and the state it is first drawn in, was chosen: say
+            // which.
+            let mut set: Vec<String> =
+                a.env.iter().map(|[r, g, b, al]| format!("environment colour {r},{g},{b},{al}")).collect();
+            set.extend(a.segments.iter().map(|(seg, at, name)| format!("segment {seg:#X}: {name} ({at:#X})")));
+            let message = format!("skeleton {}: {} from {}", s.name, set.join(", "), a.source);
             warnings.push(Warning { file: home.name.clone(), offset: Some(off as u64), message });
         }
         for n in notes {

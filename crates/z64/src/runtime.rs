@@ -138,37 +138,246 @@ impl DrawState {
     }
 }
 
-/// An actor's environment colour, set in its draw function before the skeleton is drawn.
+/// What an actor's draw function sets before the skeleton is drawn: an environment colour,
+/// textures of its object bound to segments (eyes, mouths).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ActorDefault {
     /// The object file the actor draws from (its stem).
     pub object: &'static str,
     /// The environment colour (RGBA8) of the variant used.
-    pub env: [u8; 4],
-    /// Where the value is set and what the other variants set, for the warning.
+    pub env: Option<[u8; 4]>,
+    /// The textures bound when the actor is first drawn: (segment, offset in the object, the
+    /// decomp's name of the texture).
+    pub segments: &'static [(u8, u32, &'static str)],
+    /// Where the values are set and what the other variants or states set, for the warning.
     pub source: &'static str,
 }
 
-/// The actors whose draw function sets a constant environment colour before drawing the
-/// skeleton, from the decomp (`src/overlays/actors/ovl_*`); the value of the first variant.
-const ACTOR_DEFAULTS: [ActorDefault; 3] = [
+/// The actors whose draw function sets a constant environment colour or binds textures of
+/// its object before drawing the skeleton, from the decomp (`src/overlays/actors/ovl_*`); the
+/// values of the first variant, in the state the actor is first drawn in.
+const ACTOR_DEFAULTS: &[ActorDefault] = &[
     ActorDefault {
         object: "object_dog",
-        env: [255, 255, 200, 0],
+        env: Some([255, 255, 200, 0]),
+        segments: &[],
         source: "En_Dog's draw for params 0 (z_en_dog.c EnDog_Draw: colors[params & 0xF]; params 1: 150,100,50,0)",
     },
     ActorDefault {
         object: "object_fr",
-        env: [200, 170, 0, 255],
+        env: Some([200, 170, 0, 255]),
+        segments: &[(0x8, 0x59A0, "object_fr_Tex_0059A0"), (0x9, 0x59A0, "object_fr_Tex_0059A0")],
         source: "En_Fr's draw for the first frog (z_en_fr.c EnFr_Draw: sEnFrColor[params - 1]; the others: \
                  0,170,200 / 210,120,100 / 120,130,230 / 190,190,190)",
     },
     ActorDefault {
         object: "object_firefly",
-        env: [0, 0, 0, 255],
+        env: Some([0, 0, 0, 255]),
+        segments: &[],
         source: "En_Firefly's draw for a Keese not on fire (z_en_firefly.c EnFirefly_Draw; on fire: 0,0,0,0)",
     },
+    ActorDefault {
+        object: "object_zl4",
+        env: None,
+        segments: &[
+            (0x8, 0x2AF0, "gChildZeldaEyeOpenTex"),
+            (0x9, 0x2AF0, "gChildZeldaEyeOpenTex"),
+            (0xA, 0x46F0, "gChildZeldaMouthNeutralTex"),
+        ],
+        source: "En_Zl4's draw (EnZl4_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_zl1",
+        env: None,
+        segments: &[
+            (0x8, 0x7208, "gChildZelda1EyeOpenLookingUpRightTex"),
+            (0x9, 0x7208, "gChildZelda1EyeOpenLookingUpRightTex"),
+            (0xA, 0x7608, "gChildZelda1MouthNeutralTex"),
+        ],
+        source: "En_Zl1's draw (EnZl1_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_zl2",
+        env: None,
+        segments: &[
+            (0x8, 0x30C8, "gZelda2EyeOpenTex"),
+            (0x9, 0x30C8, "gZelda2EyeOpenTex"),
+            (0xA, 0x3508, "gZelda2MouthSeriousTex"),
+        ],
+        source: "En_Zl2's draw (func_80B523C8 (drawConfig 1, opaque)), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_sa",
+        env: None,
+        segments: &[
+            (0x8, 0x2F48, "gSariaEyeOpenTex"),
+            (0x9, 0x2F48, "gSariaEyeOpenTex"),
+            (0xA, 0x3588, "gSariaMouthClosed2Tex"),
+        ],
+        source: "En_Sa's draw (EnSa_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_ru1",
+        env: None,
+        segments: &[(0x8, 0xE3B8, "gRutoChildEyeOpenTex"), (0x9, 0xE838, "gRutoChildMouthClosedTex")],
+        source: "En_Ru1's draw (EnRu1_DrawOpa), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_ma2",
+        env: None,
+        segments: &[(0x8, 0x2570, "gMalonAdultEyeOpenTex"), (0x9, 0x2970, "gMalonAdultMouthNeutralTex")],
+        source: "En_Ma2's draw (EnMa2_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_ta",
+        env: None,
+        segments: &[(0x8, 0x7F80, "gTalonEyeOpenTex"), (0x9, 0x6DC0, "gTalonHeadSkinTex")],
+        source: "En_Ta's draw (EnTa_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_in",
+        env: None,
+        segments: &[(0x8, 0x3590, "gIngoEyeOpenTex"), (0x9, 0x34D0, "gIngoHeadGradient2Tex")],
+        source: "En_In's draw (EnIn_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_ahg",
+        env: None,
+        segments: &[(0xA, 0x57C, "gHylianMan1BeardedEyeOpenTex")],
+        source: "En_Hy's draw (EnHy_OverrideLimbDraw limb 15), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_bji",
+        env: None,
+        segments: &[(0xA, 0x5FC, "gHylianOldManEyeOpenTex")],
+        source: "En_Hy's draw (EnHy_OverrideLimbDraw limb 15 (as above)), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_bob",
+        env: None,
+        segments: &[(0xA, 0x7C8, "gHylianWoman2EyeOpenTex")],
+        source: "En_Hy's draw (EnHy_OverrideLimbDraw limb 15 (as above)), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_boj",
+        env: None,
+        segments: &[(0xA, 0x5FC, "gHylianMan2MustachedEyeOpenTex")],
+        source: "En_Hy's draw (EnHy_OverrideLimbDraw limb 15 (as above)), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_kw1",
+        env: None,
+        segments: &[(0xA, 0xF4C, "gKw1EyeOpenTex")],
+        source: "En_Ko's draw (EnKo_OverrideLimbDraw limb 15), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_ossan",
+        env: None,
+        segments: &[(0x8, 0x4878, "gOssanEyeOpenTex")],
+        source: "En_Ossan's draw (EnOssan_DrawBazaarShopkeeper), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_rs",
+        env: None,
+        segments: &[(0x8, 0x3968, "gBombchuShopkeeperEyeOpenTex")],
+        source: "En_Ossan's draw (EnOssan_DrawBombchuShopkeeper), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_ts",
+        env: None,
+        segments: &[(0x8, 0x970, "object_ts_Tex_000970")],
+        source: "En_Takara_Man's draw (EnTakaraMan_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_tk",
+        env: None,
+        segments: &[(0x8, 0x3B40, "gDampeEyeOpenTex")],
+        source: "En_Tk's draw (EnTk_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_gr",
+        env: None,
+        segments: &[(0x8, 0x4178, "gNiwGirlEyeOpenTex")],
+        source: "En_Niw_Girl's draw (EnNiwGirl_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_bg",
+        env: None,
+        segments: &[(0x8, 0x5110, "gChuGirlEyeClosedTex")],
+        source: "En_Bom_Bowl_Man's draw (EnBomBowlMan_Draw), as first drawn: asleep, eyes closed (eyeMode 0)",
+    },
+    ActorDefault {
+        object: "object_jj",
+        env: None,
+        segments: &[(0x8, 0x7698, "gJabuJabuEyeOpenTex")],
+        source: "En_Jj's draw (EnJj_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_kz",
+        env: None,
+        segments: &[(0x8, 0x1470, "gKzEyeOpenTex")],
+        source: "En_Kz's draw (EnKz_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_md",
+        env: None,
+        segments: &[(0x8, 0x4FF0, "gMidoEyeOpenTex")],
+        source: "En_Md's draw (EnMd_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_geldb",
+        env: None,
+        segments: &[(0x8, 0x5FE8, "gGerudoRedEyeOpenTex")],
+        source: "En_GeldB's draw (EnGeldB_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_gla",
+        env: None,
+        segments: &[(0x8, 0x4F78, "gGerudoPurpleEyeOpenTex")],
+        source: "En_Ge2's draw (EnGe2_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_gndd",
+        env: None,
+        segments: &[(0x8, 0xF178, "gYoungGanondorfEyeOpenTex")],
+        source: "En_Viewer's draw (EnViewer_DrawGanondorf), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_horse",
+        env: None,
+        segments: &[(0x8, 0x9F80, "gEponaEyeOpenTex")],
+        source: "En_Horse's draw (EnHorse_OverrideLimbDraw (limb 13, type HORSE_EPONA)), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_wf",
+        env: None,
+        segments: &[(0x8, 0x7B68, "gWolfosNormalEyeOpenTex")],
+        source: "En_Wf's draw (EnWf_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_bl",
+        env: None,
+        segments: &[(0x8, 0xE08, "gBiriTentacles0Tex")],
+        source: "En_Bili's draw (EnBili_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_dy_obj",
+        env: None,
+        segments: &[(0x8, 0x17930, "gGreatFairyEyeOpenTex"), (0xA, 0x19130, "gGreatFairyMouthClosedTex")],
+        source: "Bg_Dy_Yoseizo's draw (BgDyYoseizo_Draw), as first drawn: eyes open",
+    },
+    ActorDefault {
+        object: "object_rl",
+        env: None,
+        segments: &[(0x8, 0x3620, "object_rl_Tex_003620")],
+        source: "En_Rl's draw (func_80AE7FDC (opaque) / func_80AE7D94 (XLU)), as first drawn: eyes open",
+    },
 ];
+
+/// Every actor default this reader applies (for tests and tools that check them).
+pub fn actor_defaults() -> &'static [ActorDefault] {
+    ACTOR_DEFAULTS
+}
 
 /// The documented environment colour the actor drawing from object `stem` sets, if any.
 pub fn actor_default(stem: &str) -> Option<&'static ActorDefault> {
@@ -181,7 +390,17 @@ impl DrawState {
     pub fn actor(stem: &str) -> DrawState {
         match actor_default(stem) {
             Some(a) => {
-                DrawState { env: Some(a.env.map(|c| c as f32 / 255.0)), origin: Some(a.source), ..DrawState::default() }
+                let mut segments = [None; 16];
+                for &(seg, off, _) in a.segments {
+                    // In the object's own segment, where the actor's object is bound.
+                    segments[usize::from(seg & 0xF)] = Some(u32::from(crate::layout::SEG_OBJECT) << 24 | off);
+                }
+                DrawState {
+                    env: a.env.map(|e| e.map(|c| c as f32 / 255.0)),
+                    segments,
+                    origin: Some(a.source),
+                    ..DrawState::default()
+                }
             }
             None => DrawState::default(),
         }

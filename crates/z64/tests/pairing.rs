@@ -66,3 +66,27 @@ fn animation_files_play_on_the_skeleton_given_with_them() {
     assert_eq!(clips, 62);
     println!("zl2 animation files: {clips}/62 clips on gZelda2Skel, {values} joint values as the bytes give them");
 }
+
+/// A skeleton the clips' joint count fits exactly is chosen over one it fits only with the
+/// joint table's padding: object_os_anime's 16-joint clips with object_ahg (15 limbs) and
+/// object_zl2 (14) play on object_ahg's.
+#[test]
+fn an_exact_fit_is_chosen_before_a_padded_one() {
+    let test = "an_exact_fit_is_chosen_before_a_padded_one";
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", test) else { return };
+    let open = |names: &[&str]| {
+        boneyard_z64::open_files(names.iter().map(|n| InputFile::read(&dir.join(n)).unwrap()).collect()).unwrap()
+    };
+    let doc = open(&["object_os_anime", "object_ahg", "object_zl2"]);
+    let ahg = (&doc as &dyn Document).find_skeleton("gHylianMan1Skel").unwrap();
+    let clips: Vec<_> = doc.animations().iter().filter(|a| a.source.starts_with("object_os_anime@")).collect();
+    assert_eq!(clips.len(), 65);
+    assert!(
+        clips.iter().all(|a| a.skeleton == Some(ahg)),
+        "{:?}",
+        clips.iter().map(|a| a.skeleton).collect::<Vec<_>>()
+    );
+    assert!(doc.warnings().iter().any(|w| w
+        .message
+        .starts_with("65 animation(s) of this file play on skeleton gHylianMan1Skel of object_ahg (15 limbs)")));
+}

@@ -87,9 +87,48 @@ fn drawn_textures_are_sized_as_the_decomp_xml() {
     );
     assert!(differ.is_empty(), "{} differ", differ.len());
     assert!(same > 500, "{same}");
-    // Both wraps of a masked tile are met, across and down (every tile these objects draw
-    // with has a mask: clamped alone, `ClampToEdge`, none).
-    for w in [TextureWrap::Repeat, TextureWrap::MirroredRepeat] {
+    // Every wrap is met: repeated, mirrored, and clamped (a clamped tile no wider than its
+    // mask's period).
+    for w in [TextureWrap::Repeat, TextureWrap::MirroredRepeat, TextureWrap::ClampToEdge] {
         assert!(wraps.keys().any(|k| k.contains(&format!("{w:?}"))), "{w:?}: {wraps:?}");
     }
+}
+
+/// The textures actors bind to segments 8-0xD before drawing (eyes, mouths: from the decomp's
+/// actor draw functions, in the state first drawn), against the XML: each names a texture of
+/// the object at that offset, is drawn on some mesh, and no texture of its segment is left
+/// out any more.
+#[test]
+fn actor_segment_textures_are_the_xml_textures_and_drawn() {
+    let test = "actor_segment_textures_are_the_xml_textures_and_drawn";
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", test) else { return };
+    let Some(xml) = shared_data("z64/oot-decomp-xml/objects", test) else { return };
+    let (mut bound, mut objects) = (0, 0);
+    for a in boneyard_z64::actor_defaults().iter().filter(|a| !a.segments.is_empty()) {
+        let text = std::fs::read_to_string(xml.join(format!("{}.xml", a.object))).unwrap();
+        let names: BTreeMap<u32, String> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("<Texture "))
+            .filter_map(|l| {
+                let off = attr(l, "Offset")?.strip_prefix("0x")?;
+                Some((u32::from_str_radix(off, 16).ok()?, attr(l, "Name")?.to_string()))
+            })
+            .collect();
+        let doc = boneyard_z64::open_files(vec![InputFile::read(&dir.join(a.object)).unwrap()]).unwrap();
+        let drawn: Vec<u32> = (0..doc.skeletons().len())
+            .flat_map(|s| (0..doc.skeletons()[s].meshes.len()).map(move |m| (s, m)))
+            .filter_map(|(s, m)| doc.mesh_image(s, m))
+            .collect();
+        for &(seg, off, name) in a.segments {
+            assert_eq!(names.get(&off).map(String::as_str), Some(name), "{} {off:#X}", a.object);
+            assert!(drawn.contains(&(0x0600_0000 | off)), "{} segment {seg:#X}: {name} drawn on no mesh", a.object);
+            let left = format!("segment {seg:#X} is bound to no file");
+            assert!(!doc.warnings().iter().any(|w| w.message.contains(&left)), "{}: {left}", a.object);
+            bound += 1;
+        }
+        objects += 1;
+    }
+    println!("z64 actor segments: {bound} bindings in {objects} objects, each the XML's texture and drawn");
+    assert!(objects >= 30, "{objects}");
 }
