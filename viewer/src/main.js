@@ -73,7 +73,8 @@ function status(msg, isError = false) {
   const s = $('status');
   s.textContent = msg;
   s.className = isError ? 'error' : 'muted';
-  if (isError) state.error = msg;
+  // The last outcome: an error is cleared by a later success (the test hook reads it).
+  state.error = isError ? msg : null;
 }
 
 function glbURL(sk, anim, rootMotion) {
@@ -105,7 +106,9 @@ function fillSkeletons() {
   for (const [i, s] of state.list.skeletons.entries()) {
     const label = `#${i} ${s.name || s.id} (${s.bones} bones${s.meshes ? `, ${s.meshes} meshes` : ''})`;
     if (q && !label.toLowerCase().includes(q) && !String(s.id).toLowerCase().includes(q)) continue;
-    sel.add(new Option(label, String(i), false, i === state.skeleton));
+    const opt = new Option(label, String(i), false, i === state.skeleton);
+    opt.title = label; // the whole name where the list is too narrow for it
+    sel.add(opt);
   }
   $('skeleton-count').textContent = `${sel.options.length} / ${state.list.skeletons.length}`;
 }
@@ -120,7 +123,9 @@ function fillAnims() {
   for (const a of all) {
     const label = `#${a.index} ${a.name}`;
     if (q && !label.toLowerCase().includes(q)) continue;
-    sel.add(new Option(label, String(a.index), false, a.index === state.anim));
+    const opt = new Option(label, String(a.index), false, a.index === state.anim);
+    opt.title = `${label} (${a.frames} frames at ${a.fps} fps)`;
+    sel.add(opt);
     shown++;
   }
   // Clips that play on no skeleton of these files and not on this one either: counted, so
