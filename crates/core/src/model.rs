@@ -154,7 +154,8 @@ pub enum TextureWrap {
     Repeat,
     /// The image again, every other time mirrored (glTF MIRRORED_REPEAT; the N64's mirror bit).
     MirroredRepeat,
-    /// The edge texel (glTF CLAMP_TO_EDGE; the N64's clamp bit without a wrap mask).
+    /// The edge texel (glTF CLAMP_TO_EDGE; the N64's clamp bit where the tile is no wider than
+    /// one period of its wrap mask, or has none).
     ClampToEdge,
 }
 

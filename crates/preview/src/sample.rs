@@ -81,11 +81,7 @@ pub fn sample(t: &Texture, uv: [f32; 2]) -> [f32; 4] {
     let [ws, wt] = t.wrap;
     let (s, u) = (range(s, t.width, ws), range(u, t.height, wt));
     match t.filter {
-        TextureFilter::Point => texel(
-            t,
-            place((s + 0.5) as i64, t.width, ws).min(t.width as usize - 1),
-            place((u + 0.5) as i64, t.height, wt).min(t.height as usize - 1),
-        ),
+        TextureFilter::Point => texel(t, place((s + 0.5) as i64, t.width, ws), place((u + 0.5) as i64, t.height, wt)),
         TextureFilter::ThreePoint => {
             let (sf, uf) = ((s as i64) as f64, (u as i64) as f64);
             let (x, y) = (place(s as i64, t.width, ws), place(u as i64, t.height, wt));

@@ -362,21 +362,17 @@ pub fn open_bytes_with(files: &[(String, &[u8])], limits: &Limits) -> Result<She
 /// `!`, or for an inflated GZ the name of the file it was (`MOTION.BIN` for
 /// `MOTION.BIN.gz!gunzip`); ASCII case aside, as archives of the game spell names in capitals.
 fn picked(name: &str, want: &str) -> bool {
-    // An inflated GZ is also the entry (or file) it was: `x.afs/MOT2.BIN.GZ` for
-    // `x.afs/MOT2.BIN.GZ!gunzip`, as `info` lists the archive's entries.
-    if let Some(gz) = name.strip_suffix("!gunzip") {
-        if picked(gz, want) {
-            return true;
-        }
-    }
     let own = name.rsplit(['/', '!']).next().unwrap_or(name);
-    let inflated = name
-        .strip_suffix("!gunzip")
-        .map(short_name)
-        .map(|f| f.strip_suffix(".gz").or_else(|| f.strip_suffix(".GZ")).map(str::to_string).unwrap_or(f));
-    name.eq_ignore_ascii_case(want)
-        || own.eq_ignore_ascii_case(want)
-        || inflated.is_some_and(|f| f.eq_ignore_ascii_case(want))
+    if name.eq_ignore_ascii_case(want) || own.eq_ignore_ascii_case(want) {
+        return true;
+    }
+    // An inflated GZ is also the entry or file it was (`x.afs/MOT2.BIN.GZ`, as `info` lists
+    // the archive's entries), and that file without `.gz`.
+    name.strip_suffix("!gunzip").is_some_and(|gz| {
+        let file = short_name(gz);
+        let bare = file.get(..file.len().saturating_sub(3)).filter(|_| file.to_ascii_lowercase().ends_with(".gz"));
+        picked(gz, want) || bare.is_some_and(|b| b.eq_ignore_ascii_case(want))
+    })
 }
 
 /// `--file want`: only the motions and models of that name inside the containers given, with

@@ -257,44 +257,56 @@ fn pair_across_files(files: &[SegFile], f: &mut Found) {
         return;
     }
     let home = |ctx: usize| f.ctxs[ctx].1;
+    // The skeletons by kind (legacy or not) and limb count, found once: thousands of
+    // animations against thousands of skeletons must not cost their product.
+    let mut by_limbs: std::collections::HashMap<(bool, usize), Vec<usize>> = Default::default();
+    for (i, s) in f.skels.iter().enumerate() {
+        match s.ty {
+            SkelType::Normal | SkelType::Flex { .. } => by_limbs.entry((false, s.limbs.len())).or_default().push(i),
+            SkelType::Legacy => by_limbs.entry((true, s.limbs.len())).or_default().push(i),
+            _ => {}
+        }
+    }
+    // One file given twice offers its skeleton twice: one candidate (the same name, place,
+    // limbs and file size).
+    let key = |s: usize| {
+        let k = &f.skels[s];
+        (k.addr, k.limbs.len(), k.name.as_str(), files[home(k.ctx)].data.len())
+    };
+    // More than this many distinct candidates is as ambiguous as two; the warning names 8.
+    const NAMED: usize = 8;
     // By the animation's file: (skeleton paired, count) and the ambiguous ones' candidates.
     let mut paired: std::collections::BTreeMap<(usize, usize), usize> = Default::default();
     let mut unpaired: std::collections::BTreeMap<usize, (usize, Vec<usize>)> = Default::default();
+    let mut choices = Vec::new();
     for a in f.anims.iter_mut().filter(|a| a.skeleton.is_none()) {
-        let fits = |s: &SkelDef| match a.kind {
-            AnimKind::Normal { .. } => {
-                matches!(s.ty, SkelType::Normal | SkelType::Flex { .. })
-                    && (1..=3).any(|d| a.joints.checked_sub(d) == Some(s.limbs.len()))
-            }
-            AnimKind::Legacy { .. } => s.ty == SkelType::Legacy && a.joints.checked_sub(1) == Some(s.limbs.len()),
-            _ => false,
+        // Limb counts that fit, best first: a skeleton the joint count fits exactly is meant
+        // before one it fits only with the joint table's padding (os_anime's 16 joints:
+        // object_ahg's 15 limbs, not Zelda's 14).
+        let fits: &[(bool, usize)] = match a.kind {
+            AnimKind::Normal { .. } => &[1, 2, 3].map(|d| (false, a.joints.wrapping_sub(d))),
+            AnimKind::Legacy { .. } => &[(true, a.joints.wrapping_sub(1))],
+            _ => continue,
         };
         let own = home(a.ctx);
-        let mut candidates: Vec<usize> =
-            (0..f.skels.len()).filter(|&s| home(f.skels[s].ctx) != own && fits(&f.skels[s])).collect();
-        // A skeleton the joint count fits exactly is meant before one it fits only with the
-        // joint table's padding (os_anime's 16 joints: object_ahg's 15 limbs, not Zelda's 14).
-        let exact: Vec<usize> =
-            candidates.iter().copied().filter(|&s| a.joints == f.skels[s].limbs.len() + 1).collect();
-        if !exact.is_empty() {
-            candidates = exact;
-        }
-        // One file given twice offers its skeleton twice: one candidate (the same name, place,
-        // limbs and file size).
-        let key = |s: usize| {
-            let k = &f.skels[s];
-            (k.addr, k.limbs.len(), k.name.as_str(), files[home(k.ctx)].data.len())
-        };
-        let mut distinct: Vec<usize> = Vec::with_capacity(candidates.len());
-        for c in candidates {
-            if !distinct.iter().any(|&d| key(d) == key(c)) {
-                distinct.push(c);
+        choices.clear();
+        for fit in fits {
+            let others = by_limbs.get(fit).into_iter().flatten().copied().filter(|&s| home(f.skels[s].ctx) != own);
+            for c in others {
+                if !choices.iter().any(|&d| key(d) == key(c)) {
+                    choices.push(c);
+                    if choices.len() > NAMED {
+                        break;
+                    }
+                }
+            }
+            if !choices.is_empty() {
+                break;
             }
         }
-        let candidates = distinct;
         let not_keep: Vec<usize> =
-            candidates.iter().copied().filter(|&s| Some(home(f.skels[s].ctx)) != f.gameplay_keep).collect();
-        let pick = match (candidates.as_slice(), not_keep.as_slice()) {
+            choices.iter().copied().filter(|&s| Some(home(f.skels[s].ctx)) != f.gameplay_keep).collect();
+        let pick = match (choices.as_slice(), not_keep.as_slice()) {
             ([one], _) | (_, [one]) => Some(*one),
             _ => None,
         };
@@ -306,8 +318,8 @@ fn pair_across_files(files: &[SegFile], f: &mut Found) {
                 }
                 *paired.entry((own, s)).or_default() += 1;
             }
-            None if candidates.len() > 1 => {
-                let e = unpaired.entry(own).or_insert_with(|| (0, candidates.clone()));
+            None if choices.len() > 1 => {
+                let e = unpaired.entry(own).or_insert_with(|| (0, choices.clone()));
                 e.0 += 1;
             }
             None => {}
@@ -326,12 +338,12 @@ fn pair_across_files(files: &[SegFile], f: &mut Found) {
         ));
     }
     for (file, (n, candidates)) in unpaired {
-        let names: Vec<String> = candidates.iter().take(8).map(|&s| skel_name(s)).collect();
+        let names: Vec<String> = candidates.iter().take(NAMED).map(|&s| skel_name(s)).collect();
+        let count = if candidates.len() > NAMED { format!("more than {NAMED}") } else { candidates.len().to_string() };
         said.push(Warning::in_file(
             files[file].name.clone(),
             format!(
-                "{n} animation(s) of this file have no skeleton in it and fit {} skeletons of the files given with it ({}): not paired (`--anim A --skeleton S` plays one on a skeleton of as many bones)",
-                candidates.len(),
+                "{n} animation(s) of this file have no skeleton in it and fit {count} skeletons of the files given with it ({}): not paired (`--anim A --skeleton S` plays one on a skeleton of as many bones)",
                 names.join(", ")
             ),
         ));

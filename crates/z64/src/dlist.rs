@@ -879,8 +879,8 @@ impl Tile {
     /// The texture the tile samples, (width, height), and how it wraps past them. The tile's
     /// size is the area the triangles' coordinates span, which is larger than the image when it
     /// repeats (`object_bg`'s sweater: a 32x32 image drawn over a 320x32 tile with mask 5):
-    /// the image is one period of the wrap, as the decomp's asset table sizes it (872 of the
-    /// 880 textures the OoT objects draw; by the tile size alone, 842).
+    /// the image is one period of the wrap, as the decomp's asset table sizes it (every image
+    /// the OoT objects draw from their own segment: `tests/textures.rs`).
     fn image(&self) -> (usize, usize, [TextureWrap; 2]) {
         let spans = [self.size[2].saturating_sub(self.size[0]), self.size[3].saturating_sub(self.size[1])]
             .map(|d| usize::from(d >> 2) + 1);

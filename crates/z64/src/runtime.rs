@@ -153,6 +153,16 @@ pub struct ActorDefault {
     pub source: &'static str,
 }
 
+/// An actor that sets no colour and binds `segments` of its `object` (as the decomp names
+/// them), set in the draw `source` names.
+const fn binds(
+    object: &'static str,
+    segments: &'static [(u8, u32, &'static str)],
+    source: &'static str,
+) -> ActorDefault {
+    ActorDefault { object, env: None, segments, source }
+}
+
 /// The actors whose draw function sets a constant environment colour or binds textures of
 /// its object before drawing the skeleton, from the decomp (`src/overlays/actors/ovl_*`); the
 /// values of the first variant, in the state the actor is first drawn in.
@@ -176,202 +186,152 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
         segments: &[],
         source: "En_Firefly's draw for a Keese not on fire (z_en_firefly.c EnFirefly_Draw; on fire: 0,0,0,0)",
     },
-    ActorDefault {
-        object: "object_zl4",
-        env: None,
-        segments: &[
+    binds(
+        "object_zl4",
+        &[
             (0x8, 0x2AF0, "gChildZeldaEyeOpenTex"),
             (0x9, 0x2AF0, "gChildZeldaEyeOpenTex"),
             (0xA, 0x46F0, "gChildZeldaMouthNeutralTex"),
         ],
-        source: "En_Zl4's draw (EnZl4_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_zl1",
-        env: None,
-        segments: &[
+        "En_Zl4's draw (EnZl4_Draw), as first drawn: eyes open",
+    ),
+    binds(
+        "object_zl1",
+        &[
             (0x8, 0x7208, "gChildZelda1EyeOpenLookingUpRightTex"),
             (0x9, 0x7208, "gChildZelda1EyeOpenLookingUpRightTex"),
             (0xA, 0x7608, "gChildZelda1MouthNeutralTex"),
         ],
-        source: "En_Zl1's draw (EnZl1_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_zl2",
-        env: None,
-        segments: &[
+        "En_Zl1's draw (EnZl1_Draw), as first drawn: eyes open",
+    ),
+    binds(
+        "object_zl2",
+        &[
             (0x8, 0x30C8, "gZelda2EyeOpenTex"),
             (0x9, 0x30C8, "gZelda2EyeOpenTex"),
             (0xA, 0x3508, "gZelda2MouthSeriousTex"),
         ],
-        source: "En_Zl2's draw (func_80B523C8 (drawConfig 1, opaque)), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_sa",
-        env: None,
-        segments: &[
-            (0x8, 0x2F48, "gSariaEyeOpenTex"),
-            (0x9, 0x2F48, "gSariaEyeOpenTex"),
-            (0xA, 0x3588, "gSariaMouthClosed2Tex"),
-        ],
-        source: "En_Sa's draw (EnSa_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_ru1",
-        env: None,
-        segments: &[(0x8, 0xE3B8, "gRutoChildEyeOpenTex"), (0x9, 0xE838, "gRutoChildMouthClosedTex")],
-        source: "En_Ru1's draw (EnRu1_DrawOpa), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_ma2",
-        env: None,
-        segments: &[(0x8, 0x2570, "gMalonAdultEyeOpenTex"), (0x9, 0x2970, "gMalonAdultMouthNeutralTex")],
-        source: "En_Ma2's draw (EnMa2_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_ta",
-        env: None,
-        segments: &[(0x8, 0x7F80, "gTalonEyeOpenTex"), (0x9, 0x6DC0, "gTalonHeadSkinTex")],
-        source: "En_Ta's draw (EnTa_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_in",
-        env: None,
-        segments: &[(0x8, 0x3590, "gIngoEyeOpenTex"), (0x9, 0x34D0, "gIngoHeadGradient2Tex")],
-        source: "En_In's draw (EnIn_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_ahg",
-        env: None,
-        segments: &[(0xA, 0x57C, "gHylianMan1BeardedEyeOpenTex")],
-        source: "En_Hy's draw (EnHy_OverrideLimbDraw limb 15), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_bji",
-        env: None,
-        segments: &[(0xA, 0x5FC, "gHylianOldManEyeOpenTex")],
-        source: "En_Hy's draw (EnHy_OverrideLimbDraw limb 15 (as above)), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_bob",
-        env: None,
-        segments: &[(0xA, 0x7C8, "gHylianWoman2EyeOpenTex")],
-        source: "En_Hy's draw (EnHy_OverrideLimbDraw limb 15 (as above)), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_boj",
-        env: None,
-        segments: &[(0xA, 0x5FC, "gHylianMan2MustachedEyeOpenTex")],
-        source: "En_Hy's draw (EnHy_OverrideLimbDraw limb 15 (as above)), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_kw1",
-        env: None,
-        segments: &[(0xA, 0xF4C, "gKw1EyeOpenTex")],
-        source: "En_Ko's draw (EnKo_OverrideLimbDraw limb 15), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_ossan",
-        env: None,
-        segments: &[(0x8, 0x4878, "gOssanEyeOpenTex")],
-        source: "En_Ossan's draw (EnOssan_DrawBazaarShopkeeper), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_rs",
-        env: None,
-        segments: &[(0x8, 0x3968, "gBombchuShopkeeperEyeOpenTex")],
-        source: "En_Ossan's draw (EnOssan_DrawBombchuShopkeeper), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_ts",
-        env: None,
-        segments: &[(0x8, 0x970, "object_ts_Tex_000970")],
-        source: "En_Takara_Man's draw (EnTakaraMan_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_tk",
-        env: None,
-        segments: &[(0x8, 0x3B40, "gDampeEyeOpenTex")],
-        source: "En_Tk's draw (EnTk_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_gr",
-        env: None,
-        segments: &[(0x8, 0x4178, "gNiwGirlEyeOpenTex")],
-        source: "En_Niw_Girl's draw (EnNiwGirl_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_bg",
-        env: None,
-        segments: &[(0x8, 0x5110, "gChuGirlEyeClosedTex")],
-        source: "En_Bom_Bowl_Man's draw (EnBomBowlMan_Draw), as first drawn: asleep, eyes closed (eyeMode 0)",
-    },
-    ActorDefault {
-        object: "object_jj",
-        env: None,
-        segments: &[(0x8, 0x7698, "gJabuJabuEyeOpenTex")],
-        source: "En_Jj's draw (EnJj_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_kz",
-        env: None,
-        segments: &[(0x8, 0x1470, "gKzEyeOpenTex")],
-        source: "En_Kz's draw (EnKz_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_md",
-        env: None,
-        segments: &[(0x8, 0x4FF0, "gMidoEyeOpenTex")],
-        source: "En_Md's draw (EnMd_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_geldb",
-        env: None,
-        segments: &[(0x8, 0x5FE8, "gGerudoRedEyeOpenTex")],
-        source: "En_GeldB's draw (EnGeldB_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_gla",
-        env: None,
-        segments: &[(0x8, 0x4F78, "gGerudoPurpleEyeOpenTex")],
-        source: "En_Ge2's draw (EnGe2_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_gndd",
-        env: None,
-        segments: &[(0x8, 0xF178, "gYoungGanondorfEyeOpenTex")],
-        source: "En_Viewer's draw (EnViewer_DrawGanondorf), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_horse",
-        env: None,
-        segments: &[(0x8, 0x9F80, "gEponaEyeOpenTex")],
-        source: "En_Horse's draw (EnHorse_OverrideLimbDraw (limb 13, type HORSE_EPONA)), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_wf",
-        env: None,
-        segments: &[(0x8, 0x7B68, "gWolfosNormalEyeOpenTex")],
-        source: "En_Wf's draw (EnWf_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_bl",
-        env: None,
-        segments: &[(0x8, 0xE08, "gBiriTentacles0Tex")],
-        source: "En_Bili's draw (EnBili_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_dy_obj",
-        env: None,
-        segments: &[(0x8, 0x17930, "gGreatFairyEyeOpenTex"), (0xA, 0x19130, "gGreatFairyMouthClosedTex")],
-        source: "Bg_Dy_Yoseizo's draw (BgDyYoseizo_Draw), as first drawn: eyes open",
-    },
-    ActorDefault {
-        object: "object_rl",
-        env: None,
-        segments: &[(0x8, 0x3620, "object_rl_Tex_003620")],
-        source: "En_Rl's draw (func_80AE7FDC (opaque) / func_80AE7D94 (XLU)), as first drawn: eyes open",
-    },
+        "En_Zl2's draw (func_80B523C8 (drawConfig 1, opaque)), as first drawn: eyes open",
+    ),
+    binds(
+        "object_sa",
+        &[(0x8, 0x2F48, "gSariaEyeOpenTex"), (0x9, 0x2F48, "gSariaEyeOpenTex"), (0xA, 0x3588, "gSariaMouthClosed2Tex")],
+        "En_Sa's draw (EnSa_Draw), as first drawn: eyes open",
+    ),
+    binds(
+        "object_ru1",
+        &[(0x8, 0xE3B8, "gRutoChildEyeOpenTex"), (0x9, 0xE838, "gRutoChildMouthClosedTex")],
+        "En_Ru1's draw (EnRu1_DrawOpa), as first drawn: eyes open",
+    ),
+    binds(
+        "object_ma2",
+        &[(0x8, 0x2570, "gMalonAdultEyeOpenTex"), (0x9, 0x2970, "gMalonAdultMouthNeutralTex")],
+        "En_Ma2's draw (EnMa2_Draw), as first drawn: eyes open",
+    ),
+    binds(
+        "object_ta",
+        &[(0x8, 0x7F80, "gTalonEyeOpenTex"), (0x9, 0x6DC0, "gTalonHeadSkinTex")],
+        "En_Ta's draw (EnTa_Draw), as first drawn: eyes open",
+    ),
+    binds(
+        "object_in",
+        &[(0x8, 0x3590, "gIngoEyeOpenTex"), (0x9, 0x34D0, "gIngoHeadGradient2Tex")],
+        "En_In's draw (EnIn_Draw), as first drawn: eyes open",
+    ),
+    binds(
+        "object_ahg",
+        &[(0xA, 0x57C, "gHylianMan1BeardedEyeOpenTex")],
+        "En_Hy's draw (EnHy_OverrideLimbDraw limb 15), as first drawn: eyes open",
+    ),
+    binds(
+        "object_bji",
+        &[(0xA, 0x5FC, "gHylianOldManEyeOpenTex")],
+        "En_Hy's draw (EnHy_OverrideLimbDraw limb 15 (as above)), as first drawn: eyes open",
+    ),
+    binds(
+        "object_bob",
+        &[(0xA, 0x7C8, "gHylianWoman2EyeOpenTex")],
+        "En_Hy's draw (EnHy_OverrideLimbDraw limb 15 (as above)), as first drawn: eyes open",
+    ),
+    binds(
+        "object_boj",
+        &[(0xA, 0x5FC, "gHylianMan2MustachedEyeOpenTex")],
+        "En_Hy's draw (EnHy_OverrideLimbDraw limb 15 (as above)), as first drawn: eyes open",
+    ),
+    binds(
+        "object_kw1",
+        &[(0xA, 0xF4C, "gKw1EyeOpenTex")],
+        "En_Ko's draw (EnKo_OverrideLimbDraw limb 15), as first drawn: eyes open",
+    ),
+    binds(
+        "object_ossan",
+        &[(0x8, 0x4878, "gOssanEyeOpenTex")],
+        "En_Ossan's draw (EnOssan_DrawBazaarShopkeeper), as first drawn: eyes open",
+    ),
+    binds(
+        "object_rs",
+        &[(0x8, 0x3968, "gBombchuShopkeeperEyeOpenTex")],
+        "En_Ossan's draw (EnOssan_DrawBombchuShopkeeper), as first drawn: eyes open",
+    ),
+    binds(
+        "object_ts",
+        &[(0x8, 0x970, "object_ts_Tex_000970")],
+        "En_Takara_Man's draw (EnTakaraMan_Draw), as first drawn: eyes open",
+    ),
+    binds("object_tk", &[(0x8, 0x3B40, "gDampeEyeOpenTex")], "En_Tk's draw (EnTk_Draw), as first drawn: eyes open"),
+    binds(
+        "object_gr",
+        &[(0x8, 0x4178, "gNiwGirlEyeOpenTex")],
+        "En_Niw_Girl's draw (EnNiwGirl_Draw), as first drawn: eyes open",
+    ),
+    binds(
+        "object_bg",
+        &[(0x8, 0x5110, "gChuGirlEyeClosedTex")],
+        "En_Bom_Bowl_Man's draw (EnBomBowlMan_Draw), as first drawn: asleep, eyes closed (eyeMode 0)",
+    ),
+    binds("object_jj", &[(0x8, 0x7698, "gJabuJabuEyeOpenTex")], "En_Jj's draw (EnJj_Draw), as first drawn: eyes open"),
+    binds("object_kz", &[(0x8, 0x1470, "gKzEyeOpenTex")], "En_Kz's draw (EnKz_Draw), as first drawn: eyes open"),
+    binds("object_md", &[(0x8, 0x4FF0, "gMidoEyeOpenTex")], "En_Md's draw (EnMd_Draw), as first drawn: eyes open"),
+    binds(
+        "object_geldb",
+        &[(0x8, 0x5FE8, "gGerudoRedEyeOpenTex")],
+        "En_GeldB's draw (EnGeldB_Draw), as first drawn: eyes open",
+    ),
+    binds(
+        "object_gla",
+        &[(0x8, 0x4F78, "gGerudoPurpleEyeOpenTex")],
+        "En_Ge2's draw (EnGe2_Draw), as first drawn: eyes open",
+    ),
+    binds(
+        "object_gndd",
+        &[(0x8, 0xF178, "gYoungGanondorfEyeOpenTex")],
+        "En_Viewer's draw (EnViewer_DrawGanondorf), as first drawn: eyes open",
+    ),
+    binds(
+        "object_horse",
+        &[(0x8, 0x9F80, "gEponaEyeOpenTex")],
+        "En_Horse's draw (EnHorse_OverrideLimbDraw (limb 13, type HORSE_EPONA)), as first drawn: eyes open",
+    ),
+    binds(
+        "object_wf",
+        &[(0x8, 0x7B68, "gWolfosNormalEyeOpenTex")],
+        "En_Wf's draw (EnWf_Draw), as first drawn: eyes open",
+    ),
+    binds(
+        "object_bl",
+        &[(0x8, 0xE08, "gBiriTentacles0Tex")],
+        "En_Bili's draw (EnBili_Draw), as first drawn: eyes open",
+    ),
+    binds(
+        "object_dy_obj",
+        &[(0x8, 0x17930, "gGreatFairyEyeOpenTex"), (0xA, 0x19130, "gGreatFairyMouthClosedTex")],
+        "Bg_Dy_Yoseizo's draw (BgDyYoseizo_Draw), as first drawn: eyes open",
+    ),
+    binds(
+        "object_rl",
+        &[(0x8, 0x3620, "object_rl_Tex_003620")],
+        "En_Rl's draw (func_80AE7FDC (opaque) / func_80AE7D94 (XLU)), as first drawn: eyes open",
+    ),
 ];
 
 /// Every actor default this reader applies (for tests and tools that check them).

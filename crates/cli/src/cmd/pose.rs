@@ -43,13 +43,13 @@ pub fn run(
         for &f in &frames {
             let w = doc.pose(sk, a, f).map_err(|e| super::in_document(e, files))?;
             let mut v = json!({"frame": f, "bones": crate::json::pose_bones(info, &w)});
-            if let (Some((p, rounding)), Some(o)) = (played(f)?, v.as_object_mut()) {
-                if !all_frames {
-                    o.insert("requested_frame".into(), json!(f));
-                    o.insert("frame".into(), json!(p));
-                    if let Some(r) = rounding {
-                        o.insert("frame_rounding".into(), r);
-                    }
+            // (Every frame of the clip is a frame it plays: said as it is.)
+            let said = if all_frames { None } else { played(f)? };
+            if let (Some((p, rounding)), Some(o)) = (said, v.as_object_mut()) {
+                o.insert("requested_frame".into(), json!(f));
+                o.insert("frame".into(), json!(p));
+                if let Some(r) = rounding {
+                    o.insert("frame_rounding".into(), r);
                 }
             }
             out.push(v);
