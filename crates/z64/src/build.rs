@@ -1047,6 +1047,38 @@ pub fn nothing_found(name: &str) -> Error {
 mod tests {
     use proptest::prelude::*;
 
+    /// Two readings that both verify on a file give only what they agree on: entries at the
+    /// same offset, of the same kind and name, in both (no real file of the shared data has
+    /// two such readings since the XML's implicit offsets are placed: gameplay_keep's NTSC
+    /// reading no longer verifies on the PAL bytes).
+    #[test]
+    fn readings_that_both_fit_give_what_they_agree_on() {
+        use crate::names::{Asset, Variant};
+        use std::sync::Arc;
+        let at = |offset: u32, name: &str| Asset {
+            offset,
+            kind: 'A',
+            name: name.into(),
+            attrs: String::new(),
+            versions: String::new(),
+        };
+        let a: &'static Arc<Variant> = Box::leak(Box::new(Arc::new(Variant::new(
+            "xml for a".into(),
+            vec!["ntsc-1.0"],
+            vec![at(0x10, "gShared"), at(0x20, "gOnlyA"), at(0x30, "gMovedA")],
+        ))));
+        let b: &'static Arc<Variant> = Box::leak(Box::new(Arc::new(Variant::new(
+            "xml for b".into(),
+            vec!["pal-1.0"],
+            vec![at(0x10, "gShared"), at(0x40, "gMovedA"), at(0x30, "gRenamed")],
+        ))));
+        let common = super::common_reading(&[a, b]);
+        assert_eq!(common.label, "what the readings that fit agree on (xml for a; xml for b)");
+        assert_eq!(common.versions, vec!["ntsc-1.0", "pal-1.0"]);
+        let names: Vec<&str> = common.assets.iter().map(|x| x.name.as_str()).collect();
+        assert_eq!(names, ["gShared"]);
+    }
+
     proptest! {
         /// The scan's names are what `format!` made.
         #[test]

@@ -208,85 +208,127 @@ pub fn parse_table(text: &str) -> HashMap<String, FileTable> {
 /// (path or file name, text), in the order given; a name ending in `_pal.xml` is the PAL
 /// description of the files it holds.
 pub fn generate_table(xmls: &[(String, String)]) -> String {
+    /// An entry: (offset, kind, name, attributes, the `<Version>` pattern it sits under).
+    type Entry = (u32, char, String, String, String);
     let mut out = String::new();
     for (path, text) in xmls {
         let pal = path.ends_with("_pal.xml");
-        let mut file: Option<String> = None;
-        let mut versions: Option<String> = None;
-        let mut entries: Vec<(u32, char, String, String, String)> = Vec::new();
-        let flush =
-            |file: &Option<String>, entries: &mut Vec<(u32, char, String, String, String)>, out: &mut String| {
-                if let Some(f) = file {
-                    if !entries.is_empty() {
-                        out.push('@');
-                        out.push_str(f);
-                        if pal {
-                            out.push_str("\tpal");
-                        }
-                        out.push('\n');
-                        entries.sort_by(|a, b| (a.0, a.1, &a.4).cmp(&(b.0, b.1, &b.4)));
-                        for (o, k, n, a, v) in entries.iter() {
-                            out.push_str(&format!("{o:X}\t{k}\t{n}"));
-                            if !a.is_empty() || !v.is_empty() {
-                                out.push('\t');
-                                out.push_str(a);
-                            }
-                            if !v.is_empty() {
-                                out.push('\t');
-                                out.push_str(v);
-                            }
-                            out.push('\n');
-                        }
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        // Each build reads the XML on its own: its `<Version>` blocks and no others, so that
+        // the offsets the XML leaves implicit (`xml_place`) follow what that build holds. An
+        // entry is then written with the builds that place it there: its block's pattern
+        // when those are the pattern's builds, else the builds themselves.
+        let mut files: Vec<(String, Vec<(Entry, Vec<&str>)>, HashMap<Entry, usize>)> = Vec::new();
+        for &build in VERSIONS {
+            let mut file: Option<usize> = None;
+            let mut block: Option<(&str, bool)> = None;
+            let mut placer = xml_place::Placer::default();
+            for (i, &l) in lines.iter().enumerate() {
+                if l.starts_with("<File ") {
+                    let name = attr(l, "Name").unwrap_or("").to_string();
+                    let at = files.iter().position(|(f, ..)| *f == name).unwrap_or_else(|| {
+                        files.push((name, Vec::new(), HashMap::new()));
+                        files.len() - 1
+                    });
+                    file = Some(at);
+                    placer.file();
+                } else if l.starts_with("<Version ") {
+                    let pattern = attr(l, "Pattern").unwrap_or("");
+                    block = Some((pattern, version_matches(pattern, build)));
+                } else if l.starts_with("</Version") {
+                    block = None;
+                } else if let (Some(tag), Some(fi)) = (xml_place::element(l), file) {
+                    if block.is_some_and(|(_, this_build)| !this_build) {
+                        continue;
                     }
+                    // Every element moves the chain of implicit offsets, listed or not.
+                    let off = placer.place(tag, l, lines.get(i + 1).copied().unwrap_or(""));
+                    let kind = match tag {
+                        "Skeleton" => 'S',
+                        "Limb" => 'L',
+                        "LimbTable" => 'T',
+                        "Animation" => 'A',
+                        "PlayerAnimation" => 'P',
+                        "LegacyAnimation" => 'G',
+                        "CurveAnimation" => 'C',
+                        "DList" => 'D',
+                        _ => continue,
+                    };
+                    let (Some(name), Some(off)) = (attr(l, "Name"), off) else { continue };
+                    if is_placeholder(name, &files[fi].0, off) {
+                        continue;
+                    }
+                    let attrs = match kind {
+                        'S' => format!("{}/{}", attr(l, "Type").unwrap_or(""), attr(l, "LimbType").unwrap_or("")),
+                        'L' => attr(l, "LimbType").unwrap_or("").to_string(),
+                        'T' => format!("{}/{}", attr(l, "LimbType").unwrap_or(""), attr(l, "Count").unwrap_or("")),
+                        _ => String::new(),
+                    };
+                    let pattern = block.map_or(String::new(), |(p, _)| p.to_string());
+                    // In the order the XML lists them: the first of an offset and kind names it.
+                    let (_, list, index) = &mut files[fi];
+                    let entry = (off, kind, name.to_string(), attrs, pattern);
+                    let at = *index.entry(entry.clone()).or_insert_with(|| {
+                        list.push((entry, Vec::new()));
+                        list.len() - 1
+                    });
+                    list[at].1.push(build);
                 }
-                entries.clear();
-            };
-        for line in text.lines() {
-            let l = line.trim();
-            if l.starts_with("<File ") {
-                flush(&file, &mut entries, &mut out);
-                file = attr(l, "Name").map(str::to_string);
-            } else if l.starts_with("<Version ") {
-                versions = Some(attr(l, "Pattern").unwrap_or("").to_string());
-            } else if l.starts_with("</Version") {
-                versions = None;
-            } else {
-                let tag = l.trim_start_matches('<').split([' ', '/', '>']).next().unwrap_or("");
-                let kind = match tag {
-                    "Skeleton" => 'S',
-                    "Limb" => 'L',
-                    "LimbTable" => 'T',
-                    "Animation" => 'A',
-                    "PlayerAnimation" => 'P',
-                    "LegacyAnimation" => 'G',
-                    "CurveAnimation" => 'C',
-                    "DList" => 'D',
-                    _ => continue,
-                };
-                let (Some(name), Some(off)) = (attr(l, "Name"), attr(l, "Offset")) else { continue };
-                let Some(off) = off.strip_prefix("0x").and_then(|h| u32::from_str_radix(h, 16).ok()) else { continue };
-                if file.as_deref().is_some_and(|f| is_placeholder(name, f, off)) {
-                    continue;
-                }
-                let attrs = match kind {
-                    'S' => format!("{}/{}", attr(l, "Type").unwrap_or(""), attr(l, "LimbType").unwrap_or("")),
-                    'L' => attr(l, "LimbType").unwrap_or("").to_string(),
-                    'T' => format!("{}/{}", attr(l, "LimbType").unwrap_or(""), attr(l, "Count").unwrap_or("")),
-                    _ => String::new(),
-                };
-                entries.push((off, kind, name.to_string(), attrs, versions.clone().unwrap_or_default()));
             }
         }
-        flush(&file, &mut entries, &mut out);
+        for (f, entries, _) in files {
+            if entries.is_empty() {
+                continue;
+            }
+            out.push('@');
+            out.push_str(&f);
+            if pal {
+                out.push_str("\tpal");
+            }
+            out.push('\n');
+            let mut lines: Vec<Entry> = entries
+                .into_iter()
+                .map(|((o, k, n, a, pattern), builds)| {
+                    let of_pattern: Vec<&str> = VERSIONS
+                        .iter()
+                        .copied()
+                        .filter(|v| pattern.is_empty() || version_matches(&pattern, v))
+                        .collect();
+                    let versions = if builds == of_pattern { pattern } else { builds.join("|") };
+                    (o, k, n, a, versions)
+                })
+                .collect();
+            lines.sort_by(|a, b| (a.0, a.1, &a.4).cmp(&(b.0, b.1, &b.4)));
+            for (o, k, n, a, v) in &lines {
+                out.push_str(&format!("{o:X}\t{k}\t{n}"));
+                if !a.is_empty() || !v.is_empty() {
+                    out.push('\t');
+                    out.push_str(a);
+                }
+                if !v.is_empty() {
+                    out.push('\t');
+                    out.push_str(v);
+                }
+                out.push('\n');
+            }
+        }
     }
     out
 }
 
 #[cfg(test)]
+#[path = "../tests/xml_place/mod.rs"]
+mod xml_place;
+
+#[cfg(test)]
 /// `object_human_Limb_011C48`, `object_dekunuts_0018C0_DL`: names that only repeat the file
-/// and the offset.
+/// and an offset. The offset is the one the debug build has: in another build, where what
+/// the XML places implicitly moves (object_kingdodongo's limbs follow a title card of
+/// another size), the name keeps it, so any six hex digits after the file's name make one.
 fn is_placeholder(name: &str, file: &str, off: u32) -> bool {
-    name.starts_with(file) && name.contains(&format!("{off:06X}"))
+    let Some(rest) = name.strip_prefix(file) else { return false };
+    rest.contains(&format!("{off:06X}"))
+        || rest.split('_').any(|part| part.len() == 6 && part.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 #[cfg(test)]

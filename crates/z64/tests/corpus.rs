@@ -12,6 +12,8 @@ use boneyard_core::family::InputFile;
 use boneyard_core::testdata::shared_data;
 use std::collections::{BTreeMap, BTreeSet};
 
+mod xml_place;
+
 /// The decomp's name of the build these files come from.
 const VERSION: &str = "gc-eu-mq-dbg";
 
@@ -118,20 +120,25 @@ fn version_matches(pattern: &str, version: &str) -> bool {
     expand(pattern).iter().any(|alt| glob(alt, version))
 }
 
-/// Entries of every `<File>` of one XML text, for `VERSION`; entries placed at an offset
-/// relative to the previous one (`.+0x..`) or without any are counted in `unplaced`.
+/// Entries of every `<File>` of one XML text, for `VERSION`, placed where the XML says
+/// (absolutely or after the elements before them: `xml_place`); those it places relative to
+/// something of unknown size, or in no way, are counted in `unplaced`.
 fn parse_xml(text: &str, unplaced: &mut BTreeMap<String, usize>) -> BTreeMap<String, Vec<XmlEntry>> {
     let mut out: BTreeMap<String, Vec<XmlEntry>> = BTreeMap::new();
     let mut file: Option<String> = None;
     let mut skipping = false;
-    for line in text.lines() {
-        let l = line.trim();
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let mut placer = xml_place::Placer::default();
+    for (i, &l) in lines.iter().enumerate() {
         if l.starts_with("<File ") {
             file = attr(l, "Name").map(str::to_string);
             out.entry(file.clone().unwrap()).or_default();
+            placer.file();
             continue;
         }
         if l.starts_with("<Version ") {
+            // This build's blocks are read, the others' skipped: the chain of implicit
+            // offsets runs through what this build holds.
             skipping = !version_matches(attr(l, "Pattern").expect("Version has a Pattern"), VERSION);
             continue;
         }
@@ -143,7 +150,8 @@ fn parse_xml(text: &str, unplaced: &mut BTreeMap<String, usize>) -> BTreeMap<Str
         if skipping {
             continue;
         }
-        let tag = l.trim_start_matches('<').split(|c: char| c.is_whitespace() || c == '/' || c == '>').next().unwrap();
+        let Some(tag) = xml_place::element(l) else { continue };
+        let placed = placer.place(tag, l, lines.get(i + 1).copied().unwrap_or(""));
         let wanted = match tag {
             "Skeleton" | "Animation" | "PlayerAnimation" | "LegacyAnimation" | "CurveAnimation" => true,
             "LimbTable" => attr(l, "LimbType") == Some("Legacy"),
@@ -152,9 +160,7 @@ fn parse_xml(text: &str, unplaced: &mut BTreeMap<String, usize>) -> BTreeMap<Str
         if !wanted {
             continue;
         }
-        let Some(offset) =
-            attr(l, "Offset").and_then(|o| o.strip_prefix("0x")).map(|h| u32::from_str_radix(h, 16).unwrap())
-        else {
+        let Some(offset) = placed else {
             *unplaced.entry(f.clone()).or_default() += 1;
             continue;
         };

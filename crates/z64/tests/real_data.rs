@@ -484,25 +484,38 @@ fn ganon_reading_chosen_by_the_bytes_or_the_build() {
     assert_eq!(float(&doc).unwrap().name, "object_ganon_Anim_011348");
 }
 
-/// gameplay_keep: the NTSC and the PAL readings differ only in a display list the NTSC builds
-/// have at 0xC8B0 (a `<Version>` block); both verify on these bytes, so only what they agree on
-/// is taken, and Link's 573 animations keep their names.
+/// gameplay_keep: the NTSC and the PAL readings differ in `<Version>` blocks (a display list
+/// the NTSC builds have at 0xC8B0, a texture or padding before the doors), and what the XML
+/// places after them (the doors', fairies', fish's and bugs' skeletons and clips) sits at
+/// different offsets in each; only the PAL reading verifies on these bytes, so it is taken,
+/// those skeletons and clips have their decomp names, and Link's 573 animations keep theirs.
 #[test]
-fn gameplay_keep_readings_that_both_fit_give_what_they_agree_on() {
-    let Some(p) = dbg_file("gameplay_keep", "gameplay_keep_readings_that_both_fit_give_what_they_agree_on") else {
+fn gameplay_keep_reading_is_the_one_that_fits() {
+    let Some(p) = dbg_file("gameplay_keep", "gameplay_keep_reading_is_the_one_that_fits") else {
         return;
     };
     let doc = open(&[p]);
     // (Its scanned skeletons call display lists the actor binds at run time: those warnings.)
     assert!(!doc.warnings().iter().any(|w| w.message.contains("asset table")), "{:?}", doc.warnings());
     let notes = &doc.files()[0].notes;
-    assert!(notes.iter().any(|n| n.contains("what the readings that fit agree on")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("xml for pal-1.0, pal-1.1, gc-eu, gc-eu-mq, gc-eu-dbg, gc-eu-mq-dbg")
+            && n.contains("2 readings of this file")),
+        "{notes:?}"
+    );
     let link = doc.animations().iter().filter(|a| doc.animation_extra(a.index)["kind"] == "link").count();
     assert_eq!(link, 573);
     assert_eq!(
         doc.animations().iter().find(|a| doc.animation_extra(a.index)["header"] == "0x2310").unwrap().name,
         "gPlayerAnim_clink_demo_DDbox_open"
     );
+    // Placed by the XML only after the version blocks (`Offset=".+0x10"` after four limbs).
+    let skeletons: Vec<(&str, &str)> =
+        doc.skeletons().iter().map(|s| (s.name.as_str(), s.extra["offset"].as_str().unwrap())).collect();
+    for want in [("gDoorSkel", "0xFF78"), ("gFairySkel", "0x16A48"), ("gFishSkel", "0x18FE0"), ("gBugSkel", "0x35590")]
+    {
+        assert!(skeletons.contains(&want), "{want:?} in {skeletons:?}");
+    }
 }
 
 /// The lean path (`sample_locals`, what the exporters bake) gives `sample`'s pose and root
