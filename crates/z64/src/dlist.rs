@@ -1286,7 +1286,9 @@ impl<'a, 'b> Decoder<'a, 'b> {
                         .to_string(),
                 );
             }
-            let Some(cmd) = self.ctx.record_if_there::<Gfx>(pc) else {
+            // A list the actor bound to a segment no file provides is read where the file's
+            // would be.
+            let Some(cmd) = self.ctx.record_if_there::<Gfx>(pc).or_else(|| self.draw.list_command(pc)) else {
                 // A display list in a segment nobody provides: skip it, as if it were empty.
                 if self.scratch.calls.is_empty() && pc == start && !self.ctx.is_valid(pc) {
                     *self.skipped.unbound.entry(split_segmented(pc).0).or_default() += 1;
@@ -1399,7 +1401,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                 }
                 G_DL => {
                     let call = (w0 >> 16) & 0xFF == 0;
-                    if !self.ctx.is_valid(w1) {
+                    if !self.ctx.is_valid(w1) && self.draw.list_command(w1).is_none() {
                         // Unbound segment (run-time textures, eyes): skipped, and told.
                         *self.skipped.unbound.entry(split_segmented(w1).0).or_default() += 1;
                         continue;

@@ -300,12 +300,13 @@ impl Z64Document {
             let texts: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
             extra.insert("mesh_notes".into(), json!(texts));
         }
-        if let (Some(a), false) = (crate::runtime::actor_default(&home.stem), meshes.is_empty()) {
+        if let (Some(a), false) = (crate::runtime::actor_default(&home.stem, &s.name), meshes.is_empty()) {
             // A variant of the actor's, and the state it is first drawn in, was chosen: say
             // which.
             let mut set: Vec<String> =
                 a.env.iter().map(|[r, g, b, al]| format!("environment colour {r},{g},{b},{al}")).collect();
             set.extend(a.segments.iter().map(|(seg, at, name)| format!("segment {seg:#X}: {name} ({at:#X})")));
+            set.extend(a.lists.iter().map(|(seg, _, what)| format!("segment {seg:#X}: {what}")));
             let message = format!("skeleton {}: {} from {}", s.name, set.join(", "), a.source);
             warnings.push(Warning { file: home.name.clone(), offset: Some(off as u64), message });
         }
@@ -364,7 +365,7 @@ impl Z64Document {
         if crate::build::is_link_object(&home.stem) {
             dlist::DrawState::link(self.runtime, home.segment, face)
         } else {
-            dlist::DrawState::actor(&home.stem)
+            dlist::DrawState::actor(&home.stem, &s.name)
         }
     }
 

@@ -218,7 +218,10 @@ pub fn generate_table(xmls: &[(String, String)]) -> String {
         // the offsets the XML leaves implicit (`xml_place`) follow what that build holds. An
         // entry is then written with the builds that place it there: its block's pattern
         // when those are the pattern's builds, else the builds themselves.
-        let mut files: Vec<(String, Vec<(Entry, Vec<&str>)>, HashMap<Entry, usize>)> = Vec::new();
+        // By `<File>`: its name, its entries in the XML's order with the builds that read
+        // each, and where each entry is in that list.
+        type Read<'a> = (String, Vec<(Entry, Vec<&'a str>)>, HashMap<Entry, usize>);
+        let mut files: Vec<Read> = Vec::new();
         for &build in VERSIONS {
             let mut file: Option<usize> = None;
             let mut block: Option<(&str, bool)> = None;

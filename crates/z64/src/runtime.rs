@@ -7,12 +7,19 @@
 //! frame): eye index `(x & 0xF) - 1`, mouth index `(x >> 4) - 1`, each replaced by the
 //! player's default face (`sEyeMouthIndexes[face]`, face 0: eyes 0, mouth 0) when negative;
 //! binds segment 8 to the eye texture and segment 9 to the mouth texture; and sets the
-//! environment colour to the tunic's, alpha 0.
+//! environment colour to the tunic's, alpha 0. `Player_DrawGameplay` binds `gCullBackDList`
+//! to segment 0xC, which Link's limbs call.
 //!
-//! Other actors set the environment colour in their draw function before the skeleton is
-//! drawn ([`actor_default`]): a few whose value is a constant of the actor's code, for the
-//! actor's first variant; the others' colours stay white with a warning (dlist.rs).
+//! Other actors' draw functions set an environment colour before the skeleton is drawn, bind
+//! their object's eye and mouth textures to segments 8-0xA, and bind display lists to
+//! segments 8-0xC that the limbs call: a colour per part (the Hylians' clothes, the Kokiri
+//! girls' tunics and boots), a render mode or an empty list (actors that fade), a texture
+//! scroll, a combiner ([`actor_default`], from the decomp's `ovl_*` draw functions, for the
+//! actor's first variant as first drawn, each said in a warning). A list is run as the RSP
+//! runs it: its commands where the segment points ([`DrawState::list_command`]). Colours no
+//! actor is known to set stay white, with a warning (dlist.rs).
 
+use crate::layout::Gfx;
 use boneyard_core::{Error, Result};
 
 /// Link's tunics, in the game's order (`PLAYER_TUNIC_*`).
@@ -118,6 +125,9 @@ pub struct DrawState {
     pub prim: Option<[f32; 4]>,
     /// Texture addresses for segments 8 and 9 (eyes, mouth).
     pub segments: [Option<u32>; 16],
+    /// Display lists the actor builds or points at and binds to a segment (colours it sets
+    /// per limb, a render mode, an empty list): the limbs' calls into the segment run them.
+    pub lists: [Option<&'static [Gfx]>; 16],
     /// Who set it, for notes ("Link's Kokiri tunic").
     pub origin: Option<&'static str>,
 }
@@ -134,8 +144,73 @@ impl DrawState {
             Tunic::Goron => "Link's draw (Goron tunic)",
             Tunic::Zora => "Link's draw (Zora tunic)",
         };
-        DrawState { env: Some(state.tunic.env()), prim: None, segments, origin: Some(origin) }
+        // Player_DrawGameplay binds gCullBackDList to segment 0xC, where Link's limbs call it.
+        let mut lists = [None; 16];
+        lists[0xC] = Some(gbi::CULL_BACK);
+        DrawState { env: Some(state.tunic.env()), segments, lists, origin: Some(origin), ..DrawState::default() }
     }
+
+    /// The command at `addr` in a list the actor bound to `addr`'s segment, if there is one
+    /// there (the list is read as the RSP reads it: eight bytes a command from the segment's
+    /// base).
+    pub fn list_command(&self, addr: u32) -> Option<Gfx> {
+        if addr >> 28 != 0 || !addr.is_multiple_of(8) {
+            return None;
+        }
+        let list = self.lists[(addr >> 24) as usize]?;
+        list.get((addr & 0x00FF_FFFF) as usize / 8).copied()
+    }
+}
+
+/// The display lists the game's code builds or holds and actors bind to a segment, as the
+/// GBI macros encode them (F3DEX2).
+pub mod gbi {
+    use crate::layout::Gfx;
+
+    /// `gsSPEndDisplayList()`.
+    pub const END_DL: Gfx = Gfx { w0: 0xDF00_0000, w1: 0 };
+    /// `gsDPPipeSync()`.
+    pub const PIPE_SYNC: Gfx = Gfx { w0: 0xE700_0000, w1: 0 };
+    /// `gsDPTileSync()`.
+    pub const TILE_SYNC: Gfx = Gfx { w0: 0xE800_0000, w1: 0 };
+    /// F3DEX2's `G_CULL_BACK` geometry mode bit.
+    pub const G_CULL_BACK: u32 = 0x0400;
+
+    /// `gsDPSetEnvColor(r, g, b, a)`.
+    pub const fn set_env_color([r, g, b, a]: [u8; 4]) -> Gfx {
+        Gfx { w0: 0xFB00_0000, w1: u32::from_be_bytes([r, g, b, a]) }
+    }
+
+    /// `gsDPSetPrimColor(0, lod_frac, r, g, b, a)`.
+    pub const fn set_prim_color(lod_frac: u8, [r, g, b, a]: [u8; 4]) -> Gfx {
+        Gfx { w0: 0xFA00_0000 | lod_frac as u32, w1: u32::from_be_bytes([r, g, b, a]) }
+    }
+
+    /// `gsSPSetGeometryMode(mode)`: `gsSPGeometryMode(0, mode)`.
+    pub const fn set_geometry_mode(mode: u32) -> Gfx {
+        Gfx { w0: 0xD9FF_FFFF, w1: mode }
+    }
+
+    /// `gsDPSetRenderMode(c0, c1)` with `modes` = `c0 | c1`: G_SETOTHERMODE_L, shift
+    /// `G_MDSFT_RENDERMODE` (3), 29 bits.
+    pub const fn set_render_mode(modes: u32) -> Gfx {
+        Gfx { w0: 0xE200_001C, w1: modes }
+    }
+
+    /// `gsDPSetTileSize(tile, uls, ult, lrs, lrt)` (10.2 fixed point).
+    pub const fn set_tile_size(tile: u8, uls: u32, ult: u32, lrs: u32, lrt: u32) -> Gfx {
+        Gfx {
+            w0: 0xF200_0000 | (uls & 0xFFF) << 12 | (ult & 0xFFF),
+            w1: (tile as u32) << 24 | (lrs & 0xFFF) << 12 | (lrt & 0xFFF),
+        }
+    }
+
+    /// `&D_80116280[2]` (z_actor.c), `func_80034B28` and the like: a list that only ends,
+    /// what actors that can fade bind while they are opaque (fading, they bind a translucent
+    /// render mode there instead).
+    pub const EMPTY: &[Gfx] = &[END_DL];
+    /// `gCullBackDList` (z_player_lib.c): `gsSPSetGeometryMode(G_CULL_BACK)`, the end.
+    pub const CULL_BACK: &[Gfx] = &[set_geometry_mode(G_CULL_BACK), END_DL];
 }
 
 /// What an actor's draw function sets before the skeleton is drawn: an environment colour,
@@ -144,11 +219,17 @@ impl DrawState {
 pub struct ActorDefault {
     /// The object file the actor draws from (its stem).
     pub object: &'static str,
+    /// The skeleton of the object it draws (its decomp name), when the object holds others
+    /// that other actors draw (gameplay_keep); None: every skeleton of the object.
+    pub skeleton: Option<&'static str>,
     /// The environment colour (RGBA8) of the variant used.
     pub env: Option<[u8; 4]>,
     /// The textures bound when the actor is first drawn: (segment, offset in the object, the
     /// decomp's name of the texture).
     pub segments: &'static [(u8, u32, &'static str)],
+    /// The display lists bound when the actor is first drawn: (segment, the list's commands,
+    /// what the game binds there, as the decomp names it).
+    pub lists: &'static [(u8, &'static [Gfx], &'static str)],
     /// Where the values are set and what the other variants or states set, for the warning.
     pub source: &'static str,
 }
@@ -160,8 +241,44 @@ const fn binds(
     segments: &'static [(u8, u32, &'static str)],
     source: &'static str,
 ) -> ActorDefault {
-    ActorDefault { object, env: None, segments, source }
+    ActorDefault { object, skeleton: None, env: None, segments, lists: &[], source }
 }
+
+/// An actor that sets no colour and binds display lists `lists` (segment, commands, what
+/// the game binds) before drawing the skeletons of `object`.
+const fn lists(
+    object: &'static str,
+    lists: &'static [(u8, &'static [Gfx], &'static str)],
+    source: &'static str,
+) -> ActorDefault {
+    ActorDefault { object, skeleton: None, env: None, segments: &[], lists, source }
+}
+
+impl ActorDefault {
+    /// The same, binding display lists `lists` too.
+    const fn with_lists(self, lists: &'static [(u8, &'static [Gfx], &'static str)]) -> Self {
+        ActorDefault { lists, ..self }
+    }
+
+    /// The same, setting the environment colour `env` before the draw.
+    const fn with_env(self, env: [u8; 4]) -> Self {
+        ActorDefault { env: Some(env), ..self }
+    }
+
+    /// The same, for skeleton `name` of the object only.
+    const fn for_skeleton(self, name: &'static str) -> Self {
+        ActorDefault { skeleton: Some(name), ..self }
+    }
+}
+
+/// `D_809C1700` (En_Bili) and `D_80B289A8` (En_Vali): `gsDPSetCombineLERP(TEXEL0, 0, SHADE, 0,
+/// TEXEL0, 0, PRIMITIVE, 0, COMBINED, 0, PRIMITIVE, 0, TEXEL1, 0, PRIM_LOD_FRAC, COMBINED)`, the
+/// end.
+const BILI_COMBINER: &[Gfx] = &[Gfx { w0: 0xFC12_1603, w1: 0xFF5B_FFF8 }, gbi::END_DL];
+/// `G_RM_PASS` (gbi.h): the first cycle passes its colour to the second.
+const G_RM_PASS: u32 = 0x0C08_0000;
+/// `G_RM_ZB_CLD_SURF2` (gbi.h): a cloud surface, z-compared, blended over memory.
+const G_RM_ZB_CLD_SURF2: u32 = 0x0010_4B50;
 
 /// The actors whose draw function sets a constant environment colour or binds textures of
 /// its object before drawing the skeleton, from the decomp (`src/overlays/actors/ovl_*`); the
@@ -169,21 +286,27 @@ const fn binds(
 const ACTOR_DEFAULTS: &[ActorDefault] = &[
     ActorDefault {
         object: "object_dog",
+        skeleton: None,
         env: Some([255, 255, 200, 0]),
         segments: &[],
+        lists: &[],
         source: "En_Dog's draw for params 0 (z_en_dog.c EnDog_Draw: colors[params & 0xF]; params 1: 150,100,50,0)",
     },
     ActorDefault {
         object: "object_fr",
+        skeleton: None,
         env: Some([200, 170, 0, 255]),
         segments: &[(0x8, 0x59A0, "object_fr_Tex_0059A0"), (0x9, 0x59A0, "object_fr_Tex_0059A0")],
+        lists: &[],
         source: "En_Fr's draw for the first frog (z_en_fr.c EnFr_Draw: sEnFrColor[params - 1]; the others: \
                  0,170,200 / 210,120,100 / 120,130,230 / 190,190,190)",
     },
     ActorDefault {
         object: "object_firefly",
+        skeleton: None,
         env: Some([0, 0, 0, 255]),
         segments: &[],
+        lists: &[],
         source: "En_Firefly's draw for a Keese not on fire (z_en_firefly.c EnFirefly_Draw; on fire: 0,0,0,0)",
     },
     binds(
@@ -212,17 +335,33 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
             (0xA, 0x3508, "gZelda2MouthSeriousTex"),
         ],
         "En_Zl2's draw (func_80B523C8 (drawConfig 1, opaque)), as first drawn: eyes open",
-    ),
+    )
+    .with_lists(&[(
+        0xB,
+        gbi::EMPTY,
+        "an empty list (&D_80116280[2]; in the translucent draw \
+         config, D_80116280: a translucent render mode)",
+    )])
+    .with_env([0, 0, 0, 255]),
     binds(
         "object_sa",
         &[(0x8, 0x2F48, "gSariaEyeOpenTex"), (0x9, 0x2F48, "gSariaEyeOpenTex"), (0xA, 0x3588, "gSariaMouthClosed2Tex")],
         "En_Sa's draw (EnSa_Draw), as first drawn: eyes open",
-    ),
+    )
+    .with_lists(&[(
+        0xC,
+        gbi::EMPTY,
+        "an empty list (func_80034B28, alpha 255; fading, \
+         func_80034B54: a translucent render mode)",
+    )])
+    .with_env([0, 0, 0, 255]),
     binds(
         "object_ru1",
         &[(0x8, 0xE3B8, "gRutoChildEyeOpenTex"), (0x9, 0xE838, "gRutoChildMouthClosedTex")],
         "En_Ru1's draw (EnRu1_DrawOpa), as first drawn: eyes open",
-    ),
+    )
+    .with_lists(&[(0xC, gbi::EMPTY, "an empty list (&D_80116280[2]; in the translucent draw config, D_80116280)")])
+    .with_env([0, 0, 0, 255]),
     binds(
         "object_ma2",
         &[(0x8, 0x2570, "gMalonAdultEyeOpenTex"), (0x9, 0x2970, "gMalonAdultMouthNeutralTex")],
@@ -242,12 +381,43 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
         "object_ahg",
         &[(0xA, 0x57C, "gHylianMan1BeardedEyeOpenTex")],
         "En_Hy's draw (EnHy_OverrideLimbDraw limb 15), as first drawn: eyes open",
-    ),
+    )
+    .with_lists(&[
+        (
+            0x8,
+            &[gbi::set_env_color([255, 255, 255, 255]), gbi::END_DL],
+            "the environment colour 255,255,255,255 (EnHy_SetEnvColor, \
+             ENHY_TYPE_AHG_2; AHG_4: 0,0,0,0, AHG_13: 200,180,255,0, \
+             AHG_17: 90,100,20,255, AHG_20: 160,230,0,0, En_Sth: \
+             190,110,0,255)",
+        ),
+        (
+            0x9,
+            &[gbi::set_env_color([255, 255, 255, 255]), gbi::END_DL],
+            "the environment colour 255,255,255,255 (AHG_2; AHG_4: \
+             255,0,0,0, AHG_13: 200,180,255,0, AHG_17: 100,140,50,255, \
+             AHG_20: 0,150,110,0, En_Sth: 190,110,0,255)",
+        ),
+    ]),
     binds(
         "object_bji",
         &[(0xA, 0x5FC, "gHylianOldManEyeOpenTex")],
         "En_Hy's draw (EnHy_OverrideLimbDraw limb 15 (as above)), as first drawn: eyes open",
-    ),
+    )
+    .with_lists(&[
+        (
+            0x8,
+            &[gbi::set_env_color([0, 50, 160, 0]), gbi::END_DL],
+            "the environment colour 0,50,160,0 (EnHy_SetEnvColor, \
+             ENHY_TYPE_BJI_7; BJI_15: 130,70,20,0, BJI_19: 160,0,100,0)",
+        ),
+        (
+            0x9,
+            &[gbi::set_env_color([255, 255, 255, 0]), gbi::END_DL],
+            "the environment colour 255,255,255,0 (BJI_7; BJI_15: \
+             130,180,255,0, BJI_19: 70,130,210,0)",
+        ),
+    ]),
     binds(
         "object_bob",
         &[(0xA, 0x7C8, "gHylianWoman2EyeOpenTex")],
@@ -257,12 +427,45 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
         "object_boj",
         &[(0xA, 0x5FC, "gHylianMan2MustachedEyeOpenTex")],
         "En_Hy's draw (EnHy_OverrideLimbDraw limb 15 (as above)), as first drawn: eyes open",
-    ),
+    )
+    .with_lists(&[
+        (
+            0x8,
+            &[gbi::set_env_color([255, 255, 255, 0]), gbi::END_DL],
+            "the environment colour 255,255,255,0 (EnHy_SetEnvColor, \
+             ENHY_TYPE_BOJ_3; BOJ_5: 50,80,0,0, BOJ_9: 220,0,80,0, \
+             BOJ_10: 0,130,220,0, BOJ_12: 150,60,90,0, BOJ_14: \
+             140,255,110,0, BOJ_16: 255,255,255,255; En_Sth and En_Guest \
+             set others)",
+        ),
+        (
+            0x9,
+            &[gbi::set_env_color([55, 55, 255, 0]), gbi::END_DL],
+            "the environment colour 55,55,255,0 (BOJ_3; BOJ_5: 50,80,0,0, \
+             BOJ_9/10/14: 255,255,255,0, BOJ_12: 255,240,150,0, BOJ_16: \
+             255,255,255,255)",
+        ),
+    ]),
     binds(
         "object_kw1",
         &[(0xA, 0xF4C, "gKw1EyeOpenTex")],
         "En_Ko's draw (EnKo_OverrideLimbDraw limb 15), as first drawn: eyes open",
-    ),
+    )
+    .with_lists(&[
+        (
+            0x8,
+            &[gbi::set_env_color([70, 190, 60, 255]), gbi::END_DL],
+            "the tunic colour 70,190,60,255 (EnKo_SetEnvColor, \
+             ENKO_TYPE_CHILD_1: every Kokiri girl and Fado)",
+        ),
+        (
+            0x9,
+            &[gbi::set_env_color([100, 30, 0, 255]), gbi::END_DL],
+            "the boots colour 100,30,0,255 (EnKo_SetEnvColor)",
+        ),
+        (0xC, gbi::EMPTY, "an empty list (func_80034B28, alpha 255)"),
+    ])
+    .with_env([0, 0, 0, 255]),
     binds(
         "object_ossan",
         &[(0x8, 0x4878, "gOssanEyeOpenTex")],
@@ -291,7 +494,14 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
     ),
     binds("object_jj", &[(0x8, 0x7698, "gJabuJabuEyeOpenTex")], "En_Jj's draw (EnJj_Draw), as first drawn: eyes open"),
     binds("object_kz", &[(0x8, 0x1470, "gKzEyeOpenTex")], "En_Kz's draw (EnKz_Draw), as first drawn: eyes open"),
-    binds("object_md", &[(0x8, 0x4FF0, "gMidoEyeOpenTex")], "En_Md's draw (EnMd_Draw), as first drawn: eyes open"),
+    binds("object_md", &[(0x8, 0x4FF0, "gMidoEyeOpenTex")], "En_Md's draw (EnMd_Draw), as first drawn: eyes open")
+        .with_lists(&[(
+            0xC,
+            gbi::EMPTY,
+            "an empty list (func_80034B28, alpha 255; fading, \
+             func_80034B54: a translucent render mode)",
+        )])
+        .with_env([0, 0, 0, 255]),
     binds(
         "object_geldb",
         &[(0x8, 0x5FE8, "gGerudoRedEyeOpenTex")],
@@ -321,7 +531,13 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
         "object_bl",
         &[(0x8, 0xE08, "gBiriTentacles0Tex")],
         "En_Bili's draw (EnBili_Draw), as first drawn: eyes open",
-    ),
+    )
+    .with_lists(&[(
+        0x9,
+        BILI_COMBINER,
+        "the combiner D_809C1700 (not discharging; discharging on odd \
+         frames, D_809C16F0: the first alpha input 1)",
+    )]),
     binds(
         "object_dy_obj",
         &[(0x8, 0x17930, "gGreatFairyEyeOpenTex"), (0xA, 0x19130, "gGreatFairyMouthClosedTex")],
@@ -331,7 +547,167 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
         "object_rl",
         &[(0x8, 0x3620, "object_rl_Tex_003620")],
         "En_Rl's draw (func_80AE7FDC (opaque) / func_80AE7D94 (XLU)), as first drawn: eyes open",
+    )
+    .with_lists(&[(0xC, gbi::EMPTY, "an empty list (&D_80116280[2]; in the translucent draw config, D_80116280)")])
+    .with_env([0, 0, 0, 255]),
+    lists(
+        "object_rd",
+        &[(
+            0x8,
+            gbi::EMPTY,
+            "an empty list (&D_80116280[2], alpha 255; fading as it dies, \
+             D_80116280: a translucent render mode)",
+        )],
+        "En_Rd's draw (EnRd_Draw), the Redead (params 0) and the Gibdo alike",
+    )
+    .with_env([0, 0, 0, 255]),
+    lists(
+        "object_po_sisters",
+        &[(0x9, gbi::EMPTY, "an empty list (D_80116280 + 2, alpha 255; fading, D_80116280)")],
+        "En_Po_Sisters' draw (EnPoSisters_Draw), Meg (params 0) as first drawn",
+    )
+    .with_env([255, 255, 210, 255]),
+    lists(
+        "object_po_composer",
+        &[
+            (
+                0x8,
+                &[gbi::set_env_color([255, 255, 210, 255]), gbi::END_DL],
+                "the lantern's light 255,255,210,255 (Gfx_EnvColor of lightColor, which walks there and stays)",
+            ),
+            (
+                0xA,
+                &[gbi::set_env_color([75, 20, 25, 255]), gbi::END_DL],
+                "the environment colour 75,20,25,255 (Gfx_EnvColor, D_80AE1B4C: Sharp; Flat: 80,110,90)",
+            ),
+            (
+                0xB,
+                &[gbi::set_env_color([90, 85, 50, 255]), gbi::END_DL],
+                "the environment colour 90,85,50,255 (D_80AE1B54: Sharp; \
+                 Flat: 100,90,100)",
+            ),
+            (0xC, gbi::EMPTY, "an empty list (D_80116280 + 2, alpha 255; fading, D_80116280)"),
+        ],
+        "En_Poh's draw (EnPoh_DrawComposer), Sharp (params 2) fully visible (he appears from alpha 0)",
     ),
+    lists(
+        "object_skj",
+        &[(
+            0xC,
+            &[gbi::set_env_color([0, 0, 0, 255]), gbi::END_DL],
+            "the environment colour 0,0,0,255 (EnSkj_OpaqueDL, alpha 255; \
+             fading, EnSkj_TranslucentDL: a translucent render mode and \
+             alpha)",
+        )],
+        "En_Skj's draw (EnSkj_Draw), the Skull Kid of Saria's Song (type 0)",
+    ),
+    lists(
+        "object_gnd",
+        &[(
+            0x8,
+            gbi::EMPTY,
+            "an empty list (BossGanondrof_EmptyDList; as his body decays, \
+             BossGanondrof_GetClearPixelDList)",
+        )],
+        "Boss_Ganondrof's draw (BossGanondrof_Draw), alive",
+    ),
+    lists(
+        "object_cne",
+        &[
+            (
+                0x8,
+                &[gbi::set_env_color([160, 180, 255, 0]), gbi::END_DL],
+                "the environment colour 160,180,255,0 (EnHy_SetEnvColor, \
+                 ENHY_TYPE_CNE_8; CNE_11: 70,160,230,0)",
+            ),
+            (
+                0x9,
+                &[gbi::set_env_color([160, 180, 255, 0]), gbi::END_DL],
+                "the environment colour 160,180,255,0 (CNE_8; CNE_11: \
+                 255,255,100,0)",
+            ),
+            (
+                0xA,
+                &[gbi::set_env_color([160, 180, 255, 0]), gbi::END_DL],
+                "the environment colour 160,180,255,0 (CNE_8; CNE_11: \
+                 255,255,255,0)",
+            ),
+        ],
+        "En_Hy's draw (EnHy_Draw), the young woman ENHY_TYPE_CNE_8",
+    ),
+    lists(
+        "object_bw",
+        &[
+            (0x8, gbi::EMPTY, "an empty list (&D_80116280[2], opaque; translucent: D_80116280)"),
+            (
+                0x9,
+                &[
+                    gbi::TILE_SYNC,
+                    gbi::set_tile_size(0, 0, 0, 124, 124),
+                    gbi::TILE_SYNC,
+                    gbi::set_tile_size(1, 0, 0, 124, 124),
+                    gbi::END_DL,
+                ],
+                "the body's texture scroll (Gfx_TwoTexScroll, \
+                 EnBw_OverrideLimbDraw) at its first frame (it scrolls 4 a \
+                 frame)",
+            ),
+        ],
+        "En_Bw's draw (EnBw_Draw), opaque",
+    ),
+    lists(
+        "object_bigokuta",
+        &[(0xC, gbi::EMPTY, "an empty list (&D_80116280[2]; shrinking as it dies, D_80116280)")],
+        "En_Bigokuta's draw (EnBigokuta_Draw), alive",
+    )
+    .with_env([255, 255, 255, 255]),
+    lists(
+        "object_vali",
+        &[
+            (
+                0x8,
+                &[gbi::TILE_SYNC, gbi::set_tile_size(0, 0, 127, 124, 251), gbi::END_DL],
+                "the inner hood's texture scroll (Gfx_TexScroll) at gameplay \
+                 frame 0 (it scrolls 12 a frame; the game draws that limb \
+                 apart, translucent)",
+            ),
+            (0x9, BILI_COMBINER, "the combiner D_80B289A8 (not hit; hit, on odd frames, D_80B28998)"),
+        ],
+        "En_Vali's draw (EnVali_Draw, EnVali_DrawBody)",
+    ),
+    lists(
+        "object_box",
+        &[(
+            0x8,
+            &[
+                gbi::TILE_SYNC,
+                gbi::set_tile_size(0, 0, 0, 252, 124),
+                gbi::TILE_SYNC,
+                gbi::set_tile_size(1, 0, 0, 252, 124),
+                gbi::END_DL,
+            ],
+            "the light rays' texture scroll (Gfx_TwoTexScroll) at gameplay frame 0 (they scroll 2 a frame)",
+        )],
+        "Demo_Tre_Lgt's draw (DemoTreLgt_Draw, DemoTreLgt_PostLimbDraw: the light of a big chest opening)",
+    )
+    .for_skeleton("gTreasureChestCurveSkel"),
+    lists(
+        "gameplay_keep",
+        &[(
+            0x8,
+            &[
+                gbi::PIPE_SYNC,
+                gbi::set_prim_color(0x01, [255, 255, 255, 255]),
+                gbi::set_render_mode(G_RM_PASS | G_RM_ZB_CLD_SURF2),
+                gbi::END_DL,
+            ],
+            "the inner colour 255,255,255,255 and a cloud render mode \
+             (EnElf_Draw: a fairy's sInnerColors[0]; Navi's changes with \
+             what she targets)",
+        )],
+        "En_Elf's draw (EnElf_Draw), a fairy",
+    )
+    .for_skeleton("gFairySkel"),
 ];
 
 /// Every actor default this reader applies (for tests and tools that check them).
@@ -339,25 +715,30 @@ pub fn actor_defaults() -> &'static [ActorDefault] {
     ACTOR_DEFAULTS
 }
 
-/// The documented environment colour the actor drawing from object `stem` sets, if any.
-pub fn actor_default(stem: &str) -> Option<&'static ActorDefault> {
-    ACTOR_DEFAULTS.iter().find(|a| a.object == stem)
+/// What the actor drawing skeleton `skeleton` of object `stem` sets, if it is documented.
+pub fn actor_default(stem: &str, skeleton: &str) -> Option<&'static ActorDefault> {
+    ACTOR_DEFAULTS.iter().find(|a| a.object == stem && a.skeleton.is_none_or(|s| s == skeleton))
 }
 
 impl DrawState {
-    /// The draw of the actor that uses object `stem`: its documented environment colour
-    /// ([`actor_default`]), else nothing set.
-    pub fn actor(stem: &str) -> DrawState {
-        match actor_default(stem) {
+    /// The draw of the actor that draws skeleton `skeleton` of object `stem`: what it is
+    /// documented to set ([`actor_default`]), else nothing.
+    pub fn actor(stem: &str, skeleton: &str) -> DrawState {
+        match actor_default(stem, skeleton) {
             Some(a) => {
                 let mut segments = [None; 16];
                 for &(seg, off, _) in a.segments {
                     // In the object's own segment, where the actor's object is bound.
                     segments[usize::from(seg & 0xF)] = Some(u32::from(crate::layout::SEG_OBJECT) << 24 | off);
                 }
+                let mut lists = [None; 16];
+                for &(seg, list, _) in a.lists {
+                    lists[usize::from(seg & 0xF)] = Some(list);
+                }
                 DrawState {
                     env: a.env.map(|e| e.map(|c| c as f32 / 255.0)),
                     segments,
+                    lists,
                     origin: Some(a.source),
                     ..DrawState::default()
                 }

@@ -186,14 +186,18 @@ fn object_box_curve_skeleton() {
     want.sort();
     assert_eq!(bones_with_meshes(&doc, si), want);
     assert!(s.meshes.iter().all(|m| !m.indices.is_empty() && m.positions.iter().all(|p| p.is_finite())));
-    // Two warnings: the beams' combiner (TEXEL1, and colours En_Box sets at run time) is
-    // approximated, said at its G_SETCOMBINE; and their display lists call segment 8, which
-    // the actor binds at run time (not followed), said at the skeleton's bytes with every
-    // limb concerned.
+    // Two warnings: their display lists call segment 8, which the actor drawing them
+    // (Demo_Tre_Lgt, the light of a big chest opening) binds to a texture scroll, taken at
+    // its first frame, said at the skeleton's bytes; and the beams' combiner (TEXEL1, and
+    // colours the actor sets at run time) is approximated, said at its G_SETCOMBINE.
     let w = doc.warnings();
     assert_eq!(w.len(), 2, "{w:?}");
-    assert!(w[0].message.contains("combiner FC20AC60 350C937F") && w[0].offset == Some(0x5A58), "{}", w[0]);
-    assert!(w[1].message.contains("segment 0x8") && w[1].message.contains("limb 13: 1 calls"), "{}", w[1]);
+    assert!(
+        w[0].message.contains("segment 0x8: the light rays' texture scroll") && w[0].offset == Some(0x5EB8),
+        "{}",
+        w[0]
+    );
+    assert!(w[1].message.contains("combiner FC20AC60 350C937F") && w[1].offset == Some(0x5A58), "{}", w[1]);
 
     // The two curve animations, 136 frames each; the light beams (limbs 3, 6, 9, 12) are hidden
     // by a zero scale y before frame 20.

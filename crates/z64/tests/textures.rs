@@ -132,3 +132,49 @@ fn actor_segment_textures_are_the_xml_textures_and_drawn() {
     println!("z64 actor segments: {bound} bindings in {objects} objects, each the XML's texture and drawn");
     assert!(objects >= 30, "{objects}");
 }
+
+/// The display lists actors bind to segments 8-0xD before drawing (colours set per limb, an
+/// empty list where a fading actor binds a render mode, Link's cull mode, texture scrolls:
+/// from the decomp's draw functions), on the real objects: every list ends as the game's do,
+/// every call into a bound segment is followed (no "display lists in segment" warning for it
+/// is left), and each environment colour a list sets is the colour of some mesh drawn after
+/// it (the object's own combiners multiply by it).
+#[test]
+fn actor_segment_lists_are_followed_and_their_colours_drawn() {
+    let test = "actor_segment_lists_are_followed_and_their_colours_drawn";
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", test) else { return };
+    let (mut lists, mut colours, mut objects) = (0, 0, 0);
+    for a in boneyard_z64::actor_defaults().iter().filter(|a| !a.lists.is_empty()) {
+        let doc = boneyard_z64::open_files(vec![InputFile::read(&dir.join(a.object)).unwrap()]).unwrap();
+        let skeletons: Vec<_> =
+            doc.skeletons().iter().filter(|s| a.skeleton.is_none_or(|name| s.name == name)).collect();
+        assert!(!skeletons.is_empty(), "{}: no skeleton {:?}", a.object, a.skeleton);
+        for &(seg, list, what) in a.lists {
+            assert_eq!(list.last().map(|g| (g.w0, g.w1)), Some((0xDF00_0000, 0)), "{} {seg:#X}: ends", a.object);
+            let left = format!("display lists in segment {seg:#X},");
+            assert!(!doc.warnings().iter().any(|w| w.message.contains(&left)), "{}: {left}", a.object);
+            let said = format!("segment {seg:#X}: {what}");
+            assert!(doc.warnings().iter().any(|w| w.message.contains(&said)), "{}: the choice is told", a.object);
+            lists += 1;
+            // gsDPSetEnvColor: the colour of some mesh of the skeletons drawn with it.
+            for g in list.iter().filter(|g| g.w0 == 0xFB00_0000) {
+                let rgb = &g.w1.to_be_bytes()[..3];
+                let drawn = skeletons.iter().flat_map(|s| &s.meshes).any(|m| {
+                    let c: Vec<u8> = m.base_color[..3].iter().map(|&v| (v * 255.0).round() as u8).collect();
+                    c == rgb
+                });
+                assert!(drawn || rgb == [255, 255, 255], "{} {seg:#X}: no mesh has the colour {rgb:?}", a.object);
+                colours += drawn as usize;
+            }
+        }
+        objects += 1;
+    }
+    // Link's draw binds gCullBackDList (set the cull mode, end) to segment 0xC in both ages.
+    for object in ["object_link_boy", "object_link_child"] {
+        let doc = boneyard_z64::open_files(vec![InputFile::read(&dir.join(object)).unwrap()]).unwrap();
+        assert!(!doc.warnings().iter().any(|w| w.message.contains("display lists in segment 0xC,")), "{object}");
+        lists += 1;
+    }
+    println!("z64 actor lists: {lists} lists bound in {objects} objects and Link's two, followed; {colours} environment colours drawn");
+    assert!(objects >= 20 && lists >= 30, "{objects} {lists}");
+}
