@@ -4,7 +4,9 @@
 //! the game puts one `Mtx` per limb with a display list, in draw order). Textures, colours and
 //! render state are not decoded. Display lists or vertices in segments no given file provides
 //! (textures swapped at run time, eyes, ...) are skipped unless the caller's
-//! [`DrawState`] binds them (Link's face). Animated Skin limbs' lists read their vertices
+//! [`DrawState`] binds them: textures (Link's face, other actors' eyes) and display lists the
+//! actor builds (colours, render modes, texture scrolls), whose commands run where the limb
+//! calls them. Animated Skin limbs' lists read their vertices
 //! from the buffer [`crate::skin`] computes (segment 8).
 //!
 //! Colour state: G_SETPRIMCOLOR, G_SETENVCOLOR, G_SETCOMBINE and G_SETOTHERMODE_H (cycle type,
