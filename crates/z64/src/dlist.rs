@@ -1,8 +1,8 @@
 //! F3DEX2 display lists of a skeleton's limbs, decoded into meshes: vertex loads (G_VTX),
 //! triangles (G_TRI1, G_TRI2, G_QUAD), calls and branches (G_DL, G_ENDDL), and the matrix
 //! loads flex skeletons use to reach other limbs' matrices (G_MTX from segment 0x0D, where
-//! the game puts one `Mtx` per limb with a display list, in draw order). Textures, colours and
-//! render state are not decoded. Display lists or vertices in segments no given file provides
+//! the game puts one `Mtx` per limb with a display list, in draw order). Display lists or
+//! vertices in segments no given file provides
 //! (textures swapped at run time, eyes, ...) are skipped unless the caller's
 //! [`DrawState`] binds them: textures (Link's face, other actors' eyes) and display lists the
 //! actor builds (colours, render modes, texture scrolls), whose commands run where the limb
