@@ -781,10 +781,10 @@ impl Group {
             };
             if decoded.is_none() {
                 note(match (data, bound) {
-                    (_, false) => format!(
-                        "segment {:#X} is bound to no file (the actor binds it at run time)",
-                        split_segmented(addr).0
-                    ),
+                    (_, false) => {
+                        let seg = split_segmented(addr).0;
+                        format!("segment {seg:#X} is bound to no file ({})", unbound_why(seg))
+                    }
                     (None, _) => format!("its {bytes} bytes are not in the file"),
                     _ => "the format or its palette is not readable".to_string(),
                 });
@@ -976,6 +976,16 @@ struct Decoder<'a, 'b> {
     skipped: Skipped,
 }
 
+/// Why segment `seg` holds nothing: gameplay_keep's (segment 4), which the game always has
+/// loaded, was not given; any other the actor binds at run time.
+fn unbound_why(seg: u8) -> &'static str {
+    if seg == SEG_GAMEPLAY_KEEP {
+        "it is gameplay_keep's, which was not given: give it with this file"
+    } else {
+        "the actor binds it at run time"
+    }
+}
+
 /// What one limb's display list run left out.
 #[derive(Default)]
 struct Skipped {
@@ -1004,7 +1014,8 @@ impl Skipped {
             .iter()
             .map(|(seg, n)| {
                 let message = format!(
-                    "display lists in segment {seg:#X}, which no file is bound to (the actor binds it at run time), not followed"
+                    "display lists in segment {seg:#X}, which no file is bound to ({}), not followed",
+                    unbound_why(*seg)
                 );
                 (message, format!("limb {l}: {n} calls"))
             })

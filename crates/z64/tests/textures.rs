@@ -178,3 +178,25 @@ fn actor_segment_lists_are_followed_and_their_colours_drawn() {
     println!("z64 actor lists: {lists} lists bound in {objects} objects and Link's two, followed; {colours} environment colours drawn");
     assert!(objects >= 20 && lists >= 30, "{objects} {lists}");
 }
+
+/// Segment 4 is gameplay_keep's, which the game keeps loaded: a texture an object draws from
+/// it (`object_sb`'s at 0x04016A50) is said to need gameplay_keep when that is not given, and
+/// drawn when it is.
+#[test]
+fn gameplay_keep_textures_are_drawn_when_it_is_given_and_asked_for_when_not() {
+    let test = "gameplay_keep_textures_are_drawn_when_it_is_given_and_asked_for_when_not";
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", test) else { return };
+    let alone = boneyard_z64::open_files(vec![InputFile::read(&dir.join("object_sb")).unwrap()]).unwrap();
+    let asks = "texture 0x04016a50 (32x32, format 0, size 2) not decoded: segment 0x4 is bound to no file \
+                (it is gameplay_keep's, which was not given: give it with this file)";
+    assert!(alone.warnings().iter().any(|w| w.message.contains(asks)), "{:?}", alone.warnings());
+    let both = boneyard_z64::open_files(vec![
+        InputFile::read(&dir.join("object_sb")).unwrap(),
+        InputFile::read(&dir.join("gameplay_keep")).unwrap(),
+    ])
+    .unwrap();
+    assert!(!both.warnings().iter().any(|w| w.message.contains("segment 0x4")), "{:?}", both.warnings());
+    let sb = both.skeletons().iter().position(|s| s.name == "object_sb_Skel_002BF0").unwrap();
+    let drawn = (0..both.skeletons()[sb].meshes.len()).filter_map(|m| both.mesh_image(sb, m)).collect::<Vec<_>>();
+    assert!(drawn.contains(&0x0401_6A50), "{drawn:X?}");
+}
