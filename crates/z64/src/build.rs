@@ -865,13 +865,18 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
     let anims: Vec<AnimDef> = f.anims.drain(a0..).collect();
     // The file's first skeleton of each limb count, by kind, found once: a file of thousands
     // of candidate animations and skeletons must not cost animations x skeletons.
-    let mut normal_by_len = std::collections::HashMap::new();
+    // Of normal and flex skeletons, the first few of each limb count: clips that fit several
+    // are told apart by their names (`closest_named`).
+    let mut normal_by_len: std::collections::HashMap<usize, Vec<usize>> = std::collections::HashMap::new();
     let mut legacy_by_len = std::collections::HashMap::new();
     let mut normals = Vec::new();
     for (s, k) in f.skels.iter().enumerate().skip(s0) {
         match k.ty {
             SkelType::Normal | SkelType::Flex { .. } => {
-                normal_by_len.entry(k.limbs.len()).or_insert(s);
+                let same = normal_by_len.entry(k.limbs.len()).or_default();
+                if same.len() < SAME_SIZE_SKELETONS {
+                    same.push(s);
+                }
                 if normals.len() < 2 {
                     normals.push(s);
                 }
@@ -888,18 +893,28 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
     // 1.7 s to open).
     let mut kf_loads: std::collections::HashMap<_, Option<bool>> = std::collections::HashMap::new();
     let mut curve_loads: std::collections::HashMap<_, Option<bool>> = std::collections::HashMap::new();
+    // Clips that fit several skeletons of one size, by the first of those: (skeleton, clip).
+    let mut shared: std::collections::BTreeMap<usize, Vec<(usize, String)>> = std::collections::BTreeMap::new();
     for mut a in anims {
         let required = f.required.contains(&(ci, a.addr));
         let named = required || f.named.contains(&(ci, a.addr));
+        // The first of the skeletons of one size the clip fits, when it fits several.
+        let mut among = None;
         match a.kind {
             AnimKind::Normal { joint_indices, .. } => {
                 let gap = gap_joints(&ctx, a.addr, joint_indices);
                 // The skeleton whose limbs + 1 is the gap, else 1 or 2 fewer (padding), the
                 // file's first of that size; with no gap, the file's only skeleton.
-                let pick = match gap {
-                    Some(g) => (1..=3).find_map(|d| g.checked_sub(d).and_then(|n| normal_by_len.get(&n).copied())),
-                    None if normals.len() == 1 => Some(normals[0]),
-                    None => None,
+                let fitting = gap.and_then(|g| (1..=3).find_map(|d| normal_by_len.get(&g.checked_sub(d)?)));
+                let pick = match (gap, fitting) {
+                    (Some(_), Some(same)) => {
+                        let s = closest_named(&f.skels, same, &a.name);
+                        among = (same.len() > 1).then_some(same[0]);
+                        Some(s)
+                    }
+                    (Some(_), None) => None,
+                    (None, _) if normals.len() == 1 => Some(normals[0]),
+                    (None, _) => None,
                 };
                 a.skeleton = pick;
                 a.joints = match (pick, gap) {
@@ -984,13 +999,66 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
         // reads them.)
         let checked = matches!(a.kind, AnimKind::KeyFrame { .. } | AnimKind::Curve { .. });
         match if checked { Ok(()) } else { a.validate(&ctx) } {
-            Ok(()) => keep.push(a),
+            Ok(()) => {
+                if let (Some(first), Some(s)) = (among, a.skeleton) {
+                    shared.entry(first).or_default().push((s, a.name.clone()));
+                }
+                keep.push(a)
+            }
             Err(e) => refuse(f, &files[home], &a, required, named, e)?,
         }
+    }
+    // Which skeleton of several a clip plays on is a guess from the names: said, once for
+    // each set of skeletons.
+    for (first, clips) in shared {
+        let limbs = f.skels[first].limbs.len();
+        let same = &normal_by_len[&limbs];
+        let names: Vec<&str> = same.iter().map(|&s| f.skels[s].name.as_str()).collect();
+        let played: Vec<String> = same
+            .iter()
+            .filter_map(|&s| {
+                let on: Vec<&str> = clips.iter().filter(|(k, _)| *k == s).map(|(_, c)| c.as_str()).collect();
+                let more = if on.len() > 3 { format!(" and {} more", on.len() - 3) } else { String::new() };
+                (!on.is_empty()).then(|| format!("{}: {}{more}", f.skels[s].name, on[..on.len().min(3)].join(", ")))
+            })
+            .collect();
+        f.warnings.push(Warning::at(
+            files[home].name.clone(),
+            u64::from(f.skels[first].addr & 0xFF_FFFF),
+            format!(
+                "skeletons {} have {limbs} limbs each, and {} clips fit them all: each is played on the one whose \
+                 name shares the most with the clip's (the first where none shares more): {}",
+                names.join(", "),
+                clips.len(),
+                played.join("; ")
+            ),
+        ));
     }
     f.per_file[home].1 = keep.len();
     f.anims.extend(keep);
     Ok(())
+}
+
+/// How many skeletons of one limb count a file's clips are told apart among; past these, a
+/// clip that fits them goes to one of the first (a crafted file of thousands of skeletons of
+/// one size must not cost clips x skeletons).
+const SAME_SIZE_SKELETONS: usize = 8;
+
+/// Of skeletons `same` (which all fit the clip), the one whose name shares the longest start
+/// with the clip's `clip` name (gameplay_keep's `gDoorChildOpeningLeftAnim` goes with
+/// `gDoorSkel`, not `gArrowSkel`; `object_cow`'s `gCowTailSwishAnim` with `gCowTailSkel`); the
+/// first of them where none shares more.
+fn closest_named(skels: &[SkelDef], same: &[usize], clip: &str) -> usize {
+    let shared = |s: usize| skels[s].name.bytes().zip(clip.bytes()).take_while(|(a, b)| a == b).count();
+    let mut best = same[0];
+    let mut best_len = shared(best);
+    for &s in &same[1..] {
+        let n = shared(s);
+        if n > best_len {
+            (best, best_len) = (s, n);
+        }
+    }
+    best
 }
 
 /// An animation that does not fit its skeleton or data: an error when the caller asked for it

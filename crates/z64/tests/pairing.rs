@@ -90,3 +90,33 @@ fn an_exact_fit_is_chosen_before_a_padded_one() {
         .message
         .starts_with("65 animation(s) of this file play on skeleton gHylianMan1Skel of object_ahg (15 limbs)")));
 }
+
+/// A file with several skeletons of one limb count (gameplay_keep's arrow and door, the cow's
+/// body and tail, the Moblins' spear and club): a clip that fits them all plays on the one
+/// whose decomp name shares the most with its own (the door's opening on the door, not on the
+/// arrow, the file's first of four limbs), and the guess is said once for each such set,
+/// naming the skeletons and where the clips went.
+#[test]
+fn clips_that_fit_several_skeletons_go_to_the_one_their_name_says() {
+    let test = "clips_that_fit_several_skeletons_go_to_the_one_their_name_says";
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", test) else { return };
+    let cases = [
+        ("gameplay_keep", "gDoorChildOpeningLeftAnim", "gDoorSkel"),
+        ("gameplay_keep", "gDoorAdultOpeningRightAnim", "gDoorSkel"),
+        ("gameplay_keep", "gArrow1_Anim", "gArrowSkel"),
+        ("object_cow", "gCowTailSwishAnim", "gCowTailSkel"),
+        ("object_cow", "gCowBodyChewAnim", "gCowBodySkel"),
+        ("object_mb", "gEnMbClubStrikeDownAnim", "gEnMbClubSkel"),
+        ("object_mb", "gEnMbSpearChargeAnim", "gEnMbSpearSkel"),
+        // No name says more: the file's first of that size.
+        ("object_wf", "gWolfosRunningAnim", "gWolfosWhiteSkel"),
+    ];
+    for (file, clip, skeleton) in cases {
+        let doc = boneyard_z64::open_files(vec![InputFile::read(&dir.join(file)).unwrap()]).unwrap();
+        let a = doc.animations().iter().find(|a| a.name == clip).unwrap_or_else(|| panic!("{file}: {clip}"));
+        let on = &doc.skeletons()[a.skeleton.expect("a skeleton")];
+        assert_eq!(on.name, skeleton, "{file}: {clip}");
+        let said = doc.warnings().iter().filter(|w| w.message.contains("limbs each, and")).count();
+        assert_eq!(said, 1, "{file}: {:?}", doc.warnings());
+    }
+}
