@@ -125,9 +125,9 @@ pub enum Command {
         #[arg(long)]
         size: Option<String>,
         /// Multiply every length by F (glb, bvh, obj): e.g. 0.001 for a Zelda object in metres
-        /// (`info` prints each model's height in engine units).
+        /// (`info` prints each model's height in engine units); from 1e-9 to 1e9.
         #[arg(long, value_name = "F", allow_negative_numbers = true)]
-        scale: Option<f32>,
+        scale: Option<String>,
     },
     /// Walk every animation; print a line each and a hash.
     Check {

@@ -221,7 +221,17 @@ fn pose_frames_and_scales_out_of_range_are_said_as_such() {
     assert_eq!(boneyard(&["pose", t]).status.code(), Some(0));
     let tmp = tempfile::Builder::new().prefix("boneyard-usage-").tempdir().unwrap();
     let out = tmp.path().join("out");
-    for (given, shown) in [("-1", "-1"), ("0", "0"), ("nan", "NaN"), ("1e10", "1e10")] {
+    // Named as given: `1e40` is past f32 (an f32 parse said `--scale inf`), `1e-50` below it
+    // (said `--scale 0`).
+    for (given, shown) in [
+        ("-1", "-1"),
+        ("0", "0"),
+        ("nan", "nan"),
+        ("1e10", "1e10"),
+        ("1e40", "1e40"),
+        ("1e-50", "1e-50"),
+        ("inf", "inf"),
+    ] {
         let o = boneyard(&["export", t, "-f", "glb", "--out", out.to_str().unwrap(), "--scale", given]);
         assert_eq!(o.status.code(), Some(2), "{given}: {}", err(&o));
         // The flag's error, not the file's.
@@ -231,6 +241,14 @@ fn pose_frames_and_scales_out_of_range_are_said_as_such() {
             err(&o)
         );
         assert!(!out.exists(), "nothing written");
+    }
+    let o = boneyard(&["export", t, "-f", "glb", "--out", out.to_str().unwrap(), "--scale", "big"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).starts_with("boneyard: error: --scale \"big\": not a number"), "{}", err(&o));
+    // The ends of the range are taken, written as a user would write them.
+    for given in ["1e-9", "1e9", "0.001"] {
+        let o = boneyard(&["export", t, "-f", "glb", "--out", out.to_str().unwrap(), "--scale", given]);
+        assert_eq!(o.status.code(), Some(0), "{given}: {}", err(&o));
     }
 }
 
