@@ -184,6 +184,10 @@ pub struct ImportArgs {
     /// Output folder (nothing is written outside it).
     #[arg(short, long)]
     pub out: PathBuf,
+    /// Replace files of the same names already in --out (an earlier import's). Without it, an
+    /// import that would replace one writes nothing and names them.
+    #[arg(long)]
+    pub force: bool,
     /// Oni rotation keys: 6 bytes (Euler angles, the default) or 16 (quaternions).
     #[arg(long, value_name = "6|16", value_parser = clap::builder::PossibleValuesParser::new(["6", "16"]))]
     pub oni_keys: Option<String>,
