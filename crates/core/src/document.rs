@@ -240,8 +240,8 @@ pub trait Document: Send + Sync {
 
 impl dyn Document + '_ {
     /// Resolve `--anim A`: `#N` (index), a name as `list` prints it (case aside, and an
-    /// offset's zeros aside: [`find_named`]), its `source` (`object_dekunuts@0x1C4`), or a
-    /// plain number (an index, when no name is that number).
+    /// offset's zeros aside), its `source` (`object_dekunuts@0x1C4`), or a plain number (an index,
+    /// when no name is that number); two that match at one step are an error naming both.
     pub fn find_animation(&self, spec: &str) -> Result<usize> {
         let anims = self.animations();
         find_named(spec, "animation", anims.len(), &|i| vec![anims[i].name.clone(), anims[i].source.clone()], &|i| {
@@ -260,7 +260,7 @@ impl dyn Document + '_ {
         })
     }
 
-    /// Resolve `--skeleton S` as `--anim` is resolved ([`find_named`]): an id, a name, its
+    /// Resolve `--skeleton S` as `--anim` is resolved: an id, a name, its
     /// `source`, `#N` or a plain index. An id is taken in both the forms `list` prints: alone
     /// (`0x260`, one file given) and after its file (`object_oA10:0x260`, several files).
     pub fn find_skeleton(&self, spec: &str) -> Result<usize> {
