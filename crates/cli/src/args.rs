@@ -125,9 +125,9 @@ pub enum Command {
         #[arg(long)]
         size: Option<String>,
         /// Multiply every length by F (glb, bvh, obj): e.g. 0.001 for a Zelda object in metres
-        /// (`info` prints each model's height in engine units).
+        /// (`info` prints each model's height in engine units); from 1e-9 to 1e9.
         #[arg(long, value_name = "F", allow_negative_numbers = true)]
-        scale: Option<f32>,
+        scale: Option<String>,
     },
     /// Walk every animation; print a line each and a hash.
     Check {
@@ -184,6 +184,10 @@ pub struct ImportArgs {
     /// Output folder (nothing is written outside it).
     #[arg(short, long)]
     pub out: PathBuf,
+    /// Replace files of the same names already in --out (an earlier import's). Without it, an
+    /// import that would replace one writes nothing and names them.
+    #[arg(long)]
+    pub force: bool,
     /// Oni rotation keys: 6 bytes (Euler angles, the default) or 16 (quaternions).
     #[arg(long, value_name = "6|16", value_parser = clap::builder::PossibleValuesParser::new(["6", "16"]))]
     pub oni_keys: Option<String>,

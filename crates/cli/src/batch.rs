@@ -84,6 +84,23 @@ fn stems(units: &[Unit]) -> Vec<String> {
         .collect()
 }
 
+/// For each stem, the index of the shortest stem of the run that is it or starts it followed by
+/// `_`: documents of one such key can write one file name (every output is `<stem>.<ext>` or
+/// `<stem>_<...>.<ext>`, so `object_box`'s `object_box_gTreasureChestSkel.glb` is also the
+/// output of a file named `object_box_gTreasureChestSkel`), those of two keys never. (If `a`
+/// starts `b` and `b` starts `c`, each followed by `_`, all three have `c`'s key.)
+fn name_groups(stems: &[String]) -> Vec<usize> {
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    for (i, s) in stems.iter().enumerate() {
+        first.entry(s.as_str()).or_insert(i);
+    }
+    stems
+        .iter()
+        .enumerate()
+        .map(|(i, s)| s.match_indices('_').map(|(k, _)| &s[..k]).find_map(|head| first.get(head).copied()).unwrap_or(i))
+        .collect()
+}
+
 /// Open every document and run `work` on it, two at a time on the machine's threads, the
 /// reports in the plan's order.
 /// `count_documents`: the progress bar counts documents (commands whose outputs are not
@@ -109,28 +126,40 @@ pub fn run<T: Send>(
             warnings: Vec::new(),
         })
         .collect();
-    let reports = plan
-        .units
-        .into_par_iter()
-        .zip(stems)
-        .map(|(unit, stem)| {
-            let label = unit.label();
-            let name = unit.name.clone();
-            let walked = unit.walked();
-            let report = match unit.open(options) {
-                Ok(doc) => {
-                    let result = work(Doc { label: &label, stem: &stem, doc: doc.as_ref(), walked });
-                    Report { label, name, result, warnings: doc.warnings().to_vec() }
-                }
-                Err(e) => Report { label, name, result: Err(e), warnings: Vec::new() },
-            };
-            if count_documents {
-                crate::progress::step(1);
+    // Documents whose output names can meet are run one after another, in the inputs' order,
+    // so that the first of them keeps a name they share and the later ones get `_2`
+    // ([`crate::output::claim`]) whichever thread is quicker; the others run side by side.
+    let keys = name_groups(&stems);
+    let mut groups: Vec<Vec<(usize, Unit, String)>> = Vec::new();
+    let mut group_of: HashMap<usize, usize> = HashMap::new();
+    for (i, (unit, stem)) in plan.units.into_iter().zip(stems).enumerate() {
+        let g = *group_of.entry(keys[i]).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push((i, unit, stem));
+    }
+    let one = |unit: Unit, stem: String| {
+        let label = unit.label();
+        let name = unit.name.clone();
+        let walked = unit.walked();
+        let report = match unit.open(options) {
+            Ok(doc) => {
+                let result = work(Doc { label: &label, stem: &stem, doc: doc.as_ref(), walked });
+                Report { label, name, result, warnings: doc.warnings().to_vec() }
             }
-            report
-        })
-        .collect();
-    let mut reports: Vec<Report<T>> = reports;
+            Err(e) => Report { label, name, result: Err(e), warnings: Vec::new() },
+        };
+        if count_documents {
+            crate::progress::step(1);
+        }
+        report
+    };
+    let done: Vec<Vec<(usize, Report<T>)>> =
+        groups.into_par_iter().map(|g| g.into_iter().map(|(i, unit, stem)| (i, one(unit, stem))).collect()).collect();
+    let mut done: Vec<(usize, Report<T>)> = done.into_iter().flatten().collect();
+    done.sort_by_key(|(i, _)| *i);
+    let mut reports: Vec<Report<T>> = done.into_iter().map(|(_, r)| r).collect();
     reports.extend(failed);
     Run { reports, skipped: plan.skipped, batch: plan.batch }
 }
@@ -244,5 +273,17 @@ pub fn error_json(e: &anyhow::Error, label: &str) -> serde_json::Value {
             "message": be.kind.to_string(),
         }),
         None => serde_json::json!({"file": label, "offset": null, "message": crate::one_line(e)}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_groups;
+
+    #[test]
+    fn documents_whose_names_can_meet_share_a_group() {
+        let stems: Vec<String> = ["a_b", "x", "a", "a_b_c", "ab", "a_c", "b_c"].iter().map(|s| s.to_string()).collect();
+        // `a` starts `a_b`, `a_b_c`, `a_c`; `ab` and `b_c` start with no stem followed by `_`.
+        assert_eq!(name_groups(&stems), [2, 1, 2, 2, 4, 2, 6]);
     }
 }

@@ -186,24 +186,49 @@ fn claimed() -> std::sync::MutexGuard<'static, HashMap<PathBuf, String>> {
     CLAIMED.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// `path` is `owner`'s to write in this run; a path another output of the run already took is
-/// an error naming both (the document fails, the one written first stays; which one that is
-/// depends on the threads, and the run's exit status is 1 either way).
-pub fn claim(path: &Path, owner: &str) -> Result<()> {
-    match claimed().entry(path.to_path_buf()) {
-        std::collections::hash_map::Entry::Vacant(v) => {
-            v.insert(owner.to_string());
-            Ok(())
+/// The path `owner` writes for `path`: `path` itself, or, when another output of this run
+/// took it first, `<stem>_2.<ext>` (the first of `_2`, `_3`... no output took), said in a
+/// warning naming both inputs and both files. Never a file written over, and nothing lost.
+/// Which output is first is the inputs' order: a batch names the outputs of documents whose
+/// names can meet one after another ([`crate::batch::run`]), and a document its own in order.
+pub fn claim(path: &Path, owner: &str) -> PathBuf {
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let base = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let ext = path.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
+    let name = claim_names(&base, owner, &|b| vec![dir.join(format!("{b}{ext}"))]);
+    dir.join(format!("{name}{ext}"))
+}
+
+/// The base name `owner` writes the files `files(base)` under (an OBJ, its `.mtl` and its
+/// textures, which name each other): `base`, or the first `<base>_<n>` (n = 2, 3...) none of
+/// whose files another output of this run took, said as [`claim`] says it.
+pub fn claim_names(base: &str, owner: &str, files: &dyn Fn(&str) -> Vec<PathBuf>) -> String {
+    let mut taken = claimed();
+    let mut first_owner: Option<(PathBuf, String)> = None;
+    let mut n = 1u64;
+    loop {
+        let name = if n == 1 { base.to_string() } else { format!("{base}_{n}") };
+        let paths = files(&name);
+        if let Some(p) = paths.iter().find(|p| taken.contains_key(*p)) {
+            if first_owner.is_none() {
+                first_owner = Some((p.clone(), taken[p].clone()));
+            }
+            n += 1;
+            continue;
         }
-        std::collections::hash_map::Entry::Occupied(o) => {
-            let by = if o.get() == owner { "another output of this document".to_string() } else { o.get().clone() };
-            // Not a reader's error (which a skeleton's export may pass over with a warning):
-            // the document fails, whichever of the two came second.
-            Err(anyhow::anyhow!(
-                "{} is also an output of {by} in this run: not written over (rename one of the files)",
-                path.display()
-            ))
+        for p in &paths {
+            taken.insert(p.clone(), owner.to_string());
         }
+        drop(taken);
+        if let Some((p, by)) = first_owner {
+            let by = if by == owner { "another output of this document".to_string() } else { by };
+            let now = paths.first().map(|p| p.display().to_string()).unwrap_or_default();
+            crate::progress::eprint(&format!(
+                "boneyard: warning: {} is also an output of {by} in this run, written first: {owner}'s is written as {now}",
+                p.display()
+            ));
+        }
+        return name;
     }
 }
 

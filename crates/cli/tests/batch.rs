@@ -349,7 +349,9 @@ fn a_named_file_that_cannot_be_read_fails_alone() {
 fn outputs_of_two_documents_never_meet_without_a_word() {
     // `object_box` writes `object_box_gTreasureChestSkel.glb` (one of its two skeletons); a
     // file named that writes the same name: the second wrote over the first, exit 0, and
-    // counted 3 files where 2 were on disk.
+    // counted 3 files where 2 were on disk; then the second failed, but which one was second
+    // was the threads' choice. Now the first in the inputs' order keeps the name and the
+    // later one is written as `_2`, said in a warning naming both inputs and both files.
     let (Some(chest), Some(scrub)) = (
         shared_data("z64/oot-gc-eu-mq-dbg/object_box", "outputs_meet"),
         shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "outputs_meet"),
@@ -358,17 +360,63 @@ fn outputs_of_two_documents_never_meet_without_a_word() {
     };
     let tmp = tmpdir("meet");
     let d = tmp.path().join("in");
-    std::fs::create_dir(&d).unwrap();
-    std::fs::copy(&chest, d.join("object_box")).unwrap();
-    std::fs::copy(&scrub, d.join("object_box_gTreasureChestSkel")).unwrap();
-    let out = tmp.path().join("out");
-    let o = boneyard(&["export", s(&d), "-f", "glb", "-o", s(&out)]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
-    let e = text(&o.stderr);
-    assert!(e.contains("object_box_gTreasureChestSkel.glb is also an output of"), "{e}");
-    assert!(e.contains("1 failed"), "{e}");
-    let written = text(&o.stdout).lines().filter(|l| l.starts_with("wrote ")).count();
-    assert_eq!(written, std::fs::read_dir(&out).unwrap().count(), "every file said written is there");
+    let (da, db) = (tmp.path().join("a"), tmp.path().join("b"));
+    for dir in [&d, &da, &db] {
+        std::fs::create_dir(dir).unwrap();
+    }
+    for dir in [&d, &da] {
+        std::fs::copy(&chest, dir.join("object_box")).unwrap();
+    }
+    for dir in [&d, &db] {
+        std::fs::copy(&scrub, dir.join("object_box_gTreasureChestSkel")).unwrap();
+    }
+    let name = "object_box_gTreasureChestSkel.glb";
+    // What each writes alone under that name.
+    let alone = |dir: &Path, tag: &str| -> Vec<u8> {
+        let out = tmp.path().join(tag);
+        let o = boneyard(&["-q", "export", s(dir), "-f", "glb", "-o", s(&out)]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        std::fs::read(out.join(name)).unwrap()
+    };
+    let (chest_glb, scrub_glb) = (alone(&da, "alone_a"), alone(&db, "alone_b"));
+    assert!(chest_glb != scrub_glb);
+    let run = |inputs: &[&Path], tag: &str| -> (std::path::PathBuf, String) {
+        let out = tmp.path().join(tag);
+        let mut args = vec!["export"];
+        args.extend(inputs.iter().map(|p| s(p)));
+        args.extend(["-f", "glb", "-o", s(&out)]);
+        let o = boneyard(&args);
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{e}");
+        assert!(e.contains("exported 2 of 2 documents (3 files written)"), "{e}");
+        let written = text(&o.stdout).lines().filter(|l| l.starts_with("wrote ")).count();
+        assert_eq!(written, std::fs::read_dir(&out).unwrap().count(), "every file said written is there");
+        assert_eq!(written, 3);
+        (out, e)
+    };
+    // A folder holding both (walked in name order: object_box first), run again and again:
+    // always the chest under the name, the scrub as `_2`.
+    for k in 0..4 {
+        let (out, e) = run(&[&d], &format!("walk{k}"));
+        let (first, second) = (d.join("object_box"), d.join("object_box_gTreasureChestSkel"));
+        let warning = format!(
+            "{} is also an output of {} in this run, written first: {}'s is written as {}",
+            out.join(name).display(),
+            first.display(),
+            second.display(),
+            out.join("object_box_gTreasureChestSkel_2.glb").display()
+        );
+        assert!(e.contains(&warning), "{e}");
+        assert!(std::fs::read(out.join(name)).unwrap() == chest_glb, "run {k}: the first input's file");
+        assert!(std::fs::read(out.join("object_box_gTreasureChestSkel_2.glb")).unwrap() == scrub_glb, "run {k}");
+    }
+    // The inputs' order decides: the scrub's folder given first, the scrub has the name.
+    let (out, e) = run(&[&db, &da], "out_ba");
+    assert!(e.contains(&format!("also an output of {}", db.join("object_box_gTreasureChestSkel").display())), "{e}");
+    assert!(std::fs::read(out.join(name)).unwrap() == scrub_glb);
+    assert!(std::fs::read(out.join("object_box_gTreasureChestSkel_2.glb")).unwrap() == chest_glb);
+    let (out, _) = run(&[&da, &db], "out_ab");
+    assert!(std::fs::read(out.join(name)).unwrap() == chest_glb);
     // Two files of one name in two folders, given together (one document of two skeletons
     // of one id): each skeleton its own file.
     std::fs::create_dir(d.join("sub")).unwrap();

@@ -736,6 +736,46 @@ fn an_import_never_replaces_a_file_it_was_given() {
     assert_eq!(std::fs::read_dir(&game).unwrap().count(), 2, "nothing written beside them");
 }
 
+/// An import run again into the same --out wrote object_dekunuts and its `_imported.c`/`.xml`
+/// again without a word, over whatever had been edited in them: now every file it would
+/// replace is named, exit 2, nothing written; `--force` replaces them.
+#[test]
+fn an_import_run_again_replaces_nothing_without_force() {
+    let Some(obj) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "an_import_run_again") else { return };
+    let d = tmpdir("again");
+    let glb = export_one_glb(&d.path().join("glb"), &[s(&obj), "--anim", "gDekuNutsRunAnim"]);
+    let out = d.path().join("mod");
+    let run = |force: bool| {
+        let mut args = vec!["import", s(&glb), "--into", s(&obj), "--out", s(&out)];
+        if force {
+            args.push("--force");
+        }
+        boneyard(&args)
+    };
+    let o = run(false);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let names = ["object_dekunuts", "object_dekunuts_imported.c", "object_dekunuts_imported.xml"];
+    let first: Vec<Vec<u8>> = names.iter().map(|n| std::fs::read(out.join(n)).unwrap()).collect();
+    // The user's edit of the C file, which a second run replaced.
+    let edited = b"/* edited by hand */\n".to_vec();
+    std::fs::write(out.join(names[1]), &edited).unwrap();
+    let o = run(false);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    for n in names {
+        assert!(e.contains(s(&out.join(n))), "{n}: {e}");
+    }
+    assert!(e.contains("already exist in --out (an earlier import?): nothing written; --force replaces them"), "{e}");
+    assert_eq!(std::fs::read(out.join(names[1])).unwrap(), edited, "the edit was kept");
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 3, "nothing written beside them");
+    // --force: the same files as the first run.
+    let o = run(true);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for (n, bytes) in names.iter().zip(&first) {
+        assert!(std::fs::read(out.join(n)).unwrap() == *bytes, "{n}");
+    }
+}
+
 #[test]
 fn an_import_writes_every_file_or_none() {
     // A clip, and the same clip renamed so that its file name is too long for a file system:

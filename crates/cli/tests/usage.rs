@@ -221,7 +221,17 @@ fn pose_frames_and_scales_out_of_range_are_said_as_such() {
     assert_eq!(boneyard(&["pose", t]).status.code(), Some(0));
     let tmp = tempfile::Builder::new().prefix("boneyard-usage-").tempdir().unwrap();
     let out = tmp.path().join("out");
-    for (given, shown) in [("-1", "-1"), ("0", "0"), ("nan", "NaN"), ("1e10", "1e10")] {
+    // Named as given: `1e40` is past f32 (an f32 parse said `--scale inf`), `1e-50` below it
+    // (said `--scale 0`).
+    for (given, shown) in [
+        ("-1", "-1"),
+        ("0", "0"),
+        ("nan", "nan"),
+        ("1e10", "1e10"),
+        ("1e40", "1e40"),
+        ("1e-50", "1e-50"),
+        ("inf", "inf"),
+    ] {
         let o = boneyard(&["export", t, "-f", "glb", "--out", out.to_str().unwrap(), "--scale", given]);
         assert_eq!(o.status.code(), Some(2), "{given}: {}", err(&o));
         // The flag's error, not the file's.
@@ -231,6 +241,14 @@ fn pose_frames_and_scales_out_of_range_are_said_as_such() {
             err(&o)
         );
         assert!(!out.exists(), "nothing written");
+    }
+    let o = boneyard(&["export", t, "-f", "glb", "--out", out.to_str().unwrap(), "--scale", "big"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).starts_with("boneyard: error: --scale \"big\": not a number"), "{}", err(&o));
+    // The ends of the range are taken, written as a user would write them.
+    for given in ["1e-9", "1e9", "0.001"] {
+        let o = boneyard(&["export", t, "-f", "glb", "--out", out.to_str().unwrap(), "--scale", given]);
+        assert_eq!(o.status.code(), Some(0), "{given}: {}", err(&o));
     }
 }
 
@@ -248,7 +266,63 @@ fn a_name_two_files_hold_is_not_guessed() {
     assert!(err(&o).contains("\"gDekuNutsRunAnim\" names 2 animations of these files (#9 from object_dekunuts@0x3650, #19 from object_dekunuts@0x3650): give one by its index"), "{}", err(&o));
     let o = boneyard(&["pose", z, copy, "--skeleton", "gDekuNutsSkel"]);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert!(err(&o).contains("names more than one skeleton of these files (#0 from"), "{}", err(&o));
+    assert!(err(&o).contains("names 2 skeletons of these files (#0 from object_dekunuts@0x3268, #1 from object_dekunuts@0x3268): give one by its index"), "{}", err(&o));
+    // Case aside, as the clips: still two, still not guessed.
+    let o = boneyard(&["pose", z, copy, "--skeleton", "gdekunutsskel"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("\"gdekunutsskel\" names 2 skeletons of these files (#0 from"), "{}", err(&o));
+    let o = boneyard(&["sample", z, copy, "--anim", "gdekunutsrunanim", "--frame", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("\"gdekunutsrunanim\" names 2 animations of these files (#9 from"), "{}", err(&o));
     // By index, each is there.
     assert_eq!(boneyard(&["sample", z, copy, "--anim", "#19", "--frame", "0"]).status.code(), Some(0));
+    assert_eq!(boneyard(&["pose", z, copy, "--skeleton", "#1"]).status.code(), Some(0));
+}
+
+/// `--skeleton` matches as `--anim` does (case aside: a QA run found `gdekunutsskel` refused
+/// where `--anim gdekunutsrunanim` was taken), and takes the ids `list` prints in both their
+/// forms: `object_oA10:0x260` (several files given) and `0x260` (one), whichever files are given.
+#[test]
+fn skeleton_names_and_ids_match_as_clip_names_do() {
+    let Some(a) = shared_data("z64/oot-gc-eu-mq-dbg/object_oA10", "skeleton ids") else { return };
+    let Some(d) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "skeleton ids") else { return };
+    let (a, d) = (a.to_str().unwrap(), d.to_str().unwrap());
+    let first_line = |o: &Output| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").to_string();
+    // The ids `list --json` gives, with two files and with one.
+    let list = |files: &[&str]| -> serde_json::Value {
+        let o = boneyard(&[&["list", "--json"][..], files].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let two = list(&[a, d]);
+    let ids: Vec<&str> = two["skeletons"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["object_oA10:0x260", "object_dekunuts:0x3268"]);
+    assert_eq!(list(&[a])["skeletons"][0]["id"], "0x260");
+    for (files, spec, want) in [
+        (&[a, d][..], "object_oA10:0x260", "object_oA10_Skel_000260 rest pose:"),
+        (&[a, d], "OBJECT_OA10:0x260", "object_oA10_Skel_000260 rest pose:"),
+        (&[a, d], "0x260", "object_oA10_Skel_000260 rest pose:"),
+        (&[a, d], "object_dekunuts:0x3268", "gDekuNutsSkel rest pose:"),
+        (&[a, d], "gdekunutsskel", "gDekuNutsSkel rest pose:"),
+        (&[a, d], "object_oa10_skel_000260", "object_oA10_Skel_000260 rest pose:"),
+        // The decomp's 8-digit spelling of a placeholder name, as --anim takes it.
+        (&[a, d], "object_oA10_Skel_00000260", "object_oA10_Skel_000260 rest pose:"),
+        (&[a], "object_oA10:0x260", "object_oA10_Skel_000260 rest pose:"),
+        (&[d], "GDEKUNUTSSKEL", "gDekuNutsSkel rest pose:"),
+    ] {
+        let o = boneyard(&[&["pose"][..], files, &["--skeleton", spec]].concat());
+        assert_eq!(o.status.code(), Some(0), "{spec}: {}", err(&o));
+        assert_eq!(first_line(&o), want, "{spec}");
+    }
+    // A clip by the source `list` prints for it, with its skeleton by the other form of its id.
+    let o = boneyard(&["pose", d, a, "--anim", "object_dekunuts@0x1C4", "--skeleton", "0x3268"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(first_line(&o), "gDekuNutsSpitAnim frame 0.0:");
+    // Still refused: an id of another file, and an index past the end.
+    let o = boneyard(&["pose", d, "--skeleton", "object_oA10:0x3268"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("no skeleton \"object_oA10:0x3268\""), "{}", err(&o));
+    let o = boneyard(&["pose", d, "--skeleton", "#1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("no skeleton #1 (there are 1)"), "{}", err(&o));
 }

@@ -239,82 +239,63 @@ pub trait Document: Send + Sync {
 }
 
 impl dyn Document + '_ {
-    /// Resolve `--anim A`: `#N` (index), a plain number, or an exact name.
+    /// Resolve `--anim A`: `#N` (index), a name as `list` prints it (case aside, and an
+    /// offset's zeros aside), its `source` (`object_dekunuts@0x1C4`), or a plain number (an index,
+    /// when no name is that number); two that match at one step are an error naming both.
     pub fn find_animation(&self, spec: &str) -> Result<usize> {
         let anims = self.animations();
-        let by_index = spec.strip_prefix('#').unwrap_or(spec).parse::<usize>().ok();
-        if let Some(i) = by_index {
-            if spec.starts_with('#') || !anims.iter().any(|a| a.name == spec) {
-                return if i < anims.len() {
-                    Ok(i)
-                } else {
-                    Err(Error::not_found(format!("no animation #{i} (there are {})", anims.len())))
-                };
-            }
-        }
-        // Two animations of one name (one file given twice, or two files of one name): which
-        // one is meant is not for boneyard to guess.
-        let mut same = anims.iter().filter(|a| a.name == spec);
-        if let (Some(first), Some(second)) = (same.next(), same.next()) {
-            let more = same.count();
-            return Err(Error::not_found(format!(
-                "{} names {} animations of these files (#{} from {}, #{} from {}{}): give one by its index",
-                quoted(spec),
-                2 + more,
-                first.index,
-                first.source,
-                second.index,
-                second.source,
-                if more > 0 { format!(" and {more} more") } else { String::new() }
-            )));
-        }
-        anims
-            .iter()
-            .position(|a| a.name == spec)
-            .or_else(|| anims.iter().position(|a| a.name.eq_ignore_ascii_case(spec)))
-            .or_else(|| {
-                // Names of a file and an offset written with another width of zeros (the
-                // decomp's `object_oE_anime_Anim_00001034` for boneyard's
-                // `object_oE_anime_Anim_001034`): the same name and the same offset.
-                let want = name_and_offset(spec)?;
-                anims.iter().position(|a| name_and_offset(&a.name) == Some(want.clone()))
-            })
-            .ok_or_else(|| {
+        find_named(spec, "animation", anims.len(), &|i| vec![anims[i].name.clone(), anims[i].source.clone()], &|i| {
+            format!("#{} from {}", anims[i].index, anims[i].source)
+        })
+        .map_err(|e| match e {
+            Some(e) => e,
+            None => {
                 let names = anims.iter().map(|a| a.name.as_str());
                 Error::not_found(format!(
                     "no animation named {}{} (see `boneyard list`)",
                     quoted(spec),
                     did_you_mean(spec, names)
                 ))
-            })
+            }
+        })
     }
 
-    /// Resolve `--skeleton S`: an id, a name, `#N`, or a plain index.
+    /// Resolve `--skeleton S` as `--anim` is resolved: an id, a name, its
+    /// `source`, `#N` or a plain index. An id is taken in both the forms `list` prints: alone
+    /// (`0x260`, one file given) and after its file (`object_oA10:0x260`, several files).
     pub fn find_skeleton(&self, spec: &str) -> Result<usize> {
         let sk = self.skeletons();
-        let mut same = sk.iter().enumerate().filter(|(_, s)| s.id == spec || s.name == spec);
-        if let Some((i, _)) = same.next() {
-            if let Some((j, other)) = same.next() {
-                return Err(Error::not_found(format!(
-                    "{} names more than one skeleton of these files (#{i} from {}, #{j} from {}): give one by its index",
+        find_named(
+            spec,
+            "skeleton",
+            sk.len(),
+            &|i| {
+                let s = &sk[i];
+                let mut keys = vec![s.id.clone(), s.name.clone(), s.source.clone()];
+                // `<file>:<id>` and `<id>`, whichever of the two the id is not.
+                match s.id.rsplit_once(':') {
+                    Some((_, short)) => keys.push(short.to_string()),
+                    None => {
+                        if let Some((file, _)) = s.source.split_once('@') {
+                            keys.push(format!("{file}:{}", s.id));
+                        }
+                    }
+                }
+                keys
+            },
+            &|i| format!("#{i} from {}", sk[i].source),
+        )
+        .map_err(|e| match e {
+            Some(e) => e,
+            None => {
+                let names = sk.iter().flat_map(|s| [s.id.as_str(), s.name.as_str()]);
+                Error::not_found(format!(
+                    "no skeleton {}{} (see `boneyard list`)",
                     quoted(spec),
-                    sk[i].source,
-                    other.source
-                )));
+                    did_you_mean(spec, names)
+                ))
             }
-            return Ok(i);
-        }
-        if let Ok(i) = spec.strip_prefix('#').unwrap_or(spec).parse::<usize>() {
-            if i < sk.len() {
-                return Ok(i);
-            }
-        }
-        let names = sk.iter().flat_map(|s| [s.id.as_str(), s.name.as_str()]);
-        Err(Error::not_found(format!(
-            "no skeleton {}{} (see `boneyard list`)",
-            quoted(spec),
-            did_you_mean(spec, names)
-        )))
+        })
     }
 
     /// The skeleton an animation plays on: its own (None when no skeleton of the document
@@ -322,6 +303,57 @@ impl dyn Document + '_ {
     /// skeleton, the arrow's, is not theirs).
     pub fn skeleton_for(&self, anim: usize) -> Option<usize> {
         self.animations().get(anim).and_then(|a| a.skeleton)
+    }
+}
+
+/// How `--anim` and `--skeleton` find what they name among `count` items, each with its
+/// `keys` (names, ids, source), in this order: `#N` (an index); a key equal to `spec`; a key
+/// equal but for case; a key equal but for case and the zeros padding an offset
+/// (`object_oE_anime_Anim_00001034` for `object_oE_anime_Anim_001034`); a plain number (an
+/// index). At the first step that finds any, two items or more are an error naming them
+/// (`describe`): which one is meant is not for boneyard to guess (one file given twice, or
+/// two files of one name). `Err(None)`: nothing matched.
+fn find_named(
+    spec: &str,
+    what: &str,
+    count: usize,
+    keys: &dyn Fn(usize) -> Vec<String>,
+    describe: &dyn Fn(usize) -> String,
+) -> std::result::Result<usize, Option<Error>> {
+    let by_index = |i: usize| {
+        if i < count {
+            Ok(i)
+        } else {
+            Err(Some(Error::not_found(format!("no {what} #{i} (there are {count})"))))
+        }
+    };
+    if let Some(i) = spec.strip_prefix('#').and_then(|n| n.parse::<usize>().ok()) {
+        return by_index(i);
+    }
+    let all: Vec<Vec<String>> = (0..count).map(keys).collect();
+    let padded = name_and_offset(spec);
+    let tests: [&dyn Fn(&str) -> bool; 3] =
+        [&|k| k == spec, &|k| k.eq_ignore_ascii_case(spec), &|k| padded.is_some() && name_and_offset(k) == padded];
+    for test in tests {
+        let hits: Vec<usize> = (0..count).filter(|&i| all[i].iter().any(|k| !k.is_empty() && test(k))).collect();
+        match hits.as_slice() {
+            [] => continue,
+            [one] => return Ok(*one),
+            [first, second, rest @ ..] => {
+                let more = if rest.is_empty() { String::new() } else { format!(" and {} more", rest.len()) };
+                return Err(Some(Error::not_found(format!(
+                    "{} names {} {what}s of these files ({}, {}{more}): give one by its index",
+                    quoted(spec),
+                    hits.len(),
+                    describe(*first),
+                    describe(*second),
+                ))));
+            }
+        }
+    }
+    match spec.parse::<usize>() {
+        Ok(i) => by_index(i),
+        Err(_) => Err(None),
     }
 }
 

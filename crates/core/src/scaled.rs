@@ -43,6 +43,27 @@ pub fn check_factor(factor: f32) -> Result<()> {
     )))
 }
 
+/// `--scale TEXT` as a factor: read as a real number (f64, so that `1e40` is not taken for
+/// f32's infinity, nor `1e-50` for 0), then checked as [`check_factor`] checks it, the error
+/// naming the value as it was given (`--scale 1e40`, where an f32 parse said `--scale inf`).
+pub fn parse_factor(text: &str) -> Result<f32> {
+    let given = text.trim();
+    let range = || {
+        Error::not_found(format!(
+            "--scale {given}: the factor must be from {MIN_FACTOR:e} to {MAX_FACTOR:e} (lengths past that are not finite in f32, or are all 0)"
+        ))
+    };
+    let value: f64 = given
+        .parse()
+        .map_err(|_| Error::not_found(format!("--scale {given:?}: not a number (a factor such as 0.001 or 1e-3)")))?;
+    if !(MIN_FACTOR as f64..=MAX_FACTOR as f64).contains(&value) {
+        return Err(range());
+    }
+    let factor = value as f32;
+    check_factor(factor).map_err(|_| range())?;
+    Ok(factor)
+}
+
 impl<'a> Scaled<'a> {
     /// `factor` must lie in `MIN_FACTOR..=MAX_FACTOR` ([`check_factor`]).
     pub fn new(inner: &'a dyn Document, factor: f32) -> Result<Self> {

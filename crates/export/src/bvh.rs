@@ -137,6 +137,7 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Exp
         }
         let ind = "\t".repeat(depth.min(MAX_INDENT));
         let kw = if bone.parent.is_none() { "ROOT" } else { "JOINT" };
+        // Rest translation, not frame 0's: Blender reads position channels as the whole translation, OFFSET the rest.
         let t = bone.rest.translation;
         let _ = writeln!(out, "{ind}{kw} {}\n{ind}{{\n{ind}\tOFFSET {} {} {}", names[b], t.x, t.y, t.z);
         if has_position(b) {

@@ -1,5 +1,5 @@
 use crate::args::{usage, Format};
-use crate::output::{ensure_dir, out_path, write_atomic};
+use crate::output::{claim, ensure_dir, out_path, write_atomic};
 use anyhow::Result;
 use boneyard_core::Document;
 use rayon::prelude::*;
@@ -463,8 +463,9 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
         _ => anims.len(),
     };
     crate::progress::add(outputs as u64, "files");
+    // `path` as claimed ([`crate::output::claim`]): the outputs of one document are claimed in
+    // the order of its clips, before any is made on rayon's threads.
     let one = |path: PathBuf, bytes: Vec<u8>| -> Result<PathBuf> {
-        crate::output::claim(&path, label)?;
         write_atomic(&path, &bytes)?;
         crate::progress::wrote(&path);
         crate::progress::step(1);
@@ -476,7 +477,7 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
             // Every animation by default: one clip that cannot be baked (a layout boneyard
             // does not decode) is left out and reported rather than failing the whole file.
             let exported = boneyard_export::glb_skipping(doc, sk, &anims, &opts)?;
-            let path = one(out_path(out, stem, "glb"), exported.bytes)?;
+            let path = one(claim(&out_path(out, stem, "glb"), label), exported.bytes)?;
             if !exported.skipped.is_empty() {
                 // One line per file: the reasons are the reader's warnings, already printed.
                 let names: Vec<String> =
@@ -495,34 +496,50 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
         Format::Glb => {
             // One clip chosen: named after it, so it never takes the all-clips file's name.
             let name = if anims.len() == 1 { name_of(anims[0]) } else { stem.to_string() };
-            Ok(vec![one(out_path(out, &name, "glb"), boneyard_export::glb(doc, sk, &anims, &opts)?)?])
+            let bytes = boneyard_export::glb(doc, sk, &anims, &opts)?;
+            Ok(vec![one(claim(&out_path(out, &name, "glb"), label), bytes)?])
         }
         Format::Obj => {
             let a = if req.anims.is_empty() { None } else { anims.first().copied() };
             let name = a.map(|a| format!("{}_f{frame}", name_of(a))).unwrap_or_else(|| stem.to_string());
             let name = crate::output::safe_name(&name);
-            // The .obj names its .mtl, which names the textures: all beside each other.
-            let files = boneyard_export::obj_with_materials(doc, sk, a, frame, &name)?;
+            // The .obj names its .mtl, which names the textures: all beside each other, and
+            // all under another name when one of them is another output's.
+            let mut files = boneyard_export::obj_with_materials(doc, sk, a, frame, &name)?;
+            let tails: Vec<String> =
+                files.textures.iter().map(|(f, _)| f.strip_prefix(name.as_str()).unwrap_or(f).to_string()).collect();
+            let named = crate::output::claim_names(&name, label, &|b| {
+                let mut v = vec![out_path(out, b, "obj"), out_path(out, b, "mtl")];
+                v.extend(tails.iter().map(|t| out.join(format!("{b}{t}"))));
+                v
+            });
+            if named != name {
+                files = boneyard_export::obj_with_materials(doc, sk, a, frame, &named)?;
+            }
             let mut written = Vec::new();
             for (file, png) in files.textures {
-                crate::output::claim(&out.join(file.as_str()), label)?;
                 write_atomic(&out.join(file.as_str()), &png)?;
                 written.push(out.join(file));
             }
-            written.push(one(out_path(out, &name, "mtl"), files.mtl.into_bytes())?);
-            written.push(one(out_path(out, &name, "obj"), files.obj.into_bytes())?);
+            written.push(one(out_path(out, &named, "mtl"), files.mtl.into_bytes())?);
+            written.push(one(out_path(out, &named, "obj"), files.obj.into_bytes())?);
             Ok(written)
         }
         Format::Png if req.anims.is_empty() => {
-            Ok(vec![one(out_path(out, stem, "png"), boneyard_preview::png(doc, sk, None, frame, &render)?)?])
+            let bytes = boneyard_preview::png(doc, sk, None, frame, &render)?;
+            Ok(vec![one(claim(&out_path(out, stem, "png"), label), bytes)?])
         }
-        Format::Png => anims
-            .par_iter()
-            .map(|&a| {
-                let bytes = boneyard_preview::png(doc, sk, Some(a), frame, &render)?;
-                one(out_path(out, &format!("{}_f{frame}", name_of(a)), "png"), bytes)
-            })
-            .collect(),
+        Format::Png => {
+            let paths: Vec<PathBuf> = anims
+                .iter()
+                .map(|&a| claim(&out_path(out, &format!("{}_f{frame}", name_of(a)), "png"), label))
+                .collect();
+            anims
+                .par_iter()
+                .zip(paths)
+                .map(|(&a, path)| one(path, boneyard_preview::png(doc, sk, Some(a), frame, &render)?))
+                .collect()
+        }
         Format::Bvh => {
             need_anims()?;
             let encode = |a: usize| boneyard_export::bvh(doc, sk, a, &opts).map(String::into_bytes);
@@ -558,10 +575,14 @@ fn per_clip(
     encode: &(dyn Fn(usize) -> boneyard_core::Result<Vec<u8>> + Sync),
     one: &(dyn Fn(PathBuf, Vec<u8>) -> Result<PathBuf> + Sync),
 ) -> Result<Vec<PathBuf>> {
+    // Named in the clips' order first: which of two clips of one file name is `_2` is not
+    // for the threads to decide.
+    let paths: Vec<PathBuf> = anims.iter().map(|&a| claim(&out_path(out, &name_of(a), ext), label)).collect();
     let made: Vec<Result<std::result::Result<PathBuf, boneyard_core::Error>>> = anims
         .par_iter()
-        .map(|&a| match encode(a) {
-            Ok(bytes) => one(out_path(out, &name_of(a), ext), bytes).map(Ok),
+        .zip(paths)
+        .map(|(&a, path)| match encode(a) {
+            Ok(bytes) => one(path, bytes).map(Ok),
             Err(e) => {
                 crate::progress::step(1);
                 Ok(Err(e))

@@ -27,6 +27,8 @@ pub struct Request {
     pub map: Option<PathBuf>,
     pub json: bool,
     pub out: PathBuf,
+    /// Replace files already in `out` (else their names are an error, nothing written).
+    pub force: bool,
     pub key_size: Option<u16>,
     pub tolerance: Option<f64>,
     pub like: Option<String>,
@@ -45,6 +47,7 @@ impl crate::args::ImportArgs {
             map: self.map,
             json: self.json,
             out: self.out,
+            force: self.force,
             like: self.like,
         })
     }
@@ -206,6 +209,23 @@ pub fn run(req: &Request) -> Result<()> {
         }
         crate::output::check_file_name(&path)?;
         outputs.push((path, &f.bytes));
+    }
+    // Not over an earlier import's files without a word (a re-run wrote object_dekunuts and its
+    // `_imported.c`/`.xml` again, over whatever was edited in them): every name already taken
+    // in --out is said, nothing is written, unless --force.
+    let existing: Vec<String> = outputs
+        .iter()
+        // (A folder of such a name is write_all_atomic's error: no --force replaces it.)
+        .filter(|(p, _)| std::fs::symlink_metadata(p).is_ok_and(|m| !m.is_dir()))
+        .map(|(p, _)| p.display().to_string())
+        .collect();
+    if !existing.is_empty() && !req.force {
+        return Err(usage(format!(
+            "{} already exist{} in --out (an earlier import?): nothing written; --force replaces {}, or choose another --out",
+            existing.join(", "),
+            if existing.len() == 1 { "s" } else { "" },
+            if existing.len() == 1 { "it" } else { "them" },
+        )));
     }
     // Every file or none: a clip whose file cannot be made (a name too long for the file
     // system) left the clips before it written, exit 1.

@@ -54,9 +54,11 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Export { files, anim, skeleton, format, out, frame, in_place, size, scale } => {
             // A factor out of range is the command's error, said once (not once a document).
-            if let Some(f) = scale {
-                boneyard_core::scaled::check_factor(f).map_err(|e| crate::args::usage(e.kind.to_string()))?;
-            }
+            // Named as given: an f32 parse took `1e40` for inf and said `--scale inf`.
+            let scale = scale
+                .as_deref()
+                .map(|s| boneyard_core::scaled::parse_factor(s).map_err(|e| crate::args::usage(e.kind.to_string())))
+                .transpose()?;
             let flags = export::Flags { frame, size: size.is_some(), in_place, scale };
             export::check_flags(format, !anim.is_empty(), &flags)?;
             let req = export::Request {
