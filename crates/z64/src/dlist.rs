@@ -32,6 +32,18 @@ use glam::{Mat4, Vec3};
 use std::collections::HashMap;
 
 const G_VTX: u8 = 0x01;
+const G_NOOP: u8 = 0x00;
+const G_SPNOOP: u8 = 0xE0;
+const G_RDPLOADSYNC: u8 = 0xE6;
+const G_RDPPIPESYNC: u8 = 0xE7;
+const G_RDPTILESYNC: u8 = 0xE8;
+const G_RDPFULLSYNC: u8 = 0xE9;
+/// `gSPModifyVertex`: one word of a loaded vertex replaced (F3DEX2).
+const G_MODIFYVTX: u8 = 0x02;
+/// Its words (gbi.h `G_MWO_POINT_*`): the colour, the texture coordinates, the screen
+/// position and depth.
+const G_MWO_POINT_RGBA: u8 = 0x10;
+const G_MWO_POINT_ST: u8 = 0x14;
 const G_TRI1: u8 = 0x05;
 const G_TRI2: u8 = 0x06;
 const G_QUAD: u8 = 0x07;
@@ -614,6 +626,10 @@ fn apply_texel_use(t: &mut boneyard_core::model::Texture, bilinear: bool, rgb: b
 #[derive(Debug, Clone, Copy)]
 struct Vtx {
     addr: u32,
+    /// What the mesh's vertex index knows it by: its address, unless `gSPModifyVertex` changed
+    /// it after the load (then a key of its own, so that the changed vertex is not merged with
+    /// the one loaded from that address).
+    key: u32,
     bone: usize,
     pos: Vec3,
     st: [i16; 2],
@@ -923,6 +939,8 @@ struct Decoder<'a, 'b> {
     /// `Limits::max_limb_textures`: groups (textures with their materials) of the limb.
     max_groups: usize,
     cache: [Option<Vtx>; VTX_CACHE],
+    /// `gSPModifyVertex` commands applied so far (the keys of changed vertices).
+    edits: u32,
     /// Per vertex cache slot, the group its vertex was last added to and its index there (None
     /// since the slot was loaded): a triangle reusing a slot in the same group finds the index
     /// without hashing, the one `Group::seen` holds (its entries never change).
@@ -997,6 +1015,11 @@ struct Skipped {
     first_vertex_load: Option<u32>,
     /// Triangles using a vertex not loaded.
     triangles_without_vertices: usize,
+    /// `gSPModifyVertex` commands on a vertex not loaded.
+    modify_unloaded: usize,
+    /// Commands this decoder does not apply (none of the debug ROM's objects has any), by
+    /// opcode: how many, and the first one's address.
+    not_applied: std::collections::BTreeMap<u8, (usize, u32)>,
     /// Triangles past the limb's `Limits::max_limb_textures` textures.
     triangles_past_groups: usize,
     /// Notes at a command's own address (combiners approximated, loops cut), once each.
@@ -1026,6 +1049,15 @@ impl Skipped {
                 "{} vertex loads not readable (the first from {:#010x})",
                 self.vertex_loads,
                 self.first_vertex_load.unwrap_or(0)
+            ));
+        }
+        for (op, (n, first)) in &self.not_applied {
+            parts.push(format!("{n} commands of opcode {op:#04X} not applied (the first at {first:#010x})"));
+        }
+        if self.modify_unloaded > 0 {
+            parts.push(format!(
+                "{} vertex changes (gSPModifyVertex) of vertices not loaded left out",
+                self.modify_unloaded
             ));
         }
         if self.triangles_without_vertices > 0 {
@@ -1145,6 +1177,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             max_commands: 0,
             max_groups: 0,
             cache: [None; VTX_CACHE],
+            edits: 0,
             slot_index: [None; VTX_CACHE],
             groups: Vec::new(),
             timg: (0, 0, 0),
@@ -1322,6 +1355,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             }
             match op {
                 G_VTX => self.vtx(w0, w1),
+                G_MODIFYVTX => self.modify_vertex(w0, w1, pc.wrapping_sub(8)),
                 G_TRI1 => self.tri(w0),
                 G_TRI2 | G_QUAD => {
                     self.tri(w0);
@@ -1461,10 +1495,49 @@ impl<'a, 'b> Decoder<'a, 'b> {
                     }
                     None => return Ok(()),
                 },
-                _ => {}
+                // Syncs and no-ops change nothing a model holds.
+                G_NOOP | G_SPNOOP | G_RDPLOADSYNC | G_RDPPIPESYNC | G_RDPTILESYNC | G_RDPFULLSYNC => {}
+                _ => {
+                    let (n, _) = self.skipped.not_applied.entry(op).or_insert((0, pc.wrapping_sub(8)));
+                    *n += 1;
+                }
             }
         }
         Err(format!("limit `max_dlist_commands` ({}) exceeded: more commands in one list (a loop?)", self.max_commands))
+    }
+
+    /// `gSPModifyVertex(vtx, where, val)`: the loaded vertex `vtx` gets new texture
+    /// coordinates or a new colour (the game places a texture gradient per vertex this way:
+    /// Ruto's skin, the fish's body). A changed vertex is a vertex of its own from then on. The
+    /// screen position and depth words cannot be held by a model: left, with a note at `at`.
+    fn modify_vertex(&mut self, w0: u32, val: u32, at: u32) {
+        let slot = (w0 & 0xFFFF) as usize / 2;
+        let word = ((w0 >> 16) & 0xFF) as u8;
+        let Some(Some(v)) = self.cache.get_mut(slot) else {
+            self.skipped.modify_unloaded += 1;
+            return;
+        };
+        match word {
+            G_MWO_POINT_ST => v.st = [(val >> 16) as i16, val as i16],
+            G_MWO_POINT_RGBA => {
+                let c = val.to_be_bytes().map(|b| b as f32 / 255.0);
+                // As a load does: with lighting on, only the alpha is the vertex's.
+                v.color = if self.lighting { [1.0, 1.0, 1.0, c[3]] } else { c };
+            }
+            _ => {
+                if self.skipped.noted.insert(at) {
+                    self.skipped.at_commands.push((
+                        at,
+                        format!("gSPModifyVertex of word {word:#X} (a screen position or depth) not applied"),
+                    ));
+                }
+                return;
+            }
+        }
+        // A key no load makes (addresses are below 0x1000_0000), new at each change.
+        self.edits = self.edits.wrapping_add(1);
+        v.key = 0xF000_0000 | (self.edits & 0x0FFF_FFFF);
+        self.slot_index[slot] = None;
     }
 
     fn vtx(&mut self, w0: u32, addr: u32) {
@@ -1490,8 +1563,10 @@ impl<'a, 'b> Decoder<'a, 'b> {
             self.cache[v0 + i] = data.and_then(|d| VtxT::parse_at(d, i * VTX_SIZE).ok()).map(|b| {
                 let c = b.cn.map(|v| v as f32 / 255.0);
                 let color = if self.lighting { [1.0, 1.0, 1.0, c[3]] } else { c };
+                let addr = addr.wrapping_add((i * VTX_SIZE) as u32);
                 Vtx {
-                    addr: addr.wrapping_add((i * VTX_SIZE) as u32),
+                    addr,
+                    key: addr,
                     bone: self.bone,
                     pos: Vec3::new(b.ob[0] as f32, b.ob[1] as f32, b.ob[2] as f32),
                     st: b.tc,
@@ -1533,7 +1608,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                     // Loaded: checked above.
                     let Some(&Some(v)) = self.cache.get(slot) else { continue };
                     let next = g.verts.len() as u32;
-                    let at = g.seen.get_or_insert((v.addr, v.bone), next);
+                    let at = g.seen.get_or_insert((v.key, v.bone), next);
                     if at == next {
                         g.verts.push(v);
                     }
@@ -1618,13 +1693,84 @@ mod tests {
         assert!(made.texture((0, 0)).is_none() && made.texture((1, 1)).is_none() && made.texture((0, 2)).is_none());
     }
 
+    /// `gSPModifyVertex`: a loaded vertex's texture coordinates (or colour) replaced; the
+    /// triangles drawn before keep the vertex as loaded, those after use the changed one, a
+    /// vertex of its own; a screen-depth change is not applied and is said at its command.
+    #[test]
+    fn modify_vertex_changes_the_vertex_for_what_follows() {
+        let mut data = vec![0u8; 0x400];
+        // Three vertices at 0x0: x = 100 * i, tc (0, 0), colour 10,20,30,40.
+        for i in 0..3usize {
+            data[i * 16..i * 16 + 2].copy_from_slice(&(100 * i as i16).to_be_bytes());
+            data[i * 16 + 12..i * 16 + 16].copy_from_slice(&[10, 20, 30, 40]);
+        }
+        let op = |o: u8| u32::from(o) << 24;
+        let list: [(u32, u32); 7] = [
+            (op(G_VTX) | (3 << 12) | (3 << 1), 0x0600_0000),
+            (op(G_TRI1) | (2 << 8) | 4, 0),
+            (op(G_MODIFYVTX) | u32::from(G_MWO_POINT_ST) << 16 | 2, 0x0100_FE00),
+            (op(G_MODIFYVTX) | u32::from(G_MWO_POINT_RGBA) << 16 | 4, 0x0102_0304),
+            (op(G_MODIFYVTX) | 0x1C << 16 | 4, 0x0000_1234),
+            (op(G_TRI1) | (2 << 8) | 4, 0),
+            (op(G_ENDDL), 0),
+        ];
+        for (w0, w1) in list {
+            data.extend(w0.to_be_bytes());
+            data.extend(w1.to_be_bytes());
+        }
+        let files = vec![crate::segment::SegFile {
+            name: "t".into(),
+            stem: "t".into(),
+            shown: "t".into(),
+            segment: 6,
+            data,
+            lenient: false,
+        }];
+        let mut map = [None; 16];
+        map[6] = Some(0);
+        let ctx = Ctx::new(&files, map, 0);
+        let draw = DrawState::default();
+        let limits = boneyard_core::Limits::default();
+        let mut commands = boneyard_core::Budget::new(boneyard_core::limit!(limits, max_document_commands), "commands");
+        let mut memo = WordMap::default();
+        let mut d = Decoder::new(&ctx, 0, &[], false, &mut commands, (&mut memo, WordKeys::default()), &draw);
+        (d.max_depth, d.max_commands, d.max_groups) = (10, 65536, 4);
+        d.run(0x0600_0400).unwrap();
+        assert_eq!(d.groups.len(), 1);
+        let g = &d.groups[0];
+        let verts: Vec<([i16; 2], [f32; 4])> = g.verts.iter().map(|v| (v.st, v.color)).collect();
+        // Lighting is on (the actor setup's state): a colour word gives only the alpha, as a
+        // load's does.
+        let loaded = [1.0, 1.0, 1.0, 40.0 / 255.0];
+        let changed = [1.0, 1.0, 1.0, 4.0 / 255.0];
+        assert_eq!(
+            verts,
+            [([0, 0], loaded), ([0, 0], loaded), ([0, 0], loaded), ([0x100, -0x200], loaded), ([0, 0], changed)]
+        );
+        assert_eq!(g.indices, [0, 1, 2, 0, 3, 4]);
+        // The two changed vertices sit where the loaded ones do.
+        assert_eq!(g.verts[3].pos, g.verts[1].pos);
+        assert_eq!(g.verts[4].pos, g.verts[2].pos);
+        let at = 0x0600_0400 + 4 * 8;
+        assert!(
+            d.skipped.at_commands.iter().any(|(a, m)| *a == at && m.contains("word 0x1C")),
+            "{:?}",
+            d.skipped.at_commands
+        );
+    }
+
     /// One random command of the kinds that draw or change what [`Decoder::group`] reads.
     fn random_command(pick: u8, a: u32, b: u32) -> (u32, u32) {
         let combiners = [(0xFC12_7EA0, 0xFFFF_F3F8), (0xFCFF_FFFF, 0xFFFE_793C), (0xFC26_2A60, 0x150C_937F)];
         let op = |o: u8| u32::from(o) << 24;
         let tri = |x: u32| (((x % 32) * 2) << 16) | (((x / 32 % 32) * 2) << 8) | ((x / 1024 % 32) * 2);
         let fmt_siz = |x: u32| ((x % 5) << 21) | ((x / 5 % 4) << 19);
-        match pick % 15 {
+        match pick % 16 {
+            // gSPModifyVertex of a slot's colour, texture coordinates or screen depth.
+            15 => {
+                let word = u32::from([G_MWO_POINT_RGBA, G_MWO_POINT_ST, 0x1C][(a % 3) as usize]);
+                (op(G_MODIFYVTX) | (word << 16) | ((a >> 2) % 32 * 2), b)
+            }
             0 | 1 => {
                 // G_VTX: n vertices into slots end - n .. end, from the 32 at 0x06000000.
                 let n = a % 32 + 1;

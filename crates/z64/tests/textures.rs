@@ -200,3 +200,24 @@ fn gameplay_keep_textures_are_drawn_when_it_is_given_and_asked_for_when_not() {
     let drawn = (0..both.skeletons()[sb].meshes.len()).filter_map(|m| both.mesh_image(sb, m)).collect::<Vec<_>>();
     assert!(drawn.contains(&0x0401_6A50), "{drawn:X?}");
 }
+
+/// `gSPModifyVertex` places Ruto's skin gradient (`gRutoChildBlueSkinGradientTex`, 8x8 at
+/// 0xE7B8) vertex by vertex: her torso's list loads its vertices with texture coordinates
+/// (0, 0) and then gives 182 of them their own. The meshes drawing the gradient spread over
+/// it (they sat on one texel before those commands were applied).
+#[test]
+fn modified_vertices_place_rutos_skin_gradient() {
+    let test = "modified_vertices_place_rutos_skin_gradient";
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", test) else { return };
+    let doc = boneyard_z64::open_files(vec![InputFile::read(&dir.join("object_ru1")).unwrap()]).unwrap();
+    let s = doc.skeletons().iter().position(|s| s.name == "gRutoChildSkel").unwrap();
+    let mut uvs = std::collections::BTreeSet::new();
+    for (m, mesh) in doc.skeletons()[s].meshes.iter().enumerate() {
+        if doc.mesh_image(s, m) == Some(0x0600_E7B8) {
+            uvs.extend(mesh.uvs.iter().flatten().map(|uv| (uv.x.to_bits(), uv.y.to_bits())));
+        }
+    }
+    println!("z64 gSPModifyVertex: Ruto's skin gradient drawn with {} distinct texture coordinates", uvs.len());
+    assert!(uvs.len() >= 20, "{}", uvs.len());
+    assert!(!doc.warnings().iter().any(|w| w.message.contains("not applied")), "{:?}", doc.warnings());
+}
