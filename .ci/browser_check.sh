@@ -49,6 +49,14 @@ for dir in "$work"/demo/*/; do
   [ ${#inputs[@]} -gt 0 ] && run "target/viewer-demo-$(basename "$dir").png" - - - "${inputs[@]}"
 done
 
+# A folder: each file its own document, listed in the page; a file that fails (a .dat cut
+# short) is named there with its error and offset, and the others are served.
+folder="$work/folder"
+rm -rf "$folder" && mkdir -p "$folder"
+cp "$work"/demo/z64/*.zobj "$work"/demo/oni/boneyard_demo.dat "$work"/demo/oni/boneyard_demo.raw "$folder"/
+head -c 300 "$work"/demo/oni/boneyard_demo.dat > "$folder"/broken.dat
+EXPECT_FAILED="broken.dat: at byte offset 32 (0x20): data block" run target/viewer-folder.png - - - "$folder"
+
 if [ -d "$data" ]; then
   z=$data/z64/oot-gc-eu-mq-dbg
   # Adult Link walking, textured; hover, play and root motion off too; the tunic is the
@@ -61,6 +69,11 @@ if [ -d "$data" ]; then
   # (25 limbs): not offered on it, and counted. An object of clips only: the page says so.
   EXPECT_TEXT="anim-count=4 more play on no skeleton of these files" run target/viewer-gnd.png - - 0 "$z/object_gnd"
   EXPECT_ERROR="65 animations but no skeleton to play them on" run target/viewer-os-anime.png - - - "$z/object_os_anime"
+  # The Oni fixtures' folder: TRAMfixture_badlast.oni fails (its keys end before its last
+  # frame), the 10 other documents are served.
+  EXPECT_FAILED="TRAMfixture_badlast.oni: at byte offset 684 (0x2ac): TRAM fixture_badlast" run target/viewer-oni-folder.png - - - "$data/oni"
+  # The Zelda folder: 207 objects, each a document; the page opens on Link.
+  run target/viewer-z64-folder.png - - - "$z"
   # Shenmue's MOTION.BIN (1559 clips, no model): what it opens on, drawn as capsules.
   run target/viewer-shenmue.png - - 10,0 "$data/shenmue/motion.bin"
 else

@@ -17,7 +17,12 @@
 //   EXPECT_ERROR=TEXT (the page opens on an error saying TEXT, and nothing else is checked);
 //   EXPECT_TEXT=ID=TEXT (the element ID's text contains TEXT once the page is ready);
 //   FACE=ANIM:FRAME (Zelda 64 Link: at FRAME of ANIM the page shows the run-time eye/mouth
-//   textures /api/faces lists for that frame, pixel for pixel, and at frame 0 the glb's own).
+//   textures /api/faces lists for that frame, pixel for pixel, and at frame 0 the glb's own);
+//   EXPECT_FAILED=TEXT (the page's list of the files that failed says TEXT).
+// FILE... that make several documents (a folder): the page lists them, and pose and export are
+// run on the first file of the document it shows.
+// Always: no request to the page's server is answered 404 (the favicon was), and a clip whose
+// load fails leaves the lists on the clip the scene shows.
 // Exits 1 on a failed check, 2 on a broken setup.
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -157,6 +162,9 @@ ws.addEventListener('message', (m) => {
     const x = d.params.exceptionDetails;
     logs.push(`EXCEPTION ${x.exception ? x.exception.description : x.text}`);
   }
+  if (d.method === 'Network.responseReceived' && d.params.response.url.startsWith(pageURL) && d.params.response.status === 404) {
+    logs.push(`HTTP 404 ${d.params.response.url}`);
+  }
   if (d.method === 'Network.requestWillBeSent' && !d.params.request.url.startsWith(pageURL) && !d.params.request.url.startsWith('blob:') && !d.params.request.url.startsWith('data:')) {
     logs.push(`OFF-HOST ${d.params.request.url}`);
   }
@@ -206,6 +214,20 @@ if (process.env.EXPECT_TEXT) {
   const got = await evaluate(`document.getElementById(${JSON.stringify(el)})?.textContent ?? ''`);
   check(got.includes(want), `#${el} says "${want}" (${got})`);
 }
+// Several documents (a folder): listed, the files that failed named with their error; pose and
+// export read the shown document's first file.
+const docs = await evaluate('window.boneyard.docs');
+let docFiles = files;
+if (process.env.EXPECT_FAILED) {
+  const failed = await evaluate(`document.getElementById('problems').hidden ? '' : document.getElementById('failed').textContent`);
+  check(failed.includes(process.env.EXPECT_FAILED), `the page lists the file that failed: "${process.env.EXPECT_FAILED}" (${failed})`);
+}
+if (docs.documents.length > 1) {
+  const shownDocs = await evaluate(`document.getElementById('documents').hidden ? 0 : document.getElementById('doc').options.length`);
+  check(shownDocs === docs.documents.length,
+    `the page lists the ${docs.documents.length} documents (${shownDocs} rows), opened on ${docs.documents[opened.doc].name}`);
+  docFiles = [docs.documents[opened.doc].file];
+}
 const list = await evaluate('window.boneyard.list');
 if (opened.anim >= 0) {
   const name = list.animations[opened.anim].name;
@@ -229,7 +251,7 @@ console.log(`     ${label}: ${skInfo.name || skInfo.id}, ${clip ? clip.name : 'r
 async function compareAt(f) {
   await evaluate(`window.boneyard.setFrame(${f})`);
   const got = await evaluate('window.boneyard.jointWorldPositions()');
-  const poseArgs = ['pose', ...files, '--skeleton', `#${st.skeleton}`, '--frame', String(f), '--json'];
+  const poseArgs = ['pose', ...docFiles, '--skeleton', `#${st.skeleton}`, '--frame', String(f), '--json'];
   if (st.anim >= 0) poseArgs.push('--anim', `#${st.anim}`);
   const expected = JSON.parse(execFileSync(bin, poseArgs, { maxBuffer: 1 << 28 }).toString());
   const bones = expected.bones;
@@ -306,7 +328,7 @@ if (process.env.INTERACT === '1') {
   }
   const file = saved.find((f) => f.endsWith('.glb'));
   const exportDir = path.join(dl, 'export');
-  const exportArgs = ['export', ...files, '--skeleton', `#${st.skeleton}`, '--format', 'glb', '--out', exportDir];
+  const exportArgs = ['export', ...docFiles, '--skeleton', `#${st.skeleton}`, '--format', 'glb', '--out', exportDir];
   if (st.anim >= 0) exportArgs.push('--anim', `#${st.anim}`);
   execFileSync(bin, exportArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
   const exported = fs.readdirSync(exportDir).filter((f) => f.endsWith('.glb'));
@@ -370,6 +392,47 @@ if (process.env.FACE) {
   fs.writeFileSync(facePath, Buffer.from(faceShot.result.data, 'base64'));
   console.log(`     ${label}: screenshot ${facePath}`);
 }
+// A clip whose load fails (one of another skeleton, which the server refuses, or one that is
+// not there): the error is said, and the lists stay on what the scene shows.
+{
+  const before = await evaluate('window.boneyard.state()');
+  const other = list.animations.find((a) => a.skeleton_index != null && a.skeleton_index !== before.skeleton);
+  const bad = String(other ? other.index : list.animations.length + 1000);
+  await evaluate(`(() => {
+    const sel = document.getElementById('anim');
+    sel.add(new Option('fails', ${q(bad)}));
+    sel.value = ${q(bad)};
+    sel.dispatchEvent(new Event('change'));
+  })()`);
+  await evaluate('window.boneyard.settled()');
+  const after = await evaluate('window.boneyard.state()');
+  const rows = await evaluate(`[document.getElementById('skeleton').value, document.getElementById('anim').value]`);
+  check(!!after.error && after.skeleton === before.skeleton && after.anim === before.anim &&
+    rows[0] === String(before.skeleton) && rows[1] === String(before.anim),
+    `a failed load (clip #${bad}: ${after.error}) leaves the lists on the clip shown (#${before.anim}; rows ${rows})`);
+}
+// Another document, chosen in the page's list: its lists and its clip; then back.
+if (docs.documents.length > 1) {
+  const before = await evaluate('window.boneyard.state()');
+  const next = docs.documents.find((d) => d.index !== before.doc && d.skeletons > 0);
+  if (next) {
+    const choose = (i) => evaluate(`(() => {
+      const sel = document.getElementById('doc');
+      sel.value = ${q(String(i))};
+      sel.dispatchEvent(new Event('change'));
+      return window.boneyard.settled();
+    })()`);
+    await choose(next.index);
+    const there = await evaluate('window.boneyard.state()');
+    const files = await evaluate('window.boneyard.list.files');
+    check(there.doc === next.index && !there.error && there.skeleton >= 0 && files[0] === next.file,
+      `choosing ${next.name} in the document list shows it (skeleton #${there.skeleton}, clip #${there.anim}; ${there.error || 'no error'})`);
+    await choose(before.doc);
+  }
+}
+const icon = await fetch(`${pageURL}favicon.ico`);
+check(icon.ok && (icon.headers.get('content-type') || '').startsWith('image/'), `/favicon.ico is an image (${icon.status})`);
+check(!logs.some((l) => l.startsWith('HTTP 404')), `no request answered 404 ${JSON.stringify(logs.filter((l) => l.startsWith('HTTP 404')))}`);
 check(!logs.some((l) => l.startsWith('EXCEPTION')), `no script errors ${JSON.stringify(logs.filter((l) => l.startsWith('EXCEPTION')))}`);
 check(!logs.some((l) => l.startsWith('OFF-HOST')), `nothing loaded off-host ${JSON.stringify(logs.filter((l) => l.startsWith('OFF-HOST')))}`);
 ws.close();

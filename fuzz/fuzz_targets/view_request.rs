@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = http::admit(&h, 8080);
         let query = h.target.split_once('?').map_or("", |(_, q)| q);
         let q = http::Query::parse(query);
-        for name in ["anim", "skeleton", "frame", "in_place"] {
+        for name in ["doc", "anim", "skeleton", "frame", "in_place"] {
             let _ = q.get(name);
             let _ = q.all(name);
         }

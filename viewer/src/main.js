@@ -10,8 +10,13 @@
 // Run-time textures (Zelda 64 Link's eyes and mouth, which the clip's face word picks per frame)
 // come from /api/faces and replace the glb's own (the default face) frame by frame.
 //
-// Test hook: window.boneyard = { ready, whenReady, list, select(skeleton, anim, {rootMotion}),
-// setFrame(f), play(on), jointWorldPositions(), projectedJoints(), faceTextures(), state() }.
+// Several documents (a folder's files, files of different games): /api/docs lists them and
+// the files that failed to read, which the page shows; every other request names its document
+// (doc=N). A load that fails leaves the lists on what the scene shows.
+//
+// Test hook: window.boneyard = { ready, whenReady, docs, list, openDoc(i), select(skeleton,
+// anim, {rootMotion}), settled(), setFrame(f), play(on), jointWorldPositions(),
+// projectedJoints(), faceTextures(), state() }.
 
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
@@ -36,7 +41,9 @@ scene.add(sun.target);
 let grid = null;
 
 const state = {
-  list: null,
+  docs: null, // /api/docs
+  doc: -1, // the document shown
+  list: null, // its /api/list
   skeleton: -1,
   anim: -1, // -1: no clip (rest pose)
   rootMotion: true,
@@ -49,6 +56,7 @@ const state = {
   capsules: null,
   loading: 0, // generation counter: a newer select wins
   error: null,
+  pending: Promise.resolve(), // the last load the lists started
 };
 
 // ---------------------------------------------------------------- data
@@ -79,7 +87,7 @@ function status(msg, isError = false) {
 
 function glbURL(sk, anim, rootMotion) {
   const a = anim >= 0 ? `&anim=%23${anim}` : '';
-  return `/api/glb?skeleton=%23${sk}${a}&in_place=${rootMotion ? 0 : 1}`;
+  return `/api/glb?doc=${state.doc}&skeleton=%23${sk}${a}&in_place=${rootMotion ? 0 : 1}`;
 }
 
 function parseGLB(bytes) {
@@ -99,10 +107,61 @@ function animsOf(sk) {
   );
 }
 
+// The documents, when there are several.
+function fillDocs() {
+  const docs = state.docs ? state.docs.documents : [];
+  $('documents').hidden = docs.length < 2;
+  const sel = $('doc');
+  const q = $('doc-filter').value.trim().toLowerCase();
+  sel.replaceChildren();
+  for (const d of docs) {
+    const label = `${d.name} (${d.skeletons} skeleton${d.skeletons === 1 ? '' : 's'}, ${d.animations} clip${d.animations === 1 ? '' : 's'})`;
+    if (q && !label.toLowerCase().includes(q)) continue;
+    const opt = new Option(label, String(d.index), false, d.index === state.doc);
+    opt.title = `${d.file} (${d.family})`;
+    sel.add(opt);
+  }
+  $('doc-count').textContent = `${sel.options.length} / ${docs.length}`;
+}
+
+// A failed file as the CLI says it: "FILE: at byte offset N (0xN): MESSAGE".
+function errorLine(e) {
+  const at = e.offset == null ? '' : ` at byte offset ${e.offset} (0x${Number(e.offset).toString(16)}):`;
+  return `${e.file}:${at} ${e.message}`;
+}
+
+// The files that failed to read (each named, with its error), and those a folder walk did
+// not read (folded).
+function showProblems() {
+  const errors = (state.docs && state.docs.errors) || [];
+  const skipped = (state.docs && state.docs.skipped) || [];
+  $('problems').hidden = !errors.length && !skipped.length;
+  $('problem-count').textContent = errors.length ? `· ${errors.length} failed` : '';
+  $('failed').replaceChildren(
+    ...errors.map((e) => {
+      const li = document.createElement('li');
+      li.textContent = errorLine(e);
+      return li;
+    }),
+  );
+  const det = $('skipped-files');
+  det.hidden = !skipped.length;
+  det.querySelector('summary').textContent =
+    `${skipped.length} file${skipped.length === 1 ? '' : 's'} not read (no family reads them, or not files)`;
+  det.querySelector('ul').replaceChildren(
+    ...skipped.map((x) => {
+      const li = document.createElement('li');
+      li.textContent = `${x.file}: ${x.reason}`;
+      return li;
+    }),
+  );
+}
+
 function fillSkeletons() {
   const sel = $('skeleton');
   const q = $('skeleton-filter').value.trim().toLowerCase();
   sel.replaceChildren();
+  if (!state.list) return;
   for (const [i, s] of state.list.skeletons.entries()) {
     const label = `#${i} ${s.name || s.id} (${s.bones} bones${s.meshes ? `, ${s.meshes} meshes` : ''})`;
     if (q && !label.toLowerCase().includes(q) && !String(s.id).toLowerCase().includes(q)) continue;
@@ -117,6 +176,7 @@ function fillAnims() {
   const sel = $('anim');
   const q = $('anim-filter').value.trim().toLowerCase();
   sel.replaceChildren();
+  if (!state.list) return;
   sel.add(new Option('(rest pose)', '-1', false, state.anim < 0));
   const all = state.skeleton >= 0 ? animsOf(state.skeleton) : [];
   let shown = 0;
@@ -187,25 +247,67 @@ function jointObjects(gltf, bones) {
   return byIndex;
 }
 
+// Show document `i`: its lists, then the clip it opens on. The scene is emptied once its list
+// has come (a clip of another document is not shown beside this one's lists).
+async function openDoc(i) {
+  const docs = state.docs.documents;
+  const d = resolve(docs, i, 'document');
+  if (d < 0) throw new Error('no document to show');
+  const gen = ++state.loading;
+  status(`loading ${docs[d].name}…`);
+  const list = await getJSON(`/api/list?doc=${d}`);
+  if (gen !== state.loading) return false; // a newer selection is on its way
+  state.playing = false;
+  disposeModel();
+  Object.assign(state, { doc: d, list, skeleton: -1, anim: -1, frame: 0 });
+  const fam = list.family || '';
+  $('family').textContent = `${fam}${fam ? ' · ' : ''}${(list.files || []).join(', ')}`;
+  fillDocs();
+  fillSkeletons();
+  fillAnims();
+  showClipInfo();
+  syncControls();
+  if (!list.skeletons.length) {
+    const n = list.animations.length;
+    status(
+      n
+        ? `these files hold ${n} animation${n === 1 ? '' : 's'} but no skeleton to play them on: give the model's file with them`
+        : 'these files hold no skeleton to show',
+      true,
+    );
+    return false;
+  }
+  const open = list.open || {};
+  await select(open.skeleton ?? 0, open.anim ?? -1);
+  if (state.anim >= 0) {
+    state.playing = true;
+    syncControls();
+  }
+  return true;
+}
+
 async function select(skeleton, anim, opts = {}) {
+  if (!state.list) throw new Error('no document is shown');
   const sk = resolve(state.list.skeletons, skeleton, 'skeleton');
   if (sk < 0) throw new Error('no skeleton to show');
   const a = resolve(state.list.animations, anim, 'animation');
-  if (opts.rootMotion !== undefined) state.rootMotion = !!opts.rootMotion;
+  // Taken on once the load succeeds, like the skeleton and the clip.
+  const rootMotion = opts.rootMotion !== undefined ? !!opts.rootMotion : state.rootMotion;
   const gen = ++state.loading;
   const info = state.list.skeletons[sk];
   const clipInfo = a >= 0 ? state.list.animations[a] : null;
   status(`loading ${info.name || info.id}${clipInfo ? ` / ${clipInfo.name}` : ''}…`);
   const keepFrame = opts.keepFrame && sk === state.skeleton && a === state.anim ? state.frame : 0;
   const [bytes, faces] = await Promise.all([
-    getGLB(glbURL(sk, a, state.rootMotion)),
-    a >= 0 ? getJSON(`/api/faces?skeleton=%23${sk}&anim=%23${a}`) : null,
+    getGLB(glbURL(sk, a, rootMotion)),
+    a >= 0 ? getJSON(`/api/faces?doc=${state.doc}&skeleton=%23${sk}&anim=%23${a}`) : null,
   ]);
   const gltf = await parseGLB(bytes);
   if (gen !== state.loading) return false; // a newer selection is on its way
   disposeModel();
   state.skeleton = sk;
   state.anim = a;
+  state.rootMotion = rootMotion;
   const bones = info.bones;
   const joints = jointObjects(gltf, bones);
   const names = gltf.parser.json.nodes.slice(0, bones).map((n, i) => n.name ?? `bone${i}`);
@@ -482,7 +584,8 @@ function showClipInfo() {
     dd.textContent = v;
     dl.append(dt, dd);
   };
-  const s = state.list.skeletons[state.skeleton];
+  const s = state.list && state.list.skeletons[state.skeleton];
+  if (!s) return;
   add('skeleton', `${s.name || s.id} (${s.bones} bones)`);
   add('source', s.source || s.id);
   if (state.anim >= 0) {
@@ -505,6 +608,7 @@ function syncControls() {
   $('frame-label').textContent =
     state.anim >= 0 && m ? `frame ${shown} / ${frames - 1} · ${m.fps} fps` : 'rest pose';
   $('play').textContent = state.playing ? 'Pause' : 'Play';
+  $('root-motion').checked = state.rootMotion;
 }
 
 function setFrame(f) {
@@ -633,14 +737,24 @@ function download() {
 // Names of error or placeholder clips (crates/cli/src/view.rs placeholder_name).
 const PLACEHOLDER = /^\s*$|error|dummy|null|none|unused|blank|empty|placeholder|test|nothing/i;
 
+// A load the lists started: its error is said, and the lists go back to what the scene shows
+// (the row chosen stayed selected over the previous clip).
 function reportErrors(p) {
-  return p.catch((e) => {
+  const done = p.catch((e) => {
     status(e.message || String(e), true);
+    fillDocs();
+    fillSkeletons();
+    fillAnims();
+    syncControls();
     return false;
   });
+  state.pending = done;
+  return done;
 }
 
 function wire() {
+  $('doc-filter').addEventListener('input', fillDocs);
+  $('doc').addEventListener('change', (e) => reportErrors(openDoc(Number(e.target.value))));
   $('skeleton-filter').addEventListener('input', fillSkeletons);
   $('anim-filter').addEventListener('input', fillAnims);
   $('skeleton').addEventListener('change', (e) => {
@@ -664,10 +778,9 @@ function wire() {
   });
   $('speed').addEventListener('change', (e) => (state.speed = Number(e.target.value) || 1));
   $('loop').addEventListener('change', (e) => (state.loop = e.target.checked));
-  $('root-motion').addEventListener('change', (e) => {
-    state.rootMotion = e.target.checked;
-    reportErrors(select(state.skeleton, state.anim, { keepFrame: true, keepCamera: false }));
-  });
+  $('root-motion').addEventListener('change', (e) =>
+    reportErrors(select(state.skeleton, state.anim, { keepFrame: true, keepCamera: false, rootMotion: e.target.checked })),
+  );
   $('show-mesh').addEventListener('change', (e) => {
     const m = state.model;
     if (!m) return;
@@ -706,10 +819,16 @@ let markReady;
 const hook = {
   ready: false,
   whenReady: new Promise((r) => (markReady = r)),
+  get docs() {
+    return state.docs;
+  },
   get list() {
     return state.list;
   },
+  openDoc: (i) => openDoc(i),
   select: (skeleton, anim, opts) => select(skeleton, anim, opts),
+  // The last load started from the lists, settled (its error said and the lists reverted).
+  settled: () => state.pending,
   setFrame,
   play(on = true) {
     state.playing = !!on;
@@ -752,6 +871,7 @@ const hook = {
   state() {
     const m = state.model;
     return {
+      doc: state.doc,
       skeleton: state.skeleton,
       anim: state.anim,
       frame: state.frame,
@@ -797,25 +917,10 @@ function countMeshes(m) {
 async function start() {
   wire();
   requestAnimationFrame(tick);
-  state.list = await getJSON('/api/list');
-  const fam = state.list.family || '';
-  $('family').textContent = `${fam}${fam ? ' · ' : ''}${(state.list.files || []).join(', ')}`;
-  if (!state.list.skeletons.length) {
-    const n = state.list.animations.length;
-    status(
-      n
-        ? `these files hold ${n} animation${n === 1 ? '' : 's'} but no skeleton to play them on: give the model's file with them`
-        : 'these files hold no skeleton to show',
-      true,
-    );
-    return;
-  }
-  const open = state.list.open || {};
-  await select(open.skeleton ?? 0, open.anim ?? -1);
-  if (state.anim >= 0) {
-    state.playing = true;
-    syncControls();
-  }
+  state.docs = await getJSON('/api/docs');
+  fillDocs();
+  showProblems();
+  await openDoc(state.docs.open ?? 0);
 }
 
 start()

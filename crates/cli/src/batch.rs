@@ -111,21 +111,65 @@ pub fn run<T: Send>(
     count_documents: bool,
     work: impl Fn(Doc) -> Result<T> + Sync,
 ) -> Run<T> {
+    each(plan, count_documents, |unit, stem| {
+        let label = unit.label();
+        let name = unit.name.clone();
+        let walked = unit.walked();
+        [match unit.open(options) {
+            Ok(doc) => {
+                let result = work(Doc { label: &label, stem, doc: doc.as_ref(), walked });
+                Report { label, name, result, warnings: doc.warnings().to_vec() }
+            }
+            Err(e) => Report { label, name, result: Err(e), warnings: Vec::new() },
+        }]
+    })
+}
+
+/// Open every document and keep it (the viewer serves them all), in the plan's order. A file
+/// that fails among files named together is a failed document of its own, reported before
+/// the document the others make ([`crate::inputs::Unit::open_without_failing`]); the run is
+/// then a batch (a summary, exit status 1).
+pub fn open_all(plan: Plan, options: &OpenOptions) -> Run<Box<dyn Document>> {
+    each(plan, true, |unit, _| {
+        let label = unit.label();
+        let name = unit.name.clone();
+        let (opened, dropped) = unit.open_without_failing(options);
+        let mut reports: Vec<Report<Box<dyn Document>>> = dropped.into_iter().map(|(p, e)| failed(p, e)).collect();
+        reports.push(match opened {
+            Ok(doc) => {
+                let warnings = doc.warnings().to_vec();
+                Report { label, name, result: Ok(doc), warnings }
+            }
+            Err(e) => Report { label, name, result: Err(e), warnings: Vec::new() },
+        });
+        reports
+    })
+}
+
+/// A file that failed, as a report of its own.
+fn failed<T>(path: std::path::PathBuf, e: anyhow::Error) -> Report<T> {
+    Report {
+        label: path.display().to_string(),
+        name: path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        result: Err(e),
+        warnings: Vec::new(),
+    }
+}
+
+/// `one` for every unit of `plan` (with its output stem), on the machine's threads: its
+/// reports (one, or more when it splits); the files that could not be read are failed reports
+/// after the others. A unit that splits makes the run a batch.
+fn each<T: Send, R: IntoIterator<Item = Report<T>>>(
+    plan: Plan,
+    count_documents: bool,
+    one: impl Fn(Unit, &str) -> R + Sync,
+) -> Run<T> {
     let stems = stems(&plan.units);
     if count_documents {
         crate::progress::add(plan.units.len() as u64, "documents");
     }
     // Files that could not be read are failed documents, after the others.
-    let failed: Vec<Report<T>> = plan
-        .failed
-        .into_iter()
-        .map(|(path, e)| Report {
-            label: path.display().to_string(),
-            name: path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-            result: Err(e),
-            warnings: Vec::new(),
-        })
-        .collect();
+    let unread: Vec<Report<T>> = plan.failed.into_iter().map(|(path, e)| failed(path, e)).collect();
     // Documents whose output names can meet are run one after another, in the inputs' order,
     // so that the first of them keeps a name they share and the later ones get `_2`
     // ([`crate::output::claim`]) whichever thread is quicker; the others run side by side.
@@ -139,29 +183,26 @@ pub fn run<T: Send>(
         });
         groups[g].push((i, unit, stem));
     }
-    let one = |unit: Unit, stem: String| {
-        let label = unit.label();
-        let name = unit.name.clone();
-        let walked = unit.walked();
-        let report = match unit.open(options) {
-            Ok(doc) => {
-                let result = work(Doc { label: &label, stem: &stem, doc: doc.as_ref(), walked });
-                Report { label, name, result, warnings: doc.warnings().to_vec() }
-            }
-            Err(e) => Report { label, name, result: Err(e), warnings: Vec::new() },
-        };
-        if count_documents {
-            crate::progress::step(1);
-        }
-        report
-    };
-    let done: Vec<Vec<(usize, Report<T>)>> =
-        groups.into_par_iter().map(|g| g.into_iter().map(|(i, unit, stem)| (i, one(unit, stem))).collect()).collect();
-    let mut done: Vec<(usize, Report<T>)> = done.into_iter().flatten().collect();
+    let done: Vec<Vec<(usize, Vec<Report<T>>)>> = groups
+        .into_par_iter()
+        .map(|g| {
+            g.into_iter()
+                .map(|(i, unit, stem)| {
+                    let reports: Vec<Report<T>> = one(unit, &stem).into_iter().collect();
+                    if count_documents {
+                        crate::progress::step(1);
+                    }
+                    (i, reports)
+                })
+                .collect()
+        })
+        .collect();
+    let mut done: Vec<(usize, Vec<Report<T>>)> = done.into_iter().flatten().collect();
     done.sort_by_key(|(i, _)| *i);
-    let mut reports: Vec<Report<T>> = done.into_iter().map(|(_, r)| r).collect();
-    reports.extend(failed);
-    Run { reports, skipped: plan.skipped, batch: plan.batch }
+    let split = done.iter().any(|(_, r)| r.len() > 1);
+    let mut reports: Vec<Report<T>> = done.into_iter().flat_map(|(_, r)| r).collect();
+    reports.extend(unread);
+    Run { reports, skipped: plan.skipped, batch: plan.batch || split }
 }
 
 /// A run's documents after their warnings and errors were printed.
@@ -205,21 +246,22 @@ impl<T> Run<T> {
                         Err(e) => e,
                     })
                 }
-                Err(e) => {
-                    // Each failure names its document: the reader's errors name their file,
-                    // the others (nothing to export, a clip a format cannot hold) get the
-                    // document's.
-                    let line = crate::one_line(&e);
-                    let named = e.downcast_ref::<boneyard_core::Error>().is_some_and(|be| be.file.is_some())
-                        || line.starts_with(&r.label);
-                    let line = if named { line } else { format!("{}: {line}", r.label) };
-                    crate::progress::eprint(&format!("boneyard: error: {line}"));
-                    errors.push(error_json(&e, &r.label));
-                }
+                Err(e) => errors.push(report_error(&e, &r.label)),
             }
         }
         Ok(Finished { ok, names, errors, skipped: self.skipped, warnings, batch: self.batch, total })
     }
+}
+
+/// A failed document's error on stderr, as JSON for `--json` outputs. Each failure names its
+/// document: the reader's errors name their file, the others (nothing to export, a clip a
+/// format cannot hold) get the document's.
+fn report_error(e: &anyhow::Error, label: &str) -> serde_json::Value {
+    let line = crate::one_line(e);
+    let named = e.downcast_ref::<boneyard_core::Error>().is_some_and(|be| be.file.is_some()) || line.starts_with(label);
+    let line = if named { line } else { format!("{label}: {line}") };
+    crate::progress::eprint(&format!("boneyard: error: {line}"));
+    error_json(e, label)
 }
 
 impl<T> Finished<T> {

@@ -80,6 +80,44 @@ impl Unit {
         }
         Ok(family.open(self.into_files()?, options, &companions())?)
     }
+
+    /// [`Unit::open`], and when the error names one of several files named together (a
+    /// corrupt `.oni` among others), that file is left out and the others are opened again,
+    /// until they open or the error is not one file's: the document the others make (or the
+    /// last error), and each file left out with its error. (The viewer serves what reads;
+    /// other commands report the document as failed.)
+    #[allow(clippy::type_complexity)]
+    pub fn open_without_failing(
+        self,
+        options: &OpenOptions,
+    ) -> (Result<Box<dyn Document>>, Vec<(PathBuf, anyhow::Error)>) {
+        let mut unit = self;
+        let mut dropped = Vec::new();
+        loop {
+            let (family, paths) = (unit.family, unit.paths.clone());
+            let e = match unit.open(options) {
+                Ok(doc) => return (Ok(doc), dropped),
+                Err(e) => e,
+            };
+            let named = e.downcast_ref::<boneyard_core::Error>().and_then(|be| be.file.clone());
+            let culprit = named.and_then(|f| paths.iter().position(|p| p.display().to_string() == f));
+            match culprit {
+                Some(k) if paths.len() > 1 => {
+                    let mut rest = paths;
+                    dropped.push((rest.remove(k), e));
+                    // Read again from disk (the family took the files it was given), named
+                    // after the first that is left.
+                    let files = match rest.iter().map(|p| read(p)).collect::<Result<Vec<_>>>() {
+                        Ok(f) => f,
+                        Err(e) => return (Err(e), dropped),
+                    };
+                    let name = rest[0].file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    unit = Unit { family, paths: rest, files: Some(files), name };
+                }
+                _ => return (Err(e), dropped),
+            }
+        }
+    }
 }
 
 /// A file a folder walk found and did not open, and why.

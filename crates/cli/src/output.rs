@@ -17,7 +17,8 @@ fn partial() -> std::sync::MutexGuard<'static, Option<HashSet<PathBuf>>> {
 }
 
 /// On Ctrl-C or SIGTERM: remove the temporary files being written, then exit 130 (as shells
-/// report a run ended by SIGINT). Whole outputs already renamed stay.
+/// report a run ended by SIGINT; a run may set another, [`set_interrupted_status`]). Whole
+/// outputs already renamed stay.
 pub fn remove_partial_files_on_interrupt() {
     let _ = ctrlc::set_handler(|| {
         let files: Vec<PathBuf> = partial().take().map(|s| s.into_iter().collect()).unwrap_or_default();
@@ -25,8 +26,17 @@ pub fn remove_partial_files_on_interrupt() {
             let _ = std::fs::remove_file(f);
         }
         eprintln!("boneyard: interrupted; partial files removed");
-        std::process::exit(130);
+        std::process::exit(INTERRUPTED_STATUS.load(std::sync::atomic::Ordering::SeqCst));
     });
+}
+
+/// The exit status of an interrupted run: 130, or what the run set ([`set_interrupted_status`]).
+static INTERRUPTED_STATUS: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(130);
+
+/// The status an interrupted run exits with from now on: a viewer that serves what opened of a
+/// batch in which some documents failed ends, when stopped, with the batch's 1.
+pub fn set_interrupted_status(code: i32) {
+    INTERRUPTED_STATUS.store(code, std::sync::atomic::Ordering::SeqCst);
 }
 
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {

@@ -6,6 +6,17 @@
 //! without it serves a page that says how to build it. The page renders the glb that `export`
 //! writes, from this API:
 //!
+//! Several documents are served at once (a folder's files, or files of different games named
+//! together): `/api/docs` lists them, and every other `/api/...` route takes `doc=N` (the
+//! document's place in that list; 0 when absent). A file that fails to read is left out,
+//! reported on stderr as the other commands report it, and listed by `/api/docs` for the page
+//! to show ([`run`]).
+//!
+//! * `/api/docs`: `{"documents":[{"index","name","file","family","skeletons","animations"}],
+//!   "open", "errors":[{"file","offset","message"}], "skipped":[{"file","reason"}]}`: `name`
+//!   is what `check` calls the document in a batch, `file` its first file as given or found,
+//!   `open` the document the page opens on ([`opening_document`]), `errors` the files that
+//!   failed and `skipped` those a folder walk did not read;
 //! * `/api/list`: skeletons and animations, `list --json` (`crate::json`) plus `family`,
 //!   per-skeleton `index`, per-animation `skeleton_index`, and `open`: the clip the page
 //!   opens on (`{"skeleton", "anim"}`, see [`opening_clip`]);
@@ -39,6 +50,9 @@ mod server;
 
 const INDEX_HTML: &str = include_str!("../../../viewer/index.html");
 const STYLE_CSS: &str = include_str!("../../../viewer/style.css");
+/// The page's icon (declared by the page, and answered at `/favicon.ico`, which browsers ask
+/// for on their own: a 404 there was an error in the console).
+const FAVICON_SVG: &str = include_str!("../../../viewer/favicon.svg");
 
 mod bundle {
     // `pub const BUNDLE: Option<&str>`, written by build.rs.
@@ -49,6 +63,7 @@ use bundle::BUNDLE;
 /// The page served instead of the viewer by a binary built without the bundle.
 const BUILD_ME_HTML: &str = r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>boneyard viewer: not built</title>
+<link rel="icon" type="image/svg+xml" href="favicon.svg">
 <link rel="stylesheet" href="style.css"></head>
 <body class="note"><main><h1>The viewer's page was not built into this binary</h1>
 <p>The viewer renders with three.js, bundled with node. Build the bundle, then the binary:</p>
@@ -60,6 +75,7 @@ cargo build --release</pre>
 
 const JSON: &str = "application/json";
 const GLB: &str = "model/gltf-binary";
+const SVG: &str = "image/svg+xml";
 
 /// The most clips one `/api/glb` answer holds.
 pub const MAX_GLB_CLIPS: usize = 8;
@@ -88,10 +104,60 @@ impl Reply {
     }
 }
 
-/// Serve `doc` on 127.0.0.1:`port` (0 picks a free port) until the process is stopped.
+/// One document the viewer serves.
+pub struct Entry {
+    /// What `check` calls it in a batch ([`crate::inputs::Unit::name`]).
+    pub name: String,
+    /// Its first file, as given or found.
+    pub file: String,
+    pub doc: Box<dyn Document>,
+}
+
+/// What `boneyard view` serves: the documents that opened (at least one), and what did not.
+pub struct Served {
+    pub docs: Vec<Entry>,
+    /// The files that failed, `{"file","offset","message"}` ([`crate::batch::error_json`]).
+    pub errors: Vec<Value>,
+    /// The files a folder walk did not read, `{"file","reason"}`.
+    pub skipped: Value,
+}
+
+/// `boneyard view FILE...`: open the documents the files make, as other commands walk folders
+/// and group files ([`crate::inputs::plan`]); a file that fails is reported on stderr (file,
+/// offset, reason) and shown in the page, and the others are served. Exit status as in a
+/// batch: 1 when nothing opened (at once), or when something failed (when the server is
+/// stopped); a single file that fails is the run's error, as before.
+pub fn run(files: &[std::path::PathBuf], port: u16, options: &boneyard_core::OpenOptions) -> anyhow::Result<()> {
+    let plan = crate::inputs::plan(files)?;
+    let done = crate::batch::open_all(plan, options).collect()?;
+    let skeletons: usize = done.ok.iter().map(|(_, d)| d.skeletons().len()).sum();
+    let animations: usize = done.ok.iter().map(|(_, d)| d.animations().len()).sum();
+    let closed = done.close("serving", &format!("{skeletons} skeletons, {animations} animations"));
+    if done.ok.is_empty() {
+        closed?;
+        // A folder holding nothing any family reads.
+        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        return Err(boneyard_core::Error::unplaced(format!(
+            "{}: no file boneyard reads (Oni, Zelda 64 or Shenmue) to view",
+            names.join(", ")
+        ))
+        .into());
+    }
+    if closed.is_err() {
+        // Served all the same; the run's status is the batch's when it is stopped.
+        crate::output::set_interrupted_status(1);
+        crate::progress::note("the page lists the files that failed; the others are served");
+    }
+    let errors = done.errors.clone();
+    let skipped = done.skipped_json();
+    let docs = done.ok.into_iter().zip(done.names).map(|((file, doc), name)| Entry { name, file, doc }).collect();
+    serve(Served { docs, errors, skipped }, port, |url| println!("boneyard viewer on {url} (Ctrl-C to stop)"))
+}
+
+/// Serve `served` on 127.0.0.1:`port` (0 picks a free port) until the process is stopped.
 /// `open_note` is called once with the page's URL as soon as the server listens (the caller
 /// prints it). Connections are served by a fixed pool of workers ([`server`]).
-pub fn serve(doc: Box<dyn Document>, port: u16, open_note: impl Fn(&str)) -> anyhow::Result<()> {
+pub fn serve(served: Served, port: u16, open_note: impl Fn(&str)) -> anyhow::Result<()> {
     let listener = std::net::TcpListener::bind(("127.0.0.1", port))
         .map_err(|e| anyhow::anyhow!("cannot listen on 127.0.0.1:{port}: {e}"))?;
     let port = listener.local_addr()?.port();
@@ -103,55 +169,145 @@ pub fn serve(doc: Box<dyn Document>, port: u16, open_note: impl Fn(&str)) -> any
         );
     }
     let stop = std::sync::atomic::AtomicBool::new(false);
-    serve_on(&listener, doc.as_ref(), port, server::Limits::default(), &stop);
+    serve_on(&listener, &served, port, server::Limits::default(), &stop);
     Ok(())
 }
 
 /// Answer requests on `listener` until `stop` is set (tests set it, then connect once).
 fn serve_on(
     listener: &std::net::TcpListener,
-    doc: &Doc,
+    served: &Served,
     port: u16,
     limits: server::Limits,
     stop: &std::sync::atomic::AtomicBool,
 ) {
-    // `/api/list` is the same for every request and the largest answer to compute (the
-    // opening clip poses up to 64 clips): made once.
-    let list: std::sync::OnceLock<server::Answer> = std::sync::OnceLock::new();
+    // `/api/list` is the same for every request of a document and the largest answer to
+    // compute (the opening clip poses up to 64 clips): made once a document, when first asked.
+    let lists: Vec<std::sync::OnceLock<server::Answer>> = served.docs.iter().map(|_| Default::default()).collect();
     let answer = |head: &http::Head| -> server::Answer {
-        let path = head.target.split_once('?').map_or(head.target.as_str(), |(p, _)| p);
+        let (path, query) = head.target.split_once('?').unwrap_or((head.target.as_str(), ""));
         if path == "/api/list" {
-            return list.get_or_init(|| answer_for(doc, &head.target)).clone();
+            if let Ok(i) = doc_param(served, &Query::parse(query)) {
+                return lists[i].get_or_init(|| answer_for(served, &head.target)).clone();
+            }
         }
-        answer_for(doc, &head.target)
+        answer_for(served, &head.target)
     };
     server::run(listener, port, limits, stop, &answer);
 }
 
-/// [`route`], outliving a family's sampler that panics (it never should).
-fn answer_for(doc: &Doc, url: &str) -> server::Answer {
-    let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(doc, url)))
+/// [`route_all`], outliving a family's sampler that panics (it never should).
+fn answer_for(served: &Served, url: &str) -> server::Answer {
+    let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route_all(served, url)))
         .unwrap_or_else(|_| Reply::error(500, "internal error while answering this request"));
     server::Answer { status: reply.status, content_type: reply.content_type, body: std::sync::Arc::new(reply.body) }
 }
 
-/// Answer one GET request for `url` (path and query).
+/// The page's own files: `None` for any other path.
+fn static_page(path: &str) -> Option<Reply> {
+    Some(match path {
+        "/" | "/index.html" => Reply::ok("text/html; charset=utf-8", BUNDLE.map_or(BUILD_ME_HTML, |_| INDEX_HTML)),
+        "/app.js" => match BUNDLE {
+            Some(js) => Reply::ok("text/javascript; charset=utf-8", js),
+            None => Reply::error(404, "the viewer was built without its bundle: cd viewer && npm ci && npm run build"),
+        },
+        "/style.css" => Reply::ok("text/css; charset=utf-8", STYLE_CSS),
+        "/favicon.svg" | "/favicon.ico" => Reply::ok(SVG, FAVICON_SVG),
+        _ => return None,
+    })
+}
+
+/// The document a request names (`doc=N`, 0 when absent), or 400.
+fn doc_param(served: &Served, q: &Query) -> Result<usize, Reply> {
+    match q.get("doc") {
+        None | Some("") => Some(0).filter(|_| !served.docs.is_empty()).ok_or_else(|| bad("no document is served")),
+        Some(d) => match d.trim().trim_start_matches('#').parse::<usize>() {
+            Ok(i) if i < served.docs.len() => Ok(i),
+            _ => {
+                Err(bad(format!("no document {d:?}: {} are served (doc=0..{})", served.docs.len(), served.docs.len())))
+            }
+        },
+    }
+}
+
+/// Answer one GET request for `url` (path and query) among all the documents served: the
+/// page, `/api/docs`, and the other `/api/...` routes for the document `doc=N` names.
+pub fn route_all(served: &Served, url: &str) -> Reply {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    if let Some(r) = static_page(path) {
+        return r;
+    }
+    if path == "/api/docs" {
+        return Reply::json(&docs_json(served));
+    }
+    if !path.starts_with("/api/") {
+        return Reply::error(404, format!("no such page: {path}"));
+    }
+    match doc_param(served, &Query::parse(query)) {
+        Ok(i) => route(served.docs[i].doc.as_ref(), url),
+        Err(e) => e,
+    }
+}
+
+/// `/api/docs`: every document served, the one the page opens on, and the files that failed
+/// or were not read.
+pub fn docs_json(served: &Served) -> Value {
+    let docs: Vec<Value> = served
+        .docs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            json!({
+                "index": i,
+                "name": e.name,
+                "file": e.file,
+                "family": e.doc.family(),
+                "skeletons": e.doc.skeletons().len(),
+                "animations": e.doc.animations().len(),
+            })
+        })
+        .collect();
+    json!({
+        "documents": docs,
+        "open": opening_document(served),
+        "errors": served.errors,
+        "skipped": served.skipped,
+    })
+}
+
+/// The document the page opens on: the one with most clips on a skeleton with meshes (a
+/// folder of Zelda objects opens on Link, not on the first file's props), then most clips on
+/// any skeleton, then the first with a skeleton, then the first.
+pub fn opening_document(served: &Served) -> usize {
+    let score = |d: &Doc| {
+        let sk = d.skeletons();
+        let (mut meshed, mut any) = (0usize, 0usize);
+        for a in 0..d.animations().len() {
+            if let Some(s) = d.skeleton_for(a).and_then(|s| sk.get(s)) {
+                any += 1;
+                meshed += usize::from(!s.meshes.is_empty());
+            }
+        }
+        (meshed, any, !sk.is_empty())
+    };
+    let mut best = (0, (0, 0, false));
+    for (i, e) in served.docs.iter().enumerate() {
+        let s = score(e.doc.as_ref());
+        if s > best.1 {
+            best = (i, s);
+        }
+    }
+    best.0
+}
+
+/// Answer one GET request for `url` (path and query) about one document.
 pub fn route(doc: &Doc, url: &str) -> Reply {
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     let q = Query::parse(query);
+    if let Some(r) = static_page(path) {
+        return r;
+    }
     let result = match path {
-        "/" | "/index.html" => {
-            return Reply::ok("text/html; charset=utf-8", BUNDLE.map_or(BUILD_ME_HTML, |_| INDEX_HTML))
-        }
-        "/app.js" => {
-            return match BUNDLE {
-                Some(js) => Reply::ok("text/javascript; charset=utf-8", js),
-                None => {
-                    Reply::error(404, "the viewer was built without its bundle: cd viewer && npm ci && npm run build")
-                }
-            }
-        }
-        "/style.css" => return Reply::ok("text/css; charset=utf-8", STYLE_CSS),
         "/api/list" => Ok(list_json(doc)),
         "/api/glb" => {
             return match glb_api(doc, &q) {
@@ -532,6 +688,73 @@ mod tests {
         assert_eq!(route(d.as_ref(), "/../../etc/passwd").status, 404);
     }
 
+    #[test]
+    fn several_documents_are_served_by_doc() {
+        // The demo baked at two rates: two documents, and a file that failed.
+        let served = Served {
+            docs: vec![
+                Entry { name: "a".into(), file: "dir/a".into(), doc: doc() },
+                Entry { name: "b".into(), file: "dir/b".into(), doc: Box::new(demo::baked_document(60.0)) },
+            ],
+            errors: vec![json!({"file": "dir/c", "offset": 48, "message": "cut short"})],
+            skipped: json!([{"file": "dir/notes.txt", "reason": "no family reads it"}]),
+        };
+        let get_all = |url: &str| {
+            let r = route_all(&served, url);
+            (r.status, serde_json::from_slice::<Value>(&r.body).unwrap())
+        };
+        let (status, v) = get_all("/api/docs");
+        assert_eq!(status, 200);
+        assert_eq!(
+            v["documents"][1],
+            json!({"index": 1, "name": "b", "file": "dir/b", "family": "builtin", "skeletons": 1, "animations": 2})
+        );
+        assert_eq!((v["open"].as_u64(), v["errors"][0]["offset"].as_u64()), (Some(0), Some(48)));
+        assert_eq!(v["skipped"][0]["file"], "dir/notes.txt");
+        // doc=N picks the document; none is the first; one that is not there is 400.
+        let fps = |url: &str| get_all(url).1["animations"][0]["fps"].as_f64();
+        assert_eq!(
+            (fps("/api/list"), fps("/api/list?doc=0"), fps("/api/list?doc=1")),
+            (Some(30.0), Some(30.0), Some(60.0))
+        );
+        for bad in ["2", "-1", "x", "18446744073709551616", "%231%00"] {
+            let (status, v) = get_all(&format!("/api/pose?doc={bad}&anim=0"));
+            assert_eq!(status, 400, "{bad}: {v}");
+        }
+        assert_eq!(get_all("/api/nothing?doc=1").0, 404);
+        assert_eq!(route_all(&served, "/nothing").status, 404);
+        // The icon browsers ask for on their own, and the one the page declares.
+        for icon in ["/favicon.ico", "/favicon.svg"] {
+            let r = route_all(&served, icon);
+            assert_eq!((r.status, r.content_type), (200, SVG), "{icon}");
+            assert!(r.body.starts_with(b"<svg"), "{icon}");
+        }
+        assert!(INDEX_HTML.contains(r#"rel="icon""#) && BUILD_ME_HTML.contains(r#"rel="icon""#));
+    }
+
+    #[test]
+    fn the_page_opens_on_the_document_with_most_clips_on_a_model() {
+        type DemoDoc = boneyard_core::memory::BakedDocument;
+        let d = |name: &str, doc: DemoDoc| Entry { name: name.into(), file: name.into(), doc: Box::new(doc) };
+        let meshed = || demo::baked_document(30.0);
+        let mut bare = meshed();
+        bare.skeletons[0].meshes.clear();
+        let mut no_clips = bare.clone();
+        no_clips.infos.clear();
+        no_clips.clips.clear();
+        let mut no_skeleton = no_clips.clone();
+        no_skeleton.skeletons.clear();
+        let open = |docs: Vec<Entry>| opening_document(&Served { docs, errors: vec![], skipped: json!([]) });
+        // Clips on a model first, then clips on a skeleton, then a skeleton, then the first.
+        assert_eq!(
+            open(vec![d("n", no_skeleton.clone()), d("b", bare.clone()), d("m", meshed()), d("m2", meshed())]),
+            2
+        );
+        assert_eq!(open(vec![d("n", no_skeleton.clone()), d("c", no_clips.clone()), d("b", bare.clone())]), 2);
+        assert_eq!(open(vec![d("n", no_skeleton.clone()), d("c", no_clips)]), 1);
+        assert_eq!(open(vec![d("n", no_skeleton.clone()), d("n2", no_skeleton)]), 0);
+    }
+
     /// The JSON chunk of a glb.
     fn glb_json(bytes: &[u8]) -> Value {
         assert_eq!(&bytes[0..4], b"glTF");
@@ -841,7 +1064,11 @@ mod tests {
         use std::io::{Read, Write};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        let d = doc();
+        let d = Served {
+            docs: vec![Entry { name: "demo".into(), file: "demo".into(), doc: doc() }],
+            errors: vec![],
+            skipped: json!([]),
+        };
         let stop = std::sync::atomic::AtomicBool::new(false);
         let ask = |req: &[u8]| {
             let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
@@ -852,7 +1079,7 @@ mod tests {
             String::from_utf8_lossy(&out).into_owned()
         };
         std::thread::scope(|s| {
-            s.spawn(|| serve_on(&listener, d.as_ref(), port, server::Limits::default(), &stop));
+            s.spawn(|| serve_on(&listener, &d, port, server::Limits::default(), &stop));
             let ok = ask(
                 format!("GET /api/list HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n").as_bytes()
             );

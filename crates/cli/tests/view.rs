@@ -1,8 +1,10 @@
 //! `boneyard view` as a server under abuse: the real binary on the demo's Zelda object, on a
 //! free port. An oversized head is 431, bodies 413, other methods 405; 200 idle connections do
 //! not make 200 threads (counted in /proc/PID/task); a client that stops reading a large
-//! answer does not stop the others. No timing is asserted: timeouts only keep a broken server
-//! from hanging the test.
+//! answer does not stop the others. Folders and failed files: a folder is served document by
+//! document, a file that fails is reported (stderr, `/api/docs`) and the others served, and the
+//! status when stopped is the batch's. No timing is asserted: timeouts only keep a broken
+//! server from hanging the test.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -16,6 +18,8 @@ struct Viewer {
     child: Child,
     port: u16,
     _dir: tempfile::TempDir,
+    /// What it printed on stderr, when asked for ([`Viewer::serve`]): read on a thread.
+    stderr: Option<std::thread::JoinHandle<String>>,
 }
 
 impl Drop for Viewer {
@@ -41,16 +45,37 @@ impl Viewer {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        // "boneyard viewer on http://127.0.0.1:PORT/ (Ctrl-C to stop)"
-        let port = line
-            .split("127.0.0.1:")
-            .nth(1)
-            .and_then(|r| r.split('/').next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no port in {line:?}"));
-        Viewer { child, port, _dir: dir }
+        let port = port_of(&mut child);
+        Viewer { child, port, _dir: dir, stderr: None }
+    }
+
+    /// `boneyard view ARGS... --port 0` on files the caller put in `dir`, its stderr kept.
+    fn serve(dir: tempfile::TempDir, args: &[std::path::PathBuf]) -> Viewer {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_boneyard"))
+            .arg("view")
+            .args(args)
+            .args(["--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut err = child.stderr.take().unwrap();
+        let stderr = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = err.read_to_string(&mut s);
+            s
+        });
+        let port = port_of(&mut child);
+        Viewer { child, port, _dir: dir, stderr: Some(stderr) }
+    }
+
+    /// Stop it as Ctrl-C does: its exit status and what it printed on stderr.
+    fn interrupt(mut self) -> (Option<i32>, String) {
+        // SAFETY: a signal to our own child, still running (not yet waited for).
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
+        let status = self.child.wait().unwrap();
+        let err = self.stderr.take().map(|h| h.join().unwrap()).unwrap_or_default();
+        (status.code(), err)
     }
 
     fn connect(&self) -> TcpStream {
@@ -79,6 +104,23 @@ impl Viewer {
     fn threads(&self) -> usize {
         std::fs::read_dir(format!("/proc/{}/task", self.child.id())).unwrap().count()
     }
+}
+
+/// The port in the viewer's first line, "boneyard viewer on http://127.0.0.1:PORT/ (Ctrl-C to stop)".
+fn port_of(child: &mut Child) -> u16 {
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    line.split("127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {line:?}"))
+}
+
+/// The body of an answer, as JSON.
+fn body(answer: &str) -> serde_json::Value {
+    let b = answer.split_once("\r\n\r\n").map_or("", |x| x.1);
+    serde_json::from_str(b).unwrap_or_else(|e| panic!("{e}: {answer:.300}"))
 }
 
 fn status(answer: &str) -> &str {
@@ -163,5 +205,123 @@ fn a_client_that_stops_reading_does_not_stop_the_others() {
     // ... meanwhile other clients are answered.
     for _ in 0..20 {
         assert_eq!(status(&v.get("/api/mesh?skeleton=0")), "200");
+    }
+}
+
+/// A folder holding a real Oni file, a copy of it cut short, and a file no family reads: the
+/// viewer serves the real one, says the cut one's error (file and offset) on stderr and in
+/// `/api/docs`, counts the other, answers /favicon.ico, and ends with the batch's status 1.
+#[test]
+fn a_folder_is_served_and_its_failed_file_reported() {
+    let Some(walk) = boneyard_core::testdata::shared_data("oni/TRAMfixture_walk19.oni", "view: folder") else {
+        return;
+    };
+    let dir = tempfile::Builder::new().prefix("boneyard-view-folder-").tempdir().unwrap();
+    let bytes = std::fs::read(&walk).unwrap();
+    std::fs::write(dir.path().join("TRAMfixture_walk19.oni"), &bytes).unwrap();
+    std::fs::write(dir.path().join("cut.oni"), &bytes[..300]).unwrap();
+    std::fs::write(dir.path().join("notes.txt"), b"not a game file").unwrap();
+    let folder = dir.path().to_path_buf();
+    let v = Viewer::serve(dir, std::slice::from_ref(&folder));
+    let docs = body(&v.get("/api/docs"));
+    let names: Vec<&str> = docs["documents"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["TRAMfixture_walk19.oni"], "{docs}");
+    assert_eq!(docs["open"], 0);
+    let cut = folder.join("cut.oni").display().to_string();
+    assert_eq!(docs["errors"].as_array().unwrap().len(), 1, "{docs}");
+    // The reader's own words: the raw table it points at lies past the 300 bytes.
+    assert_eq!(docs["errors"][0]["file"], cut.as_str());
+    assert_eq!(docs["errors"][0]["offset"], 48, "{docs}");
+    assert!(docs["errors"][0]["message"].as_str().unwrap().contains("past the end of the file"), "{docs}");
+    assert_eq!(docs["skipped"][0]["file"], folder.join("notes.txt").display().to_string().as_str());
+    // The document's routes, by doc=N (and 0 without it); a document that is not there: 400.
+    let list = body(&v.get("/api/list?doc=0"));
+    assert_eq!(list["animations"][0]["name"], "fixture_walk19", "{list}");
+    assert_eq!(status(&v.get("/api/glb?doc=0&anim=0")), "200");
+    assert_eq!(status(&v.get("/api/pose?anim=0&frame=3")), "200");
+    assert_eq!(status(&v.get("/api/list?doc=1")), "400");
+    assert_eq!(status(&v.get("/api/pose?doc=x&anim=0")), "400");
+    let icon = v.get("/favicon.ico");
+    assert!(icon.starts_with("HTTP/1.1 200") && icon.contains("Content-Type: image/svg+xml"), "{icon:.300}");
+    let (code, err) = v.interrupt();
+    assert!(err.contains(&format!("boneyard: error: {cut}: at byte offset 48 (0x30): ")), "{err}");
+    assert!(
+        err.contains("boneyard: serving 1 of 2 documents (1 skeletons, 1 animations); 1 failed; 1 files not read"),
+        "{err}"
+    );
+    assert_eq!(code, Some(1), "a batch with a failed document ends with 1: {err}");
+}
+
+/// Files named together make one document: the one that fails is left out of it and said, the
+/// others are served (the cut copy stopped `view` of them all).
+#[test]
+fn a_failed_file_among_files_named_together_is_left_out() {
+    let (Some(walk), Some(body19)) = (
+        boneyard_core::testdata::shared_data("oni/TRAMfixture_walk19.oni", "view: named files"),
+        boneyard_core::testdata::shared_data("oni/TRBSfixture_body19.oni", "view: named files"),
+    ) else {
+        return;
+    };
+    let dir = tempfile::Builder::new().prefix("boneyard-view-named-").tempdir().unwrap();
+    let bytes = std::fs::read(&walk).unwrap();
+    let cut = dir.path().join("cut.oni");
+    std::fs::write(&cut, &bytes[..300]).unwrap();
+    let v = Viewer::serve(dir, &[walk.clone(), cut.clone(), body19.clone()]);
+    let docs = body(&v.get("/api/docs"));
+    assert_eq!(docs["documents"].as_array().unwrap().len(), 1, "{docs}");
+    assert_eq!(docs["errors"][0]["file"], cut.display().to_string().as_str(), "{docs}");
+    assert_eq!(docs["errors"][0]["offset"], 48, "{docs}");
+    let list = body(&v.get("/api/list"));
+    let files: Vec<&str> = list["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+    assert!(files.contains(&walk.display().to_string().as_str()), "{files:?}");
+    assert!(files.contains(&body19.display().to_string().as_str()), "{files:?}");
+    assert!(!files.contains(&cut.display().to_string().as_str()), "{files:?}");
+    assert_eq!(list["animations"][0]["name"], "fixture_walk19", "{list}");
+    let (code, err) = v.interrupt();
+    assert!(err.contains(&format!("boneyard: error: {}: at byte offset 48 (0x30): ", cut.display())), "{err}");
+    assert_eq!(code, Some(1), "{err}");
+}
+
+/// Nothing opens: nothing is served, exit 1 at once with each error; a folder of nothing any
+/// family reads says so. A file given alone that fails is the run's error, as before.
+#[test]
+fn nothing_to_view_is_exit_1() {
+    let dir = tempfile::Builder::new().prefix("boneyard-view-none-").tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_boneyard");
+    let run = |args: &[&std::path::Path]| {
+        let out = Command::new(bin).arg("view").args(args).args(["--port", "0"]).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    std::fs::write(dir.path().join("notes.txt"), b"not a game file").unwrap();
+    let (code, out, err) = run(&[dir.path()]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(out.is_empty() && err.contains("no file boneyard reads"), "{out}{err}");
+    let garbage = dir.path().join("garbage.bin");
+    std::fs::write(&garbage, b"no game's file").unwrap();
+    let (code, out, err) = run(&[garbage.as_path()]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(out.is_empty() && err.contains(&format!("{}: at byte offset 0", garbage.display())), "{out}{err}");
+    // Both in a folder: counted (a walk passes over what no family reads), nothing served.
+    let (code, out, err) = run(&[dir.path()]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        out.is_empty() && err.contains("serving 0 of 0 documents (0 skeletons, 0 animations); 2 files not read"),
+        "{out}{err}"
+    );
+    if let Some(walk) = boneyard_core::testdata::shared_data("oni/TRAMfixture_walk19.oni", "view: nothing to view") {
+        // A file that fails, alone: the run's error; in the folder: a failed document.
+        let cut = dir.path().join("cut.oni");
+        std::fs::write(&cut, &std::fs::read(walk).unwrap()[..300]).unwrap();
+        let at = format!("boneyard: error: {}: at byte offset 48 (0x30): ", cut.display());
+        let (code, out, err) = run(&[cut.as_path()]);
+        assert_eq!(code, Some(1), "{err}");
+        assert!(out.is_empty() && err.contains(&at), "{out}{err}");
+        let (code, out, err) = run(&[dir.path()]);
+        assert_eq!(code, Some(1), "{err}");
+        assert!(out.is_empty() && err.contains(&at) && err.contains("serving 0 of 1 documents"), "{out}{err}");
     }
 }

@@ -75,11 +75,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Check { files, json } => check::run(&files, json, &options),
         Command::Import(a) => import::run(&a.request()?),
-        Command::View { files, port } => {
-            // One document a page: never the first of several without a word.
-            let doc = crate::inputs::open_single(&files, &options)?;
-            crate::view::serve(doc, port, |url| println!("boneyard viewer on {url} (Ctrl-C to stop)"))
-        }
+        Command::View { files, port } => crate::view::run(&files, port, &options),
         Command::Demo { out } => demo::run(&out),
     }
 }
