@@ -231,11 +231,7 @@ pub fn find_all_limited(
             .map_err(|e| e.in_file(file.name.clone()))?;
     }
     name_demo(files, &mut f);
-    // Link animations play on a 21-limb skeleton (Link's Flex skeletons), when one was given.
-    let link_skel =
-        f.skels.iter().position(|s| s.limbs.len() == LINK_JOINTS - 1 && matches!(s.ty, SkelType::Flex { .. })).or_else(
-            || f.skels.iter().position(|s| s.limbs.len() == LINK_JOINTS - 1 && matches!(s.ty, SkelType::Normal)),
-        );
+    let link_skel = link_skeleton(files, &mut f);
     for a in f.anims.iter_mut() {
         if matches!(a.kind, AnimKind::Link { .. }) {
             a.skeleton = link_skel;
@@ -243,6 +239,44 @@ pub fn find_all_limited(
     }
     pair_across_files(files, &mut f);
     Ok(f)
+}
+
+/// The skeleton Link's animations play on: a 21-limb skeleton (Link's are Flex; a player
+/// model's may be Normal), Link's own objects' first (`object_link_boy` before a Gerudo's of
+/// the same size when a whole folder is given), else the first that fits (a player model
+/// given with gameplay_keep). Where several fit, which is said.
+fn link_skeleton(files: &[SegFile], f: &mut Found) -> Option<usize> {
+    let fits = |s: &SkelDef| s.limbs.len() == LINK_JOINTS - 1;
+    let flex = |s: &SkelDef| matches!(s.ty, SkelType::Flex { .. });
+    let mut candidates: Vec<usize> = (0..f.skels.len()).filter(|&s| fits(&f.skels[s]) && flex(&f.skels[s])).collect();
+    candidates.extend((0..f.skels.len()).filter(|&s| fits(&f.skels[s]) && matches!(f.skels[s].ty, SkelType::Normal)));
+    let file_of = |s: usize| &files[f.ctxs[f.skels[s].ctx].1];
+    let linked = candidates.iter().copied().find(|&s| is_link_object(&file_of(s).stem));
+    let pick = linked.or(candidates.first().copied())?;
+    let has_link_clips = f.anims.iter().any(|a| matches!(a.kind, AnimKind::Link { .. }));
+    if candidates.len() > 1 && has_link_clips {
+        let others: Vec<String> = candidates
+            .iter()
+            .filter(|&&s| s != pick)
+            .take(8)
+            .map(|&s| format!("{} ({})", f.skels[s].name, file_of(s).shown))
+            .collect();
+        let why = if linked.is_some() { "Link's own" } else { "the first given: none is in Link's objects" };
+        let more = candidates.len() - 1 - others.len();
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        f.warnings.push(Warning::at(
+            file_of(pick).name.clone(),
+            u64::from(f.skels[pick].addr & 0xFF_FFFF),
+            format!(
+                "Link's animations play on {} ({}), {why}; these skeletons have his 21 limbs too: {}{more} \
+                 (give one alone with gameplay_keep and link_animetion to play them there)",
+                f.skels[pick].name,
+                file_of(pick).shown,
+                others.join(", ")
+            ),
+        ));
+    }
+    Some(pick)
 }
 
 /// Animations whose own file has no skeleton for them, given with the file that has it

@@ -120,3 +120,28 @@ fn clips_that_fit_several_skeletons_go_to_the_one_their_name_says() {
         assert_eq!(said, 1, "{file}: {:?}", doc.warnings());
     }
 }
+
+/// The whole folder given at once (as `boneyard list baserom/objects/*` does): Link's 573
+/// animations play on Link's own skeleton, not on the first 21-limb skeleton of the folder
+/// (the Gerudo's, `object_gla`, comes first by name), and the others that fit are named.
+#[test]
+fn link_clips_play_on_links_skeleton_in_a_whole_folder() {
+    let test = "link_clips_play_on_links_skeleton_in_a_whole_folder";
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", test) else { return };
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    let files: Vec<InputFile> = paths.iter().map(|p| InputFile::read(p).unwrap()).collect();
+    let doc = boneyard_z64::open_files(files).unwrap();
+    let link: Vec<_> = doc.animations().iter().filter(|a| doc.animation_extra(a.index)["kind"] == "link").collect();
+    assert_eq!(link.len(), 573);
+    let on: std::collections::BTreeSet<_> =
+        link.iter().map(|a| a.skeleton.map(|s| doc.skeletons()[s].name.clone())).collect();
+    assert_eq!(on.into_iter().collect::<Vec<_>>(), [Some("gLinkAdultSkel".to_string())]);
+    let said =
+        doc.warnings().iter().find(|w| w.message.starts_with("Link's animations play on gLinkAdultSkel")).unwrap();
+    assert!(
+        said.message.contains("gGerudoPurpleSkel (object_gla)") && said.message.contains("gLinkChildSkel"),
+        "{said}"
+    );
+    println!("z64 pairing: {} files at once, Link's {} clips on gLinkAdultSkel", paths.len(), link.len());
+}
