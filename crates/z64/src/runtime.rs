@@ -653,8 +653,10 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
                  frame)",
             ),
         ],
-        "En_Bw's draw (EnBw_Draw), opaque",
-    ),
+        "En_Bw's draw (EnBw_Draw), opaque, the environment colour color1 as EnBw_Init sets it (it changes as the \
+         slug heats and cools)",
+    )
+    .with_env([255, 0, 0, 255]),
     lists(
         "object_bigokuta",
         &[(0xC, gbi::EMPTY, "an empty list (&D_80116280[2]; shrinking as it dies, D_80116280)")],
