@@ -96,6 +96,38 @@ fn a_clip_exported_on_another_skeleton_of_as_many_bones_is_a_usage_error() {
     assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
 }
 
+/// A Zelda clip plays on any skeleton of its kind and limb count, as the game draws one set
+/// on the Gibdo and the Redead: exported with `--skeleton gRedeadSkel`, the Gibdo's walk is
+/// written on the Redead (glb and bvh), exit 0.
+#[test]
+fn a_zelda_clip_is_exported_on_a_skeleton_of_its_size() {
+    let Some(rd) = shared_data("z64/oot-gc-eu-mq-dbg/object_rd", "a_zelda_clip_is_exported_on_a_skeleton_of_its_size")
+    else {
+        return;
+    };
+    let tmp = tempfile::Builder::new().prefix("boneyard-usage-shared-").tempdir().unwrap();
+    for format in ["glb", "bvh"] {
+        let out = tmp.path().join(format);
+        let args = [
+            "-q",
+            "export",
+            rd.to_str().unwrap(),
+            "--skeleton",
+            "gRedeadSkel",
+            "--anim",
+            "gGibdoRedeadWalkAnim",
+            "--format",
+            format,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let o = boneyard(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        let written = out.join(format!("object_rd_gRedeadSkel_gGibdoRedeadWalkAnim.{format}"));
+        assert!(written.is_file(), "{:?}", std::fs::read_dir(&out).unwrap().collect::<Vec<_>>());
+    }
+}
+
 #[test]
 fn flags_a_format_does_not_use_are_said() {
     // `--frame` of nothing (the rest pose has no frames) is refused; a flag the format does

@@ -209,6 +209,32 @@ pub trait Document: Send + Sync {
         Ok(s.root_motion)
     }
 
+    /// Whether animation `anim` is played on skeleton `skeleton` by [`Document::sample_locals_on`]:
+    /// its own skeleton always; another where the family's engine plays a clip on any
+    /// skeleton of its shape (Zelda 64: the Gibdo's and the Redead's clips are one set).
+    /// Default: its own only.
+    fn plays_on(&self, anim: usize, skeleton: usize) -> bool {
+        self.animations().get(anim).is_some_and(|a| a.skeleton == Some(skeleton))
+    }
+
+    /// [`Document::sample_locals`] of `anim` played on `skeleton`, which
+    /// [`Document::plays_on`] allows: the clip's channels with that skeleton's own rest
+    /// values where the clip gives none. Default: the clip's own skeleton only.
+    fn sample_locals_on(
+        &self,
+        anim: usize,
+        skeleton: usize,
+        frame: f64,
+        locals: &mut Vec<Transform>,
+    ) -> Result<Option<Vec3>> {
+        if self.animations().get(anim).is_some_and(|a| a.skeleton.is_some_and(|s| s != skeleton)) {
+            return Err(Error::new(crate::ErrorKind::Unsupported(format!(
+                "animation #{anim} plays only on its own skeleton, not on skeleton #{skeleton}"
+            ))));
+        }
+        self.sample_locals(anim, frame, locals)
+    }
+
     /// Textures the engine binds at run time for `anim` at `frame` on `skeleton`, replacing
     /// those meshes' own (`SkeletonInfo::meshes[i].texture`): (mesh index, texture). Zelda
     /// 64: Link's eyes and mouth, as the animation's face word picks them. Default: none.

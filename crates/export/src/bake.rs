@@ -1,6 +1,6 @@
 //! Baking a clip: the document's own sampled local pose at every engine frame.
 //!
-//! Exporters never interpolate: frame `f` of the file is `Document::sample_locals(anim, f)`
+//! Exporters never interpolate: frame `f` of the file is `Document::sample_locals_on(anim, skeleton, f)`
 //! (`sample`'s pose without its channels), at time
 //! `f / fps` (the clip's native rate), so the file reproduces the engine at every frame time.
 
@@ -72,7 +72,7 @@ pub(crate) fn unit_rotation(q: Quat) -> Option<Quat> {
 pub(crate) fn anim_info(doc: &dyn Document, skeleton: usize, anim: usize) -> Result<&AnimInfo> {
     let info = doc.animations().get(anim).ok_or_else(|| Error::not_found(format!("no animation #{anim}")))?;
     if let Some(s) = info.skeleton {
-        if s != skeleton {
+        if s != skeleton && !doc.plays_on(anim, skeleton) {
             return Err(invalid(format!(
                 "animation #{anim} {} plays on skeleton #{s}, not on skeleton #{skeleton}",
                 info.name
@@ -133,7 +133,7 @@ pub(crate) fn bake(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Expo
             ))));
         }
         times.push(t);
-        let root_motion = doc.sample_locals(anim, f as f64, &mut locals)?;
+        let root_motion = doc.sample_locals_on(anim, skeleton, f as f64, &mut locals)?;
         for (b, bone) in skel.bones.iter().enumerate() {
             let mut local = locals.get(b).copied().unwrap_or(bone.rest);
             if opts.in_place && b == 0 {

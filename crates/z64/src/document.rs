@@ -568,6 +568,15 @@ impl Z64Document {
         let a = self.anim(anim)?;
         locals.clear();
         let Some(si) = a.skeleton else { return Ok(None) };
+        self.locals_on(anim, si, jt, locals)
+    }
+
+    /// [`Z64Document::locals_of`] on skeleton `si`: the joint table applied to its limbs (their
+    /// own joint positions where the table gives none, as `SkelAnime_Draw` draws any skeleton
+    /// with the table it is given).
+    fn locals_on(&self, anim: usize, si: usize, jt: &JointTable, locals: &mut Vec<Transform>) -> Result<Option<Vec3>> {
+        let a = self.anim(anim)?;
+        locals.clear();
         let s = &self.found.skels[si];
         locals.resize(s.limbs.len(), Transform::IDENTITY);
         for l in 0..s.limbs.len() {
@@ -689,6 +698,44 @@ impl Document for Z64Document {
     fn sample_locals(&self, anim: usize, frame: f64, locals: &mut Vec<Transform>) -> Result<Option<Vec3>> {
         let (_, jt) = self.table_at(anim, frame)?;
         self.locals_of(anim, &jt, locals)
+    }
+
+    /// Normal, Link and legacy clips are joint tables, which the game draws on any skeleton
+    /// of as many limbs (En_Rd plays one set on the Gibdo and the Redead, En_Wf on both
+    /// Wolfos): on such a skeleton of the same kind as the clip's own.
+    fn plays_on(&self, anim: usize, skeleton: usize) -> bool {
+        let (Some(a), Some(target)) = (self.found.anims.get(anim), self.found.skels.get(skeleton)) else {
+            return false;
+        };
+        let Some(own) = a.skeleton.and_then(|s| self.found.skels.get(s)) else { return false };
+        let tables = matches!(a.kind, AnimKind::Normal { .. } | AnimKind::Link { .. } | AnimKind::Legacy { .. });
+        let kind = |t: &SkelType| match t {
+            SkelType::Normal | SkelType::Flex { .. } => 0,
+            SkelType::Legacy => 1,
+            _ => 2,
+        };
+        a.skeleton == Some(skeleton)
+            || (tables
+                && own.limbs.len() == target.limbs.len()
+                && kind(&own.ty) == kind(&target.ty)
+                && kind(&own.ty) < 2
+                && own.limb_type == target.limb_type)
+    }
+
+    fn sample_locals_on(
+        &self,
+        anim: usize,
+        skeleton: usize,
+        frame: f64,
+        locals: &mut Vec<Transform>,
+    ) -> Result<Option<Vec3>> {
+        if !self.plays_on(anim, skeleton) {
+            return Err(Error::new(boneyard_core::ErrorKind::Unsupported(format!(
+                "animation #{anim} does not play on skeleton #{skeleton} (a clip plays on a skeleton of as many limbs)"
+            ))));
+        }
+        let (_, jt) = self.table_at(anim, frame)?;
+        self.locals_on(anim, skeleton, &jt, locals)
     }
 
     fn pose(&self, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<Vec<Mat4>> {

@@ -145,3 +145,48 @@ fn link_clips_play_on_links_skeleton_in_a_whole_folder() {
     );
     println!("z64 pairing: {} files at once, Link's {} clips on gLinkAdultSkel", paths.len(), link.len());
 }
+
+/// A clip plays on any skeleton of its kind and limb count, as the game draws one joint table
+/// on the Gibdo and the Redead (En_Rd), or on both Wolfos (En_Wf): `sample_locals_on` gives,
+/// through forward kinematics, the world matrices `pose` computes with the game's own walk on
+/// that skeleton, at every frame of every shared clip; clips of other sizes do not play there.
+#[test]
+fn shared_clips_play_on_every_skeleton_of_their_size() {
+    let test = "shared_clips_play_on_every_skeleton_of_their_size";
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", test) else { return };
+    let mut frames = 0;
+    for (file, other) in [("object_rd", "gRedeadSkel"), ("object_wf", "gWolfosNormalSkel")] {
+        let doc = boneyard_z64::open_files(vec![InputFile::read(&dir.join(file)).unwrap()]).unwrap();
+        let s = doc.skeletons().iter().position(|k| k.name == other).unwrap();
+        let shared: Vec<usize> =
+            (0..doc.animations().len()).filter(|&a| doc.animations()[a].skeleton != Some(s)).collect();
+        assert!(!shared.is_empty(), "{file}");
+        let mut locals = Vec::new();
+        for &a in &shared {
+            assert!(doc.plays_on(a, s), "{file}: {}", doc.animations()[a].name);
+            for f in 0..doc.animations()[a].frames {
+                doc.sample_locals_on(a, s, f64::from(f), &mut locals).unwrap();
+                let fk = boneyard_core::fk::world_matrices(&doc.skeletons()[s].skeleton, &locals);
+                let game = doc.pose(s, Some(a), f64::from(f)).unwrap();
+                // Within f32 rounding: the generic walk composes decomposed transforms, the game
+                // its matrices (5e-5 of the model's reach: the clips on their own skeleton, the
+                // Gibdo's, differ from `pose` as much, 0.06 units at most in 3,400).
+                let reach = game.iter().map(|g| g.w_axis.truncate().abs().max_element()).fold(1.0f32, f32::max);
+                for (m, g) in fk.iter().zip(&game) {
+                    let axes = (0..3).all(|c| m.col(c).abs_diff_eq(g.col(c), 1e-4));
+                    let at = m.w_axis.abs_diff_eq(g.w_axis, 5e-5 * reach);
+                    assert!(axes && at, "{file} {} frame {f}: {m} vs {g}", doc.animations()[a].name);
+                }
+                frames += 1;
+            }
+        }
+        // Its own clips play on it too; a clip of another skeleton size does not.
+        let a0 = shared[0];
+        assert!(doc.plays_on(a0, doc.animations()[a0].skeleton.unwrap()));
+    }
+    let doc = boneyard_z64::open_files(vec![InputFile::read(&dir.join("object_dekunuts")).unwrap()]).unwrap();
+    let rd = boneyard_z64::open_files(vec![InputFile::read(&dir.join("object_rd")).unwrap()]).unwrap();
+    assert!(doc.plays_on(0, doc.animations()[0].skeleton.unwrap()));
+    assert!(rd.skeletons().len() == 2 && !doc.plays_on(0, 5) && !rd.plays_on(0, 7));
+    println!("z64 shared clips: {frames} frames on the Redead and the other Wolfos, as pose walks them");
+}

@@ -427,12 +427,13 @@ pub fn check_plays_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Resul
     }
 }
 
-/// An export writes a clip with the skeleton it plays on: another one, even of as many bones
-/// (two 19-part Oni bodies, a MOTN file's families), is a usage error naming both (the
-/// exporter refused it later, exit 1, naming them by index).
+/// An export writes a clip with the skeleton it plays on, or another its family plays it on
+/// ([`Document::plays_on`]: a Zelda clip on a skeleton of as many limbs); any other, even of
+/// as many bones (two 19-part Oni bodies, a MOTN file's families), is a usage error naming
+/// both (the exporter refused it later, exit 1, naming them by index).
 pub fn check_exports_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Result<()> {
     match doc.animations()[anim].skeleton {
-        Some(own) if own != skeleton => Err(usage(format!(
+        Some(own) if own != skeleton && !doc.plays_on(anim, skeleton) => Err(usage(format!(
             "animation #{anim} {} plays on skeleton {}, not on {} (an export writes a clip with its own skeleton)",
             doc.animations()[anim].name,
             doc.skeletons()[own].id,
