@@ -754,6 +754,34 @@ impl DrawState {
 mod tests {
     use super::*;
 
+    /// The commands the lists are made of are the words the game's compiled macros make: each
+    /// is found as such in a real object's display lists (the words of `gsDPSetRenderMode`,
+    /// `gsSPSetGeometryMode`, `gsDPSetEnvColor`, `gsDPSetPrimColor`, `gsDPTileSync`,
+    /// `gsDPPipeSync`, `gsDPSetTileSize` and `gsSPEndDisplayList` there).
+    #[test]
+    fn list_commands_are_the_words_the_objects_hold() {
+        let Some(dir) = boneyard_core::testdata::shared_data(
+            "z64/oot-gc-eu-mq-dbg",
+            "list_commands_are_the_words_the_objects_hold",
+        ) else {
+            return;
+        };
+        let word = |file: &str, at: usize| {
+            let d = std::fs::read(dir.join(file)).unwrap();
+            let w = |o: usize| u32::from_be_bytes(d[o..o + 4].try_into().unwrap());
+            Gfx { w0: w(at), w1: w(at + 4) }
+        };
+        assert_eq!(gbi::set_render_mode(0xC811_2078), word("object_ahg", 0x3100));
+        assert_eq!(gbi::set_geometry_mode(0x0003_0400), word("object_ahg", 0x3190));
+        assert_eq!(gbi::set_env_color([0x1E, 0x14, 0x0A, 0xFF]), word("object_anubice", 0x34E0));
+        assert_eq!(gbi::set_prim_color(1, [255; 4]), word("object_bird", 0x88));
+        assert_eq!(gbi::TILE_SYNC, word("object_ahg", 0x3120));
+        // Ruto's torso list: pipe sync, then a tile size of 8x8 texels, (0,0)-(28,28) in 10.2.
+        assert_eq!(gbi::PIPE_SYNC, word("object_ru1", 0xC208));
+        assert_eq!(gbi::set_tile_size(0, 0, 0, 28, 28), word("object_ru1", 0xC218));
+        assert_eq!(gbi::END_DL, word("object_ru1", 0xC3D0));
+    }
+
     #[test]
     fn face_word_as_player_draw_impl_reads_it() {
         assert_eq!(face_indices(None), (0, 0));
