@@ -772,6 +772,8 @@ mod tests {
             Gfx { w0: w(at), w1: w(at + 4) }
         };
         assert_eq!(gbi::set_render_mode(0xC811_2078), word("object_ahg", 0x3100));
+        // The fairy's G_RM_PASS | G_RM_ZB_CLD_SURF2, as gameplay_keep's own lists set it.
+        assert_eq!(gbi::set_render_mode(G_RM_PASS | G_RM_ZB_CLD_SURF2), word("gameplay_keep", 0x12600));
         assert_eq!(gbi::set_geometry_mode(0x0003_0400), word("object_ahg", 0x3190));
         assert_eq!(gbi::set_env_color([0x1E, 0x14, 0x0A, 0xFF]), word("object_anubice", 0x34E0));
         assert_eq!(gbi::set_prim_color(1, [255; 4]), word("object_bird", 0x88));
