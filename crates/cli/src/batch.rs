@@ -90,14 +90,23 @@ fn stems(units: &[Unit]) -> Vec<String> {
 /// output of a file named `object_box_gTreasureChestSkel`), those of two keys never. (If `a`
 /// starts `b` and `b` starts `c`, each followed by `_`, all three have `c`'s key.)
 fn name_groups(stems: &[String]) -> Vec<usize> {
+    // Compared as `output::claim` compares names: case aside.
+    let folded: Vec<String> = stems.iter().map(|s| s.to_ascii_lowercase()).collect();
     let mut first: HashMap<&str, usize> = HashMap::new();
-    for (i, s) in stems.iter().enumerate() {
+    for (i, s) in folded.iter().enumerate() {
         first.entry(s.as_str()).or_insert(i);
     }
-    stems
+    folded
         .iter()
         .enumerate()
-        .map(|(i, s)| s.match_indices('_').map(|(k, _)| &s[..k]).find_map(|head| first.get(head).copied()).unwrap_or(i))
+        .map(|(i, s)| {
+            // The shortest stem that starts it, else the first of its own (a file given twice).
+            s.match_indices('_')
+                .map(|(k, _)| &s[..k])
+                .find_map(|head| first.get(head).copied())
+                .or_else(|| first.get(s.as_str()).copied())
+                .unwrap_or(i)
+        })
         .collect()
 }
 
@@ -327,5 +336,10 @@ mod tests {
         let stems: Vec<String> = ["a_b", "x", "a", "a_b_c", "ab", "a_c", "b_c"].iter().map(|s| s.to_string()).collect();
         // `a` starts `a_b`, `a_b_c`, `a_c`; `ab` and `b_c` start with no stem followed by `_`.
         assert_eq!(name_groups(&stems), [2, 1, 2, 2, 4, 2, 6]);
+        // A stem given twice, or again in another case, is one group (their names meet, on a
+        // file system that does not tell case too).
+        let stems: Vec<String> =
+            ["object_oA10", "b", "object_oa10", "B_x", "b"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(name_groups(&stems), [0, 1, 0, 1, 1]);
     }
 }

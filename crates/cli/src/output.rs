@@ -198,8 +198,8 @@ fn claimed() -> std::sync::MutexGuard<'static, HashMap<PathBuf, String>> {
 
 /// The path `owner` writes for `path`: `path` itself, or, when another output of this run
 /// took it first, `<stem>_2.<ext>` (the first of `_2`, `_3`... no output took), said in a
-/// warning naming both inputs and both files. Never a file written over, and nothing lost.
-/// Which output is first is the inputs' order: a batch names the outputs of documents whose
+/// warning naming both inputs and both files; names that differ only in case meet
+/// ([`case_folded`]). Never a file written over, and nothing lost. Which output is first is the inputs' order: a batch names the outputs of documents whose
 /// names can meet one after another ([`crate::batch::run`]), and a document its own in order.
 pub fn claim(path: &Path, owner: &str) -> PathBuf {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -219,15 +219,15 @@ pub fn claim_names(base: &str, owner: &str, files: &dyn Fn(&str) -> Vec<PathBuf>
     loop {
         let name = if n == 1 { base.to_string() } else { format!("{base}_{n}") };
         let paths = files(&name);
-        if let Some(p) = paths.iter().find(|p| taken.contains_key(*p)) {
+        if let Some(p) = paths.iter().find(|p| taken.contains_key(&case_folded(p))) {
             if first_owner.is_none() {
-                first_owner = Some((p.clone(), taken[p].clone()));
+                first_owner = Some((p.clone(), taken[&case_folded(p)].clone()));
             }
             n += 1;
             continue;
         }
         for p in &paths {
-            taken.insert(p.clone(), owner.to_string());
+            taken.insert(case_folded(p), owner.to_string());
         }
         drop(taken);
         if let Some((p, by)) = first_owner {
@@ -240,6 +240,14 @@ pub fn claim_names(base: &str, owner: &str, files: &dyn Fn(&str) -> Vec<PathBuf>
         }
         return name;
     }
+}
+
+/// The key a path is claimed under: its ASCII letters in lower case, so that two outputs
+/// whose names differ only in case (`object_oA10.glb`, `object_oa10.glb`) do not meet on a
+/// file system that does not tell case (Windows, macOS), as they would if the folder were
+/// written or copied there.
+fn case_folded(p: &Path) -> PathBuf {
+    PathBuf::from(p.to_string_lossy().to_ascii_lowercase())
 }
 
 /// A file-name-safe version of a name.

@@ -434,6 +434,21 @@ fn outputs_of_two_documents_never_meet_without_a_word() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert_eq!(std::fs::read_dir(&out2).unwrap().count(), 2, "{}", text(&o.stdout));
+    // Names that differ only in case meet too (on Windows or macOS they would be one file):
+    // `OBJECT_DEKUNUTS` and `object_dekunuts` in one folder, walked in name order.
+    let cased = tmp.path().join("cased");
+    std::fs::create_dir(&cased).unwrap();
+    std::fs::copy(&scrub, cased.join("OBJECT_DEKUNUTS")).unwrap();
+    std::fs::copy(&scrub, cased.join("object_dekunuts")).unwrap();
+    let out3 = tmp.path().join("out3");
+    let o = boneyard(&["export", s(&cased), "-f", "glb", "-o", s(&out3)]);
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{e}");
+    let mut names: Vec<String> =
+        std::fs::read_dir(&out3).unwrap().map(|f| f.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["OBJECT_DEKUNUTS.glb", "object_dekunuts_2.glb"], "{e}");
+    assert!(e.contains(&format!("also an output of {}", cased.join("OBJECT_DEKUNUTS").display())), "{e}");
 }
 
 #[cfg(unix)]
