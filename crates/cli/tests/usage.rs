@@ -128,6 +128,45 @@ fn a_zelda_clip_is_exported_on_a_skeleton_of_its_size() {
     }
 }
 
+/// Every clip of a skeleton exported: a clip no name assigns to one of two skeletons of its size
+/// is written with each (object_rd's 11 clips, `gGibdoRedead...`, with the Gibdo and the
+/// Redead), one the names assign with its own only (gameplay_keep's door clips, not the arrow).
+#[test]
+fn clips_shared_by_skeletons_of_one_size_are_written_with_each() {
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", "clips_shared_by_skeletons_of_one_size") else { return };
+    let tmp = tempfile::Builder::new().prefix("boneyard-usage-each-").tempdir().unwrap();
+    let animations = |glb: &std::path::Path| -> Vec<String> {
+        let b = std::fs::read(glb).unwrap();
+        let n = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+        let v: serde_json::Value = serde_json::from_slice(&b[20..20 + n]).unwrap();
+        v["animations"]
+            .as_array()
+            .map_or(Vec::new(), |a| a.iter().map(|x| x["name"].as_str().unwrap().into()).collect())
+    };
+    let out = tmp.path().join("rd");
+    let o =
+        boneyard(&["-q", "export", dir.join("object_rd").to_str().unwrap(), "-f", "glb", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let gibdo = animations(&out.join("object_rd_gGibdoSkel.glb"));
+    assert_eq!(gibdo.len(), 11);
+    assert_eq!(animations(&out.join("object_rd_gRedeadSkel.glb")), gibdo);
+    let out = tmp.path().join("keep");
+    let keep = dir.join("gameplay_keep");
+    let o = boneyard(&[
+        "-q",
+        "export",
+        keep.to_str().unwrap(),
+        "-f",
+        "glb",
+        "--skeleton",
+        "gArrowSkel",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(animations(&out.join("gameplay_keep_gArrowSkel.glb")), ["gArrow1_Anim", "gArrow2_Anim"]);
+}
+
 #[test]
 fn flags_a_format_does_not_use_are_said() {
     // `--frame` of nothing (the rest pose has no frames) is refused; a flag the format does

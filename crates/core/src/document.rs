@@ -217,6 +217,14 @@ pub trait Document: Send + Sync {
         self.animations().get(anim).is_some_and(|a| a.skeleton == Some(skeleton))
     }
 
+    /// The skeletons besides its own that animation `anim` is written with when every clip
+    /// of a skeleton is exported: those the family cannot tell apart as its player (Zelda 64:
+    /// skeletons of one size whose names do not say which, the Gibdo's and the Redead's).
+    /// Each is one [`Document::plays_on`] allows. Default: none.
+    fn also_plays_on(&self, _anim: usize) -> &[usize] {
+        &[]
+    }
+
     /// [`Document::sample_locals`] of `anim` played on `skeleton`, which
     /// [`Document::plays_on`] allows: the clip's channels with that skeleton's own rest
     /// values where the clip gives none. Default: the clip's own skeleton only.

@@ -97,6 +97,9 @@ pub struct AnimDef {
     pub kind: AnimKind,
     /// Index of the skeleton it was paired with, when one fits.
     pub skeleton: Option<usize>,
+    /// The other skeletons of that size it is written with too, where no name tells which of
+    /// them it plays on (the Gibdo's and the Redead's clips are one set in the game).
+    pub also: Vec<usize>,
 }
 
 /// Read a normal `AnimationHeader` at `addr` (without knowing the joint count yet).

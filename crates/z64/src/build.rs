@@ -556,7 +556,16 @@ fn read_asset(ctx: &Ctx, ci: usize, a: &Asset) -> Result<Option<Item>> {
     let seg = (ctx.home_file().segment as u32) << 24;
     let addr = seg | a.offset;
     let anim = |frames, joints, kind| {
-        Item::Anim(AnimDef { addr, ctx: ci, name: a.name.clone(), frames, joints, kind, skeleton: None })
+        Item::Anim(AnimDef {
+            addr,
+            ctx: ci,
+            name: a.name.clone(),
+            frames,
+            joints,
+            kind,
+            skeleton: None,
+            also: Vec::new(),
+        })
     };
     Ok(Some(match a.kind {
         'S' if a.attrs.starts_with("Curve") => Item::Skel(crate::curve::read_skeleton(ctx, addr, ci, a.name.clone())?),
@@ -646,7 +655,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         let addr = (seg as u32) << 24 | h as u32;
         if let Ok((frames, joints, kind)) = anim::read_legacy_header(ctx, addr) {
             let name = scanned_name(&file.shown, "legacy_anim", h as u64);
-            f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints, kind, skeleton: None });
+            f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints, kind, skeleton: None, also: Vec::new() });
         }
     }
     // Curve animations (`ptr ptr ptr 0001 frames`), and the skeleton headers that read as curve
@@ -688,7 +697,16 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         for (addr, header) in headers {
             let name = format!("{}_curve_anim_{:06X}", file.shown, addr & 0xFF_FFFF);
             let kind = AnimKind::Curve { header };
-            f.anims.push(AnimDef { addr, ctx: ci, name, frames: header.frames, joints: 0, kind, skeleton: None });
+            f.anims.push(AnimDef {
+                addr,
+                ctx: ci,
+                name,
+                frames: header.frames,
+                joints: 0,
+                kind,
+                skeleton: None,
+                also: Vec::new(),
+            });
         }
     }
     // MM keyframe skeletons, and (only where one was found) keyframe animations.
@@ -716,7 +734,16 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
             if let Ok(header) = crate::keyframe::read_header(ctx, addr) {
                 let name = scanned_name(&file.shown, "kf_anim", h as u64);
                 let kind = AnimKind::KeyFrame { header, flex: false };
-                f.anims.push(AnimDef { addr, ctx: ci, name, frames: header.frames, joints: 0, kind, skeleton: None });
+                f.anims.push(AnimDef {
+                    addr,
+                    ctx: ci,
+                    name,
+                    frames: header.frames,
+                    joints: 0,
+                    kind,
+                    skeleton: None,
+                    also: Vec::new(),
+                });
             }
         }
     }
@@ -724,7 +751,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         let addr = (seg as u32) << 24 | h as u32;
         if let Ok((frames, kind)) = anim::read_normal_header(ctx, addr) {
             let name = scanned_name(&file.shown, "Anim", h as u64);
-            f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: 0, kind, skeleton: None });
+            f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: 0, kind, skeleton: None, also: Vec::new() });
         }
     }
 }
@@ -776,7 +803,16 @@ fn link_animations(ctx: &Ctx, ci: usize, names: Option<&Variant>, f: &mut Found)
                 seen.insert(addr);
                 f.named.insert((ci, addr));
                 let name = a.name.clone();
-                f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: LINK_JOINTS, kind, skeleton: None });
+                f.anims.push(AnimDef {
+                    addr,
+                    ctx: ci,
+                    name,
+                    frames,
+                    joints: LINK_JOINTS,
+                    kind,
+                    skeleton: None,
+                    also: Vec::new(),
+                });
             }
             Err(e) => f.warnings.push(Warning::at(
                 e.file.clone().unwrap_or_else(|| file.name.clone()),
@@ -826,7 +862,8 @@ fn link_animations(ctx: &Ctx, ci: usize, names: Option<&Variant>, f: &mut Found)
         }
         if let Ok((frames, kind)) = anim::read_link_header(ctx, addr) {
             let name = format!("link_anim_{h:06X}");
-            let a = AnimDef { addr, ctx: ci, name, frames, joints: LINK_JOINTS, kind, skeleton: None };
+            let a =
+                AnimDef { addr, ctx: ci, name, frames, joints: LINK_JOINTS, kind, skeleton: None, also: Vec::new() };
             if !data_range(&a).is_some_and(overlaps_named) {
                 scanned.push(a);
             }
@@ -876,14 +913,32 @@ fn add_explicit(ctx: &Ctx, ci: usize, x: &Explicit, f: &mut Found) -> Result<()>
             let header = crate::keyframe::read_header(ctx, addr)?;
             let kind = AnimKind::KeyFrame { header, flex: false };
             let name = name("kf_anim");
-            f.anims.push(AnimDef { addr, ctx: ci, name, frames: header.frames, joints: 0, kind, skeleton: None });
+            f.anims.push(AnimDef {
+                addr,
+                ctx: ci,
+                name,
+                frames: header.frames,
+                joints: 0,
+                kind,
+                skeleton: None,
+                also: Vec::new(),
+            });
             f.required.push((ci, addr));
         }
         ExplicitKind::CurveAnimation => {
             let header = crate::curve::read_header(ctx, addr)?;
             let kind = AnimKind::Curve { header };
             let name = name("curve_anim");
-            f.anims.push(AnimDef { addr, ctx: ci, name, frames: header.frames, joints: 0, kind, skeleton: None });
+            f.anims.push(AnimDef {
+                addr,
+                ctx: ci,
+                name,
+                frames: header.frames,
+                joints: 0,
+                kind,
+                skeleton: None,
+                also: Vec::new(),
+            });
             f.required.push((ci, addr));
         }
     }
@@ -928,7 +983,9 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
     let mut kf_loads: std::collections::HashMap<_, Option<bool>> = std::collections::HashMap::new();
     let mut curve_loads: std::collections::HashMap<_, Option<bool>> = std::collections::HashMap::new();
     // Clips that fit several skeletons of one size, by the first of those: (skeleton, clip).
-    let mut shared: std::collections::BTreeMap<usize, Vec<(usize, String)>> = std::collections::BTreeMap::new();
+    // (The clip's name, and the others it is written with.)
+    type Shared = Vec<(usize, String, Vec<usize>)>;
+    let mut shared: std::collections::BTreeMap<usize, Shared> = std::collections::BTreeMap::new();
     for mut a in anims {
         let required = f.required.contains(&(ci, a.addr));
         let named = required || f.named.contains(&(ci, a.addr));
@@ -942,8 +999,9 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
                 let fitting = gap.and_then(|g| (1..=3).find_map(|d| normal_by_len.get(&g.checked_sub(d)?)));
                 let pick = match (gap, fitting) {
                     (Some(_), Some(same)) => {
-                        let s = closest_named(&f.skels, same, &a.name);
+                        let (s, ties) = closest_named(&f.skels, same, &a.name);
                         among = (same.len() > 1).then_some(same[0]);
+                        a.also = ties;
                         Some(s)
                     }
                     (Some(_), None) => None,
@@ -1035,7 +1093,7 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
         match if checked { Ok(()) } else { a.validate(&ctx) } {
             Ok(()) => {
                 if let (Some(first), Some(s)) = (among, a.skeleton) {
-                    shared.entry(first).or_default().push((s, a.name.clone()));
+                    shared.entry(first).or_default().push((s, a.name.clone(), a.also.clone()));
                 }
                 keep.push(a)
             }
@@ -1051,9 +1109,16 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
         let played: Vec<String> = same
             .iter()
             .filter_map(|&s| {
-                let on: Vec<&str> = clips.iter().filter(|(k, _)| *k == s).map(|(_, c)| c.as_str()).collect();
+                let on: Vec<&str> = clips.iter().filter(|(k, ..)| *k == s).map(|(_, c, _)| c.as_str()).collect();
+                let with = clips.iter().filter(|(.., also)| also.contains(&s)).count();
                 let more = if on.len() > 3 { format!(" and {} more", on.len() - 3) } else { String::new() };
-                (!on.is_empty()).then(|| format!("{}: {}{more}", f.skels[s].name, on[..on.len().min(3)].join(", ")))
+                let mut line = (!on.is_empty())
+                    .then(|| format!("{}: {}{more}", f.skels[s].name, on[..on.len().min(3)].join(", ")));
+                if with > 0 {
+                    let also = format!("{} also: {with} of them", f.skels[s].name);
+                    line = Some(line.map_or(also.clone(), |l| format!("{l}; {also}")));
+                }
+                line
             })
             .collect();
         f.warnings.push(Warning::at(
@@ -1061,7 +1126,8 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
             u64::from(f.skels[first].addr & 0xFF_FFFF),
             format!(
                 "skeletons {} have {limbs} limbs each, and {} clips fit them all: each is played on the one whose \
-                 name shares the most with the clip's (the first where none shares more): {}",
+                 name says the clip's most, and where none says more on the first and written with each of \
+                 them: {}",
                 names.join(", "),
                 clips.len(),
                 played.join("; ")
@@ -1078,23 +1144,47 @@ fn match_and_check(files: &[SegFile], f: &mut Found, ci: usize, s0: usize, a0: u
 /// one size must not cost clips x skeletons).
 const SAME_SIZE_SKELETONS: usize = 8;
 
-/// Of skeletons `same` (which all fit the clip), the one whose name shares the longest start
-/// with the clip's `clip` name (gameplay_keep's `gDoorChildOpeningLeftAnim` goes with
-/// `gDoorSkel`, not `gArrowSkel`; `object_cow`'s `gCowTailSwishAnim` with `gCowTailSkel`); the
-/// first of them where none shares more.
-fn closest_named(skels: &[SkelDef], same: &[usize], clip: &str) -> usize {
-    let shared = |s: usize| skels[s].name.bytes().zip(clip.bytes()).take_while(|(a, b)| a == b).count();
-    let mut best = same[0];
-    let mut best_len = shared(best);
-    for &s in &same[1..] {
-        let n = shared(s);
-        if n > best_len {
-            (best, best_len) = (s, n);
-        }
-    }
-    best
+/// Of skeletons `same` (which all fit the clip), the one whose name says the clip's most: the
+/// most words of the skeleton's name (`gCowTailSkel`: Cow, Tail) found among the clip's
+/// (`gCowTailSwishAnim`), so gameplay_keep's `gDoorChildOpeningLeftAnim` goes with `gDoorSkel`,
+/// not `gArrowSkel`, and the Moblin's `gEnMbClubStrikeDownAnim` with `gEnMbClubSkel`. The
+/// first of them where none says more, and then the others that say as much: the clip is
+/// written with each (`gGibdoRedeadWalkAnim` names the Gibdo and the Redead).
+fn closest_named(skels: &[SkelDef], same: &[usize], clip: &str) -> (usize, Vec<usize>) {
+    let clip_words = name_words(clip);
+    let says = |s: usize| name_words(&skels[s].name).iter().filter(|w| clip_words.contains(w)).count();
+    let most = same.iter().map(|&s| says(s)).max().unwrap_or(0);
+    let mut tied = same.iter().copied().filter(|&s| says(s) == most);
+    let best = tied.next().unwrap_or(same[0]);
+    (best, tied.collect())
 }
 
+/// The words of a decomp name, lower-cased, without the ones every such name has: split at
+/// `_`, where a capital follows a small letter or a digit and where a digit follows a letter
+/// (`gEnMbClubSkel`: en, mb, club; `gArrow1_Anim`: arrow, 1).
+fn name_words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut prev: Option<char> = None;
+    for c in name.chars() {
+        let boundary = c == '_'
+            || (c.is_ascii_uppercase() && prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit()))
+            || (c.is_ascii_digit() && prev.is_some_and(|p| p.is_ascii_alphabetic()));
+        if boundary && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c != '_' {
+            word.push(c.to_ascii_lowercase());
+        }
+        prev = Some(c);
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words.retain(|w| !matches!(w.as_str(), "g" | "skel" | "anim" | "limb" | "limbs"));
+    words.dedup();
+    words
+}
 /// An animation that does not fit its skeleton or data: an error when the caller asked for it
 /// (`required`), a warning when the asset table named it (the table's claim did not hold),
 /// nothing for a scan candidate (only a candidate).
@@ -1148,6 +1238,18 @@ pub fn nothing_found(name: &str) -> Error {
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
+
+    /// The words a name is compared by, as the decomp's names are made.
+    #[test]
+    fn name_words_split_as_the_decomp_names_are_made() {
+        let w = |n: &str| super::name_words(n);
+        assert_eq!(w("gEnMbClubSkel"), ["en", "mb", "club"]);
+        assert_eq!(w("gArrow1_Anim"), ["arrow", "1"]);
+        assert_eq!(w("gGibdoRedeadWalkAnim"), ["gibdo", "redead", "walk"]);
+        assert_eq!(w("object_rd_Skel_003DD8"), ["object", "rd", "003", "dd", "8"]);
+        assert_eq!(w("gPlayerAnim_link_normal_walk"), ["player", "link", "normal", "walk"]);
+        assert!(w("").is_empty() && w("__").is_empty() && w("gSkel").is_empty());
+    }
 
     /// Two readings that both verify on a file give only what they agree on: entries at the
     /// same offset, of the same kind and name, in both (no real file of the shared data has

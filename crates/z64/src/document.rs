@@ -722,6 +722,10 @@ impl Document for Z64Document {
                 && own.limb_type == target.limb_type)
     }
 
+    fn also_plays_on(&self, anim: usize) -> &[usize] {
+        self.found.anims.get(anim).map_or(&[], |a| a.also.as_slice())
+    }
+
     fn sample_locals_on(
         &self,
         anim: usize,

@@ -108,8 +108,10 @@ fn clips_that_fit_several_skeletons_go_to_the_one_their_name_says() {
         ("object_cow", "gCowBodyChewAnim", "gCowBodySkel"),
         ("object_mb", "gEnMbClubStrikeDownAnim", "gEnMbClubSkel"),
         ("object_mb", "gEnMbSpearChargeAnim", "gEnMbSpearSkel"),
-        // No name says more: the file's first of that size.
+        // No name says more: the file's first of that size (and written with the other).
         ("object_wf", "gWolfosRunningAnim", "gWolfosWhiteSkel"),
+        ("object_wf", "gWolfosWaitingAnim", "gWolfosWhiteSkel"),
+        ("object_rd", "gGibdoRedeadWalkAnim", "gGibdoSkel"),
     ];
     for (file, clip, skeleton) in cases {
         let doc = boneyard_z64::open_files(vec![InputFile::read(&dir.join(file)).unwrap()]).unwrap();
@@ -118,6 +120,18 @@ fn clips_that_fit_several_skeletons_go_to_the_one_their_name_says() {
         assert_eq!(on.name, skeleton, "{file}: {clip}");
         let said = doc.warnings().iter().filter(|w| w.message.contains("limbs each, and")).count();
         assert_eq!(said, 1, "{file}: {:?}", doc.warnings());
+        // Written with the others only where no name says which: the Wolfos' and the Gibdo's
+        // and Redead's (whose clips name both), not the door's, the cow's or the Moblin's.
+        let also: Vec<&str> = doc.also_plays_on(a.index).iter().map(|&s| doc.skeletons()[s].name.as_str()).collect();
+        let want: &[&str] = match file {
+            "object_wf" => &["gWolfosNormalSkel"],
+            "object_rd" => &["gRedeadSkel"],
+            _ => &[],
+        };
+        assert_eq!(also, want, "{file}: {clip}");
+        assert!(also
+            .iter()
+            .all(|name| doc.plays_on(a.index, doc.skeletons().iter().position(|s| s.name == *name).unwrap())));
     }
 }
 

@@ -230,6 +230,11 @@ pub fn targets(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -> 
             if let Some(clips) = doc.skeleton_for(a).and_then(|sk| per.get_mut(sk)) {
                 clips.push(a);
             }
+            for &sk in doc.also_plays_on(a) {
+                if let Some(clips) = per.get_mut(sk) {
+                    clips.push(a);
+                }
+            }
         }
         return Ok(per.into_iter().enumerate().collect());
     }
@@ -372,7 +377,9 @@ pub fn selection(doc: &dyn Document, anims: &[String], skeleton: Option<&str>) -
         }
     };
     let anims = if anims.is_empty() {
-        (0..doc.animations().len()).filter(|&a| doc.skeleton_for(a) == Some(sk)).collect()
+        (0..doc.animations().len())
+            .filter(|&a| doc.skeleton_for(a) == Some(sk) || doc.also_plays_on(a).contains(&sk))
+            .collect()
     } else {
         chosen
     };
