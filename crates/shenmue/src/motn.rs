@@ -36,6 +36,7 @@ use crate::layout::motn as L;
 pub use lazy::Curves;
 
 mod lazy;
+mod order;
 mod scan;
 use boneyard_core::reader::cstr;
 use boneyard_core::{Endian, Error, Reader, Result};
@@ -758,7 +759,8 @@ impl MotnFile {
         // entry: an offset is below the file's size, a u32 (checked against the header's),
         // and an entry index below 4096, so both fit a u64 key.
         let mut keys: Vec<u64> = raw.iter().enumerate().map(|(i, r)| (r.3 as u64) << 32 | i as u64).collect();
-        keys.sort_unstable();
+        let mut scratch = Vec::new();
+        order::sort_by_offset(&mut keys, &mut scratch);
         let mut starts: Vec<usize> = Vec::with_capacity(keys.len());
         let mut block_of = vec![0usize; raw.len()];
         for &key in &keys {
@@ -822,7 +824,7 @@ impl MotnFile {
                 .filter(|(_, r)| (meta_lo..meta_hi).contains(&(r.2 as usize)))
                 .map(|(i, r)| u64::from(r.2) << 32 | i as u64),
         );
-        keys.sort_unstable();
+        order::sort_by_offset(&mut keys, &mut scratch);
         // Walked from the last: a block ends where the one after it starts (the name table for
         // the last).
         let mut meta_end = vec![0usize; raw.len()];

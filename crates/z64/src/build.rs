@@ -1151,10 +1151,15 @@ const SAME_SIZE_SKELETONS: usize = 8;
 /// first of them where none says more, and then the others that say as much: the clip is
 /// written with each (`gGibdoRedeadWalkAnim` names the Gibdo and the Redead).
 fn closest_named(skels: &[SkelDef], same: &[usize], clip: &str) -> (usize, Vec<usize>) {
+    // (Most clips fit one skeleton: no words are made for them.)
+    if let [only] = same {
+        return (*only, Vec::new());
+    }
     let clip_words = name_words(clip);
-    let says = |s: usize| name_words(&skels[s].name).iter().filter(|w| clip_words.contains(w)).count();
-    let most = same.iter().map(|&s| says(s)).max().unwrap_or(0);
-    let mut tied = same.iter().copied().filter(|&s| says(s) == most);
+    let said: Vec<usize> =
+        same.iter().map(|&s| name_words(&skels[s].name).iter().filter(|w| clip_words.contains(w)).count()).collect();
+    let most = said.iter().copied().max().unwrap_or(0);
+    let mut tied = same.iter().zip(&said).filter(|&(_, &n)| n == most).map(|(&s, _)| s);
     let best = tied.next().unwrap_or(same[0]);
     (best, tied.collect())
 }

@@ -138,7 +138,7 @@ fn runs(
 
 /// [`runs`] for u8 counts and u8 key frames (all but a handful of MOTION.BIN's sequences),
 /// on the slices themselves (`counts` holds the `n` counts, `frames` the interior frames), as
-/// two straight passes instead of one walk with two frame loads a curve: the block 4 bytes
+/// a pass of byte compares and one walk over the counts with no frame loads: the block 4 bytes
 /// the curves use, when they are there, every unused trailing bit pair is zero and every
 /// descent of the key frames is at the first frame of a curve's run (`None` otherwise).
 fn narrow_runs(counts: &[u8], frames: &[u8], block4: &[u8], marks: &mut Vec<u8>) -> Option<usize> {
@@ -158,32 +158,30 @@ fn narrow_runs(counts: &[u8], frames: &[u8], block4: &[u8], marks: &mut Vec<u8>)
         }
     }
     marks[total] = 0;
-    // Clear the mark where each curve's run starts. A run of no frames starts where the next
-    // run with frames does (the counts sum to `total`), or at `total` (a spare slot) when no
-    // run with frames follows: the cleared positions are exactly the runs' first frames (and
-    // `total`), so a mark left is a descent inside a run. (`at3` never passes `total`, the
-    // last mark: the check of the index never fails.)
-    let mut at3 = 0usize;
+    // With no block 4 no curve has its bytes: only no curves at all pass (with no frames, so
+    // no descent either).
+    let Some(last4) = block4.len().checked_sub(1) else { return counts.is_empty().then_some(0) };
+    // One walk over the counts (MOTION.BIN has 78,669 curves) does two things:
+    // - Clear the mark where each curve's run starts. A run of no frames starts where the
+    //   next run with frames does (the counts sum to `total`), or at `total` (a spare slot)
+    //   when no run with frames follows: the cleared positions are exactly the runs' first
+    //   frames (and `total`), so a mark left is a descent inside a run. (`at3` never passes
+    //   `total`, the last mark: the clamp never changes it.)
+    // - Gather the unused pairs of each curve's last block 4 byte. `last` is the curve's last
+    //   block 4 byte, one before the bytes used so far (wrapping before the first curve;
+    //   every curve has at least one byte). The index is clamped to block 4's last byte (in
+    //   bounds by construction), and since `last` only grows, every read was the curve's own
+    //   byte exactly when the final `at4` is within block 4 (checked after).
+    let (mut at3, mut last, mut spare) = (0usize, usize::MAX, 0u8);
     for &c in counts {
-        if let Some(m) = marks.get_mut(at3) {
-            *m = 0;
-        }
-        at3 += usize::from(c);
+        marks[at3.min(total)] = 0;
+        let c = usize::from(c);
+        at3 += c;
+        last = last.wrapping_add(usize::from(BYTES4[c]));
+        spare |= block4[last.min(last4)] & SPARE4[c];
     }
     if marks.iter().fold(0u8, |a, &m| a | m) != 0 {
         return None;
-    }
-    // The unused pairs of each curve's last block 4 byte. The index is clamped to block 4's
-    // last byte (in bounds by construction), and since `last` only grows, every read was the
-    // curve's own byte exactly when the final `at4` is within block 4 (checked after).
-    let Some(last4) = block4.len().checked_sub(1) else { return counts.is_empty().then_some(0) };
-    // `last` is the curve's last block 4 byte, one before the bytes used so far (wrapping
-    // before the first curve; every curve has at least one byte).
-    let (mut last, mut spare) = (usize::MAX, 0u8);
-    for &c in counts {
-        let c = usize::from(c);
-        last = last.wrapping_add(usize::from(BYTES4[c]));
-        spare |= block4[last.min(last4)] & SPARE4[c];
     }
     let at4 = last.wrapping_add(1);
     (spare == 0 && at4 <= block4.len()).then_some(at4)
