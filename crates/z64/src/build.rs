@@ -559,7 +559,7 @@ fn read_asset(ctx: &Ctx, ci: usize, a: &Asset) -> Result<Option<Item>> {
         Item::Anim(AnimDef {
             addr,
             ctx: ci,
-            name: a.name.clone(),
+            name: a.name.to_string(),
             frames,
             joints,
             kind,
@@ -568,17 +568,19 @@ fn read_asset(ctx: &Ctx, ci: usize, a: &Asset) -> Result<Option<Item>> {
         })
     };
     Ok(Some(match a.kind {
-        'S' if a.attrs.starts_with("Curve") => Item::Skel(crate::curve::read_skeleton(ctx, addr, ci, a.name.clone())?),
+        'S' if a.attrs.starts_with("Curve") => {
+            Item::Skel(crate::curve::read_skeleton(ctx, addr, ci, a.name.to_string())?)
+        }
         'S' => {
-            let (flex, lt) = limb_type_of(&a.attrs);
+            let (flex, lt) = limb_type_of(a.attrs);
             let Some(lt) = lt else {
                 return Err(Error::invalid(a.offset as u64, format!("limb type {:?} is not read", a.attrs)));
             };
-            Item::Skel(skeleton::read_skeleton(ctx, addr, ci, a.name.clone(), Some(lt), flex)?)
+            Item::Skel(skeleton::read_skeleton(ctx, addr, ci, a.name.to_string(), Some(lt), flex)?)
         }
         'T' if a.attrs.starts_with("Legacy") => {
             let count = a.attrs.split('/').nth(1).and_then(|c| c.parse().ok());
-            Item::Skel(skeleton::read_legacy_skeleton(ctx, addr, count, ci, a.name.clone())?)
+            Item::Skel(skeleton::read_legacy_skeleton(ctx, addr, count, ci, a.name.to_string())?)
         }
         'A' => {
             let (frames, kind) = anim::read_normal_header(ctx, addr)?;
@@ -802,7 +804,7 @@ fn link_animations(ctx: &Ctx, ci: usize, names: Option<&Variant>, f: &mut Found)
             Ok((frames, kind)) => {
                 seen.insert(addr);
                 f.named.insert((ci, addr));
-                let name = a.name.clone();
+                let name = a.name.to_string();
                 f.anims.push(AnimDef {
                     addr,
                     ctx: ci,
@@ -1264,13 +1266,7 @@ mod tests {
     fn readings_that_both_fit_give_what_they_agree_on() {
         use crate::names::{Asset, Variant};
         use std::sync::Arc;
-        let at = |offset: u32, name: &str| Asset {
-            offset,
-            kind: 'A',
-            name: name.into(),
-            attrs: String::new(),
-            versions: String::new(),
-        };
+        let at = |offset: u32, name: &'static str| Asset { offset, kind: 'A', name, attrs: "", versions: "" };
         let a: &'static Arc<Variant> = Box::leak(Box::new(Arc::new(Variant::new(
             "xml for a".into(),
             vec!["ntsc-1.0"],
@@ -1284,7 +1280,7 @@ mod tests {
         let common = super::common_reading(&[a, b]);
         assert_eq!(common.label, "what the readings that fit agree on (xml for a; xml for b)");
         assert_eq!(common.versions, vec!["ntsc-1.0", "pal-1.0"]);
-        let names: Vec<&str> = common.assets.iter().map(|x| x.name.as_str()).collect();
+        let names: Vec<&str> = common.assets.iter().map(|x| x.name).collect();
         assert_eq!(names, ["gShared"]);
     }
 

@@ -64,11 +64,11 @@ pub struct Asset {
     /// `S`, `L`, `T`, `A`, `P`, `G`, `C` or `D` (see the module documentation).
     pub kind: char,
     /// The decomp's name.
-    pub name: String,
+    pub name: &'static str,
     /// Kind-specific attributes (`Type/LimbType`, ...).
-    pub attrs: String,
+    pub attrs: &'static str,
     /// The decomp's version pattern the entry is limited to; empty: every build.
-    pub versions: String,
+    pub versions: &'static str,
 }
 
 /// A file's entries as the decomp's two descriptions give them.
@@ -109,7 +109,7 @@ impl Variant {
         let key = |i: &u32| (self.assets[*i as usize].offset, self.assets[*i as usize].kind);
         let from = self.by_offset.partition_point(|i| key(i) < (offset, kind));
         let i = *self.by_offset.get(from).filter(|i| key(i) == (offset, kind))?;
-        Some(self.assets[i as usize].name.as_str())
+        Some(self.assets[i as usize].name)
     }
 
     /// Whether it names any skeleton or animation.
@@ -119,10 +119,25 @@ impl Variant {
 }
 
 /// The table of every known file, by lower-case file name (the decomp's file names mix cases,
-/// e.g. `object_oA10`; the reader's stems are lower-case).
+/// e.g. `object_oA10`; the reader's stems are lower-case). (The reader parses only the files it
+/// is asked for: [`variants`].)
+#[cfg(test)]
 pub fn tables() -> &'static HashMap<String, FileTable> {
     static MAP: OnceLock<HashMap<String, FileTable>> = OnceLock::new();
     MAP.get_or_init(|| parse_table(TABLE))
+}
+
+/// The shipped table's sections by lower-case file name, unparsed: a command on one object
+/// parses that object's entries only (all 6,900 lines were most of a one-file command's work).
+fn sections() -> &'static HashMap<String, Vec<Section>> {
+    static MAP: OnceLock<HashMap<String, Vec<Section>>> = OnceLock::new();
+    MAP.get_or_init(|| {
+        let mut map: HashMap<String, Vec<Section>> = HashMap::new();
+        for (file, section) in split_sections(TABLE) {
+            map.entry(file).or_default().push(section);
+        }
+        map
+    })
 }
 
 /// The distinct readings of one file over [`VERSIONS`] (empty for an unknown file), in the
@@ -132,10 +147,18 @@ pub fn variants(file: &str) -> &'static [Arc<Variant>] {
     // them at once cost a ROM-less open of one object about 30 ms).
     // Shared (`Arc`): a document keeps the reading it took without copying its entries.
     static MAP: OnceLock<HashMap<String, OnceLock<Vec<Arc<Variant>>>>> = OnceLock::new();
-    let map = MAP.get_or_init(|| tables().keys().map(|f| (f.clone(), OnceLock::new())).collect());
+    let map = MAP.get_or_init(|| sections().keys().map(|f| (f.clone(), OnceLock::new())).collect());
     let key = file.to_ascii_lowercase();
-    match (map.get(&key), tables().get(&key)) {
-        (Some(cell), Some(t)) => cell.get_or_init(|| file_variants(t).into_iter().map(Arc::new).collect()).as_slice(),
+    match (map.get(&key), sections().get(&key)) {
+        (Some(cell), Some(parts)) => cell
+            .get_or_init(|| {
+                let mut t = FileTable::default();
+                for part in parts {
+                    part.parse_into(&mut t);
+                }
+                file_variants(&t).into_iter().map(Arc::new).collect()
+            })
+            .as_slice(),
         _ => &[],
     }
 }
@@ -153,7 +176,7 @@ fn file_variants(t: &FileTable) -> Vec<Variant> {
             _ => (&t.plain, "xml"),
         };
         let assets: Vec<Asset> =
-            source.iter().filter(|a| a.versions.is_empty() || version_matches(&a.versions, v)).cloned().collect();
+            source.iter().filter(|a| a.versions.is_empty() || version_matches(a.versions, v)).cloned().collect();
         match out.iter_mut().find(|x| x.assets == assets) {
             Some(x) => x.versions.push(v),
             None => out.push(Variant::new(label.to_string(), vec![v], assets)),
@@ -172,35 +195,78 @@ pub fn is_known(file: &str) -> bool {
 }
 
 /// Parse the shipped table format.
-pub fn parse_table(text: &str) -> HashMap<String, FileTable> {
+#[cfg(test)]
+pub fn parse_table(text: &'static str) -> HashMap<String, FileTable> {
     let mut map: HashMap<String, FileTable> = HashMap::new();
-    // The list entries go to: (file, is the pal description).
-    let mut cur: Option<(String, bool)> = None;
-    for line in text.lines() {
-        if let Some(head) = line.strip_prefix('@') {
-            let (f, pal) = match head.split_once('\t') {
-                Some((f, v)) => (f.to_ascii_lowercase(), v == "pal"),
-                None => (head.to_ascii_lowercase(), false),
-            };
-            let t = map.entry(f.clone()).or_default();
-            if pal {
-                t.pal.get_or_insert_with(Vec::new);
-            }
-            cur = Some((f, pal));
-            continue;
-        }
-        let mut it = line.split('\t');
-        let (Some(off), Some(kind), Some(name)) = (it.next(), it.next(), it.next()) else { continue };
-        let (Ok(offset), Some(kind)) = (u32::from_str_radix(off, 16), kind.chars().next()) else { continue };
-        let attrs = it.next().unwrap_or("").to_string();
-        let versions = it.next().unwrap_or("").to_string();
-        if let Some((f, pal)) = &cur {
-            let t = map.entry(f.clone()).or_default();
-            let list = if *pal { t.pal.get_or_insert_with(Vec::new) } else { &mut t.plain };
-            list.push(Asset { offset, kind, name: name.to_string(), attrs, versions });
-        }
+    for (file, section) in split_sections(text) {
+        section.parse_into(map.entry(file).or_default());
     }
     map
+}
+
+/// One section of the table: a file's entries from one of its descriptions (the lines after
+/// an `@file` or `@file<TAB>pal` header, up to the next header).
+struct Section {
+    /// From the file's PAL description.
+    pal: bool,
+    /// Its lines.
+    body: &'static str,
+}
+
+impl Section {
+    /// Add the section's entries to `t` (a header makes its list known even with no entries).
+    fn parse_into(&self, t: &mut FileTable) {
+        let list = if self.pal { t.pal.get_or_insert_with(Vec::new) } else { &mut t.plain };
+        for line in self.body.lines() {
+            let (fields, tabs) = fields(line);
+            let [off, kind, name, attrs, versions] = fields;
+            if tabs < 2 {
+                continue;
+            }
+            let (Ok(offset), Some(kind)) = (u32::from_str_radix(off, 16), kind.chars().next()) else { continue };
+            list.push(Asset { offset, kind, name, attrs, versions });
+        }
+    }
+}
+
+/// The sections of `text` with their lower-case file names, in the text's order (lines before
+/// the first header belong to no file and are left out).
+fn split_sections(text: &'static str) -> Vec<(String, Section)> {
+    // Header lines are the lines that start with `@` (found by a byte search for `@`).
+    let bytes = text.as_bytes();
+    let starts: Vec<usize> =
+        text.match_indices('@').map(|(i, _)| i).filter(|&i| i == 0 || bytes.get(i - 1) == Some(&b'\n')).collect();
+    let mut out = Vec::with_capacity(starts.len());
+    for (k, &at) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(text.len());
+        let chunk = text.get(at..end).unwrap_or("");
+        let (header, body) = chunk.split_once('\n').unwrap_or((chunk, ""));
+        let (fields, tabs) = fields(header.strip_suffix('\r').unwrap_or(header));
+        // `@file` or `@file<TAB>pal`.
+        let file = fields[0].strip_prefix('@').unwrap_or(fields[0]).to_ascii_lowercase();
+        out.push((file, Section { pal: tabs == 1 && fields[1] == "pal", body }));
+    }
+    out
+}
+
+/// A line's first five tab-separated fields (the rest `""`) and its number of tabs, found in
+/// one pass over its bytes (the library's searches cost more than these short lines).
+fn fields(line: &'static str) -> ([&'static str; 5], usize) {
+    let mut fields = [""; 5];
+    let (mut tabs, mut from) = (0, 0);
+    for (i, &b) in line.as_bytes().iter().enumerate() {
+        if b == b'\t' {
+            // `i` is at an ASCII tab: a character boundary.
+            if let Some(field) = fields.get_mut(tabs) {
+                *field = line.get(from..i).unwrap_or("");
+            }
+            (tabs, from) = (tabs + 1, i + 1);
+        }
+    }
+    if let Some(field) = fields.get_mut(tabs) {
+        *field = line.get(from..).unwrap_or("");
+    }
+    (fields, tabs)
 }
 
 #[cfg(test)]
@@ -458,6 +524,63 @@ fn repeat(
 mod tests {
     use super::*;
 
+    /// The table parsed a section at a time is what a lookup of each line's file read (the
+    /// parser it replaced, kept here): on the shipped table and on texts whose sections
+    /// repeat a file, come before any header, or hold nothing.
+    #[test]
+    fn sections_parse_as_each_line_looked_up() {
+        fn by_line(text: &'static str) -> HashMap<String, FileTable> {
+            let mut map: HashMap<String, FileTable> = HashMap::new();
+            let mut cur: Option<(String, bool)> = None;
+            for line in text.lines() {
+                if let Some(head) = line.strip_prefix('@') {
+                    let (f, pal) = match head.split_once('\t') {
+                        Some((f, v)) => (f.to_ascii_lowercase(), v == "pal"),
+                        None => (head.to_ascii_lowercase(), false),
+                    };
+                    let t = map.entry(f.clone()).or_default();
+                    if pal {
+                        t.pal.get_or_insert_with(Vec::new);
+                    }
+                    cur = Some((f, pal));
+                    continue;
+                }
+                let mut it = line.split('\t');
+                let (Some(off), Some(kind), Some(name)) = (it.next(), it.next(), it.next()) else { continue };
+                let (Ok(offset), Some(kind)) = (u32::from_str_radix(off, 16), kind.chars().next()) else { continue };
+                let attrs = it.next().unwrap_or("");
+                let versions = it.next().unwrap_or("");
+                if let Some((f, pal)) = &cur {
+                    let t = map.entry(f.clone()).or_default();
+                    let list = if *pal { t.pal.get_or_insert_with(Vec::new) } else { &mut t.plain };
+                    list.push(Asset { offset, kind, name, attrs, versions });
+                }
+            }
+            map
+        }
+        let shipped = parse_table(TABLE);
+        assert_eq!(shipped, by_line(TABLE));
+        assert!(shipped.len() > 200, "{}", shipped.len());
+        // What a file's own sections give (as `variants` parses them) is its whole table's.
+        assert_eq!(sections().len(), shipped.len());
+        for (file, whole) in &shipped {
+            let mut own = FileTable::default();
+            for part in &sections()[file] {
+                part.parse_into(&mut own);
+            }
+            assert_eq!(&own, whole, "{file}");
+        }
+        for text in [
+            "10\tS\tgOrphanSkel\n@object_a\n20\tA\tgAAnim\n@object_b\tpal\n@OBJECT_A\n30\tD\tgADL\tx\tgc-*\n",
+            "@object_a\tpal\n40\tS\tgPalSkel\n@object_a\n50\tS\tgSkel\nzz\tS\tbad\n60\n@object_a\tpal\n70\tA\tgMore\n",
+            "",
+            "@object_empty\n",
+            "@object_c\tpal\tmore\n80\tS\tgC\ta\tb\tc\td\n90\tA\n@object_c\tpal\n\n@\n91\tAnim\tgD\t\t\n",
+        ] {
+            assert_eq!(parse_table(text), by_line(text), "{text:?}");
+        }
+    }
+
     #[test]
     fn name_at_is_the_first_entry_of_that_offset_and_kind() {
         // Every reading of every file, asked at every entry's offset for every kind, and just
@@ -468,8 +591,7 @@ mod tests {
                 for a in &v.assets {
                     for kind in ['S', 'A', 'L', 'D', 'P', 'T', 'C', 'G'] {
                         for off in [a.offset, a.offset + 1] {
-                            let want =
-                                v.assets.iter().find(|x| x.offset == off && x.kind == kind).map(|x| x.name.as_str());
+                            let want = v.assets.iter().find(|x| x.offset == off && x.kind == kind).map(|x| x.name);
                             assert_eq!(v.name_at(off, kind), want, "{file} {off:#x} {kind}");
                             asked += 1;
                         }
@@ -479,8 +601,7 @@ mod tests {
         }
         assert!(asked > 100_000, "{asked}");
         // Two entries of one offset and kind: the first, as the description lists them.
-        let two =
-            |n: &str| Asset { kind: 'D', offset: 8, name: n.into(), attrs: String::new(), versions: String::new() };
+        let two = |n: &'static str| Asset { kind: 'D', offset: 8, name: n, attrs: "", versions: "" };
         let v = Variant::new("t".into(), vec![], vec![two("b"), two("a")]);
         assert_eq!(v.name_at(8, 'D'), Some("b"));
     }
