@@ -173,6 +173,11 @@ fn options_like_keys_and_tolerance() {
 
 /// The byte offset of the first rotation value of node `node` in the glb.
 fn rotation_at(glb: &[u8], node: u64) -> usize {
+    output_at(glb, node, "rotation")
+}
+
+/// Byte offset of node `node`'s `path` output in the glb (its first key).
+fn output_at(glb: &[u8], node: u64, path: &str) -> usize {
     let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
     let j: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
     let anim = &j["animations"][0];
@@ -180,7 +185,7 @@ fn rotation_at(glb: &[u8], node: u64) -> usize {
         .as_array()
         .unwrap()
         .iter()
-        .find(|c| c["target"]["node"] == node && c["target"]["path"] == "rotation")
+        .find(|c| c["target"]["node"] == node && c["target"]["path"] == path)
         .unwrap();
     let acc = &j["accessors"]
         [anim["samplers"][ch["sampler"].as_u64().unwrap() as usize]["output"].as_u64().unwrap() as usize];
@@ -472,6 +477,20 @@ fn shenmue_bad_input_names_clip_and_bone_and_writes_nothing() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let e = stderr(&o);
     assert!(e.contains(RUN) && e.contains("L_foot") && e.contains("not finite"), "{e}");
+    assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
+    // The root a thousand kilometres away at frame 3: past the largest half (65504), which was
+    // written as that half with nothing said.
+    let root = j["nodes"].as_array().unwrap().iter().position(|n| n["name"] == "root").unwrap() as u64;
+    let mut far = bytes.clone();
+    let at = output_at(&bytes, root, "translation") + 12 * 3;
+    let x = f32::from_le_bytes(far[at..at + 4].try_into().unwrap()) + 1.0e6;
+    far[at..at + 4].copy_from_slice(&x.to_le_bytes());
+    let far_glb = d.join("far.glb");
+    std::fs::write(&far_glb, &far).unwrap();
+    let o = boneyard(&["import", s(&far_glb), "--into", s(&motion), "--out", s(&out)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains(RUN) && e.contains("(root) position.x at frame 3") && e.contains("±65504"), "{e}");
     assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
 }
 

@@ -7,7 +7,8 @@
 //!   `trunc(half × 65536)` ([`best_value`]). The nearest half is not always it (truncation
 //!   toward zero), so the halves around the target are tried.
 //! * **Segments.** From a key, the next key is the farthest frame (searched until
-//!   [`SLACK`] frames past the last end that held) whose Hermite segment holds every frame in
+//!   [`SLACK`] frames past the last end that held, and at most [`MAX_SPAN`] frames on) whose
+//!   Hermite segment holds every frame in
 //!   between within the tolerance. The segment's two tangents (the start key's out, the end
 //!   key's in) are the least-squares fit of the frames in between, pulled weakly toward the
 //!   targets' central differences (so that a segment with one or no frame in between is
@@ -23,6 +24,13 @@ use std::f64::consts::TAU;
 
 /// How far past the last end that held the search for a farther one goes.
 pub const SLACK: usize = 12;
+
+/// The most frames one segment spans. Each end tried samples every frame before it, so a
+/// channel held still for all of a long clip cost the square of its length (a 32,701-frame clip
+/// took 9 minutes); spans are bounded so the work is linear in the frames, at the cost of a key
+/// every 256 frames of a hold: at most 127 interior keys over the format's 32,767 frames, within
+/// the 255 a channel's u8 count holds.
+pub const MAX_SPAN: usize = 256;
 /// The weight of the pull toward the central-difference tangents (the fit's residuals are
 /// values; the pull is on tangents × span, in the same units).
 const PULL: f64 = 1e-6;
@@ -153,7 +161,7 @@ pub fn place_keys(q: Quantity, target: &[f64], tolerance: f64) -> Fitted {
     while a + 1 < n {
         let mut best = (a + 1, holds(a, a + 1).unwrap_or((0.0, 0.0)));
         let mut b = a + 2;
-        while b < n && b - best.0 <= SLACK {
+        while b < n && b - best.0 <= SLACK && b - a <= MAX_SPAN {
             if let Some(t) = holds(a, b) {
                 best = (b, t);
             }
@@ -238,6 +246,25 @@ mod tests {
         // One frame: the two keys at frame 0.
         let f = place_keys(Quantity::Position, &[2.0], 5e-4);
         assert_eq!(f.keys.iter().map(|k| (k.frame, k.value)).collect::<Vec<_>>(), vec![(0, 2.0), (0, 2.0)]);
+    }
+
+    /// A hold of a clip near the format's longest is keyed every [`MAX_SPAN`] frames (values
+    /// only, exact), and a line likewise: the work is linear in the frames (the unbounded
+    /// search took minutes on such a clip).
+    #[test]
+    fn long_holds_are_keyed_every_max_span_frames() {
+        let n = 32_701;
+        let f = place_keys(Quantity::Rotation, &vec![0.125; n], 5e-4);
+        let frames: Vec<usize> = f.keys.iter().map(|k| usize::from(k.frame)).collect();
+        let expected: Vec<usize> = (0..n).step_by(MAX_SPAN).chain([n - 1]).collect();
+        assert_eq!(frames, expected);
+        assert!(f.keys.iter().all(|k| k.count == 1 && k.value == 0.125));
+        assert_eq!(f.max_error, 0.0);
+        // 1 mm a frame: every segment is the line (tangents 0.03 m/s, a half is 0.0299...).
+        let y: Vec<f64> = (0..2_000).map(|j| 0.001 * j as f64).collect();
+        let f = place_keys(Quantity::Position, &y, 5e-4);
+        assert!(f.keys.windows(2).all(|w| usize::from(w[1].frame - w[0].frame) <= MAX_SPAN));
+        assert!(f.max_error <= 5e-4, "{}", f.max_error);
     }
 
     #[test]

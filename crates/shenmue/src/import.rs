@@ -373,6 +373,19 @@ pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64) -> Result<Encoded
                 ch.axis.path()
             )));
         }
+        // Positions are stored as IEEE halves: a value past the largest would be written as it
+        // (the game playing the root tens of kilometres from where the clip has it).
+        let most = f64::from(half::f16::MAX);
+        if ch.quantity == Quantity::Position {
+            if let Some((f, v)) = ch.values.iter().enumerate().find(|(_, v)| v.abs() > most) {
+                return Err(err(format!(
+                    "control {} ({}) {} at frame {f} is {v} m, outside the range MOTN's half floats hold (±{most})",
+                    ch.control,
+                    names[usize::from(ch.control)],
+                    ch.axis.path()
+                )));
+            }
+        }
         let fit = place_keys(ch.quantity, &ch.values, tolerance);
         match ch.quantity {
             Quantity::Position => pos_err = pos_err.max(fit.max_error),
@@ -397,8 +410,9 @@ pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64) -> Result<Encoded
     }
     let spec = SequenceSpec { name, frames: clip.frames() as u16, flag_high: target.flag_high(), curves };
     let bytes = encode_sequence_checked(&spec).map_err(|e| {
-        // Name the control by its bone name too.
-        let m = e.to_string();
+        // Name the control by its bone name too. (The encoder's offsets are in the sequence
+        // being made, which is no file's: only the message is kept.)
+        let m = e.kind.to_string();
         let bone = spec
             .curves
             .iter()
