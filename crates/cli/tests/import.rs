@@ -850,9 +850,14 @@ fn an_import_writes_every_file_or_none() {
 
 /// The glb with animation `index` named `name` (its JSON chunk rewritten, the BIN chunk kept).
 fn rename_clip(glb: &[u8], index: usize, name: &str) -> Vec<u8> {
+    edit_json(glb, |j| j["animations"][index]["name"] = Value::from(name))
+}
+
+/// The glb with its JSON chunk edited by `edit`.
+fn edit_json(glb: &[u8], edit: impl FnOnce(&mut Value)) -> Vec<u8> {
     let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
     let mut j: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
-    j["animations"][index]["name"] = Value::from(name);
+    edit(&mut j);
     let mut json = serde_json::to_vec(&j).unwrap();
     while !json.len().is_multiple_of(4) {
         json.push(b' ');
@@ -955,4 +960,56 @@ fn options_and_map_entries_that_can_do_nothing_are_said() {
     assert!(e.contains("tolerance 0.1 is for the writers that drop keys"), "{e}");
     assert!(e.contains(r#"--map: "ghost" names no node of the glTF files"#), "{e}");
     assert!(e.contains(r#"--map: "no_such_limb" (for "limb_02") names no bone of skeleton"#), "{e}");
+}
+
+/// Of the Redead's object (two 25-limb skeletons), a glb whose scene extras are gone (an
+/// editor's round trip) goes to the skeleton its nodes name, the Redead's, not the file's first
+/// (the Gibdo's, which refused it), said in a note; the clip named twice (by index and by name)
+/// is written once; the written clip plays on the Redead as on the Gibdo, so no warning says it
+/// reads back paired with another; `--file` and `--tunic`, which import cannot use, are usage
+/// errors.
+#[test]
+fn the_skeleton_the_nodes_name_is_taken_and_a_clip_named_twice_is_one() {
+    let Some(rd) = shared_data("z64/oot-gc-eu-mq-dbg/object_rd", "the_skeleton_the_nodes_name_is_taken") else {
+        return;
+    };
+    let tmp = tmpdir("rd-nodes");
+    let d = tmp.path();
+    let glb = export_one_glb(d, &[s(&rd), "--skeleton", "gRedeadSkel", "--anim", "gGibdoRedeadWalkAnim"]);
+    let bare = d.join("bare.glb");
+    std::fs::write(
+        &bare,
+        edit_json(&std::fs::read(&glb).unwrap(), |j| {
+            j["scenes"][0].as_object_mut().unwrap().remove("extras");
+        }),
+    )
+    .unwrap();
+    let out = d.join("out");
+    let o = boneyard(&[
+        "import",
+        s(&bare),
+        "--into",
+        s(&rd),
+        "--anim",
+        "#0",
+        "--anim",
+        "gGibdoRedeadWalkAnim",
+        "--out",
+        s(&out),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("(gRedeadSkel), whose bones the glTF's nodes name most (25 of 25"), "{e}");
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let text = j.to_string();
+    assert!(!text.contains("reads back paired"), "{text}");
+    let object = &j["written"].as_array().unwrap()[0];
+    assert_eq!(object["animations"].as_array().unwrap().len(), 1, "{object}");
+    for (flag, value) in [("--file", "object_rd"), ("--tunic", "goron")] {
+        let o = boneyard(&["import", s(&glb), "--into", s(&rd), "--out", s(&d.join("x")), flag, value]);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+        assert!(stderr(&o).contains(flag), "{}", stderr(&o));
+        assert!(!d.join("x").exists());
+    }
 }

@@ -182,13 +182,11 @@ pub fn normal_data(name: &str, joints: &[Vec<[i16; 3]>]) -> Result<NormalData> {
             if let Some(k) = varying.iter().position(|&v| v == (j, c)) {
                 let start = static_max + k * frames;
                 let start = u16::try_from(start).map_err(|_| {
-                    Error::ceiling(
-                        0,
-                        format!(
+                    // (No byte of a file holds it: the clip is being made.)
+                    Error::new(boneyard_core::ErrorKind::Ceiling(format!(
                             "clip {name:?}: joint {j} axis {c} would start at value {start}, past the u16 joint indices ({} varying channels x {frames} frames)",
                             varying.len()
-                        ),
-                    )
+                        )))
                 })?;
                 joint_indices[j][c] = start;
             } else {
@@ -281,6 +279,11 @@ pub fn import_clips(
     let mut taken = std::collections::HashSet::new();
     for clip in clips {
         let mut e = clip_joints(clip, s, &names, fps, &mut out.warnings)?;
+        if !link {
+            // The frame data's u16 indices bound frames x varying channels: said naming the
+            // glTF, before anything is written.
+            normal_data(&e.name, &e.joints).map_err(|err| err.in_file(&clip.source))?;
+        }
         if d.animations().iter().any(|a| a.name == e.symbol) {
             let was = e.symbol.clone();
             e.symbol.push_str("_imported");
@@ -554,11 +557,18 @@ fn read_back(
             }
         }
         let paired = a.skeleton.map(|s| bd.skeletons()[s].name.as_str());
-        if paired != Some(skeleton) {
+        // A clip that fits several skeletons and names none of them more is written with each
+        // (`also`): it is the target's too.
+        let also = a.also.iter().any(|&s| bd.skeletons()[s].name == skeleton);
+        if paired != Some(skeleton) && !also {
             out.warnings.push(Warning::at(
                 file,
                 p.header as u64,
-                format!("the new animation {} reads back paired with skeleton {:?}, not {skeleton} (another skeleton of as many limbs)", p.enc.name, paired),
+                format!(
+                    "the new animation {} reads back paired with skeleton {}, not {skeleton} (another skeleton of as many limbs)",
+                    p.enc.name,
+                    paired.unwrap_or("(none)")
+                ),
             ));
         }
         let mut extra = serde_json::Map::new();

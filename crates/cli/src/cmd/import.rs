@@ -115,7 +115,7 @@ pub fn run(req: &Request) -> Result<()> {
                 .in_file(into[0].name())
                 .into())
         }
-        None => best_skeleton(d, &sources),
+        None => best_skeleton(d, &sources, &map, &mut warnings),
     };
     let target = &d.skeletons()[sk];
     // A map entry that can match nothing is said (a misspelt name read as no entry at all).
@@ -156,6 +156,9 @@ pub fn run(req: &Request) -> Result<()> {
             }
         }
     }
+    // A clip named twice (by name and by `#index`) is written once.
+    let mut seen = std::collections::HashSet::new();
+    picked.retain(|p| seen.insert(*p));
     if picked.is_empty() {
         return Err(boneyard_core::Error::unplaced("holds no animation")
             .in_file(req.gltf[0].display().to_string())
@@ -279,16 +282,58 @@ pub fn run(req: &Request) -> Result<()> {
 /// exports name it in their scene's extras), when the `--into` files have one of that id;
 /// else the first. A level's bodies, a MOTN file's families: the first is seldom the one an
 /// export of another came from. Said on stderr when the glTF chose.
-fn best_skeleton(d: &dyn Document, sources: &[GltfSource]) -> usize {
-    let named = sources.iter().flat_map(|s| &s.skeletons).find_map(|id| d.skeletons().iter().position(|k| &k.id == id));
-    if let Some(k) = named.filter(|_| d.skeletons().len() > 1) {
-        let s = &d.skeletons()[k];
+/// The skeleton to import onto without `--skeleton`: the one the glTF names as exported from
+/// (a boneyard glb's scene extras); else the one whose bones the glTF's nodes name most (after
+/// `--map`), the first where none is named more (an editor's round trip may drop the extras:
+/// the Redead's clips then went to the Gibdo's skeleton, the file's first, and were refused).
+fn best_skeleton(
+    d: &dyn Document,
+    sources: &[GltfSource],
+    map: &HashMap<String, String>,
+    warnings: &mut Vec<Warning>,
+) -> usize {
+    let skeletons = d.skeletons();
+    let claimed: Vec<&String> = sources.iter().flat_map(|s| &s.skeletons).collect();
+    let named = claimed.iter().find_map(|id| skeletons.iter().position(|k| &&k.id == id));
+    if let Some(k) = named {
+        if skeletons.len() > 1 {
+            let s = &skeletons[k];
+            crate::progress::note(&format!(
+                "importing onto skeleton {} ({}), the skeleton the glTF was exported from (--skeleton picks another)",
+                s.id, s.name
+            ));
+        }
+        return k;
+    }
+    let nodes: std::collections::HashSet<&str> = sources
+        .iter()
+        .flat_map(|s| s.nodes.iter().filter_map(|n| n.name.as_deref()))
+        .map(|n| map.get(n).map_or(n, String::as_str))
+        .collect();
+    let matched = |k: usize| skeletons[k].skeleton.bones.iter().filter(|b| nodes.contains(b.name.as_str())).count();
+    let best = (0..skeletons.len()).fold(0, |best, k| if matched(k) > matched(best) { k } else { best });
+    if let (Some(first), Some(s)) = (claimed.first(), skeletons.get(best)) {
+        warnings.push(Warning::in_file(
+            sources.first().map_or("", |s| s.file.as_str()),
+            format!(
+                "the glTF was exported from skeleton {first}, which the --into files do not hold: importing onto {} ({}), whose bones its nodes name most ({} of {}; --skeleton picks another)",
+                s.id,
+                s.name,
+                matched(best),
+                s.skeleton.bones.len()
+            ),
+        ));
+    } else if skeletons.len() > 1 && best != 0 {
+        let s = &skeletons[best];
         crate::progress::note(&format!(
-            "importing onto skeleton {} ({}), the skeleton the glTF was exported from (--skeleton picks another)",
-            s.id, s.name
+            "importing onto skeleton {} ({}), whose bones the glTF's nodes name most ({} of {}; --skeleton picks another)",
+            s.id,
+            s.name,
+            matched(best),
+            s.skeleton.bones.len()
         ));
     }
-    named.unwrap_or(0)
+    best
 }
 
 #[cfg(test)]

@@ -17,6 +17,19 @@ pub fn run(cli: Cli) -> Result<()> {
     // The CLI reads within the default limits (`boneyard_core::Limits::default()`); a library
     // user raises one through `OpenOptions::limits`.
     let options = boneyard_core::OpenOptions { pick: cli.pick, runtime, limits: Default::default() };
+    // Import reads and writes whole game files, and writes no drawing: these would do nothing.
+    if matches!(cli.command, Command::Import(_)) {
+        if let Some(name) = &options.pick {
+            return Err(crate::args::usage(format!(
+                "--file {name:?}: import writes whole game files, not files inside a ROM or archive: give the file itself with --into"
+            )));
+        }
+        if let Some(t) = &cli.tunic {
+            return Err(crate::args::usage(format!(
+                "--tunic {t:?}: import writes animations, which the tunic's colour does not change"
+            )));
+        }
+    }
     if let Some(name) = &options.pick {
         // A folder walk would ask every file in it for one inner file: as many errors as files.
         let files: &[std::path::PathBuf] = match &cli.command {
