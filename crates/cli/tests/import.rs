@@ -1013,3 +1013,36 @@ fn the_skeleton_the_nodes_name_is_taken_and_a_clip_named_twice_is_one() {
         assert!(!d.join("x").exists());
     }
 }
+
+/// Oni: a clip that takes the place of an animation given with --into (the walk, imported with
+/// its TRAM beside the body) gets OniSplit's defaults for type, states and flags unless --like
+/// names it: said, with the fields it had (type 2, states 6 -> 5, flags 0x210: the fixture's
+/// OniSplit XML has Walk, WalkingRightDown -> WalkingLeftDown, Attack AttackForward) and the ones
+/// written; with --like, kept and not said.
+#[test]
+fn an_oni_clip_that_replaces_an_animation_says_which_fields_it_loses() {
+    let Some((walk, body, glb, tmp)) = setup("replaces") else { return };
+    let d = tmp.path();
+    let o = boneyard(&["import", s(&glb), "--into", s(&body), s(&walk), "--out", s(&d.join("a")), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let said: Vec<&str> = j["warnings"].as_array().unwrap().iter().filter_map(|w| w["message"].as_str()).collect();
+    assert!(
+        said.iter().any(|m| m.contains("(type 2, states 6 -> 5, flags 0x210)") && m.contains("--like fixture_walk19")),
+        "{said:?}"
+    );
+    let o = boneyard(&[
+        "import",
+        s(&glb),
+        "--into",
+        s(&body),
+        s(&walk),
+        "--out",
+        s(&d.join("b")),
+        "--like",
+        "fixture_walk19",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("OniSplit's defaults"));
+}

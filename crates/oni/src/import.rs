@@ -417,6 +417,19 @@ pub fn import_clips(
     let mut taken = std::collections::HashSet::new();
     for clip in clips {
         let enc = clip_to_tram(clip, body, &names, like, key_size, tolerance, &mut out.warnings)?;
+        // A clip that takes the place of an animation of the --into files takes none of its
+        // fields without --like: said, as they change how the game plays it.
+        if let Some(old) = doc.trams().iter().find(|t| like.is_none() && t.name == enc.tram.name) {
+            let (new, was) = (&enc.tram, old);
+            out.warnings.push(Warning::in_file(
+                &clip.source,
+                format!(
+                    "clip {:?}: {} is an animation of the --into files already (type {}, states {} -> {}, flags {:#x}); the new one has OniSplit's defaults (type {}, states {} -> {}, flags {:#x}): --like {} keeps its fields",
+                    clip.name, was.name, was.kind, was.from_state, was.to_state, was.flags,
+                    new.kind, new.from_state, new.to_state, new.flags, was.name
+                ),
+            ));
+        }
         let file = format!("TRAM{}.oni", enc.tram.name);
         if !taken.insert(file.to_ascii_lowercase()) {
             return Err(Error::unplaced(format!(
