@@ -573,7 +573,9 @@ fn z64_dekunuts_run_round_trip() {
     eprintln!(
         "CLI z64 round trip: gDekuNutsRunAnim, 18 frames, max rotation matrix error {rot:.2e}, root within {root}"
     );
-    assert!(rot < 2e-3 && root <= 1.0, "{rot} {root}");
+    // The game's matrices within f32 noise, limbs 15 and 20 in gimbal lock included (their
+    // angles were found from the rotation alone, 6.6e-5 off, before the glb's scale was read).
+    assert!(rot < 1e-6 && root == 0.0, "{rot} {root}");
     let xml = std::fs::read_to_string(out.join("object_dekunuts_imported.xml")).unwrap();
     assert!(xml.contains(&format!("Offset=\"0x{off:X}\"")), "{xml}");
     // The Deku Scrub's clip onto adult Link: no bone matches; exit 1, one line, nothing written.
@@ -635,7 +637,7 @@ fn z64_link_walk_round_trip() {
     let (wgk, wla) = (out.join("gameplay_keep"), out.join("link_animetion"));
     let (rot, root) = compare_poses(&[&boy, &gk, &la], walk, &[&boy, &wgk, &wla], &index, 29);
     eprintln!("CLI z64 round trip: {walk}, 29 frames, max rotation matrix error {rot:.2e}, root within {root}");
-    assert!(rot < 2e-3 && root <= 1.0, "{rot} {root}");
+    assert!(rot == 0.0 && root == 0.0, "{rot} {root}");
 }
 
 #[test]

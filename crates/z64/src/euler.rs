@@ -12,8 +12,10 @@
 //!   that angle. Around each analytic solution the 5 × 5 × 5 neighbouring table steps are tried
 //!   with the game's own arithmetic and the closest matrix is kept; within its step of 16 the
 //!   value nearest the analytic angle is stored.
-//! * **Continuity.** Of the two solutions, those within [`EQUIVALENT`] of the best are
-//!   equivalent (the format's own precision); the one nearest the previous frame's angles (each
+//!   In the lock, x is also tried at every table step with z from the fixed sum or difference.
+//! * **Continuity.** Of the solutions, those within [`EQUIVALENT`] of the best are
+//!   equivalent (the format's own precision), or, where one is the target itself up to f32
+//!   noise (an unedited clip's angles), only those; the one nearest the previous frame's angles (each
 //!   unwrapped by multiples of 0x10000 to the previous one) is taken. The s16 stored is the
 //!   unwrapped angle modulo 0x10000, which is how the game reads it.
 
@@ -30,6 +32,15 @@ pub const EQUIVALENT: f64 = 5e-4;
 
 /// Matrix differences this small are f32 noise: candidates within it are equally close.
 const TIE: f64 = 1e-6;
+
+/// A candidate this close is the target itself up to the f32 noise of a glTF's rotation and
+/// scale: the game's own matrix of those angles (an unedited clip's). When one is, only such
+/// candidates are equivalent (continuity must not trade them for angles merely within
+/// [`EQUIVALENT`]).
+const EXACT: f64 = 2e-6;
+
+/// How many of the lock family's closest table steps are kept.
+const LOCK_KEPT: usize = 4;
 
 /// The game's rotation matrix of binary angles `r` (x, y, z), as `r[row][column]`.
 pub fn game_rotation(r: [i16; 3]) -> [[f64; 3]; 3] {
@@ -140,30 +151,82 @@ fn refine(target: &[[f64; 3]; 3], b: [f64; 3]) -> Solved {
     Solved { angles: v.map(to_s16), unwrapped: v, error }
 }
 
+/// In gimbal lock (y at ±90°, where only x − z or x + z is fixed), the family of solutions
+/// with x at every table step and z from the fixed sum or difference (in units): through the
+/// game's sine table each is a slightly different matrix (not quite a rotation: row 0 of
+/// (−0x2000, −0x4000, −0x2000) has length 0.99993), so the angles the game had are found among
+/// them, which keeping x where the previous frame had it cannot do. The [`LOCK_KEPT`] closest.
+/// (Some 20,000 matrices: only frames in the lock pay it, and a limb held still pays it once.)
+fn lock_family(target: &[[f64; 3]; 3]) -> Vec<[f64; 3]> {
+    let sy = (-target[2][0]).clamp(-1.0, 1.0);
+    let mut scored: Vec<(f64, [f64; 3])> = Vec::with_capacity(4096);
+    for k in 0..4096i64 {
+        let x = (k * 16) as f64;
+        let (y, z) = if sy > 0.0 {
+            // y = +90°: row 0 = (0, sin(x − z), cos(x − z)).
+            (16384.0, x - target[0][1].atan2(target[0][2]) * UNITS_PER_RADIAN)
+        } else {
+            // y = −90°: row 0 = (0, −sin(x + z), −cos(x + z)).
+            (-16384.0, (-target[0][1]).atan2(-target[0][2]) * UNITS_PER_RADIAN - x)
+        };
+        // The sum or difference read from a table-made matrix can be a step off the angles
+        // that made it: z is tried two steps either way, as `refine` would.
+        let best = (-2..=2)
+            .map(|dz| {
+                let v = [x, y, z + f64::from(16 * dz)];
+                (max_diff(&game_rotation(v.map(|a| to_s16(a.round() as i64))), target), v)
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        scored.extend(best);
+    }
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+    scored.into_iter().take(LOCK_KEPT).map(|(_, v)| v).collect()
+}
+
 /// The angles for rotation `q`, continuous with `prev` (the previous frame's unwrapped angles;
 /// None for the first frame, which takes the closest solution).
+#[cfg(test)]
 pub fn solve(q: Quat, prev: Option<[i64; 3]>) -> Solved {
-    let target = rows_of(q);
+    solve_matrix(&rows_of(q), prev)
+}
+
+/// The angles for the matrix `target` (`[row][column]`; a rotation, or the game's own matrix
+/// as a glTF's rotation and scale give it back), continuous with `prev`.
+pub fn solve_matrix(target: &[[f64; 3]; 3], prev: Option<[i64; 3]>) -> Solved {
     let prev_x = prev.map_or(0.0, |p| p[0] as f64 / UNITS_PER_RADIAN);
-    let cands: Vec<Solved> = zyx_solutions(&target, prev_x)
-        .into_iter()
-        .map(|s| {
-            let mut u = s.map(|a| a * UNITS_PER_RADIAN);
-            if let Some(p) = prev {
-                for c in 0..3 {
-                    u[c] = unwrap_near(u[c], p[c] as f64);
-                }
+    let mut units: Vec<[f64; 3]> =
+        zyx_solutions(target, prev_x).into_iter().map(|s| s.map(|a| a * UNITS_PER_RADIAN)).collect();
+    let locked = (-target[2][0]).clamp(-1.0, 1.0).asin().cos() < 2e-3;
+    let family = if locked { lock_family(target) } else { Vec::new() };
+    units.extend(family.iter().copied());
+    let unwrap = |mut u: [f64; 3]| {
+        if let Some(p) = prev {
+            for c in 0..3 {
+                u[c] = unwrap_near(u[c], p[c] as f64);
             }
-            refine(&target, u)
-        })
-        .collect();
+        }
+        u
+    };
+    let mut cands: Vec<Solved> = units.into_iter().map(|u| refine(target, unwrap(u))).collect();
+    // The lock family's steps as they are, too: refining keeps the closest matrix within f32
+    // noise, which may be a mirrored table entry rather than the step itself.
+    for u in family {
+        let v = unwrap(u).map(|a| a.round() as i64);
+        cands.push(Solved {
+            angles: v.map(to_s16),
+            unwrapped: v,
+            error: max_diff(&game_rotation(v.map(to_s16)), target),
+        });
+    }
     let min = cands.iter().map(|c| c.error).fold(f64::INFINITY, f64::min);
+    // Where some candidate is the target itself, only those are equivalent.
+    let equivalent = if min <= EXACT { min } else { min + EQUIVALENT };
     let dist = |s: &Solved| match prev {
         Some(p) => (0..3).map(|c| (s.unwrapped[c] - p[c]).abs()).sum::<i64>(),
         None => 0,
     };
     let mut pick: Option<Solved> = None;
-    for c in cands.into_iter().filter(|c| c.error <= min + EQUIVALENT) {
+    for c in cands.into_iter().filter(|c| c.error <= equivalent) {
         let better = match &pick {
             None => true,
             Some(p) if prev.is_none() => c.error < p.error,
@@ -177,10 +240,44 @@ pub fn solve(q: Quat, prev: Option<[i64; 3]>) -> Solved {
 }
 
 /// A track of rotations, frame by frame, each continuous with the one before.
+#[cfg(test)]
 pub fn solve_track(track: &[Quat]) -> Vec<Solved> {
-    let mut out: Vec<Solved> = Vec::with_capacity(track.len());
-    for &q in track {
-        let s = solve(q, out.last().map(|p| p.unwrapped));
+    let targets: Vec<[[f64; 3]; 3]> = track.iter().map(|&q| rows_of(q)).collect();
+    solve_matrices(&targets)
+}
+
+/// A track of rotations with the scales a glTF gives beside them: each frame's target is the
+/// rotation with its columns scaled (as a glTF export decomposes the game's matrix, which in
+/// gimbal lock is a rotation times a scale near 1: Z-Y-X angles of one rotation with other
+/// scales are told apart only by it). A scale farther than 1e-3 from 1 is an edit the game
+/// cannot hold, not its arithmetic: that frame's target is the rotation alone.
+pub fn solve_track_scaled(track: &[(Quat, glam::Vec3)]) -> Vec<Solved> {
+    let targets: Vec<[[f64; 3]; 3]> = track
+        .iter()
+        .map(|&(q, s)| {
+            let mut m = rows_of(q);
+            if (s - glam::Vec3::ONE).abs().max_element() <= 1e-3 {
+                for row in m.iter_mut() {
+                    for (j, v) in row.iter_mut().enumerate() {
+                        *v *= f64::from(s[j]);
+                    }
+                }
+            }
+            m
+        })
+        .collect();
+    solve_matrices(&targets)
+}
+
+/// [`solve_matrix`] frame after frame; a frame whose target is the previous one's takes its
+/// angles (a limb held still is solved once).
+fn solve_matrices(targets: &[[[f64; 3]; 3]]) -> Vec<Solved> {
+    let mut out: Vec<Solved> = Vec::with_capacity(targets.len());
+    for (f, t) in targets.iter().enumerate() {
+        let s = match (f.checked_sub(1).map(|p| &targets[p]), out.last()) {
+            (Some(before), Some(&last)) if before == t => last,
+            _ => solve_matrix(t, out.last().map(|p| p.unwrapped)),
+        };
         out.push(s);
     }
     out
@@ -266,6 +363,50 @@ mod tests {
             assert!((s.unwrapped[0] - 0x8000).abs() <= 16, "{s:?}");
             prev = s.unwrapped;
         }
+    }
+
+    /// In gimbal lock the game's matrices are a rotation times a scale near 1 (row 0 of the
+    /// Deku Scrub's limb 15, (−0x2000, −0x4000, −0x2000), has length 0.99993). Given back as a
+    /// glTF export decomposes them (rotation and scale), the angles found make the game's
+    /// matrix within f32 noise, whatever the previous frame; keeping x at the previous frame's
+    /// gave (0, −0x4000, −0x3FF0), 6.6e-5 off. (The rotation alone cannot tell such angles
+    /// apart: limb 20's (0x2000, 0x4000, −0x2000) is 0.99993 times the rotation that
+    /// (0, 0x4000, −0x4000) makes exactly.)
+    #[test]
+    fn gimbal_lock_gives_back_the_games_matrix_from_rotation_and_scale() {
+        for r in
+            [[-0x2000, -0x4000, -0x2000], [0x2000, 0x4000, -0x2000], [0x1230, 0x4000, 0x7000], [-0x7000, -0x4000, 0x10]]
+        {
+            let g = game_rotation(r);
+            let col = |j: usize| glam::Vec4::new(g[0][j] as f32, g[1][j] as f32, g[2][j] as f32, 0.0);
+            let m = glam::Mat4::from_cols(col(0), col(1), col(2), glam::Vec4::W);
+            let t = boneyard_core::Transform::from_matrix(&m);
+            assert!((t.scale - glam::Vec3::ONE).abs().max_element() < 1e-3, "{:?}", t.scale);
+            for prev in [None, Some([0, 0, 0]), Some([r[0] as i64 + 0x800, r[1] as i64, r[2] as i64 - 0x800])] {
+                let s = solve_scaled(prev, t.rotation, t.scale);
+                assert!(
+                    max_diff(&game_rotation(s.angles), &g) < 2e-7,
+                    "{r:?} from {prev:?}: {:?} ({})",
+                    s.angles,
+                    s.error
+                );
+            }
+            // Without the scale (a rotation only), 6.6e-5 is all that can be had.
+            let q = solve(t.rotation, None);
+            assert!(max_diff(&game_rotation(q.angles), &g) < 1e-4, "{r:?}: {:?}", q.angles);
+        }
+    }
+
+    /// [`solve_matrix`] of a rotation and scale (columns scaled, as `solve_track_scaled` makes
+    /// a frame's target) from `prev` (the previous frame's angles).
+    fn solve_scaled(prev: Option<[i64; 3]>, q: Quat, s: glam::Vec3) -> Solved {
+        let mut m = rows_of(q);
+        for row in m.iter_mut() {
+            for (j, v) in row.iter_mut().enumerate() {
+                *v *= f64::from(s[j]);
+            }
+        }
+        solve_matrix(&m, prev)
     }
 
     /// At y = 90° only x − z is fixed: x stays where the previous frame had it.

@@ -117,8 +117,8 @@ pub fn clip_joints(
     let mut scaled = Vec::new();
     for l in 0..limbs {
         let b = s.bone_of_limb[l];
-        let track: Vec<glam::Quat> = clip.poses.iter().map(|p| p[b].rotation).collect();
-        for (f, sol) in euler::solve_track(&track).into_iter().enumerate() {
+        let track: Vec<(glam::Quat, glam::Vec3)> = clip.poses.iter().map(|p| (p[b].rotation, p[b].scale)).collect();
+        for (f, sol) in euler::solve_track_scaled(&track).into_iter().enumerate() {
             joints[f][l + 1] = sol.angles;
             max_error = max_error.max(sol.error);
         }
