@@ -1048,3 +1048,35 @@ fn an_oni_clip_that_replaces_an_animation_says_which_fields_it_loses() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(!String::from_utf8_lossy(&o.stdout).contains("OniSplit's defaults"));
 }
+
+/// A glTF whose bone hangs from another bone than in the game (the Deku Scrub's limb_06 moved
+/// from limb_05 to limb_00 in an editor) is written as its local rotations say, which the game
+/// composes down its own hierarchy: said, naming the bone and both parents (it was silent).
+#[test]
+fn a_bone_moved_in_the_hierarchy_is_said() {
+    let Some(obj) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "a_bone_moved_in_the_hierarchy_is_said") else {
+        return;
+    };
+    let tmp = tmpdir("reparent");
+    let d = tmp.path();
+    let glb = export_one_glb(&d.join("glb"), &[s(&obj), "--anim", "gDekuNutsRunAnim"]);
+    let moved = edit_json(&std::fs::read(&glb).unwrap(), |j| {
+        let at = |j: &Value, name: &str| j["nodes"].as_array().unwrap().iter().position(|n| n["name"] == name).unwrap();
+        let (l0, l5, l6) = (at(j, "limb_00"), at(j, "limb_05"), at(j, "limb_06"));
+        j["nodes"][l5]["children"].as_array_mut().unwrap().retain(|c| c.as_u64() != Some(l6 as u64));
+        j["nodes"][l0]["children"].as_array_mut().unwrap().push(Value::from(l6));
+    });
+    let path = d.join("moved.glb");
+    std::fs::write(&path, moved).unwrap();
+    let o = boneyard(&["import", s(&path), "--into", s(&obj), "--out", s(&d.join("out")), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let said: Vec<&str> = j["warnings"].as_array().unwrap().iter().filter_map(|w| w["message"].as_str()).collect();
+    assert!(
+        said.iter().any(|m| m.contains("limb_06 (in the glTF under limb_00, in the game under limb_05)")),
+        "{said:?}"
+    );
+    // The glb as exported says nothing of the kind.
+    let o = boneyard(&["import", s(&glb), "--into", s(&obj), "--out", s(&d.join("out2")), "--json"]);
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("hang from other bones"));
+}

@@ -48,6 +48,8 @@ pub struct SourceNode {
     pub name: Option<String>,
     /// The node's own TRS (or its matrix, decomposed).
     pub rest: Transform,
+    /// The node whose child it is (the first, should a malformed file list it twice).
+    pub parent: Option<usize>,
 }
 
 /// One channel: a node's property over time.
@@ -239,9 +241,18 @@ impl GltfSource {
                 SourceNode {
                     name: n.name().map(str::to_string),
                     rest: Transform { translation: Vec3::from(t), rotation: rot, scale: Vec3::from(s) },
+                    parent: None,
                 }
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let mut nodes = nodes;
+        for n in g.document.nodes() {
+            for c in n.children() {
+                if let Some(child) = nodes.get_mut(c.index()) {
+                    child.parent.get_or_insert(n.index());
+                }
+            }
+        }
         let mut animations = Vec::new();
         let mut warnings = Vec::new();
         for (ai, a) in g.document.animations().enumerate() {
@@ -418,6 +429,38 @@ impl GltfSource {
             warnings.push(Warning::in_file(
                 &self.file,
                 format!("clip {:?}: bones the glTF does not animate are held at rest: {}", a.name, at_rest.join(", ")),
+            ));
+        }
+        // A bone whose node hangs from another bone's in the glTF than in the game: the clip's
+        // local rotations are written as they are, and the game composes them down its own
+        // hierarchy, so it plays otherwise than the editor showed it.
+        let node_bone = |n: usize| {
+            self.nodes.get(n).and_then(|x| x.name.as_ref()).and_then(|m| target.find(map.get(m).unwrap_or(m)))
+        };
+        let moved: Vec<String> = (0..target.len())
+            .filter_map(|b| {
+                let n = bone_node[b]?;
+                let glb = self.nodes.get(n)?.parent.and_then(node_bone);
+                let game = target.bones[b].parent;
+                let name = |p: Option<usize>| p.map_or("none".to_string(), |p| target.bones[p].name.clone());
+                (glb != game && (glb.is_some() || game.is_some())).then(|| {
+                    format!(
+                        "{} (in the glTF under {}, in the game under {})",
+                        target.bones[b].name,
+                        name(glb),
+                        name(game)
+                    )
+                })
+            })
+            .collect();
+        if !moved.is_empty() {
+            warnings.push(Warning::in_file(
+                &self.file,
+                format!(
+                    "clip {:?}: bones hang from other bones in the glTF than in the game, which plays them down its own hierarchy: {}",
+                    a.name,
+                    moved.join(", ")
+                ),
             ));
         }
         // Time range and frames.
