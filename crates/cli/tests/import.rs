@@ -1080,3 +1080,34 @@ fn a_bone_moved_in_the_hierarchy_is_said() {
     let o = boneyard(&["import", s(&glb), "--into", s(&obj), "--out", s(&d.join("out2")), "--json"]);
     assert!(!String::from_utf8_lossy(&o.stdout).contains("hang from other bones"));
 }
+
+/// A channel with no target node (glTF 2.0 allows it: an extension such as
+/// KHR_animation_pointer targets something else) is ignored as the specification says, and
+/// said; the file was refused as "not a valid glTF 2.0 file: missing field `node`".
+#[test]
+fn a_channel_without_a_node_is_ignored_and_said() {
+    let Some(obj) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "a_channel_without_a_node_is_ignored") else {
+        return;
+    };
+    let tmp = tmpdir("nonode");
+    let d = tmp.path();
+    let glb = export_one_glb(&d.join("glb"), &[s(&obj), "--anim", "gDekuNutsRunAnim"]);
+    let bytes = std::fs::read(&glb).unwrap();
+    let pointer = edit_json(&bytes, |j| {
+        let target = j["animations"][0]["channels"][1]["target"].as_object_mut().unwrap();
+        target.remove("node");
+        target.insert("path".into(), Value::from("pointer"));
+        target.insert(
+            "extensions".into(),
+            serde_json::json!({"KHR_animation_pointer": {"pointer": "/materials/0/alpha"}}),
+        );
+    });
+    let path = d.join("pointer.glb");
+    std::fs::write(&path, pointer).unwrap();
+    let o = boneyard(&["import", s(&path), "--into", s(&obj), "--out", s(&d.join("out")), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let said: Vec<&str> = j["warnings"].as_array().unwrap().iter().filter_map(|w| w["message"].as_str()).collect();
+    assert!(said.iter().any(|m| m.contains("animation 0 channel 1 has no target node")), "{said:?}");
+    assert_eq!(j["written"][0]["animations"].as_array().unwrap().len(), 1);
+}

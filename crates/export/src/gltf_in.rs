@@ -174,6 +174,52 @@ fn read_floats(acc: &gltf::Accessor<'_>, buffers: &[Vec<u8>], want: &[Dimensions
     Ok(out)
 }
 
+/// `bytes` (a `.glb` or a `.gltf`'s JSON) without its animation channels that have no target
+/// node, and those channels named (`animation A channel C`); `None` when there are none or the
+/// file cannot be taken apart.
+fn without_nodeless_channels(bytes: &[u8]) -> Option<(Vec<u8>, Vec<String>)> {
+    let glb = bytes.starts_with(b"glTF");
+    // A GLB: 12-byte header, then the JSON chunk (length, "JSON", text), then the rest.
+    let (json, rest) = if glb {
+        let len = u32::from_le_bytes(bytes.get(12..16)?.try_into().ok()?) as usize;
+        (bytes.get(20..20usize.checked_add(len)?)?, bytes.get(20 + len..)?)
+    } else {
+        (bytes, &[][..])
+    };
+    let mut root: serde_json::Value = serde_json::from_slice(json).ok()?;
+    let mut gone = Vec::new();
+    for (ai, a) in root.get_mut("animations")?.as_array_mut()?.iter_mut().enumerate() {
+        let Some(channels) = a.get_mut("channels").and_then(|c| c.as_array_mut()) else { continue };
+        let mut ci = 0;
+        channels.retain(|c| {
+            let keep = c.get("target").and_then(|t| t.get("node")).is_some();
+            if !keep {
+                gone.push(format!("animation {ai} channel {ci}"));
+            }
+            ci += 1;
+            keep
+        });
+    }
+    if gone.is_empty() {
+        return None;
+    }
+    let mut text = serde_json::to_vec(&root).ok()?;
+    if !glb {
+        return Some((text, gone));
+    }
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let mut out = Vec::with_capacity(20 + text.len() + rest.len());
+    out.extend_from_slice(bytes.get(..8)?);
+    out.extend_from_slice(&u32::try_from(20 + text.len() + rest.len()).ok()?.to_le_bytes());
+    out.extend_from_slice(&u32::try_from(text.len()).ok()?.to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(rest);
+    Some((out, gone))
+}
+
 impl GltfSource {
     /// Read a `.glb` or `.gltf` file (`bytes`, named `file`); a `.gltf`'s external buffers are
     /// read relative to `base` (its folder), `data:` URIs decoded.
@@ -188,7 +234,21 @@ impl GltfSource {
             }
         }
         let invalid_gltf = |e: gltf::Error| err(format!("not a valid glTF 2.0 file: {e}"));
-        let gltf::Gltf { document, blob } = gltf::Gltf::from_slice_without_validation(bytes).map_err(invalid_gltf)?;
+        // Channels with no target node (glTF 2.0 allows them: an extension's target, such as
+        // KHR_animation_pointer's, which are to be ignored) fail the parser's model: taken out,
+        // each said, and the file read again.
+        let mut ignored: Vec<String> = Vec::new();
+        let parsed = match gltf::Gltf::from_slice_without_validation(bytes) {
+            Ok(g) => Ok(g),
+            Err(e) => match without_nodeless_channels(bytes) {
+                Some((fixed, gone)) => {
+                    ignored = gone;
+                    gltf::Gltf::from_slice_without_validation(&fixed).map_err(|_| e)
+                }
+                None => Err(e),
+            },
+        };
+        let gltf::Gltf { document, blob } = parsed.map_err(invalid_gltf)?;
         let root = document.into_json();
         check_position_accessors(&root).map_err(err)?;
         let skeletons: Vec<String> = root
@@ -254,7 +314,15 @@ impl GltfSource {
             }
         }
         let mut animations = Vec::new();
-        let mut warnings = Vec::new();
+        let mut warnings: Vec<Warning> = ignored
+            .iter()
+            .map(|c| {
+                Warning::in_file(
+                    file,
+                    format!("{c} has no target node (an extension's target): ignored, as glTF 2.0 says"),
+                )
+            })
+            .collect();
         for (ai, a) in g.document.animations().enumerate() {
             let name = a.name().map(str::to_string).unwrap_or_else(|| format!("animation{ai}"));
             let mut channels = Vec::new();
