@@ -278,14 +278,13 @@ pub fn run(req: &Request) -> Result<()> {
     Ok(())
 }
 
-/// Without `--skeleton`: the skeleton a glTF says it was exported from (boneyard's glb
-/// exports name it in their scene's extras), when the `--into` files have one of that id;
-/// else the first. A level's bodies, a MOTN file's families: the first is seldom the one an
-/// export of another came from. Said on stderr when the glTF chose.
-/// The skeleton to import onto without `--skeleton`: the one the glTF names as exported from
-/// (a boneyard glb's scene extras); else the one whose bones the glTF's nodes name most (after
-/// `--map`), the first where none is named more (an editor's round trip may drop the extras:
-/// the Redead's clips then went to the Gibdo's skeleton, the file's first, and were refused).
+/// The skeleton to import onto without `--skeleton`: the one the glTF says it was exported from
+/// (boneyard's glb exports name it in their scene's extras) when the `--into` files have one of
+/// that id (a level's bodies, a MOTN file's families: the first is seldom the one an export of
+/// another came from); else the one whose bones the glTF's nodes name most (after `--map`), the
+/// first where none is named more (an editor's round trip may drop the extras: the Redead's
+/// clips then went to the Gibdo's skeleton, the file's first, and were refused). Said on stderr
+/// when the glTF chose; a warning when the extras name a skeleton the files lack.
 fn best_skeleton(
     d: &dyn Document,
     sources: &[GltfSource],
