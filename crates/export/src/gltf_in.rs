@@ -179,10 +179,20 @@ fn read_floats(acc: &gltf::Accessor<'_>, buffers: &[Vec<u8>], want: &[Dimensions
 /// file cannot be taken apart.
 fn without_nodeless_channels(bytes: &[u8]) -> Option<(Vec<u8>, Vec<String>)> {
     let glb = bytes.starts_with(b"glTF");
-    // A GLB: 12-byte header, then the JSON chunk (length, "JSON", text), then the rest.
-    let (json, rest) = if glb {
+    // A GLB: 12-byte header, the JSON chunk (length, "JSON", text), then a BIN chunk (length,
+    // "BIN\0", data) or nothing.
+    let (json, bin) = if glb {
         let len = u32::from_le_bytes(bytes.get(12..16)?.try_into().ok()?) as usize;
-        (bytes.get(20..20usize.checked_add(len)?)?, bytes.get(20 + len..)?)
+        let rest = bytes.get(20usize.checked_add(len)?..)?;
+        let bin = match rest.get(..8) {
+            Some(head) if &head[4..] == b"BIN\0" => {
+                let n = u32::from_le_bytes(head[..4].try_into().ok()?) as usize;
+                rest.get(8..8usize.checked_add(n)?)?
+            }
+            Some(_) => return None,
+            None => &[][..],
+        };
+        (bytes.get(20..20 + len)?, bin)
     } else {
         (bytes, &[][..])
     };
@@ -203,21 +213,8 @@ fn without_nodeless_channels(bytes: &[u8]) -> Option<(Vec<u8>, Vec<String>)> {
     if gone.is_empty() {
         return None;
     }
-    let mut text = serde_json::to_vec(&root).ok()?;
-    if !glb {
-        return Some((text, gone));
-    }
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let mut out = Vec::with_capacity(20 + text.len() + rest.len());
-    out.extend_from_slice(bytes.get(..8)?);
-    out.extend_from_slice(&u32::try_from(20 + text.len() + rest.len()).ok()?.to_le_bytes());
-    out.extend_from_slice(&u32::try_from(text.len()).ok()?.to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
-    out.extend_from_slice(rest);
-    Some((out, gone))
+    let text = serde_json::to_vec(&root).ok()?;
+    Some((if glb { crate::glb::glb_container(&text, bin.to_vec()) } else { text }, gone))
 }
 
 impl GltfSource {

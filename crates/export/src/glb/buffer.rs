@@ -116,7 +116,7 @@ impl Builder {
 /// spaces to 4 bytes, then the BIN chunk (already 4-aligned), when there is one. Written
 /// around `bin` in place (it is moved up, not copied into a new allocation: a whole-game
 /// export is tens of megabytes).
-fn glb_container(js: &[u8], mut bin: Vec<u8>) -> Vec<u8> {
+pub(crate) fn glb_container(js: &[u8], mut bin: Vec<u8>) -> Vec<u8> {
     let json_len = js.len().next_multiple_of(4);
     let has_bin = !bin.is_empty();
     let prefix = 12 + 8 + json_len + if has_bin { 8 } else { 0 };
