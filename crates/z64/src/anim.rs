@@ -174,6 +174,11 @@ pub fn interp_frame_table(base: &[[i16; 3]], target: &[[i16; 3]], weight: f32) -
 }
 
 impl AnimDef {
+    /// An animation found at `addr` in context `ctx`, not yet paired with a skeleton.
+    pub fn unpaired(addr: u32, ctx: usize, name: String, frames: u16, joints: usize, kind: AnimKind) -> Self {
+        AnimDef { addr, ctx, name, frames, joints, kind, skeleton: None, also: Vec::new() }
+    }
+
     /// Check every index the animation can read at any frame (so sampling cannot fail later),
     /// with the offset of the offending entry.
     pub fn validate(&self, ctx: &Ctx) -> Result<()> {

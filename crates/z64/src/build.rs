@@ -555,18 +555,7 @@ enum Item {
 fn read_asset(ctx: &Ctx, ci: usize, a: &Asset) -> Result<Option<Item>> {
     let seg = (ctx.home_file().segment as u32) << 24;
     let addr = seg | a.offset;
-    let anim = |frames, joints, kind| {
-        Item::Anim(AnimDef {
-            addr,
-            ctx: ci,
-            name: a.name.to_string(),
-            frames,
-            joints,
-            kind,
-            skeleton: None,
-            also: Vec::new(),
-        })
-    };
+    let anim = |frames, joints, kind| Item::Anim(AnimDef::unpaired(addr, ci, a.name.to_string(), frames, joints, kind));
     Ok(Some(match a.kind {
         'S' if a.attrs.starts_with("Curve") => {
             Item::Skel(crate::curve::read_skeleton(ctx, addr, ci, a.name.to_string())?)
@@ -657,7 +646,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         let addr = (seg as u32) << 24 | h as u32;
         if let Ok((frames, joints, kind)) = anim::read_legacy_header(ctx, addr) {
             let name = scanned_name(&file.shown, "legacy_anim", h as u64);
-            f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints, kind, skeleton: None, also: Vec::new() });
+            f.anims.push(AnimDef::unpaired(addr, ci, name, frames, joints, kind));
         }
     }
     // Curve animations (`ptr ptr ptr 0001 frames`), and the skeleton headers that read as curve
@@ -699,16 +688,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         for (addr, header) in headers {
             let name = format!("{}_curve_anim_{:06X}", file.shown, addr & 0xFF_FFFF);
             let kind = AnimKind::Curve { header };
-            f.anims.push(AnimDef {
-                addr,
-                ctx: ci,
-                name,
-                frames: header.frames,
-                joints: 0,
-                kind,
-                skeleton: None,
-                also: Vec::new(),
-            });
+            f.anims.push(AnimDef::unpaired(addr, ci, name, header.frames, 0, kind));
         }
     }
     // MM keyframe skeletons, and (only where one was found) keyframe animations.
@@ -736,16 +716,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
             if let Ok(header) = crate::keyframe::read_header(ctx, addr) {
                 let name = scanned_name(&file.shown, "kf_anim", h as u64);
                 let kind = AnimKind::KeyFrame { header, flex: false };
-                f.anims.push(AnimDef {
-                    addr,
-                    ctx: ci,
-                    name,
-                    frames: header.frames,
-                    joints: 0,
-                    kind,
-                    skeleton: None,
-                    also: Vec::new(),
-                });
+                f.anims.push(AnimDef::unpaired(addr, ci, name, header.frames, 0, kind));
             }
         }
     }
@@ -753,7 +724,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
         let addr = (seg as u32) << 24 | h as u32;
         if let Ok((frames, kind)) = anim::read_normal_header(ctx, addr) {
             let name = scanned_name(&file.shown, "Anim", h as u64);
-            f.anims.push(AnimDef { addr, ctx: ci, name, frames, joints: 0, kind, skeleton: None, also: Vec::new() });
+            f.anims.push(AnimDef::unpaired(addr, ci, name, frames, 0, kind));
         }
     }
 }
@@ -805,16 +776,7 @@ fn link_animations(ctx: &Ctx, ci: usize, names: Option<&Variant>, f: &mut Found)
                 seen.insert(addr);
                 f.named.insert((ci, addr));
                 let name = a.name.to_string();
-                f.anims.push(AnimDef {
-                    addr,
-                    ctx: ci,
-                    name,
-                    frames,
-                    joints: LINK_JOINTS,
-                    kind,
-                    skeleton: None,
-                    also: Vec::new(),
-                });
+                f.anims.push(AnimDef::unpaired(addr, ci, name, frames, LINK_JOINTS, kind));
             }
             Err(e) => f.warnings.push(Warning::at(
                 e.file.clone().unwrap_or_else(|| file.name.clone()),
@@ -864,8 +826,7 @@ fn link_animations(ctx: &Ctx, ci: usize, names: Option<&Variant>, f: &mut Found)
         }
         if let Ok((frames, kind)) = anim::read_link_header(ctx, addr) {
             let name = format!("link_anim_{h:06X}");
-            let a =
-                AnimDef { addr, ctx: ci, name, frames, joints: LINK_JOINTS, kind, skeleton: None, also: Vec::new() };
+            let a = AnimDef::unpaired(addr, ci, name, frames, LINK_JOINTS, kind);
             if !data_range(&a).is_some_and(overlaps_named) {
                 scanned.push(a);
             }
@@ -915,32 +876,14 @@ fn add_explicit(ctx: &Ctx, ci: usize, x: &Explicit, f: &mut Found) -> Result<()>
             let header = crate::keyframe::read_header(ctx, addr)?;
             let kind = AnimKind::KeyFrame { header, flex: false };
             let name = name("kf_anim");
-            f.anims.push(AnimDef {
-                addr,
-                ctx: ci,
-                name,
-                frames: header.frames,
-                joints: 0,
-                kind,
-                skeleton: None,
-                also: Vec::new(),
-            });
+            f.anims.push(AnimDef::unpaired(addr, ci, name, header.frames, 0, kind));
             f.required.push((ci, addr));
         }
         ExplicitKind::CurveAnimation => {
             let header = crate::curve::read_header(ctx, addr)?;
             let kind = AnimKind::Curve { header };
             let name = name("curve_anim");
-            f.anims.push(AnimDef {
-                addr,
-                ctx: ci,
-                name,
-                frames: header.frames,
-                joints: 0,
-                kind,
-                skeleton: None,
-                also: Vec::new(),
-            });
+            f.anims.push(AnimDef::unpaired(addr, ci, name, header.frames, 0, kind));
             f.required.push((ci, addr));
         }
     }
