@@ -1693,6 +1693,25 @@ mod tests {
         assert!(made.texture((0, 0)).is_none() && made.texture((1, 1)).is_none() && made.texture((0, 2)).is_none());
     }
 
+    /// One file `t` of `data`, bound to segment 6 (by [`SEGMENT_6_MAP`]).
+    fn segment_6(data: Vec<u8>) -> Vec<crate::segment::SegFile> {
+        vec![crate::segment::SegFile {
+            name: "t".into(),
+            stem: "t".into(),
+            shown: "t".into(),
+            segment: 6,
+            data,
+            lenient: false,
+        }]
+    }
+
+    /// Segment 6 is the first file's.
+    const SEGMENT_6_MAP: [Option<usize>; 16] = {
+        let mut map = [None; 16];
+        map[6] = Some(0);
+        map
+    };
+
     /// `gSPModifyVertex`: a loaded vertex's texture coordinates (or colour) replaced; the
     /// triangles drawn before keep the vertex as loaded, those after use the changed one, a
     /// vertex of its own; a screen-depth change is not applied and is said at its command.
@@ -1718,17 +1737,8 @@ mod tests {
             data.extend(w0.to_be_bytes());
             data.extend(w1.to_be_bytes());
         }
-        let files = vec![crate::segment::SegFile {
-            name: "t".into(),
-            stem: "t".into(),
-            shown: "t".into(),
-            segment: 6,
-            data,
-            lenient: false,
-        }];
-        let mut map = [None; 16];
-        map[6] = Some(0);
-        let ctx = Ctx::new(&files, map, 0);
+        let files = segment_6(data);
+        let ctx = Ctx::new(&files, SEGMENT_6_MAP, 0);
         let draw = DrawState::default();
         let limits = boneyard_core::Limits::default();
         let mut commands = boneyard_core::Budget::new(boneyard_core::limit!(limits, max_document_commands), "commands");
@@ -1812,17 +1822,8 @@ mod tests {
             }
             data.extend((u32::from(G_ENDDL) << 24).to_be_bytes());
             data.extend(0u32.to_be_bytes());
-            let files = vec![crate::segment::SegFile {
-                name: "t".into(),
-                stem: "t".into(),
-                shown: "t".into(),
-                segment: 6,
-                data,
-                lenient: false,
-            }];
-            let mut map = [None; 16];
-            map[6] = Some(0);
-            let ctx = Ctx::new(&files, map, 0);
+            let files = segment_6(data);
+            let ctx = Ctx::new(&files, SEGMENT_6_MAP, 0);
             let draw = DrawState::default();
             let limits = boneyard_core::Limits::default();
             let run = |cache_groups: bool| {
