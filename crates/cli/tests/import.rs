@@ -1016,6 +1016,21 @@ fn the_skeleton_the_nodes_name_is_taken_and_a_clip_named_twice_is_one() {
     }
 }
 
+/// `import GLB --into INTO... --out OUT --json`, which must succeed: its JSON.
+fn import_json(glb: &Path, into: &[&Path], out: &Path) -> Value {
+    let mut args = vec!["import", s(glb), "--into"];
+    args.extend(into.iter().map(|p| s(p)));
+    args.extend(["--out", s(out), "--json"]);
+    let o = boneyard(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// The messages of an `--json` output's warnings.
+fn messages(j: &Value) -> Vec<&str> {
+    j["warnings"].as_array().unwrap().iter().filter_map(|w| w["message"].as_str()).collect()
+}
+
 /// Oni: a clip that takes the place of an animation given with --into (the walk, imported with
 /// its TRAM beside the body) gets OniSplit's defaults for type, states and flags unless --like
 /// names it: said, with the fields it had (type 2, states 6 -> 5, flags 0x210: the fixture's
@@ -1025,10 +1040,8 @@ fn the_skeleton_the_nodes_name_is_taken_and_a_clip_named_twice_is_one() {
 fn an_oni_clip_that_replaces_an_animation_says_which_fields_it_loses() {
     let Some((walk, body, glb, tmp)) = setup("replaces") else { return };
     let d = tmp.path();
-    let o = boneyard(&["import", s(&glb), "--into", s(&body), s(&walk), "--out", s(&d.join("a")), "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let said: Vec<&str> = j["warnings"].as_array().unwrap().iter().filter_map(|w| w["message"].as_str()).collect();
+    let j = import_json(&glb, &[&body, &walk], &d.join("a"));
+    let said = messages(&j);
     assert!(
         said.iter().any(|m| m.contains("(type 2, states 6 -> 5, flags 0x210)") && m.contains("--like fixture_walk19")),
         "{said:?}"
@@ -1068,10 +1081,8 @@ fn a_bone_moved_in_the_hierarchy_is_said() {
     });
     let path = d.join("moved.glb");
     std::fs::write(&path, moved).unwrap();
-    let o = boneyard(&["import", s(&path), "--into", s(&obj), "--out", s(&d.join("out")), "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let said: Vec<&str> = j["warnings"].as_array().unwrap().iter().filter_map(|w| w["message"].as_str()).collect();
+    let j = import_json(&path, &[&obj], &d.join("out"));
+    let said = messages(&j);
     assert!(
         said.iter().any(|m| m.contains("limb_06 (in the glTF under limb_00, in the game under limb_05)")),
         "{said:?}"
@@ -1104,10 +1115,8 @@ fn a_channel_without_a_node_is_ignored_and_said() {
     });
     let path = d.join("pointer.glb");
     std::fs::write(&path, pointer).unwrap();
-    let o = boneyard(&["import", s(&path), "--into", s(&obj), "--out", s(&d.join("out")), "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let said: Vec<&str> = j["warnings"].as_array().unwrap().iter().filter_map(|w| w["message"].as_str()).collect();
+    let j = import_json(&path, &[&obj], &d.join("out"));
+    let said = messages(&j);
     assert!(said.iter().any(|m| m.contains("animation 0 channel 1 has no target node")), "{said:?}");
     assert_eq!(j["written"][0]["animations"].as_array().unwrap().len(), 1);
 }
