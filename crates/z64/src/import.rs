@@ -276,13 +276,14 @@ pub fn import_clips(
         out.warnings.push(Warning::in_file(&home_file.name, format!("tolerance {t} is for the writers that drop keys (Oni, Shenmue); Zelda 64 animations keep every frame (ignored)")));
     }
     let mut encs = Vec::with_capacity(clips.len());
+    // A normal animation's frame data, made here so that its limit (the u16 indices bound frames
+    // x varying channels) is said naming the glTF, before anything is written.
+    let mut datas = Vec::with_capacity(clips.len());
     let mut taken = std::collections::HashSet::new();
     for clip in clips {
         let mut e = clip_joints(clip, s, &names, fps, &mut out.warnings)?;
         if !link {
-            // The frame data's u16 indices bound frames x varying channels: said naming the
-            // glTF, before anything is written.
-            normal_data(&e.name, &e.joints).map_err(|err| err.in_file(&clip.source))?;
+            datas.push(normal_data(&e.name, &e.joints).map_err(|err| err.in_file(&clip.source))?);
         }
         if d.animations().iter().any(|a| a.name == e.symbol) {
             let was = e.symbol.clone();
@@ -313,7 +314,7 @@ pub fn import_clips(
                 format!("--like {l} is not used: a normal animation holds nothing but its frames"),
             ));
         }
-        import_normal(&doc, si, encs, &mut out)?;
+        import_normal(&doc, si, encs, datas, &mut out)?;
     }
     Ok(out)
 }
@@ -324,15 +325,21 @@ fn be_words(w: &mut Writer, v: &[i16]) {
     }
 }
 
-fn import_normal(doc: &Z64Document, si: usize, encs: Vec<Encoded>, out: &mut Imported) -> Result<()> {
+/// `encs` appended to the skeleton's file as normal animations of frame data `datas` (one each).
+fn import_normal(
+    doc: &Z64Document,
+    si: usize,
+    encs: Vec<Encoded>,
+    datas: Vec<NormalData>,
+    out: &mut Imported,
+) -> Result<()> {
     let s = &doc.found.skels[si];
     let home = doc.found.ctxs[s.ctx].1;
     let file = &doc.files[home];
     let seg = (file.segment as u32) << 24;
     let mut bytes = file.data.clone();
     let mut placed = Vec::with_capacity(encs.len());
-    for enc in encs {
-        let nd = normal_data(&enc.name, &enc.joints)?;
+    for (enc, nd) in encs.into_iter().zip(datas) {
         pad_to(&mut bytes, 16);
         let fd = bytes.len();
         let mut w = Writer::new(Endian::Big);
