@@ -1120,3 +1120,59 @@ fn a_channel_without_a_node_is_ignored_and_said() {
     assert!(said.iter().any(|m| m.contains("animation 0 channel 1 has no target node")), "{said:?}");
     assert_eq!(j["written"][0]["animations"].as_array().unwrap().len(), 1);
 }
+
+/// glTF 2.0's nodes form disjoint trees. A node given to two parents, or a loop of nodes (the
+/// Deku Scrub's root limb_00 hung under limb_06, below it), has no one hierarchy to compare
+/// with the game's: exit 1 naming the nodes, nothing written (both were accepted).
+#[test]
+fn a_gltf_whose_nodes_are_not_trees_is_refused_naming_them() {
+    let Some(obj) =
+        shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "a_gltf_whose_nodes_are_not_trees_is_refused_naming_them")
+    else {
+        return;
+    };
+    let tmp = tmpdir("not-trees");
+    let d = tmp.path();
+    let glb = export_one_glb(&d.join("glb"), &[s(&obj), "--anim", "gDekuNutsRunAnim"]);
+    let bytes = std::fs::read(&glb).unwrap();
+    let at = |j: &Value, name: &str| j["nodes"].as_array().unwrap().iter().position(|n| n["name"] == name).unwrap();
+    let mut l6 = 0;
+    let two_parents = edit_json(&bytes, |j| {
+        let l0 = at(j, "limb_00");
+        l6 = at(j, "limb_06");
+        j["nodes"][l0]["children"].as_array_mut().unwrap().push(Value::from(l6));
+    });
+    let looped = edit_json(&bytes, |j| {
+        let (l0, l6) = (at(j, "limb_00"), at(j, "limb_06"));
+        // limb_00 leaves its place (a scene's root or a node's child) for limb_06's children.
+        for scene in j["scenes"].as_array_mut().unwrap() {
+            if let Some(roots) = scene.get_mut("nodes").and_then(|r| r.as_array_mut()) {
+                roots.retain(|r| r.as_u64() != Some(l0 as u64));
+                if roots.is_empty() {
+                    scene.as_object_mut().unwrap().remove("nodes");
+                }
+            }
+        }
+        for n in j["nodes"].as_array_mut().unwrap() {
+            if let Some(c) = n.get_mut("children").and_then(|c| c.as_array_mut()) {
+                c.retain(|c| c.as_u64() != Some(l0 as u64));
+            }
+        }
+        match j["nodes"][l6].get_mut("children").and_then(|c| c.as_array_mut()) {
+            Some(c) => c.push(Value::from(l0)),
+            None => j["nodes"][l6]["children"] = Value::from(vec![l0]),
+        }
+    });
+    for (name, edited, says) in [
+        ("two-parents", two_parents, format!("node {l6} is a child of both node")),
+        ("loop", looped, "is its own ancestor".to_string()),
+    ] {
+        let path = d.join(format!("{name}.glb"));
+        std::fs::write(&path, edited).unwrap();
+        let out = d.join(format!("out-{name}"));
+        let o = boneyard(&["import", s(&path), "--into", s(&obj), "--out", s(&out)]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
+        assert!(stderr(&o).contains(&says) && stderr(&o).contains(&format!("{name}.glb")), "{name}: {}", stderr(&o));
+        assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none(), "{name}: something was written");
+    }
+}

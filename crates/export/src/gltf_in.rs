@@ -94,6 +94,32 @@ pub struct GltfSource {
 }
 
 /// Decode standard base64 (RFC 4648, padding optional, no line breaks) for `data:` URIs.
+/// A node that is its own ancestor (nodes whose parents, followed up, come back round), if any.
+/// Each node has at most one parent here; every node is walked past once (linear in a chain of
+/// any length): a walk that meets a node of its own walk has looped.
+fn in_a_loop(nodes: &[SourceNode]) -> Option<usize> {
+    const NEW: u8 = 0;
+    const WALKING: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; nodes.len()];
+    let mut path = Vec::new();
+    for start in 0..nodes.len() {
+        let mut at = Some(start);
+        while let Some(n) = at.filter(|&n| state[n] != DONE) {
+            if state[n] == WALKING {
+                return Some(n);
+            }
+            state[n] = WALKING;
+            path.push(n);
+            at = nodes[n].parent;
+        }
+        for n in path.drain(..) {
+            state[n] = DONE;
+        }
+    }
+    None
+}
+
 fn base64(s: &str) -> Option<Vec<u8>> {
     let val = |c: u8| -> Option<u32> {
         Some(match c {
@@ -303,12 +329,24 @@ impl GltfSource {
             })
             .collect::<Vec<_>>();
         let mut nodes = nodes;
+        // glTF 2.0: the nodes form disjoint trees. A node with two parents or a loop of nodes
+        // has no one hierarchy to compare with the game's, so the file is refused, naming them.
         for n in g.document.nodes() {
             for c in n.children() {
                 if let Some(child) = nodes.get_mut(c.index()) {
-                    child.parent.get_or_insert(n.index());
+                    if let Some(first) = child.parent {
+                        return Err(err(format!(
+                            "node {} is a child of both node {first} and node {}: glTF nodes form trees",
+                            c.index(),
+                            n.index()
+                        )));
+                    }
+                    child.parent = Some(n.index());
                 }
             }
+        }
+        if let Some(n) = in_a_loop(&nodes) {
+            return Err(err(format!("node {n} is its own ancestor: glTF nodes form trees, not loops")));
         }
         let mut animations = Vec::new();
         let mut warnings: Vec<Warning> = ignored
@@ -812,6 +850,23 @@ mod tests {
         // Offsets that disagree: another rig's proportions.
         let mixed = at(0.001).enumerate().map(|(i, (g, t))| if i == 2 { (g * 2.0, t) } else { (g, t) });
         assert_eq!(uniform_length_scale(mixed), None);
+    }
+
+    #[test]
+    fn a_node_loop_is_found_whatever_its_length() {
+        let chain = |parents: &[Option<usize>]| -> Vec<SourceNode> {
+            parents.iter().map(|&parent| SourceNode { name: None, rest: Transform::IDENTITY, parent }).collect()
+        };
+        assert_eq!(in_a_loop(&chain(&[])), None);
+        assert_eq!(in_a_loop(&chain(&[None, Some(0), Some(1), Some(0)])), None);
+        assert_eq!(in_a_loop(&chain(&[Some(0)])), Some(0));
+        // 0 -> 1 -> 2 -> 1: the loop is 1 and 2; node 0 only hangs from it.
+        assert_eq!(in_a_loop(&chain(&[Some(1), Some(2), Some(1)])), Some(1));
+        // A chain of 200,000 nodes under a root, then the same closed into a ring.
+        let mut long: Vec<Option<usize>> = (0..200_000usize).map(|i| i.checked_sub(1)).collect();
+        assert_eq!(in_a_loop(&chain(&long)), None);
+        long[0] = Some(199_999);
+        assert_eq!(in_a_loop(&chain(&long)), Some(0));
     }
 
     #[test]

@@ -60,11 +60,18 @@ pub fn parse_tolerance(s: &str) -> Result<f64> {
         Some(n) => (n.trim(), std::f64::consts::PI / 180.0),
         None => (t.strip_suffix("rad").unwrap_or(t).trim(), 1.0),
     };
-    num.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite() && *v >= 0.0)
-        .map(|v| v * scale)
-        .ok_or_else(|| usage(format!("--tolerance {s:?}: expected an angle such as 0.0003 (radians) or 0.02deg")))
+    let radians =
+        num.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0).map(|v| v * scale).ok_or_else(|| {
+            usage(format!("--tolerance {s:?}: expected an angle such as 0.0003 (radians) or 0.02deg"))
+        })?;
+    // No two rotations are more than half a turn apart, so a larger bound would drop every key
+    // between a clip's first and last: most likely a unit slip (degrees given as radians).
+    if radians > std::f64::consts::PI {
+        return Err(usage(format!(
+            "--tolerance {s:?} is more than half a turn (3.14159 radians, 180deg): every key between a clip's ends would be dropped"
+        )));
+    }
+    Ok(radians)
 }
 
 pub fn run(req: &Request) -> Result<()> {
@@ -346,5 +353,10 @@ mod tests {
         assert!((parse_tolerance("1deg").unwrap() - std::f64::consts::PI / 180.0).abs() < 1e-15);
         assert!((parse_tolerance("0.5°").unwrap() - std::f64::consts::PI / 360.0).abs() < 1e-15);
         assert!(parse_tolerance("-1").is_err() && parse_tolerance("x").is_err() && parse_tolerance("nan").is_err());
+        // Half a turn is the largest bound that still keeps a key anywhere.
+        assert_eq!(parse_tolerance("180deg").unwrap(), std::f64::consts::PI);
+        assert!(
+            parse_tolerance("3.2").is_err() && parse_tolerance("1e9").is_err() && parse_tolerance("181deg").is_err()
+        );
     }
 }
