@@ -49,6 +49,8 @@ pub const VERSIONS: &[&str] = &[
     "gc-eu-mq-dbg",
     "ique-cn",
 ];
+// `file_variants` keeps the builds a version pattern holds for as the bits of a u64.
+const _: () = assert!(VERSIONS.len() <= 64);
 
 /// PAL builds (50 Hz, several languages): their files are described by `<name>_pal.xml` where
 /// the decomp has one.
@@ -169,14 +171,24 @@ pub fn variant_for(file: &str, version: &str) -> Option<&'static Arc<Variant>> {
 }
 
 fn file_variants(t: &FileTable) -> Vec<Variant> {
+    // Each distinct version pattern is matched against each build once: a file's entries share
+    // a handful of patterns, and matching one per entry and build was a seventh of `list` over
+    // the 208 OoT objects.
+    let mut builds: HashMap<&'static str, u64> = HashMap::new();
+    let mut holds = |pattern: &'static str, build: usize| {
+        pattern.is_empty()
+            || *builds.entry(pattern).or_insert_with(|| {
+                VERSIONS.iter().enumerate().filter(|(_, v)| version_matches(pattern, v)).fold(0, |m, (i, _)| m | 1 << i)
+            }) & (1 << build)
+                != 0
+    };
     let mut out: Vec<Variant> = Vec::new();
-    for &v in VERSIONS {
+    for (build, &v) in VERSIONS.iter().enumerate() {
         let (source, label) = match (&t.pal, is_pal(v)) {
             (Some(pal), true) => (pal, "pal xml"),
             _ => (&t.plain, "xml"),
         };
-        let assets: Vec<Asset> =
-            source.iter().filter(|a| a.versions.is_empty() || version_matches(a.versions, v)).cloned().collect();
+        let assets: Vec<Asset> = source.iter().filter(|a| holds(a.versions, build)).cloned().collect();
         match out.iter_mut().find(|x| x.assets == assets) {
             Some(x) => x.versions.push(v),
             None => out.push(Variant::new(label.to_string(), vec![v], assets)),
@@ -523,6 +535,37 @@ fn repeat(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each pattern matched once per build gives every file of the shipped table the readings
+    /// that matching each entry against each build gave (the formulation it replaced).
+    #[test]
+    fn readings_are_those_of_each_entry_matched_against_each_build() {
+        let mut files = 0;
+        for (file, t) in tables() {
+            let mut expected: Vec<(Vec<&str>, Vec<Asset>)> = Vec::new();
+            for &v in VERSIONS {
+                let source = match (&t.pal, is_pal(v)) {
+                    (Some(pal), true) => pal,
+                    _ => &t.plain,
+                };
+                let assets: Vec<Asset> = source
+                    .iter()
+                    .filter(|a| a.versions.is_empty() || version_matches(a.versions, v))
+                    .cloned()
+                    .collect();
+                match expected.iter_mut().find(|x| x.1 == assets) {
+                    Some(x) => x.0.push(v),
+                    None => expected.push((vec![v], assets)),
+                }
+            }
+            let got: Vec<(Vec<&str>, Vec<Asset>)> =
+                file_variants(t).into_iter().map(|v| (v.versions, v.assets)).collect();
+            assert_eq!(got, expected, "{file}");
+            files += 1;
+        }
+        assert!(files > 200, "{files} files");
+        println!("{files}/{files} files' readings as each entry matched against each build");
+    }
 
     /// The table parsed a section at a time is what a lookup of each line's file read (the
     /// parser it replaced, kept here): on the shipped table and on texts whose sections
