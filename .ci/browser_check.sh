@@ -27,7 +27,8 @@ fi
 echo "$("$chromium" --version 2>/dev/null || echo chromium)"
 
 # The bundle, then the binary that embeds it.
-(cd viewer && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build)
+# (build.rs bundles viewer/src with the installed esbuild.)
+(cd viewer && npm ci --no-audit --no-fund --loglevel=error)
 cargo build -p boneyard
 bin=target/debug/boneyard
 if ! "$bin" view --help > /dev/null; then echo "no view command" >&2; exit 1; fi
@@ -74,8 +75,11 @@ if [ -d "$data" ]; then
   EXPECT_FAILED="TRAMfixture_badlast.oni: at byte offset 684 (0x2ac): TRAM fixture_badlast" run target/viewer-oni-folder.png - - - "$data/oni"
   # The Zelda folder: 207 objects, each a document; the page opens on Link.
   run target/viewer-z64-folder.png - - - "$z"
-  # Shenmue's MOTION.BIN (1559 clips, no model): what it opens on, drawn as capsules.
-  run target/viewer-shenmue.png - - 10,0 "$data/shenmue/motion.bin"
+  # Shenmue's MOTION.BIN (1559 clips, no model): what it opens on, drawn as capsules; the
+  # reader's 34 warnings under their count; hovering, playing and the download named as
+  # `export` names it (the rig's label, not the skeleton's display name).
+  INTERACT=1 EXPECT_TEXT="warnings=34 warnings on these files" \
+    run target/viewer-shenmue.png - - 10,0 "$data/shenmue/motion.bin"
 else
   echo "SKIPPED (browser check on real files): $data is not present"
 fi

@@ -157,6 +157,23 @@ function showProblems() {
   );
 }
 
+// What the reader said of this document's files (`list --json`'s warnings: skipped, guessed or
+// approximated), folded under their count; the CLI says the same on stderr.
+function showWarnings() {
+  const ws = (state.list && state.list.warnings) || [];
+  const sec = $('warnings');
+  sec.hidden = !ws.length;
+  sec.querySelector('summary').textContent = `${ws.length} warning${ws.length === 1 ? '' : 's'} on these files`;
+  sec.querySelector('ul').replaceChildren(
+    ...ws.map((w) => {
+      const li = document.createElement('li');
+      const file = String(w.file || '').split(/[\\/]/).pop();
+      li.textContent = errorLine({ file, offset: w.offset, message: w.message });
+      return li;
+    }),
+  );
+}
+
 function fillSkeletons() {
   const sel = $('skeleton');
   const q = $('skeleton-filter').value.trim().toLowerCase();
@@ -255,7 +272,13 @@ async function openDoc(i) {
   if (d < 0) throw new Error('no document to show');
   const gen = ++state.loading;
   status(`loading ${docs[d].name}…`);
-  const list = await getJSON(`/api/list?doc=${d}`);
+  let list;
+  try {
+    list = await getJSON(`/api/list?doc=${d}`);
+  } catch (e) {
+    if (gen !== state.loading) return false; // a newer selection is shown or on its way
+    throw e;
+  }
   if (gen !== state.loading) return false; // a newer selection is on its way
   state.playing = false;
   disposeModel();
@@ -263,6 +286,7 @@ async function openDoc(i) {
   const fam = list.family || '';
   $('family').textContent = `${fam}${fam ? ' · ' : ''}${(list.files || []).join(', ')}`;
   fillDocs();
+  showWarnings();
   fillSkeletons();
   fillAnims();
   showClipInfo();
@@ -298,16 +322,31 @@ async function select(skeleton, anim, opts = {}) {
   const clipInfo = a >= 0 ? state.list.animations[a] : null;
   status(`loading ${info.name || info.id}${clipInfo ? ` / ${clipInfo.name}` : ''}…`);
   const keepFrame = opts.keepFrame && sk === state.skeleton && a === state.anim ? state.frame : 0;
-  const [bytes, faces] = await Promise.all([
-    getGLB(glbURL(sk, a, rootMotion)),
-    a >= 0 ? getJSON(`/api/faces?doc=${state.doc}&skeleton=%23${sk}&anim=%23${a}`) : null,
-  ]);
-  const gltf = await parseGLB(bytes);
+  // The faces (textures the clip swaps at run time) are an extra: without them the clip plays
+  // with the glb's own textures, and the status line says why.
+  let facesError = null;
+  let bytes, faces, gltf;
+  try {
+    [bytes, faces] = await Promise.all([
+      getGLB(glbURL(sk, a, rootMotion)),
+      a >= 0
+        ? getJSON(`/api/faces?doc=${state.doc}&skeleton=%23${sk}&anim=%23${a}`).catch((e) => {
+            facesError = e.message || String(e);
+            return null;
+          })
+        : null,
+    ]);
+    gltf = await parseGLB(bytes);
+  } catch (e) {
+    if (gen !== state.loading) return false; // a newer selection is shown or on its way
+    throw e;
+  }
   if (gen !== state.loading) return false; // a newer selection is on its way
   disposeModel();
   state.skeleton = sk;
   state.anim = a;
   state.rootMotion = rootMotion;
+  if (a < 0) state.playing = false; // the rest pose does not play
   const bones = info.bones;
   const joints = jointObjects(gltf, bones);
   const names = gltf.parser.json.nodes.slice(0, bones).map((n, i) => n.name ?? `bone${i}`);
@@ -350,7 +389,9 @@ async function select(skeleton, anim, opts = {}) {
   fillAnims();
   showClipInfo();
   syncControls();
-  status(`${info.name || info.id}${clipInfo ? ` / ${clipInfo.name}` : ''}`);
+  const shown = `${info.name || info.id}${clipInfo ? ` / ${clipInfo.name}` : ''}`;
+  if (facesError) status(`${shown} (drawn without its run-time textures: ${facesError})`);
+  else status(shown);
   return true;
 }
 
@@ -707,18 +748,19 @@ function safeName(s) {
   return t || 'unnamed';
 }
 
-// The name `boneyard export` gives this file: <first file's stem>[_<skeleton>]_<clip>.glb,
-// the skeleton named when the document has several (its name when unique, else its id).
+// The name `boneyard export --format glb` gives this file (crates/cli/src/cmd/export.rs):
+// the document's output stem (/api/docs), then the skeleton's output label where the document
+// has several (/api/list), then the clip's name where one clip is chosen.
 function downloadName() {
+  const d = state.docs && state.docs.documents[state.doc];
   const file = (state.list.files && state.list.files[0]) || 'boneyard';
   const base = String(file).split(/[\\/]/).pop();
-  const stem = base.includes('.') ? base.slice(0, base.lastIndexOf('.')) : base;
+  const stem = (d && d.stem) || (base.includes('.') ? base.slice(0, base.lastIndexOf('.')) : base);
   const sks = state.list.skeletons;
   const s = sks[state.skeleton];
-  const unique = s.name && sks.filter((o) => o.name === s.name).length === 1;
-  const sk = sks.length > 1 ? `_${unique ? s.name : s.id}` : '';
+  const sk = sks.length > 1 ? `_${s.output_label || s.id}` : '';
   const clip = state.anim >= 0 ? `_${state.list.animations[state.anim].name}` : '';
-  return `${safeName(`${stem}${sk}${clip}${state.rootMotion ? '' : '_in_place'}`)}.glb`;
+  return `${safeName(`${stem}${sk}${clip}`)}.glb`;
 }
 
 function download() {
@@ -798,6 +840,9 @@ function wire() {
   $('frame-all').addEventListener('click', () => state.model && frameMotion());
   $('download').addEventListener('click', download);
   window.addEventListener('keydown', (e) => {
+    // The browser's own keys (Alt+arrows: back and forward) and a focused checkbox's space.
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target instanceof HTMLInputElement && e.target.type === 'checkbox' && e.key === ' ') return;
     if (e.target instanceof HTMLInputElement && e.target.type !== 'checkbox' && e.target.type !== 'range') return;
     if (e.target instanceof HTMLSelectElement) return;
     if (e.key === ' ') {

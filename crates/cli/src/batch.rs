@@ -134,20 +134,22 @@ pub fn run<T: Send>(
     })
 }
 
-/// Open every document and keep it (the viewer serves them all), in the plan's order. A file
+/// Open every document and keep it with the stem its outputs are named after (the viewer serves
+/// them all, and names a download as `export` names the file), in the plan's order. A file
 /// that fails among files named together is a failed document of its own, reported before
 /// the document the others make ([`crate::inputs::Unit::open_without_failing`]); the run is
 /// then a batch (a summary, exit status 1).
-pub fn open_all(plan: Plan, options: &OpenOptions) -> Run<Box<dyn Document>> {
-    each(plan, true, |unit, _| {
+pub fn open_all(plan: Plan, options: &OpenOptions) -> Run<(Box<dyn Document>, String)> {
+    each(plan, true, |unit, stem| {
         let label = unit.label();
         let name = unit.name.clone();
         let (opened, dropped) = unit.open_without_failing(options);
-        let mut reports: Vec<Report<Box<dyn Document>>> = dropped.into_iter().map(|(p, e)| failed(p, e)).collect();
+        let mut reports: Vec<Report<(Box<dyn Document>, String)>> =
+            dropped.into_iter().map(|(p, e)| failed(p, e)).collect();
         reports.push(match opened {
             Ok(doc) => {
                 let warnings = doc.warnings().to_vec();
-                Report { label, name, result: Ok(doc), warnings }
+                Report { label, name, result: Ok((doc, stem.to_string())), warnings }
             }
             Err(e) => Report { label, name, result: Err(e), warnings: Vec::new() },
         });

@@ -22,10 +22,13 @@ fn partial() -> std::sync::MutexGuard<'static, Option<HashSet<PathBuf>>> {
 pub fn remove_partial_files_on_interrupt() {
     let _ = ctrlc::set_handler(|| {
         let files: Vec<PathBuf> = partial().take().map(|s| s.into_iter().collect()).unwrap_or_default();
-        for f in files {
-            let _ = std::fs::remove_file(f);
+        let removed = files.into_iter().filter(|f| std::fs::remove_file(f).is_ok()).count();
+        // Said only where there were any (the viewer, and most runs at most moments, write none).
+        match removed {
+            0 => eprintln!("boneyard: interrupted"),
+            1 => eprintln!("boneyard: interrupted; 1 partial file removed"),
+            n => eprintln!("boneyard: interrupted; {n} partial files removed"),
         }
-        eprintln!("boneyard: interrupted; partial files removed");
         std::process::exit(INTERRUPTED_STATUS.load(std::sync::atomic::Ordering::SeqCst));
     });
 }

@@ -1,9 +1,9 @@
 //! `boneyard view`: a local web viewer on http://127.0.0.1:PORT.
 //!
 //! The page (`viewer/index.html`, `style.css` and the three.js bundle `viewer/dist/app.js`) is
-//! compiled into the binary and needs no network. The bundle is built with node (`cd viewer &&
-//! npm ci && npm run build`) and embedded by `build.rs` when it is there; a binary built
-//! without it serves a page that says how to build it. The page renders the glb that `export`
+//! compiled into the binary and needs no network. The bundle is built by `build.rs` with the
+//! viewer's npm packages once they are installed (`cd viewer && npm ci`); a binary built
+//! without them serves a page that says how to build it. The page renders the glb that `export`
 //! writes, from this API:
 //!
 //! Several documents are served at once (a folder's files, or files of different games named
@@ -66,8 +66,9 @@ const BUILD_ME_HTML: &str = r#"<!doctype html>
 <link rel="icon" type="image/svg+xml" href="favicon.svg">
 <link rel="stylesheet" href="style.css"></head>
 <body class="note"><main><h1>The viewer's page was not built into this binary</h1>
-<p>The viewer renders with three.js, bundled with node. Build the bundle, then the binary:</p>
-<pre>cd viewer &amp;&amp; npm ci &amp;&amp; npm run build
+<p>The viewer renders with three.js, bundled with node. Install the viewer's packages once,
+then build the binary again: every build then bundles the page into it.</p>
+<pre>cd viewer &amp;&amp; npm ci &amp;&amp; cd ..
 cargo build --release</pre>
 <p>Every other command (<code>export</code>, <code>pose</code>, <code>demo</code>, ...) works without it.</p>
 </main></body></html>
@@ -110,6 +111,8 @@ pub struct Entry {
     pub name: String,
     /// Its first file, as given or found.
     pub file: String,
+    /// What `export` names its outputs after (the batch's stem).
+    pub stem: String,
     pub doc: Box<dyn Document>,
 }
 
@@ -128,10 +131,12 @@ pub struct Served {
 /// batch: 1 when nothing opened (at once), or when something failed (when the server is
 /// stopped); a single file that fails is the run's error, as before.
 pub fn run(files: &[std::path::PathBuf], port: u16, options: &boneyard_core::OpenOptions) -> anyhow::Result<()> {
+    // The port first: a busy one is said before any file is read or "serving" is printed.
+    let listener = listen(port)?;
     let plan = crate::inputs::plan(files)?;
     let done = crate::batch::open_all(plan, options).collect()?;
-    let skeletons: usize = done.ok.iter().map(|(_, d)| d.skeletons().len()).sum();
-    let animations: usize = done.ok.iter().map(|(_, d)| d.animations().len()).sum();
+    let skeletons: usize = done.ok.iter().map(|(_, (d, _))| d.skeletons().len()).sum();
+    let animations: usize = done.ok.iter().map(|(_, (d, _))| d.animations().len()).sum();
     let closed = done.close("serving", &format!("{skeletons} skeletons, {animations} animations"));
     if done.ok.is_empty() {
         closed?;
@@ -150,22 +155,31 @@ pub fn run(files: &[std::path::PathBuf], port: u16, options: &boneyard_core::Ope
     }
     let errors = done.errors.clone();
     let skipped = done.skipped_json();
-    let docs = done.ok.into_iter().zip(done.names).map(|((file, doc), name)| Entry { name, file, doc }).collect();
-    serve(Served { docs, errors, skipped }, port, |url| println!("boneyard viewer on {url} (Ctrl-C to stop)"))
+    let docs = done
+        .ok
+        .into_iter()
+        .zip(done.names)
+        .map(|((file, (doc, stem)), name)| Entry { name, file, stem, doc })
+        .collect();
+    serve(Served { docs, errors, skipped }, listener, |url| println!("boneyard viewer on {url} (Ctrl-C to stop)"))
 }
 
-/// Serve `served` on 127.0.0.1:`port` (0 picks a free port) until the process is stopped.
-/// `open_note` is called once with the page's URL as soon as the server listens (the caller
-/// prints it). Connections are served by a fixed pool of workers ([`server`]).
-pub fn serve(served: Served, port: u16, open_note: impl Fn(&str)) -> anyhow::Result<()> {
-    let listener = std::net::TcpListener::bind(("127.0.0.1", port))
-        .map_err(|e| anyhow::anyhow!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+/// A listener on 127.0.0.1:`port` (0 picks a free port).
+fn listen(port: u16) -> anyhow::Result<std::net::TcpListener> {
+    std::net::TcpListener::bind(("127.0.0.1", port))
+        .map_err(|e| anyhow::anyhow!("cannot listen on 127.0.0.1:{port}: {e}"))
+}
+
+/// Serve `served` on `listener` until the process is stopped. `open_note` is called once with
+/// the page's URL (the caller prints it). Connections are served by a fixed pool of workers
+/// ([`server`]).
+fn serve(served: Served, listener: std::net::TcpListener, open_note: impl Fn(&str)) -> anyhow::Result<()> {
     let port = listener.local_addr()?.port();
     open_note(&format!("http://127.0.0.1:{port}/"));
     if BUNDLE.is_none() {
         eprintln!(
-            "boneyard: note: this binary was built without the viewer's page; build it with \
-             `cd viewer && npm ci && npm run build`, then rebuild boneyard (the API answers meanwhile)"
+            "boneyard: note: this binary was built without the viewer's page; install the \
+             viewer's packages once (`cd viewer && npm ci`), then build boneyard again (the API answers meanwhile)"
         );
     }
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -209,7 +223,10 @@ fn static_page(path: &str) -> Option<Reply> {
         "/" | "/index.html" => Reply::ok("text/html; charset=utf-8", BUNDLE.map_or(BUILD_ME_HTML, |_| INDEX_HTML)),
         "/app.js" => match BUNDLE {
             Some(js) => Reply::ok("text/javascript; charset=utf-8", js),
-            None => Reply::error(404, "the viewer was built without its bundle: cd viewer && npm ci && npm run build"),
+            None => Reply::error(
+                404,
+                "the viewer was built without its bundle: cd viewer && npm ci, then build boneyard again",
+            ),
         },
         "/style.css" => Reply::ok("text/css; charset=utf-8", STYLE_CSS),
         "/favicon.svg" | "/favicon.ico" => Reply::ok(SVG, FAVICON_SVG),
@@ -224,7 +241,13 @@ fn doc_param(served: &Served, q: &Query) -> Result<usize, Reply> {
         Some(d) => match d.trim().trim_start_matches('#').parse::<usize>() {
             Ok(i) if i < served.docs.len() => Ok(i),
             _ => {
-                Err(bad(format!("no document {d:?}: {} are served (doc=0..{})", served.docs.len(), served.docs.len())))
+                let n = served.docs.len();
+                let range = match n {
+                    0 => return Err(bad("no document is served")),
+                    1 => "doc=0".to_string(),
+                    _ => format!("doc=0 to doc={}", n - 1),
+                };
+                Err(bad(format!("no document {d:?}: {n} {} served ({range})", if n == 1 { "is" } else { "are" })))
             }
         },
     }
@@ -261,6 +284,8 @@ pub fn docs_json(served: &Served) -> Value {
                 "index": i,
                 "name": e.name,
                 "file": e.file,
+                // What `export` names this document's outputs after.
+                "stem": e.stem,
                 "family": e.doc.family(),
                 "skeletons": e.doc.skeletons().len(),
                 "animations": e.doc.animations().len(),
@@ -402,6 +427,8 @@ pub fn list_json(doc: &Doc) -> Value {
             for (i, s) in sk.iter_mut().enumerate() {
                 if let Some(s) = s.as_object_mut() {
                     s.insert("index".into(), json!(i));
+                    // Its part of an output's name where the document has several.
+                    s.insert("output_label".into(), json!(crate::cmd::export::skeleton_label(doc, i)));
                 }
             }
         }
@@ -679,7 +706,7 @@ mod tests {
             }
             // Without it: a page that says how to build it, and no script.
             None => {
-                assert!(page.contains("npm ci &amp;&amp; npm run build"), "{page}");
+                assert!(page.contains("npm ci &amp;&amp; cd ..\ncargo build --release"), "{page}");
                 assert!(!page.contains("<script"), "{page}");
                 assert_eq!(route(d.as_ref(), "/app.js").status, 404);
             }
@@ -693,8 +720,13 @@ mod tests {
         // The demo baked at two rates: two documents, and a file that failed.
         let served = Served {
             docs: vec![
-                Entry { name: "a".into(), file: "dir/a".into(), doc: doc() },
-                Entry { name: "b".into(), file: "dir/b".into(), doc: Box::new(demo::baked_document(60.0)) },
+                Entry { name: "a".into(), file: "dir/a".into(), stem: "a".into(), doc: doc() },
+                Entry {
+                    name: "b".into(),
+                    file: "dir/b".into(),
+                    stem: "b".into(),
+                    doc: Box::new(demo::baked_document(60.0)),
+                },
             ],
             errors: vec![json!({"file": "dir/c", "offset": 48, "message": "cut short"})],
             skipped: json!([{"file": "dir/notes.txt", "reason": "no family reads it"}]),
@@ -707,7 +739,7 @@ mod tests {
         assert_eq!(status, 200);
         assert_eq!(
             v["documents"][1],
-            json!({"index": 1, "name": "b", "file": "dir/b", "family": "builtin", "skeletons": 1, "animations": 2})
+            json!({"index": 1, "name": "b", "file": "dir/b", "stem": "b", "family": "builtin", "skeletons": 1, "animations": 2})
         );
         assert_eq!((v["open"].as_u64(), v["errors"][0]["offset"].as_u64()), (Some(0), Some(48)));
         assert_eq!(v["skipped"][0]["file"], "dir/notes.txt");
@@ -735,7 +767,12 @@ mod tests {
     #[test]
     fn the_page_opens_on_the_document_with_most_clips_on_a_model() {
         type DemoDoc = boneyard_core::memory::BakedDocument;
-        let d = |name: &str, doc: DemoDoc| Entry { name: name.into(), file: name.into(), doc: Box::new(doc) };
+        let d = |name: &str, doc: DemoDoc| Entry {
+            name: name.into(),
+            file: name.into(),
+            stem: name.into(),
+            doc: Box::new(doc),
+        };
         let meshed = || demo::baked_document(30.0);
         let mut bare = meshed();
         bare.skeletons[0].meshes.clear();
@@ -1065,7 +1102,7 @@ mod tests {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let d = Served {
-            docs: vec![Entry { name: "demo".into(), file: "demo".into(), doc: doc() }],
+            docs: vec![Entry { name: "demo".into(), file: "demo".into(), stem: "demo".into(), doc: doc() }],
             errors: vec![],
             skipped: json!([]),
         };
@@ -1128,6 +1165,26 @@ mod tests {
         // A header value of Latin-1 (a cookie another program set): answered; two Hosts: not.
         assert_eq!(status(b"GET / HTTP/1.1\r\nUser-Agent: caf\xe9\r\n\r\n"), 200);
         assert_eq!(status(b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"), 400);
+        // Hosts: the loopback names with the port served; without a port, http's 80.
+        let host = |h: &str, port: u16| {
+            let head = http::parse_head(format!("GET / HTTP/1.1\r\nHost: {h}\r\n\r\n").as_bytes()).unwrap();
+            http::admit(&head, port).err().map_or(200, |r| r.status)
+        };
+        for (h, port, want) in [
+            ("127.0.0.1:8", 8, 200),
+            ("LOCALHOST:8", 8, 200),
+            ("127.0.0.1", 80, 200),
+            ("localhost", 80, 200),
+            ("127.0.0.1", 8, 403),
+            ("127.0.0.1:80", 8, 403),
+            ("127.0.0.1:", 80, 403),
+            ("127.0.0.1:x", 80, 403),
+            ("evil.example:8", 8, 403),
+            ("evil.example", 80, 403),
+            ("127.0.0.1.evil:8", 8, 403),
+        ] {
+            assert_eq!(host(h, port), want, "Host: {h} on port {port}");
+        }
         let many: String = (0..=http::MAX_HEADERS).map(|i| format!("X-{i}: 1\r\n")).collect();
         assert_eq!(status(format!("GET / HTTP/1.1\r\n{many}\r\n").as_bytes()), 431);
         // The head's end, and the cap on looking for it.

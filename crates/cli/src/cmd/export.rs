@@ -344,7 +344,7 @@ pub fn write_all(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> 
 /// skeleton of the document has (`gTreasureChestCurveSkel`), else its id (`family_13`).
 /// (Two files of one name given together can give two skeletons one id: then the id and the
 /// skeleton's index, or both wrote one file.)
-fn skeleton_label(doc: &dyn Document, sk: usize) -> String {
+pub(crate) fn skeleton_label(doc: &dyn Document, sk: usize) -> String {
     let s = &doc.skeletons()[sk];
     let plain = !s.name.is_empty() && s.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     let unique = plain && doc.skeletons().iter().filter(|o| o.name == s.name).count() == 1;

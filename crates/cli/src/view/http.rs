@@ -154,12 +154,17 @@ pub fn admit(head: &Head, port: u16) -> Result<(), Refusal> {
     if !matches!(head.method.as_str(), "GET" | "HEAD") {
         return Err(refuse(405, "only GET and HEAD are supported"));
     }
-    let hosts = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
     if head.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case("Host")).count() > 1 {
         return Err(refuse(400, "more than one Host"));
     }
     if let Some(h) = head.header("Host") {
-        if !hosts.iter().any(|ok| h.eq_ignore_ascii_case(ok)) {
+        // A browser leaves the port out where it is http's default (RFC 9110 7.2).
+        let (name, named_port) = match h.rsplit_once(':') {
+            Some((name, p)) => (name, p.parse::<u16>().ok()),
+            None => (h, Some(80)),
+        };
+        let loopback = name.eq_ignore_ascii_case("127.0.0.1") || name.eq_ignore_ascii_case("localhost");
+        if !(loopback && named_port == Some(port)) {
             return Err(refuse(403, "this viewer only answers http://127.0.0.1"));
         }
     }
