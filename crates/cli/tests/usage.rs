@@ -255,16 +255,16 @@ fn run_time_state_a_family_does_not_have_is_said() {
 
 #[test]
 fn a_decomp_name_of_an_offset_finds_the_animation() {
-    // The decomp's placeholder names an unnamed animation by its file and offset with eight
-    // digits and the file's capitals (`object_oE_anime_Anim_00001034`); boneyard's own name
-    // for it is `object_oE_anime_Anim_001034` (six digits, as for every file). Either finds it,
-    // and so does another case (it was `object_oe_anime_anim_001034`); another offset does not.
+    // The decomp's placeholder names an animation by its file and offset with eight digits and
+    // the file's capitals (`object_oE_anime_Anim_00001034`), and boneyard lists it so; the
+    // six-digit spelling boneyard gives what no table names (`object_oE_anime_Anim_001034`)
+    // finds it too, and so does another case; another offset does not.
     let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_oE_anime", "decomp_name") else { return };
     let z = z.to_str().unwrap();
     for name in ["object_oE_anime_Anim_00001034", "object_oE_anime_Anim_001034", "object_oe_anime_anim_001034"] {
         let o = boneyard(&["sample", z, "--anim", name, "--frame", "0"]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", err(&o));
-        assert!(String::from_utf8_lossy(&o.stdout).starts_with("#0 object_oE_anime_Anim_001034 "));
+        assert!(String::from_utf8_lossy(&o.stdout).starts_with("#0 object_oE_anime_Anim_00001034 "), "{name}");
     }
     let o = boneyard(&["sample", z, "--anim", "object_oE_anime_Anim_00001035", "--frame", "0"]);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
@@ -370,15 +370,15 @@ fn skeleton_names_and_ids_match_as_clip_names_do() {
     assert_eq!(ids, ["object_oA10:0x260", "object_dekunuts:0x3268"]);
     assert_eq!(list(&[a])["skeletons"][0]["id"], "0x260");
     for (files, spec, want) in [
-        (&[a, d][..], "object_oA10:0x260", "object_oA10_Skel_000260 rest pose:"),
-        (&[a, d], "OBJECT_OA10:0x260", "object_oA10_Skel_000260 rest pose:"),
-        (&[a, d], "0x260", "object_oA10_Skel_000260 rest pose:"),
+        (&[a, d][..], "object_oA10:0x260", "object_oA10_Skel_00000260 rest pose:"),
+        (&[a, d], "OBJECT_OA10:0x260", "object_oA10_Skel_00000260 rest pose:"),
+        (&[a, d], "0x260", "object_oA10_Skel_00000260 rest pose:"),
         (&[a, d], "object_dekunuts:0x3268", "gDekuNutsSkel rest pose:"),
         (&[a, d], "gdekunutsskel", "gDekuNutsSkel rest pose:"),
-        (&[a, d], "object_oa10_skel_000260", "object_oA10_Skel_000260 rest pose:"),
-        // The decomp's 8-digit spelling of a placeholder name, as --anim takes it.
-        (&[a, d], "object_oA10_Skel_00000260", "object_oA10_Skel_000260 rest pose:"),
-        (&[a], "object_oA10:0x260", "object_oA10_Skel_000260 rest pose:"),
+        (&[a, d], "object_oa10_skel_000260", "object_oA10_Skel_00000260 rest pose:"),
+        // The reader's own 6-digit spelling of the decomp's placeholder name.
+        (&[a, d], "object_oA10_Skel_000260", "object_oA10_Skel_00000260 rest pose:"),
+        (&[a], "object_oA10:0x260", "object_oA10_Skel_00000260 rest pose:"),
         (&[d], "GDEKUNUTSSKEL", "gDekuNutsSkel rest pose:"),
     ] {
         let o = boneyard(&[&["pose"][..], files, &["--skeleton", spec]].concat());

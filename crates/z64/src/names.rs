@@ -403,13 +403,15 @@ mod xml_place;
 
 #[cfg(test)]
 /// `object_human_Limb_011C48`, `object_dekunuts_0018C0_DL`: names that only repeat the file
-/// and an offset. The offset is the one the debug build has: in another build, where what
-/// the XML places implicitly moves (object_kingdodongo's limbs follow a title card of
-/// another size), the name keeps it, so any six hex digits after the file's name make one.
-fn is_placeholder(name: &str, file: &str, off: u32) -> bool {
+/// and an offset, spelt as the reader names what no table names (six hex digits), so that
+/// the reader's name is the decomp's. The offset is the one the debug build has: in another
+/// build, where what the XML places implicitly moves (object_kingdodongo's limbs follow a
+/// title card of another size), the name keeps it, so any six hex digits after the file's
+/// name make one. The decomp's eight-digit placeholders (`object_oA10_Skel_00000260`) are
+/// kept as names: the reader would spell them otherwise.
+fn is_placeholder(name: &str, file: &str, _off: u32) -> bool {
     let Some(rest) = name.strip_prefix(file) else { return false };
-    rest.contains(&format!("{off:06X}"))
-        || rest.split('_').any(|part| part.len() == 6 && part.bytes().all(|b| b.is_ascii_hexdigit()))
+    rest.split('_').any(|part| part.len() == 6 && part.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 #[cfg(test)]
