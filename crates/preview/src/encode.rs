@@ -9,15 +9,30 @@ fn encoder_error(what: &str, e: impl std::fmt::Display) -> Error {
     Error::new(ErrorKind::Io(format!("{what} encoder: {e}")))
 }
 
-/// A GIF frame delay in hundredths of a second for a step of `step` frames at `fps`:
-/// `round(100 * step / fps)`, at least 2 because browsers play 0 and 1 as 10.
-pub fn gif_delay_centiseconds(fps: f64, step: u32) -> u16 {
-    let cs = (100.0 * f64::from(step) / fps).round();
-    if cs.is_finite() {
-        cs.clamp(2.0, f64::from(u16::MAX)) as u16
-    } else {
-        10
+/// The fewest clip frames a GIF frame may stand for at `fps` when each shows `step` of them:
+/// a multiple of `step` whose time is at least 2 hundredths of a second (browsers play a
+/// delay of 0 or 1 as 10, so a 60 fps clip shows every other frame, at 30 fps).
+pub fn gif_step(fps: f64, step: u32) -> u32 {
+    let step = step.max(1);
+    if !(fps.is_finite() && fps > 0.0) {
+        return step;
     }
+    // The smallest k with 100 k step / fps >= 2 (checked in whole numbers of the product, so
+    // that 50 fps keeps every frame).
+    let k = (2.0 * fps / (100.0 * f64::from(step))).ceil().max(1.0);
+    (f64::from(step) * k).min(f64::from(u32::MAX)) as u32
+}
+
+/// GIF frame delays in hundredths of a second for frames shown every `step` clip frames at
+/// `fps`, `count` of them: each frame ends at the hundredth nearest its true end time, so the
+/// delays of a 30 fps clip go 3, 4, 3 and its loop lasts as long as the clip (a delay of 3
+/// each played it 10% fast). With `step` from [`gif_step`] every delay is at least 2.
+pub fn gif_delays_centiseconds(fps: f64, step: u32, count: usize) -> Vec<u16> {
+    if !(fps.is_finite() && fps > 0.0) {
+        return vec![10; count];
+    }
+    let end = |i: usize| (100.0 * i as f64 * f64::from(step) / fps).round();
+    (0..count).map(|i| (end(i + 1) - end(i)).clamp(0.0, f64::from(u16::MAX)) as u16).collect()
 }
 
 /// An APNG frame delay `num / den` seconds equal to `step / fps`: exact for whole and decimal
@@ -124,13 +139,13 @@ pub(crate) fn apng(
     Ok(out)
 }
 
-/// A GIF looping forever, each frame shown for `delay` hundredths of a second. The first frame
-/// is the whole image; each later one only the rectangle that changed since the previous frame
-/// (drawn over it: disposal "keep"), with its own palette.
+/// A GIF looping forever, frame i shown for `delays[i]` hundredths of a second (the last delay
+/// again past the end). The first frame is the whole image; each later one only the rectangle
+/// that changed since the previous frame (drawn over it: disposal "keep"), with its own palette.
 pub(crate) fn gif(
     width: u32,
     height: u32,
-    delay: u16,
+    delays: &[u16],
     frames: impl Iterator<Item = Result<Canvas>>,
 ) -> Result<Vec<u8>> {
     let err = |e| encoder_error("GIF", e);
@@ -138,8 +153,9 @@ pub(crate) fn gif(
     let (w, h) = (side(width)?, side(height)?);
     let mut e = gif::Encoder::new(Vec::new(), w, h, &[]).map_err(err)?;
     e.set_repeat(gif::Repeat::Infinite).map_err(err)?;
-    for change in changes(frames) {
+    for (i, change) in changes(frames).enumerate() {
         let (r, pixels) = change?;
+        let delay = delays.get(i).or(delays.last()).copied().unwrap_or(10);
         let ix = index_frame(&pixels);
         // Rect fits in the canvas, whose sides were checked to fit in u16 above.
         let frame = gif::Frame {
@@ -275,11 +291,32 @@ mod tests {
 
     #[test]
     fn gif_delays_by_hand() {
-        assert_eq!(gif_delay_centiseconds(30.0, 1), 3); // 3.33 cs
-        assert_eq!(gif_delay_centiseconds(20.0, 1), 5);
-        assert_eq!(gif_delay_centiseconds(60.0, 1), 2); // 1.67 cs
-        assert_eq!(gif_delay_centiseconds(60.0, 2), 3); // 3.33 cs
-        assert_eq!(gif_delay_centiseconds(200.0, 1), 2); // never below 2
+        // 30 fps: 3.33 cs a frame, the ends at 3, 7, 10, 13, 17, 20 cs.
+        assert_eq!((gif_step(30.0, 1), gif_delays_centiseconds(30.0, 1, 6)), (1, vec![3, 4, 3, 3, 4, 3]));
+        assert_eq!((gif_step(20.0, 1), gif_delays_centiseconds(20.0, 1, 3)), (1, vec![5, 5, 5]));
+        assert_eq!((gif_step(50.0, 1), gif_delays_centiseconds(50.0, 1, 3)), (1, vec![2, 2, 2]));
+        // 60 fps: every other frame (1.67 cs is under 2), 3.33 cs each as at 30 fps.
+        assert_eq!((gif_step(60.0, 1), gif_delays_centiseconds(60.0, 2, 3)), (2, vec![3, 4, 3]));
+        assert_eq!(gif_step(60.0, 2), 2);
+        assert_eq!(gif_step(60.0, 3), 3); // 5 cs
+        assert_eq!(gif_step(200.0, 1), 4); // 2 cs
+        assert_eq!(gif_step(f64::NAN, 1), 1);
+    }
+
+    #[test]
+    fn gif_delays_add_up_to_the_clip_and_are_never_under_2() {
+        for fps in [12.5, 15.0, 20.0, 24.0, 25.0, 29.97, 30.0, 50.0, 59.94, 60.0, 120.0, 1000.0] {
+            for base in [1, 2, 3, 7] {
+                let step = gif_step(fps, base);
+                assert_eq!(step % base, 0, "{fps} {base}");
+                let n = 600;
+                let d = gif_delays_centiseconds(fps, step, n);
+                assert!(d.iter().all(|&x| x >= 2), "{fps} {base}: {d:?}");
+                let total: u64 = d.iter().map(|&x| u64::from(x)).sum();
+                let exact = 100.0 * n as f64 * f64::from(step) / fps;
+                assert!((total as f64 - exact).abs() <= 0.5, "{fps} {base}: {total} for {exact}");
+            }
+        }
     }
 
     #[test]

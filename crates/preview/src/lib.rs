@@ -21,8 +21,10 @@
 //! * Same input, same bytes: integer edge functions, no threads, no hash-order iteration.
 //! * Animations: every frame of the clip, at most [`MAX_ANIMATION_FRAMES`]; a longer clip
 //!   keeps every k-th frame (k = ceil(frames / 600)) and shows each k times as long.
-//!   GIF delays are whole hundredths of a second: `round(100 k / fps)`, at least 2 (browsers
-//!   play 0 or 1 as 10), so a 60 fps clip plays at 50 fps in a GIF. APNG delays are exact
+//!   GIF delays are whole hundredths of a second, each frame ending at the hundredth nearest
+//!   its true end (30 fps: 3, 4, 3), so a loop lasts as long as the clip; a delay is at least
+//!   2 (browsers play 0 or 1 as 10), so past 50 fps a GIF keeps every other frame (a 60 fps
+//!   clip shows at 30 fps, on time; the APNG has every frame). APNG delays are exact
 //!   fractions `k / fps` (`1/60`, `1/30`, `1/20`, `100/2997` for 29.97 fps). GIF frames carry
 //!   their own palette (exact when a frame has at most 256 colours, as untextured flat shading
 //!   gives; else a median cut, as textured models need: every frame of `object_dekunuts` has
@@ -38,7 +40,7 @@ mod sample;
 mod scene;
 
 pub use camera::{Bounds, Camera};
-pub use encode::{apng_delay, gif_delay_centiseconds};
+pub use encode::{apng_delay, gif_delays_centiseconds, gif_step};
 pub use raster::Canvas;
 
 use boneyard_core::{Document, Error, Result};
@@ -366,11 +368,20 @@ fn check_budget(opts: &RenderOptions, frames: usize) -> Result<()> {
 /// looping forever.
 pub fn gif(doc: &dyn Document, skeleton: usize, anim: usize, opts: &RenderOptions) -> Result<Vec<u8>> {
     let (frames, step, fps) = clip_plan(doc, anim)?;
+    // A GIF cannot show a frame for under 2 hundredths of a second: past 50 fps it keeps every
+    // other frame (or fewer), each shown as long as the frames it stands for.
+    let gif_step = encode::gif_step(fps, step);
+    let frames: Vec<u32> = if gif_step == step {
+        frames
+    } else {
+        let total = doc.animations()[anim].frames;
+        (0..total).step_by(gif_step as usize).collect()
+    };
     check_budget(opts, frames.len())?;
     let framing: Vec<f64> = frames.iter().map(|&f| f64::from(f)).collect();
     let r = Renderer::new(doc, skeleton, Some(anim), &framing, opts)?;
-    let delay = gif_delay_centiseconds(fps, step);
-    encode::gif(opts.width, opts.height, delay, frames.iter().map(|&f| r.draw(Some(anim), f64::from(f))))
+    let delays = encode::gif_delays_centiseconds(fps, gif_step, frames.len());
+    encode::gif(opts.width, opts.height, &delays, frames.iter().map(|&f| r.draw(Some(anim), f64::from(f))))
 }
 
 /// An animated PNG of every frame of `anim` with exact frame delays `k / fps` (see the crate

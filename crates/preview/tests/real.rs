@@ -57,8 +57,17 @@ fn oni_walk_animations_have_40_frames_at_60_fps() {
     while let Some(f) = dec.read_next_frame().unwrap() {
         delays.push(f.delay);
     }
-    // 1/60 s = 1.67 cs, written as 2 (see the crate docs).
-    assert_eq!(delays, vec![2; 40]);
+    // 1/60 s is 1.67 cs, under the 2 a GIF frame may last: every other frame, 20 of them,
+    // each ending at the hundredth nearest 2/60 s times its number (3.33, 6.67, 10 cs ...), so
+    // the loop lasts the clip's 40/60 s = 66.67 cs (it was 40 frames of 2 cs, 80 cs).
+    let mut want = Vec::new();
+    for i in 0..20u32 {
+        let end = |k: u32| (100.0 * f64::from(2 * k) / 60.0).round() as u16;
+        want.push(end(i + 1) - end(i));
+    }
+    assert_eq!(want[..3], [3, 4, 3]);
+    assert_eq!(delays, want);
+    assert_eq!(delays.iter().map(|&d| u32::from(d)).sum::<u32>(), 67);
     let bytes = apng(&d, sk, 0, &o).unwrap();
     let r = png::Decoder::new(std::io::Cursor::new(&bytes)).read_info().unwrap();
     let actl = r.info().animation_control.unwrap();

@@ -144,7 +144,9 @@ fn gif_has_every_frame_of_the_clip() {
     let mut screen = vec![0u8; 160 * 160 * 3];
     let mut n = 0;
     while let Some(f) = dec.read_next_frame().unwrap() {
-        assert_eq!(f.delay, 3, "30 fps = 3.33 cs, rounded");
+        // 30 fps: frame n ends at the hundredth nearest 100 (n + 1) / 30 (3.33, 6.67, 10 cs).
+        let end = |k: u32| (100.0 * f64::from(k) / 30.0).round() as u16;
+        assert_eq!(f.delay, end(n + 1) - end(n), "frame {n}");
         assert_eq!(f.dispose, gif::DisposalMethod::Keep);
         if n == 0 {
             assert_eq!((f.left, f.top, f.width, f.height), (0, 0, 160, 160));
