@@ -635,6 +635,9 @@ struct Vtx {
     st: [i16; 2],
     /// Vertex colour (lighting off) or white with the vertex alpha (lighting on).
     color: [f32; 4],
+    /// With lighting on, the vertex's normal: the colour bytes' first three as signed bytes
+    /// (F3DEX2's `Vtx_tn`), the direction the RSP lights it by.
+    normal: Option<[i8; 3]>,
 }
 
 /// Triangles sharing one texture.
@@ -706,7 +709,7 @@ impl Group {
         notes: &mut Vec<RawNote>,
     ) -> Mesh {
         let rigid = self.verts.iter().all(|v| v.bone == limb);
-        let mesh = if rigid {
+        let mut mesh = if rigid {
             Mesh::rigid(name, s.bone_of_limb[limb], self.verts.iter().map(|v| v.pos).collect(), self.indices.to_vec())
         } else {
             let positions = self
@@ -720,7 +723,26 @@ impl Group {
             m.binding = MeshBinding::Skinned { joints, weights };
             m
         };
+        mesh.normals = self.normals(|v, n| match rigid {
+            true => n,
+            // Turned as the position was, into model space.
+            false => rest_world.get(v.bone).map_or(n, |m| m.transform_vector3(n)),
+        });
         self.finish(ctx, mesh, budget, made, notes)
+    }
+
+    /// The vertices' normals, each turned by `place` and made unit, when every vertex was
+    /// loaded with lighting on (a group drawn lit and unlit in parts has no normals for the
+    /// unlit ones; none are given). A normal of zero bytes, which lights nothing, points up.
+    fn normals(&self, place: impl Fn(&Vtx, Vec3) -> Vec3) -> Option<Vec<Vec3>> {
+        self.verts
+            .iter()
+            .map(|v| {
+                let n = v.normal?;
+                let n = Vec3::new(f32::from(n[0]), f32::from(n[1]), f32::from(n[2]));
+                Some(place(v, n).try_normalize().unwrap_or(Vec3::Y))
+            })
+            .collect()
     }
 
     /// Colours and the texture (within the document's texel budget); a texture not decoded is
@@ -1563,6 +1585,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             self.cache[v0 + i] = data.and_then(|d| VtxT::parse_at(d, i * VTX_SIZE).ok()).map(|b| {
                 let c = b.cn.map(|v| v as f32 / 255.0);
                 let color = if self.lighting { [1.0, 1.0, 1.0, c[3]] } else { c };
+                let normal = self.lighting.then(|| [b.cn[0] as i8, b.cn[1] as i8, b.cn[2] as i8]);
                 let addr = addr.wrapping_add((i * VTX_SIZE) as u32);
                 Vtx {
                     addr,
@@ -1571,6 +1594,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                     pos: Vec3::new(b.ob[0] as f32, b.ob[1] as f32, b.ob[2] as f32),
                     st: b.tc,
                     color,
+                    normal,
                 }
             });
         }

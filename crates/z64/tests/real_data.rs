@@ -592,3 +592,40 @@ fn meshes_do_not_depend_on_what_the_thread_read_before() {
     }
     println!("{meshes} meshes of {} files alike alone and in turn", names.len());
 }
+
+/// Meshes drawn with lighting on carry the vertices' normals (F3DEX2's `Vtx_tn`: the colour
+/// bytes as signed bytes), unit length, and they point out of the surface: at most triangles
+/// the three normals' sum agrees with the face normal the winding gives (the RSP culls back
+/// faces by that winding, so it is the game's own outside). Checked on adult Link and the Deku
+/// Scrub; before, no Zelda mesh but Skin's had normals, so viewers drew them faceted.
+#[test]
+fn lit_meshes_carry_normals_that_point_out_of_the_surface() {
+    for name in ["object_link_boy", "object_dekunuts"] {
+        let Some(path) = dbg_file(name, "lit_meshes_carry_normals_that_point_out_of_the_surface") else { return };
+        let doc = open(&[path]);
+        let s = &doc.skeletons()[0];
+        let (mut meshes, mut with, mut agree, mut tris) = (0, 0, 0usize, 0usize);
+        for m in &s.meshes {
+            meshes += 1;
+            let Some(n) = &m.normals else { continue };
+            with += 1;
+            assert_eq!(n.len(), m.positions.len(), "{name} {}", m.name);
+            assert!(n.iter().all(|v| (v.length() - 1.0).abs() < 1e-5), "{name} {}: unit normals", m.name);
+            for t in m.indices.chunks_exact(3) {
+                let [a, b, c] = [t[0], t[1], t[2]].map(|i| m.positions[i as usize]);
+                let face = (b - a).cross(c - a);
+                if face.length() < 1e-3 {
+                    continue;
+                }
+                tris += 1;
+                let sum = n[t[0] as usize] + n[t[1] as usize] + n[t[2] as usize];
+                agree += usize::from(sum.dot(face) > 0.0);
+            }
+        }
+        println!(
+            "{name}: {with}/{meshes} meshes with normals; {agree}/{tris} triangles' normals agree with their winding"
+        );
+        assert_eq!(with, meshes, "{name}: every mesh is drawn lit");
+        assert!(tris > 100 && agree * 100 >= tris * 95, "{name}: {agree}/{tris}");
+    }
+}
