@@ -749,15 +749,17 @@ function safeName(s) {
 }
 
 // The name `boneyard export --format glb` gives this file (crates/cli/src/cmd/export.rs):
-// the document's output stem (/api/docs), then the skeleton's output label where the document
-// has several (/api/list), then the clip's name where one clip is chosen.
+// the skeleton's own file's stem or else the document's output stem (/api/list, /api/docs),
+// then the skeleton's output label where the document has several, then the clip's name
+// where one clip is chosen.
 function downloadName() {
   const d = state.docs && state.docs.documents[state.doc];
   const file = (state.list.files && state.list.files[0]) || 'boneyard';
   const base = String(file).split(/[\\/]/).pop();
-  const stem = (d && d.stem) || (base.includes('.') ? base.slice(0, base.lastIndexOf('.')) : base);
   const sks = state.list.skeletons;
   const s = sks[state.skeleton];
+  // Named after the skeleton's own file where that is not the document's first.
+  const stem = s.output_file || (d && d.stem) || (base.includes('.') ? base.slice(0, base.lastIndexOf('.')) : base);
   const sk = sks.length > 1 ? `_${s.output_label || s.id}` : '';
   const clip = state.anim >= 0 ? `_${state.list.animations[state.anim].name}` : '';
   return `${safeName(`${stem}${sk}${clip}`)}.glb`;

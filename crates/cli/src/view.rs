@@ -429,6 +429,8 @@ pub fn list_json(doc: &Doc) -> Value {
                     s.insert("index".into(), json!(i));
                     // Its part of an output's name where the document has several.
                     s.insert("output_label".into(), json!(crate::cmd::export::skeleton_label(doc, i)));
+                    // The stem of its own file when that is not the document's first.
+                    s.insert("output_file".into(), json!(crate::cmd::export::own_file_stem(doc, i)));
                 }
             }
         }

@@ -397,3 +397,38 @@ fn skeleton_names_and_ids_match_as_clip_names_do() {
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(err(&o).contains("no skeleton #1 (there are 1)"), "{}", err(&o));
 }
+
+/// Outputs are named after the file that holds the model, whatever order the files come in:
+/// Link's three files in either order give `object_link_boy_gLinkAdultSkel.glb` and
+/// gameplay_keep's skeletons `gameplay_keep_*` (given first, gameplay_keep named Link's glb);
+/// a clip file before its model names nothing (`object_os_anime object_dekunuts` wrote the Deku
+/// Scrub as `object_os_anime.glb`).
+#[test]
+fn outputs_are_named_after_the_model_file_in_any_order() {
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", "outputs_are_named_after_the_model_file_in_any_order") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let f = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let names = |files: &[String], out: &str| -> Vec<String> {
+        let out = tmp.path().join(out);
+        let args: Vec<&str> = ["-q", "export"]
+            .into_iter()
+            .chain(files.iter().map(String::as_str))
+            .chain(["-f", "glb", "-o", out.to_str().unwrap()])
+            .collect();
+        let o = boneyard(&args);
+        assert_eq!(o.status.code(), Some(0), "{files:?}: {}", err(&o));
+        let mut v: Vec<String> =
+            std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    };
+    let link = names(&[f("object_link_boy"), f("gameplay_keep"), f("link_animetion")], "a");
+    assert_eq!(link, names(&[f("gameplay_keep"), f("link_animetion"), f("object_link_boy")], "b"));
+    assert!(link.contains(&"object_link_boy_gLinkAdultSkel.glb".to_string()), "{link:?}");
+    assert!(link.contains(&"gameplay_keep_gArrowSkel.glb".to_string()), "{link:?}");
+    assert_eq!(link.len(), 6, "{link:?}");
+    assert_eq!(names(&[f("object_os_anime"), f("object_dekunuts")], "c"), ["object_dekunuts.glb"]);
+    assert_eq!(names(&[f("object_zl2_anime1"), f("object_zl2")], "d"), ["object_zl2.glb"]);
+}

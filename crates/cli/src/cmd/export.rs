@@ -282,7 +282,8 @@ pub fn write_all(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> 
     let mut skipped = Vec::new();
     let mut failed = Vec::new();
     for (sk, anims) in &targets {
-        let sk_stem = if several { format!("{stem}_{}", skeleton_label(doc, *sk)) } else { stem.to_string() };
+        let stem = own_file_stem(doc, *sk).unwrap_or_else(|| stem.to_string());
+        let sk_stem = if several { format!("{stem}_{}", skeleton_label(doc, *sk)) } else { stem };
         if needs_anims && anims.is_empty() {
             skipped.push(skeleton_label(doc, *sk));
             continue;
@@ -338,6 +339,28 @@ pub fn write_all(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> 
         }
     }
     Ok(written)
+}
+
+/// The stem of the file a skeleton comes from (its `source`, `object_link_boy@0x377F4`), when
+/// that is another of the document's files than the first, which names the document: outputs
+/// are named after the file that holds the model, whatever order the files were given in
+/// (`export gameplay_keep link_animetion object_link_boy` wrote adult Link as
+/// `gameplay_keep_gLinkAdultSkel.glb`, and a clip file given before its model named the
+/// model's glb).
+pub(crate) fn own_file_stem(doc: &dyn Document, sk: usize) -> Option<String> {
+    let (file, _) = doc.skeletons().get(sk)?.source.rsplit_once('@')?;
+    let files = doc.files();
+    let path_of = |f: &boneyard_core::FileSummary| std::path::Path::new(&f.path).to_path_buf();
+    let named = |p: &std::path::Path| {
+        p.file_name().is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(file))
+            || p.file_stem().is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(file))
+    };
+    let first = files.first().map(path_of)?;
+    if named(&first) {
+        return None;
+    }
+    let own = files.iter().skip(1).map(path_of).find(|p| named(p))?;
+    own.file_stem().map(|s| crate::output::safe_name(&s.to_string_lossy()))
 }
 
 /// A skeleton's part of an output name: its name when that is a plain identifier no other
