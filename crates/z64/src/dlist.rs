@@ -282,24 +282,26 @@ struct RawNote {
 const MAX_SUBJECTS_PER_NOTE: usize = 16;
 
 /// One note per (file, message), in first-met order, naming every limb or mesh it concerns
-/// (the offset is the first one's): a texture missing from ten meshes is one note.
+/// once (the offset is the first one's): a texture missing from ten meshes is one note, and a
+/// combiner met eleven times in one display list names that list once.
 fn merge_notes(raw: Vec<RawNote>, max_notes: usize) -> Vec<MeshNote> {
-    let mut out: Vec<(MeshNote, Vec<String>, usize)> = Vec::new();
+    let mut out: Vec<(MeshNote, Vec<String>, std::collections::HashSet<String>)> = Vec::new();
     // By file, then message: looked up by reference (the strings are copied once, when a
     // note is new, not at every note met).
     let mut index: HashMap<Option<String>, HashMap<String, usize>> = HashMap::new();
     for r in raw {
         match index.get(&r.file).and_then(|by_message| by_message.get(&r.message)) {
             Some(&i) => {
-                let (_, subjects, n) = &mut out[i];
-                *n += 1;
-                if subjects.len() < MAX_SUBJECTS_PER_NOTE {
-                    subjects.push(r.subject);
+                let (_, subjects, seen) = &mut out[i];
+                if subjects.len() < MAX_SUBJECTS_PER_NOTE && !seen.contains(&r.subject) {
+                    subjects.push(r.subject.clone());
                 }
+                seen.insert(r.subject);
             }
             None => {
                 index.entry(r.file.clone()).or_default().insert(r.message.clone(), out.len());
-                out.push((MeshNote { file: r.file, offset: r.offset, message: r.message }, vec![r.subject], 1));
+                let seen = std::collections::HashSet::from([r.subject.clone()]);
+                out.push((MeshNote { file: r.file, offset: r.offset, message: r.message }, vec![r.subject], seen));
             }
         }
     }
@@ -307,7 +309,8 @@ fn merge_notes(raw: Vec<RawNote>, max_notes: usize) -> Vec<MeshNote> {
     let mut notes: Vec<MeshNote> = out
         .into_iter()
         .take(max_notes)
-        .map(|(mut note, subjects, n)| {
+        .map(|(mut note, subjects, seen)| {
+            let n = seen.len();
             let more = if n > subjects.len() { format!(" and {} more", n - subjects.len()) } else { String::new() };
             note.message = format!("{} ({}{more})", note.message, subjects.join(", "));
             note
@@ -1650,6 +1653,28 @@ impl<'a, 'b> Decoder<'a, 'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A note met several times for one subject names it once; the count of the ones not
+    /// named is of distinct subjects.
+    #[test]
+    fn merged_notes_name_each_subject_once() {
+        let raw = |message: &str, subject: &str| RawNote {
+            file: None,
+            offset: Some(8),
+            message: message.to_string(),
+            subject: subject.to_string(),
+        };
+        let mut notes: Vec<RawNote> = (0..11).map(|_| raw("combiner", "limb 27")).collect();
+        notes.push(raw("combiner", "limb 3"));
+        notes.push(raw("texture", "limb 3"));
+        let merged = merge_notes(notes, 8);
+        let said: Vec<&str> = merged.iter().map(|n| n.message.as_str()).collect();
+        assert_eq!(said, ["combiner (limb 27, limb 3)", "texture (limb 3)"]);
+        let many: Vec<RawNote> =
+            (0..40).flat_map(|i| [raw("m", &format!("limb {i}")), raw("m", &format!("limb {i}"))]).collect();
+        let merged = merge_notes(many, 8);
+        assert!(merged[0].message.ends_with(", limb 15 and 24 more)"), "{}", merged[0].message);
+    }
     use proptest::prelude::*;
 
     /// `Decoder::material`'s reading before the document's memo: evaluated at each state

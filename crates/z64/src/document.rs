@@ -287,6 +287,19 @@ impl Z64Document {
             _ => s.dlist_limbs(),
         };
         extra.insert("display_lists".into(), json!(with_dl));
+        if with_dl == 0 && meshes.is_empty() && !s.limbs.is_empty() {
+            // The chest's gTreasureChestSkel: En_Box draws its lid and box from its own
+            // PostLimbDraw, which is code, not data. Said rather than an empty model given.
+            warnings.push(Warning {
+                file: home.name.clone(),
+                offset: Some(off as u64),
+                message: format!(
+                    "skeleton {}: none of its {} limbs has a display list: the actor draws the model from its own code, which is not read; only the bones are exported",
+                    s.name,
+                    s.limbs.len()
+                ),
+            });
+        }
         if let SkelType::Flex { dlist_count } = s.ty {
             extra.insert("dlist_count".into(), json!(dlist_count));
         }
