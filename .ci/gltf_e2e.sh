@@ -20,7 +20,7 @@ check() {
   for a in $anims; do args+=(--anim "$a"); done
   echo "--- $name"
   "$bin" export "$@" "${args[@]}" --format glb --out "$out" > /dev/null
-  local glb clips
+  local glb clips skeleton
   # One .glb per skeleton of the document (those the chosen animations play on).
   for glb in "$out"/*.glb; do
     node "$here/gltf/validate.mjs" "$glb" || fail=1
@@ -29,9 +29,14 @@ check() {
       const g = require("fs").readFileSync(process.argv[1]);
       const len = g.readUInt32LE(12), j = JSON.parse(g.subarray(20, 20 + len).toString());
       console.log((j.animations || []).map(a => "#" + a.extras.index).join(" "));' "$glb")
+    # The skeleton the file holds (a clip is written with each skeleton it plays on).
+    skeleton=$(node -e '
+      const g = require("fs").readFileSync(process.argv[1]);
+      const len = g.readUInt32LE(12), j = JSON.parse(g.subarray(20, 20 + len).toString());
+      console.log(j.scenes[0].extras.skeleton);' "$glb")
     expected=()
     for a in $clips; do
-      "$bin" pose "$@" --anim "$a" --all-frames --json > "$out/expected_$i.json"
+      "$bin" pose "$@" --skeleton "$skeleton" --anim "$a" --all-frames --json > "$out/expected_$i.json"
       expected+=("$out/expected_$i.json")
       i=$((i + 1))
     done
@@ -54,6 +59,9 @@ if [ -d "$data" ]; then
   check oni_walk19_body19 "" "$oni/TRBSfixture_body19.oni" "$oni/TRAMfixture_walk19.oni"
   check oni_level1 "" "$oni/level1_Final.dat"
   check z64_dekunuts "" "$z/object_dekunuts"
+  # The Gibdo's and the Redead's skeletons share their 11 clips: each glb holds them, posed
+  # on its own skeleton (as the level's two 19-part bodies above share its clips).
+  check z64_rd "" "$z/object_rd"
   check z64_link_boy "gPlayerAnim_clink_demo_atozusari gPlayerAnim_link_normal_walk gPlayerAnim_link_normal_run gPlayerAnim_Link_ue_wait" "$z/object_link_boy" "$z/gameplay_keep" "$z/link_animetion"
   check z64_human "" "$z/object_human"
   check z64_horse "#0 #4 #8" "$z/object_horse"

@@ -25,6 +25,12 @@ pub struct OniDocument {
     pub(crate) bodies: Vec<Body>,
     skeletons: Vec<SkeletonInfo>,
     warnings: Vec<Warning>,
+    /// Per animation: given the files' first body of its part count because no character
+    /// class lists it (not from its TRAC), so any other body of that count is as much its.
+    untied: Vec<bool>,
+    /// The files' bodies of each part count after the first (what an untied animation is
+    /// also written with: [`Document::also_plays_on`]).
+    later_of_parts: HashMap<usize, Vec<usize>>,
 }
 
 // TRAC parent links are followed `Limits::max_trac_depth` deep. At most
@@ -235,9 +241,16 @@ impl OniDocument {
         // (The files' first body of each part count, found once: a search of every body for
         // every animation is 65,536 x 4,096 steps at the limits.)
         let mut first_of_parts: HashMap<usize, usize> = HashMap::new();
+        let mut later_of_parts: HashMap<usize, Vec<usize>> = HashMap::new();
         for (i, b) in bodies.iter().enumerate() {
-            first_of_parts.entry(b.parts()).or_insert(i);
+            match first_of_parts.entry(b.parts()) {
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(i);
+                }
+                std::collections::hash_map::Entry::Occupied(_) => later_of_parts.entry(b.parts()).or_default().push(i),
+            }
         }
+        let mut untied = vec![false; trams.len()];
         let mut generic_for: HashMap<usize, usize> = HashMap::new();
         for (a, t) in trams.iter().enumerate() {
             if anim_skeleton[a].is_some() {
@@ -245,6 +258,7 @@ impl OniDocument {
             }
             if let Some(&sk) = first_of_parts.get(&t.parts) {
                 anim_skeleton[a] = Some(sk);
+                untied[a] = true;
                 continue;
             }
             let sk = *generic_for.entry(t.parts).or_insert_with(|| {
@@ -301,7 +315,7 @@ impl OniDocument {
         // (A body read twice, a set used by two classes, said the same things twice: `Notes`
         // kept them once.)
         let warnings = warnings.into_list();
-        Ok(OniDocument { files, trams, anims, bodies, skeletons, warnings })
+        Ok(OniDocument { files, trams, anims, bodies, skeletons, warnings, untied, later_of_parts })
     }
 
     /// The five TRCM bodies of body set (TRBS) `index` of file `file`, lowest detail first:
@@ -359,6 +373,22 @@ impl OniDocument {
         m.translate([p[0], 0.0, p[1]]);
         m.translate([0.0, t.height(frame), 0.0]);
         m
+    }
+
+    /// The local transforms of `body` at whole frame `f` of `t` (rotations `rots`): each part
+    /// turned by its rotation at its offset from its parent, the root at the base matrix's
+    /// place (position, then height, then the part's offset), as the engine poses a body.
+    fn locals_on(body: &Body, t: &Tram, f: usize, rots: &[EQuat], locals: &mut Vec<Transform>) {
+        let pos = t.position(f);
+        locals.clear();
+        locals.extend((0..body.parts()).map(|i| {
+            let mut tr = Vec3::from(body.translations[i]);
+            if body.parents[i].is_none() {
+                tr = Vec3::new(pos[0], 0.0, pos[1]) + Vec3::new(0.0, t.height(f), 0.0) + tr;
+            }
+            let q = rots.get(i).copied().unwrap_or([0.0, 0.0, 0.0, 1.0]);
+            Transform::new(tr, to_glam(q))
+        }));
     }
 
     /// Engine matrices (3×4) of skeleton `skeleton` posed by `anim` at `frame`.
@@ -660,20 +690,10 @@ impl Document for OniDocument {
         channels.push(Channel::new("root", "velocity", json!(t.velocities.get(f).copied().unwrap_or([0.0, 0.0]))));
         let pos = t.position(f);
         let sk = self.anims.get(anim).and_then(|a| a.skeleton);
-        let locals = match sk.and_then(|s| self.bodies.get(s)) {
-            Some(body) => (0..body.parts())
-                .map(|i| {
-                    let mut tr = Vec3::from(body.translations[i]);
-                    if body.parents[i].is_none() {
-                        // The base matrix: position, then height, then the part's offset.
-                        tr = Vec3::new(pos[0], 0.0, pos[1]) + Vec3::new(0.0, t.height(f), 0.0) + tr;
-                    }
-                    let q = rots.get(i).copied().unwrap_or([0.0, 0.0, 0.0, 1.0]);
-                    Transform::new(tr, to_glam(q))
-                })
-                .collect(),
-            None => Vec::new(),
-        };
+        let mut locals = Vec::new();
+        if let Some(body) = sk.and_then(|s| self.bodies.get(s)) {
+            Self::locals_on(body, t, f, &rots, &mut locals);
+        }
         Ok(Sample {
             frame: f as f64,
             channels,
@@ -693,6 +713,45 @@ impl Document for OniDocument {
 
     fn pose(&self, skeleton: usize, anim: Option<usize>, frame: f64) -> Result<Vec<Mat4>> {
         Ok(self.engine_pose(skeleton, anim, frame)?.iter().map(Matrix43::to_mat4).collect())
+    }
+
+    /// The engine plays a TRAM on any body of its part count (a character class's animations
+    /// are shared by every class that lists its TRAC).
+    fn plays_on(&self, anim: usize, skeleton: usize) -> bool {
+        match (self.trams.get(anim), self.bodies.get(skeleton)) {
+            (Some(t), Some(b)) => t.parts == b.parts(),
+            _ => false,
+        }
+    }
+
+    /// An animation no character class lists is the files' first body of its part count's
+    /// by default only: every other body of that count (from the files) is as much its.
+    fn also_plays_on(&self, anim: usize) -> &[usize] {
+        match (self.untied.get(anim), self.trams.get(anim)) {
+            (Some(true), Some(t)) => self.later_of_parts.get(&t.parts).map_or(&[], Vec::as_slice),
+            _ => &[],
+        }
+    }
+
+    fn sample_locals_on(
+        &self,
+        anim: usize,
+        skeleton: usize,
+        frame: f64,
+        locals: &mut Vec<Transform>,
+    ) -> Result<Option<Vec3>> {
+        if !self.plays_on(anim, skeleton) {
+            return Err(Error::new(boneyard_core::ErrorKind::Unsupported(format!(
+                "animation #{anim} has {} parts, skeleton #{skeleton} another count",
+                self.trams.get(anim).map_or(0, |t| t.parts)
+            ))));
+        }
+        let t = self.tram(anim)?;
+        let f = Self::engine_frame(t, frame);
+        let rots = t.rotations_at(f)?;
+        Self::locals_on(&self.bodies[skeleton], t, f, &rots, locals);
+        let pos = t.position(f);
+        Ok(Some(Vec3::new(pos[0], 0.0, pos[1])))
     }
 
     fn check(&self) -> Result<Vec<String>> {

@@ -311,3 +311,41 @@ fn generated_normals_of_a_quad() {
     assert_eq!(n2[0], n2[3]);
     assert!(n2.iter().all(|v| (v.z - 1.0).abs() < 1e-6), "{n2:?}");
 }
+
+/// The level's 19-part clips are in no character class's TRAC, so the files' first 19-part
+/// body (fixture_lod5) is theirs by default only: they are also written with fixture_body19
+/// (export wrote them with the first alone). Played on it, each frame's local transforms
+/// composed down the hierarchy are the engine's own matrices for that body
+/// (`engine_pose`, `iBuildMatriciesRecursive`), and a clip of another part count plays on
+/// neither.
+#[test]
+fn untied_clips_play_on_every_body_of_their_part_count() {
+    let test = "untied_clips_play_on_every_body_of_their_part_count";
+    let Some(dat) = fixture("level1_Final.dat", test) else { return };
+    let doc = open_paths(&[dat.as_path()]).unwrap();
+    let sk = |id: &str| doc.skeletons().iter().position(|s| s.id == id).unwrap();
+    let (lod5, body19) = (sk("TRBSfixture_lod5"), sk("TRBSfixture_body19"));
+    let anim = |name: &str| doc.animations().iter().position(|a| a.name == name).unwrap();
+    let (walk, tiny) = (anim("fixture_walk19"), anim("fixture_tiny2"));
+    assert_eq!(doc.animations()[walk].skeleton, Some(lod5));
+    assert_eq!(doc.also_plays_on(walk), [body19]);
+    assert!(doc.also_plays_on(tiny).is_empty());
+    assert!(doc.plays_on(walk, body19) && !doc.plays_on(tiny, body19) && !doc.plays_on(walk, sk("generic2")));
+    let mut locals = Vec::new();
+    let parents: Vec<Option<usize>> = doc.skeletons()[body19].skeleton.bones.iter().map(|b| b.parent).collect();
+    let mut worst = 0f32;
+    for f in 0..doc.animations()[walk].frames {
+        doc.sample_locals_on(walk, body19, f64::from(f), &mut locals).unwrap();
+        let mut world = vec![glam::Mat4::IDENTITY; locals.len()];
+        for (i, l) in locals.iter().enumerate() {
+            let m = l.matrix();
+            world[i] = parents[i].map_or(m, |p| world[p] * m);
+        }
+        for (w, e) in world.iter().zip(doc.pose(body19, Some(walk), f64::from(f)).unwrap()) {
+            worst = worst
+                .max((w.to_cols_array().iter().zip(e.to_cols_array()).map(|(a, b)| (a - b).abs())).fold(0.0, f32::max));
+        }
+    }
+    assert!(worst < 1e-4, "{worst}");
+    assert!(doc.sample_locals_on(tiny, body19, 0.0, &mut locals).is_err());
+}
