@@ -476,8 +476,9 @@ fn clip_moves(doc: &Doc, skeleton: usize, anim: usize) -> bool {
     poses[1..].iter().any(|p| p.iter().zip(first).any(|(a, b)| (a.w_axis - b.w_axis).abs().max_element() > 1e-4 * size))
 }
 
-/// The clip the page opens on: the first clip that does not look like a placeholder and that
-/// moves, on the main figure: skeletons with meshes first, then those more clips play on, then
+/// The clip the page opens on: the first walk of the main figure that moves (a clip named
+/// with "walk"), else the first clip that does not look like a placeholder and that moves,
+/// on the main figure: skeletons with meshes first, then those more clips play on, then
 /// those with more bones, then in document order. After 64 candidates (to bound the time a huge document takes), or when no
 /// clip qualifies, the first clip; `None` without clips.
 pub fn opening_clip(doc: &Doc) -> Option<usize> {
@@ -496,12 +497,29 @@ pub fn opening_clip(doc: &Doc) -> Option<usize> {
         let sk = &skeletons[s];
         (sk.meshes.is_empty(), std::cmp::Reverse(clips[s]), std::cmp::Reverse(sk.skeleton.len()), s)
     });
-    let candidates = order
-        .iter()
-        .flat_map(|&sk| (0..anims.len()).filter(move |&a| doc.skeleton_for(a) == Some(sk)).map(move |a| (a, sk)))
-        .filter(|&(a, _)| !placeholder_name(&anims[a].name))
-        .take(64);
-    for (a, sk) in candidates {
+    let candidates = || {
+        order
+            .iter()
+            .flat_map(|&sk| (0..anims.len()).filter(move |&a| doc.skeleton_for(a) == Some(sk)).map(move |a| (a, sk)))
+            .filter(|&(a, _)| !placeholder_name(&anims[a].name))
+    };
+    // A walk first, where the main figure has one that moves (Link opened on a child's
+    // cutscene clip, Oni's level on an overlay): the motion a character is best seen in.
+    // The plainest walk first: the shortest name (Link's `gPlayerAnim_link_normal_walk`, not
+    // `..._anchor_back_walk`; `fixture_walk19`, not `fixture_walk19_overlay`).
+    if let Some(&first) = order.first() {
+        let mut walks: Vec<(usize, usize)> = candidates()
+            .take_while(|&(_, sk)| sk == first)
+            .filter(|&(a, _)| anims[a].name.to_ascii_lowercase().contains("walk"))
+            .collect();
+        walks.sort_by_key(|&(a, _)| (anims[a].name.len(), a));
+        for &(a, sk) in walks.iter().take(16) {
+            if clip_moves(doc, sk, a) {
+                return Some(a);
+            }
+        }
+    }
+    for (a, sk) in candidates().take(64) {
         if clip_moves(doc, sk, a) {
             return Some(a);
         }
