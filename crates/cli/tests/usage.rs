@@ -432,3 +432,23 @@ fn outputs_are_named_after_the_model_file_in_any_order() {
     assert_eq!(names(&[f("object_os_anime"), f("object_dekunuts")], "c"), ["object_dekunuts.glb"]);
     assert_eq!(names(&[f("object_zl2_anime1"), f("object_zl2")], "d"), ["object_zl2.glb"]);
 }
+
+/// A clip the reader lists but does not decode, asked for by name, is refused in the reader's
+/// words at its offset (MOTION.BIN's legacy-frame32 AKI_AKI_YS00_R_ST at 0xF11A0), not with
+/// advice to give its skeleton's file.
+#[test]
+fn an_undecoded_clip_asked_for_says_why_at_its_offset() {
+    let Some(m) = shared_data("shenmue/motion.bin", "an_undecoded_clip_asked_for_says_why_at_its_offset") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    for cmd in [&["export", "-f", "glb", "-o", tmp.path().to_str().unwrap()][..], &["pose"][..]] {
+        let args: Vec<&str> =
+            [&["-q"][..], &cmd[..1], &[m.to_str().unwrap(), "--anim", "AKI_AKI_YS00_R_ST"][..], &cmd[1..]].concat();
+        let o = boneyard(&args);
+        assert_eq!(o.status.code(), Some(1), "{cmd:?}: {}", err(&o));
+        let e = err(&o);
+        assert!(e.contains("at byte offset 987552 (0xf11a0)") && e.contains("legacy-frame32"), "{cmd:?}: {e}");
+        assert!(!e.contains("give it with them"), "{cmd:?}: {e}");
+    }
+}

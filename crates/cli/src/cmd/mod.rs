@@ -96,13 +96,19 @@ pub fn run(cli: Cli) -> Result<()> {
 /// The skeleton animation `a` plays on; an animation that plays on none of the document's
 /// is invalid input (exit 1), not a usage error: it is there, but cannot be played.
 fn skeleton_of(doc: &dyn boneyard_core::Document, a: usize) -> Result<usize> {
-    doc.skeleton_for(a).ok_or_else(|| {
-        boneyard_core::Error::unsupported(format!(
-            "animation #{a} {} has no skeleton to play on in these files (not decoded, or its skeleton is in another file: give it with them)",
-            doc.animations().get(a).map_or("", |x| x.name.as_str())
-        ))
-        .into()
-    })
+    if let Some(sk) = doc.skeleton_for(a) {
+        return Ok(sk);
+    }
+    // A clip the reader lists but cannot play says why in its own words, at its offset
+    // (`MOTION.BIN`'s legacy-frame32 sequences were told to bring their skeleton's file).
+    if let Err(e) = doc.sample(a, 0.0) {
+        return Err(e.into());
+    }
+    Err(boneyard_core::Error::unsupported(format!(
+        "animation #{a} {} has no skeleton to play on in these files (its skeleton is in another file: give it with them)",
+        doc.animations().get(a).map_or("", |x| x.name.as_str())
+    ))
+    .into())
 }
 
 /// A reader's error about the document named by `files` (a clip it cannot sample): named
