@@ -125,7 +125,9 @@ fn check_frame(frame: f64) -> Result<f64> {
     if frame.is_finite() {
         Ok(frame)
     } else {
-        Err(crate::args::usage(format!("--frame {frame} is not a number")))
+        // (What was typed is gone by now: 1e400 parsed as inf.)
+        let what = if frame.is_nan() { "not a number" } else { "beyond any frame (too large to hold)" };
+        Err(crate::args::usage(format!("--frame {frame}: {what}")))
     }
 }
 
