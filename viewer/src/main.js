@@ -114,13 +114,19 @@ function fillDocs() {
   const sel = $('doc');
   const q = $('doc-filter').value.trim().toLowerCase();
   sel.replaceChildren();
+  // Files with nothing to show (a baserom/'s texture and scene objects: 116 of its 207) are
+  // listed after the others, under their own heading.
+  const empty = document.createElement('optgroup');
+  empty.label = 'nothing to show';
   for (const d of docs) {
     const label = `${d.name} (${d.skeletons} skeleton${d.skeletons === 1 ? '' : 's'}, ${d.animations} clip${d.animations === 1 ? '' : 's'})`;
     if (q && !label.toLowerCase().includes(q)) continue;
     const opt = new Option(label, String(d.index), false, d.index === state.doc);
     opt.title = `${d.file} (${d.family})`;
-    sel.add(opt);
+    if (d.skeletons === 0 && d.animations === 0) empty.append(opt);
+    else sel.add(opt);
   }
+  if (empty.children.length) sel.append(empty);
   $('doc-count').textContent = `${sel.options.length} / ${docs.length}`;
 }
 

@@ -183,6 +183,7 @@ fn write_files(
         .map(|(i, m)| affine_inverse(m).ok_or_else(|| invalid(format!("bone {i}: rest matrix cannot be inverted"))))
         .collect::<Result<_>>()?;
     let mut written = Written::default();
+    let mut images = Images::new();
     for (k, mesh) in meshes.into_iter().enumerate() {
         mesh.validate(skel.len()).map_err(|e| invalid(format!("cannot export: {}", e.kind)))?;
         let ms = vertex_matrices(mesh, &pose, &rest_inverse)?;
@@ -194,7 +195,7 @@ fn write_files(
                 .collect()
         });
         let material = match stem {
-            Some(stem) => Some(add_material(&mut files, stem, mesh, k)?),
+            Some(stem) => Some(add_material(&mut files, &mut images, stem, mesh, k)?),
             None => None,
         };
         let uvs = mesh.uvs.as_deref().filter(|u| u.len() == p.len());
@@ -212,13 +213,25 @@ fn write_files(
     Ok(files)
 }
 
-/// Mesh `k`'s material in the `.mtl` (and its texture as `<stem>_<k>.png`); its name.
-fn add_material(files: &mut ObjFiles, stem: &str, mesh: &Mesh, k: usize) -> Result<String> {
+/// The texture files written so far, by their pixels (width, height, RGBA).
+type Images = std::collections::HashMap<crate::glb::Pixels, String>;
+
+/// Mesh `k`'s material in the `.mtl` (and its texture as `<stem>_<k>.png`, unless an earlier
+/// mesh's file holds the same pixels: then that file); its name.
+fn add_material(files: &mut ObjFiles, images: &mut Images, stem: &str, mesh: &Mesh, k: usize) -> Result<String> {
     let name = format!("{}_{k}", obj_name(&mesh.name));
     let c = mesh.base_color.map(|x| if x.is_finite() { x.clamp(0.0, 1.0) } else { 1.0 });
     let _ = writeln!(files.mtl, "newmtl {name}\nKd {} {} {}\nd {}\nillum 1", c[0], c[1], c[2], c[3]);
-    if let Some(png) = texture_png(mesh)? {
-        let file = format!("{stem}_{k}.png");
+    let same = mesh
+        .texture
+        .as_ref()
+        .filter(|_| mesh.uvs.is_some())
+        .and_then(|t| images.get(&(t.width, t.height, t.rgba.clone())).cloned());
+    let png = match same {
+        Some(file) => Some((file, None)),
+        None => texture_png(mesh)?.map(|png| (format!("{stem}_{k}.png"), Some(png))),
+    };
+    if let Some((file, png)) = png {
         // MTL's one wrap option clamps both axes; a mirror it cannot say, so the file says so
         // where a reader of it will look (the glb carries both).
         let wrap = mesh.texture.as_ref().map(|t| t.wrap).unwrap_or_default();
@@ -227,7 +240,10 @@ fn add_material(files: &mut ObjFiles, stem: &str, mesh: &Mesh, k: usize) -> Resu
         }
         let clamp = if wrap == [TextureWrap::ClampToEdge; 2] { "-clamp on " } else { "" };
         let _ = writeln!(files.mtl, "map_Kd {clamp}{file}");
-        files.textures.push((file, png));
+        if let (Some(png), Some(t)) = (png, &mesh.texture) {
+            images.insert((t.width, t.height, t.rgba.clone()), file.clone());
+            files.textures.push((file, png));
+        }
     }
     Ok(name)
 }

@@ -141,3 +141,49 @@ fn oni_level() {
     assert!(exported >= 6 && skipped == 0, "{exported} {skipped}");
     assert!(worst <= 1e-4, "pose deviation {worst}");
 }
+
+/// Meshes that draw the same texels share one embedded image (adult Link's 47 meshes drew 40
+/// textures, many the same pixels): no two images of the glb hold the same bytes, and each
+/// textured primitive's image, decoded, is its own mesh's texture pixel for pixel.
+#[test]
+fn meshes_drawing_the_same_texels_share_one_image() {
+    let dir = "z64/oot-gc-eu-mq-dbg";
+    for obj in ["object_link_boy", "object_human", "object_box"] {
+        let Some(p) = shared_data(&format!("{dir}/{obj}"), "meshes_drawing_the_same_texels_share_one_image") else {
+            return;
+        };
+        let doc = open(&boneyard_z64::Z64, &[p]);
+        // The skeleton with most meshes (the chest's curve skeleton, not its empty one).
+        let sk = (0..doc.skeletons().len()).max_by_key(|&s| (doc.skeletons()[s].meshes.len(), usize::MAX - s)).unwrap();
+        let bytes = boneyard_export::glb(doc.as_ref(), sk, &[], &ExportOptions::default()).unwrap();
+        let g = common::parse_glb(&bytes);
+        let image_bytes = |i: usize| -> Vec<u8> {
+            let v = g.get("bufferViews", g.get("images", i)["bufferView"].as_u64().unwrap() as usize);
+            let start = v["byteOffset"].as_u64().unwrap_or(0) as usize;
+            g.bin[start..start + v["byteLength"].as_u64().unwrap() as usize].to_vec()
+        };
+        let images: Vec<Vec<u8>> = (0..g.count("images")).map(image_bytes).collect();
+        let distinct: std::collections::HashSet<&Vec<u8>> = images.iter().collect();
+        assert_eq!(distinct.len(), images.len(), "{obj}: an image embedded twice");
+        let meshes = &doc.skeletons()[sk].meshes;
+        let textured = meshes.iter().filter(|m| m.texture.is_some() && m.uvs.is_some()).count();
+        let mut checked = 0;
+        for m in g.json["meshes"].as_array().unwrap() {
+            let Some(k) = m["extras"]["mesh"].as_u64() else { continue };
+            let mesh = &meshes[k as usize];
+            let material = g.get("materials", m["primitives"][0]["material"].as_u64().unwrap() as usize);
+            let Some(t) = material["pbrMetallicRoughness"]["baseColorTexture"]["index"].as_u64() else { continue };
+            let image = g.get("textures", t as usize)["source"].as_u64().unwrap() as usize;
+            let mut dec = png::Decoder::new(std::io::Cursor::new(&images[image])).read_info().unwrap();
+            let mut px = vec![0; dec.output_buffer_size().unwrap()];
+            let info = dec.next_frame(&mut px).unwrap();
+            let tex = mesh.texture.as_ref().unwrap();
+            assert_eq!((info.width, info.height), (tex.width, tex.height), "{obj} mesh {k}");
+            assert!(px[..info.buffer_size()] == tex.rgba[..], "{obj} mesh {k}: another mesh's pixels");
+            checked += 1;
+        }
+        println!("{obj}: {checked}/{textured} textured meshes draw {} images", images.len());
+        assert_eq!(checked, textured, "{obj}");
+        assert!(checked > 0 && images.len() < textured, "{obj}: nothing shared");
+    }
+}

@@ -11,9 +11,18 @@ use boneyard_core::{Error, Result};
 /// A GLB holds at most 4 GiB; stay well below so every offset fits the format's u32 fields.
 pub(crate) const MAX_BIN_BYTES: usize = 0xF000_0000;
 
+/// An image by its pixels (width, height, RGBA): the key under which the glb and the OBJ's
+/// material files share one image among meshes that draw the same texels.
+pub(crate) type Pixels = (u32, u32, std::sync::Arc<[u8]>);
+
 pub(crate) struct Builder {
     pub root: json::Root,
     pub bin: Vec<u8>,
+    /// Images already embedded, by their pixels (width, height, RGBA): meshes that draw the
+    /// same texels share one image (the 207 OoT objects' glbs held 1,354 copies in 2,237).
+    pub images: std::collections::HashMap<Pixels, json::Index<json::Image>>,
+    /// Samplers already written, by filters and wraps (as glTF numbers them).
+    pub samplers: std::collections::HashMap<[u32; 4], json::Index<json::texture::Sampler>>,
 }
 
 /// What an accessor reads: its element type, and `min`/`max` when the format requires them
@@ -32,7 +41,12 @@ pub(crate) fn f32_bytes(v: &[f32]) -> &[u8] {
 
 impl Builder {
     pub fn new() -> Self {
-        Builder { root: json::Root::default(), bin: Vec::new() }
+        Builder {
+            root: json::Root::default(),
+            bin: Vec::new(),
+            images: Default::default(),
+            samplers: Default::default(),
+        }
     }
 
     /// Append `bytes` (4-byte aligned) as a new buffer view.

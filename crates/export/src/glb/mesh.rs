@@ -96,18 +96,32 @@ pub(crate) fn texture_png(mesh: &Mesh) -> Result<Option<Vec<u8>>> {
     Ok(Some(png_bytes))
 }
 
-/// The mesh's texture as an embedded PNG, when it has one and uvs to map it.
+/// The mesh's texture as an embedded PNG, when it has one and uvs to map it; an image and a
+/// sampler the glb holds already (the same pixels, the same filters and wraps) are shared.
 fn texture(b: &mut Builder, mesh: &Mesh) -> Result<Option<json::Index<json::Texture>>> {
-    let Some(png_bytes) = texture_png(mesh)? else { return Ok(None) };
-    let view = b.view(&png_bytes, None)?;
-    let image = b.root.push(json::Image {
-        buffer_view: Some(view),
-        mime_type: Some(json::image::MimeType("image/png".into())),
-        name: Some(mesh.name.clone()),
-        uri: None,
-        extensions: None,
-        extras: Default::default(),
-    });
+    let Some(tex) = &mesh.texture else { return Ok(None) };
+    let key = (tex.width, tex.height, tex.rgba.clone());
+    let image = match b.images.get(&key) {
+        Some(&image) => image,
+        None => {
+            let Some(png_bytes) = texture_png(mesh)? else { return Ok(None) };
+            let view = b.view(&png_bytes, None)?;
+            let image = b.root.push(json::Image {
+                buffer_view: Some(view),
+                mime_type: Some(json::image::MimeType("image/png".into())),
+                name: Some(mesh.name.clone()),
+                uri: None,
+                extensions: None,
+                extras: Default::default(),
+            });
+            b.images.insert(key, image);
+            image
+        }
+    };
+    // (An image is shared only with a mesh that has uvs too: `texture_png` gave it.)
+    if mesh.uvs.is_none() {
+        return Ok(None);
+    }
     // The format's filtering: bilinear (the N64's 3-point filter, which LINEAR approximates)
     // or the nearest texel; and its wrapping past the image (repeated, mirrored or clamped).
     let filter = mesh.texture.as_ref().map(|t| t.filter).unwrap_or_default();
@@ -120,15 +134,23 @@ fn texture(b: &mut Builder, mesh: &Mesh) -> Result<Option<json::Index<json::Text
         TextureFilter::Point => (json::texture::MagFilter::Nearest, json::texture::MinFilter::Nearest),
         TextureFilter::ThreePoint => (json::texture::MagFilter::Linear, json::texture::MinFilter::Linear),
     };
-    let sampler = b.root.push(json::texture::Sampler {
-        mag_filter: Some(Valid(mag)),
-        min_filter: Some(Valid(min)),
-        name: None,
-        wrap_s: Valid(wrap[0]),
-        wrap_t: Valid(wrap[1]),
-        extensions: None,
-        extras: Default::default(),
-    });
+    let sampler_key = [mag.as_gl_enum(), min.as_gl_enum(), wrap[0].as_gl_enum(), wrap[1].as_gl_enum()];
+    let sampler = match b.samplers.get(&sampler_key) {
+        Some(&sampler) => sampler,
+        None => {
+            let sampler = b.root.push(json::texture::Sampler {
+                mag_filter: Some(Valid(mag)),
+                min_filter: Some(Valid(min)),
+                name: None,
+                wrap_s: Valid(wrap[0]),
+                wrap_t: Valid(wrap[1]),
+                extensions: None,
+                extras: Default::default(),
+            });
+            b.samplers.insert(sampler_key, sampler);
+            sampler
+        }
+    };
     Ok(Some(b.root.push(json::Texture {
         name: Some(mesh.name.clone()),
         sampler: Some(sampler),

@@ -34,6 +34,7 @@ use buffer::{f32_bytes, Builder};
 use rayon::prelude::*;
 
 pub(crate) use buffer::glb_container;
+pub(crate) use buffer::Pixels;
 pub(crate) use mesh::{clean_influences, texture_png};
 
 /// JOINTS_0 holds u16 indices.
