@@ -212,7 +212,7 @@ if (process.env.EXPECT_TEXT) {
   const [el, ...rest] = process.env.EXPECT_TEXT.split('=');
   const want = rest.join('=');
   const got = await evaluate(`document.getElementById(${JSON.stringify(el)})?.textContent ?? ''`);
-  check(got.includes(want), `#${el} says "${want}" (${got})`);
+  check(got.includes(want), `#${el} says "${want}" (${got.length > 160 ? `${got.slice(0, 160)}...` : got})`);
 }
 // Several documents (a folder): listed, the files that failed named with their error; pose and
 // export read the shown document's first file.
