@@ -285,6 +285,8 @@ const MAX_SUBJECTS_PER_NOTE: usize = 16;
 /// once (the offset is the first one's): a texture missing from ten meshes is one note, and a
 /// combiner met eleven times in one display list names that list once.
 fn merge_notes(raw: Vec<RawNote>, max_notes: usize) -> Vec<MeshNote> {
+    // Per note: the subjects named (at most MAX_SUBJECTS_PER_NOTE, each once), and the other
+    // distinct ones, counted (a set made only for a note of that many).
     let mut out: Vec<(MeshNote, Vec<String>, std::collections::HashSet<String>)> = Vec::new();
     // By file, then message: looked up by reference (the strings are copied once, when a
     // note is new, not at every note met).
@@ -292,16 +294,20 @@ fn merge_notes(raw: Vec<RawNote>, max_notes: usize) -> Vec<MeshNote> {
     for r in raw {
         match index.get(&r.file).and_then(|by_message| by_message.get(&r.message)) {
             Some(&i) => {
-                let (_, subjects, seen) = &mut out[i];
-                if subjects.len() < MAX_SUBJECTS_PER_NOTE && !seen.contains(&r.subject) {
-                    subjects.push(r.subject.clone());
+                let (_, subjects, others) = &mut out[i];
+                if subjects.contains(&r.subject) {
+                    continue;
                 }
-                seen.insert(r.subject);
+                if subjects.len() < MAX_SUBJECTS_PER_NOTE {
+                    subjects.push(r.subject);
+                } else {
+                    others.insert(r.subject);
+                }
             }
             None => {
                 index.entry(r.file.clone()).or_default().insert(r.message.clone(), out.len());
-                let seen = std::collections::HashSet::from([r.subject.clone()]);
-                out.push((MeshNote { file: r.file, offset: r.offset, message: r.message }, vec![r.subject], seen));
+                let others = std::collections::HashSet::new();
+                out.push((MeshNote { file: r.file, offset: r.offset, message: r.message }, vec![r.subject], others));
             }
         }
     }
@@ -309,8 +315,8 @@ fn merge_notes(raw: Vec<RawNote>, max_notes: usize) -> Vec<MeshNote> {
     let mut notes: Vec<MeshNote> = out
         .into_iter()
         .take(max_notes)
-        .map(|(mut note, subjects, seen)| {
-            let n = seen.len();
+        .map(|(mut note, subjects, others)| {
+            let n = subjects.len() + others.len();
             let more = if n > subjects.len() { format!(" and {} more", n - subjects.len()) } else { String::new() };
             note.message = format!("{} ({}{more})", note.message, subjects.join(", "));
             note
@@ -738,14 +744,14 @@ impl Group {
     /// loaded with lighting on (a group drawn lit and unlit in parts has no normals for the
     /// unlit ones; none are given). A normal of zero bytes, which lights nothing, points up.
     fn normals(&self, place: impl Fn(&Vtx, Vec3) -> Vec3) -> Option<Vec<Vec3>> {
-        self.verts
-            .iter()
-            .map(|v| {
-                let n = v.normal?;
-                let n = Vec3::new(f32::from(n[0]), f32::from(n[1]), f32::from(n[2]));
-                Some(place(v, n).try_normalize().unwrap_or(Vec3::Y))
-            })
-            .collect()
+        if self.verts.iter().any(|v| v.normal.is_none()) {
+            return None;
+        }
+        // (glam's `try_normalize`, with the processor's square root: `core::ieee`.)
+        let unit = |n: [i8; 3], v: &Vtx| {
+            boneyard_core::ieee::normalize_or(place(v, Vec3::new(n[0].into(), n[1].into(), n[2].into())), Vec3::Y)
+        };
+        Some(self.verts.iter().map(|v| unit(v.normal.unwrap_or_default(), v)).collect())
     }
 
     /// Colours and the texture (within the document's texel budget); a texture not decoded is
@@ -880,7 +886,7 @@ impl Group {
                     joints.push(j);
                     weights.push(w);
                     let nv = Vec3::new(v.normal[0] as f32, v.normal[1] as f32, v.normal[2] as f32);
-                    normals.push(nv.try_normalize().unwrap_or(Vec3::Y));
+                    normals.push(boneyard_core::ieee::normalize_or(nv, Vec3::Y));
                 }
                 None => {
                     outside += 1;
