@@ -98,7 +98,7 @@ fn export_of_a_folder_writes_the_good_documents() {
     // Whole files only: no partial file is left by the document that failed.
     assert_eq!(names, ["object_dekunuts.glb"]);
     assert!(err.contains("TRAMfixture_badlast.oni: at byte offset 684"), "{err}");
-    assert!(err.contains("boneyard: exported 1 of 2 documents (1 files written); 1 failed"), "{err}");
+    assert!(err.contains("boneyard: exported 1 of 2 documents (1 file written); 1 failed"), "{err}");
 }
 
 #[test]
@@ -500,7 +500,7 @@ fn a_clip_named_for_a_folder_is_looked_for_in_each_document() {
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
-        err.contains("exported 4 of 4 documents (1 files written; 3 hold none of the --anim/--skeleton names)"),
+        err.contains("exported 4 of 4 documents (1 file written; 3 hold none of the --anim/--skeleton names)"),
         "{err}"
     );
     let written: Vec<_> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name()).collect();
