@@ -452,3 +452,50 @@ fn an_undecoded_clip_asked_for_says_why_at_its_offset() {
         assert!(!e.contains("give it with them"), "{cmd:?}: {e}");
     }
 }
+
+/// A still of a frame past the clip is named after the frame asked for and drawn as the
+/// engine takes it: said, with the frame drawn (the Deku Scrub's 18-frame run wraps 500 to 14,
+/// as `sample` gives it).
+#[test]
+fn a_still_past_the_clip_says_which_frame_is_drawn() {
+    let Some(z) =
+        shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "a_still_past_the_clip_says_which_frame_is_drawn")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let z = z.to_str().unwrap();
+    let o = boneyard(&[
+        "export",
+        z,
+        "--anim",
+        "gDekuNutsRunAnim",
+        "--frame",
+        "500",
+        "-f",
+        "png",
+        "-o",
+        tmp.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        err(&o).contains("--frame 500 is outside gDekuNutsRunAnim's 18 frames: drawn as the engine takes it, frame 14"),
+        "{}",
+        err(&o)
+    );
+    let s = boneyard(&["sample", z, "--anim", "gDekuNutsRunAnim", "--frame", "500"]);
+    assert!(String::from_utf8_lossy(&s.stdout).contains("frame 14"), "{}", String::from_utf8_lossy(&s.stdout));
+    let o = boneyard(&[
+        "export",
+        z,
+        "--anim",
+        "gDekuNutsRunAnim",
+        "--frame",
+        "5",
+        "-f",
+        "png",
+        "-o",
+        tmp.path().to_str().unwrap(),
+    ]);
+    assert!(!err(&o).contains("is outside"), "{}", err(&o));
+}

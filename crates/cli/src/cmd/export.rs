@@ -477,6 +477,21 @@ pub fn check_exports_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Res
 pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Result<Vec<PathBuf>> {
     let (sk, anims) = selection(doc, &req.anims, req.skeleton.as_deref())?;
     let frame = super::check_frame(req.frame)?;
+    // A still of a frame past the clip is drawn as the engine takes that frame (Zelda wraps
+    // it, Oni clamps it): said, since the file is named after the frame asked for.
+    if matches!(req.format, Format::Png | Format::Obj) && !req.anims.is_empty() {
+        for &a in &anims {
+            let info = &doc.animations()[a];
+            if frame < 0.0 || frame >= f64::from(info.frames) {
+                if let Ok(s) = doc.sample(a, frame) {
+                    crate::progress::note(&format!(
+                        "{label}: --frame {frame} is outside {}'s {} frames: drawn as the engine takes it, frame {}",
+                        info.name, info.frames, s.frame
+                    ));
+                }
+            }
+        }
+    }
     ensure_dir(&req.out)?;
     let opts = boneyard_export::ExportOptions { in_place: req.in_place };
     let render = boneyard_preview::RenderOptions { width: req.size.0, height: req.size.1, ..Default::default() };
