@@ -68,6 +68,9 @@ if [ -d "$data" ]; then
   # The treasure chest's curve skeleton (SkelCurve, 0x5EB8): meshes in dList[1], limbs hidden
   # by a zero scale.
   check z64_box_curve "#3 #4" "$z/object_box"
+  # The chest itself (gTreasureChestSkel): its box and lid are drawn by En_Box after limbs 0
+  # and 2 (PostLimbDraw); the lid opens.
+  check z64_box_chest "#0 #1 #2" "$z/object_box"
   check z64_fan_aria "" "$data/z64/fan/Aria_Hiro_Girl_OOTO.zobj"
   check shenmue_motion "A_WALK_L_02 #0 #1000" "$data/shenmue/motion.bin"
 else

@@ -401,11 +401,17 @@ pub fn skeleton_meshes(
         // Curve limbs: `SkelCurve_DrawLimb` at lod 1 (what the game's callers pass) draws
         // dList[0] then dList[1]; other limbs draw their (near) display list.
         // (An array and its length: a vector here was an allocation per limb.)
-        let (lists, n) = match &skin {
-            Some(m) => ([m.dlist, 0], 1),
-            None if curve => (s.limbs[l].dlists, 2),
-            None => ([s.limbs[l].dlists[0], 0], 1),
+        let (mut lists, mut n) = match &skin {
+            Some(m) => ([m.dlist, 0, 0], 1),
+            None if curve => ([s.limbs[l].dlists[0], s.limbs[l].dlists[1], 0], 2),
+            None => ([s.limbs[l].dlists[0], 0, 0], 1),
         };
+        // Then what the actor's PostLimbDraw draws after this limb, with its matrix (the
+        // chest's box and lid), from the object's own segment.
+        if let Some(&(_, off, _)) = draw.post_limb.iter().find(|p| usize::from(p.0) == l) {
+            lists[n] = u32::from(crate::layout::SEG_OBJECT) << 24 | off;
+            n += 1;
+        }
         for &dl in &lists[..n] {
             if dl == 0 {
                 continue;

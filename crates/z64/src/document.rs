@@ -320,6 +320,7 @@ impl Z64Document {
                 a.env.iter().map(|[r, g, b, al]| format!("environment colour {r},{g},{b},{al}")).collect();
             set.extend(a.segments.iter().map(|(seg, at, name)| format!("segment {seg:#X}: {name} ({at:#X})")));
             set.extend(a.lists.iter().map(|(seg, _, what)| format!("segment {seg:#X}: {what}")));
+            set.extend(a.post_limb.iter().map(|(limb, at, name)| format!("{name} ({at:#X}) drawn after limb {limb}")));
             let message = format!("skeleton {}: {} from {}", s.name, set.join(", "), a.source);
             warnings.push(Warning { file: home.name.clone(), offset: Some(off as u64), message });
         }

@@ -128,6 +128,10 @@ pub struct DrawState {
     /// Display lists the actor builds or points at and binds to a segment (colours it sets
     /// per limb, a render mode, an empty list): the limbs' calls into the segment run them.
     pub lists: [Option<&'static [Gfx]>; 16],
+    /// Display lists of the object the actor draws after a limb from its PostLimbDraw, with
+    /// that limb's matrix: (limb, by its place in the limb table from 0; offset in the object;
+    /// the decomp's name).
+    pub post_limb: &'static [(u8, u32, &'static str)],
     /// Who set it, for notes ("Link's Kokiri tunic").
     pub origin: Option<&'static str>,
 }
@@ -230,6 +234,8 @@ pub struct ActorDefault {
     /// The display lists bound when the actor is first drawn: (segment, the list's commands,
     /// what the game binds there, as the decomp names it).
     pub lists: &'static [(u8, &'static [Gfx], &'static str)],
+    /// Display lists of its object it draws after limbs ([`DrawState::post_limb`]).
+    pub post_limb: &'static [(u8, u32, &'static str)],
     /// Where the values are set and what the other variants or states set, for the warning.
     pub source: &'static str,
 }
@@ -241,7 +247,17 @@ const fn binds(
     segments: &'static [(u8, u32, &'static str)],
     source: &'static str,
 ) -> ActorDefault {
-    ActorDefault { object, skeleton: None, env: None, segments, lists: &[], source }
+    ActorDefault { object, skeleton: None, env: None, segments, lists: &[], post_limb: &[], source }
+}
+
+/// An actor whose PostLimbDraw draws display lists `post_limb` of its `object` after limbs
+/// (limb, offset, the decomp's name), set in the draw `source` names.
+const fn draws_after_limbs(
+    object: &'static str,
+    post_limb: &'static [(u8, u32, &'static str)],
+    source: &'static str,
+) -> ActorDefault {
+    ActorDefault { object, skeleton: None, env: None, segments: &[], lists: &[], post_limb, source }
 }
 
 /// An actor that sets no colour and binds display lists `lists` (segment, commands, what
@@ -251,7 +267,7 @@ const fn lists(
     lists: &'static [(u8, &'static [Gfx], &'static str)],
     source: &'static str,
 ) -> ActorDefault {
-    ActorDefault { object, skeleton: None, env: None, segments: &[], lists, source }
+    ActorDefault { object, skeleton: None, env: None, segments: &[], lists, post_limb: &[], source }
 }
 
 impl ActorDefault {
@@ -290,6 +306,7 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
         env: Some([255, 255, 200, 0]),
         segments: &[],
         lists: &[],
+        post_limb: &[],
         source: "En_Dog's draw for params 0 (z_en_dog.c EnDog_Draw: colors[params & 0xF]; params 1: 150,100,50,0)",
     },
     ActorDefault {
@@ -298,6 +315,7 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
         env: Some([200, 170, 0, 255]),
         segments: &[(0x8, 0x59A0, "object_fr_Tex_0059A0"), (0x9, 0x59A0, "object_fr_Tex_0059A0")],
         lists: &[],
+        post_limb: &[],
         source: "En_Fr's draw for the first frog (z_en_fr.c EnFr_Draw: sEnFrColor[params - 1]; the others: \
                  0,170,200 / 210,120,100 / 120,130,230 / 190,190,190)",
     },
@@ -307,6 +325,7 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
         env: Some([0, 0, 0, 255]),
         segments: &[],
         lists: &[],
+        post_limb: &[],
         source: "En_Firefly's draw for a Keese not on fire (z_en_firefly.c EnFirefly_Draw; on fire: 0,0,0,0)",
     },
     binds(
@@ -693,6 +712,17 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
         "Demo_Tre_Lgt's draw (DemoTreLgt_Draw, DemoTreLgt_PostLimbDraw: the light of a big chest opening)",
     )
     .for_skeleton("gTreasureChestCurveSkel"),
+    // The chest's limbs hold no display list: En_Box draws the box after the root limb and
+    // the lid after the third (its PostLimbDraw's limbIndex 1 and 3, counted from 1).
+    draws_after_limbs(
+        "object_box",
+        &[(0, 0x6F0, "gTreasureChestChestFrontDL"), (2, 0x10C0, "gTreasureChestChestSideAndLidDL")],
+        "En_Box's draw (EnBox_PostLimbDraw) for a chest of any type but the decorated big one \
+         (ENBOX_TYPE_DECORATED_BIG: gTreasureChestBossKeyChestFrontDL, gTreasureChestBossKeyChestSideAndTopDL)",
+    )
+    .with_env([0, 0, 0, 255])
+    .with_lists(&[(0x8, gbi::EMPTY, "an empty list (EnBox_EmptyDList: the chest drawn opaque, not fading in)")])
+    .for_skeleton("gTreasureChestSkel"),
     lists(
         "gameplay_keep",
         &[(
@@ -741,6 +771,7 @@ impl DrawState {
                     env: a.env.map(|e| e.map(|c| c as f32 / 255.0)),
                     segments,
                     lists,
+                    post_limb: a.post_limb,
                     origin: Some(a.source),
                     ..DrawState::default()
                 }

@@ -193,9 +193,14 @@ fn object_box_curve_skeleton() {
     let (w, other): (Vec<_>, Vec<_>) =
         doc.warnings().iter().partition(|w| w.message.starts_with("skeleton gTreasureChestCurveSkel:"));
     assert_eq!(w.len(), 2, "{w:?}");
-    // And one of the other chest skeleton, which En_Box draws from its own code.
+    // And one of the other chest skeleton: what En_Box's draw sets and draws after its limbs.
     assert_eq!(other.len(), 1, "{other:?}");
-    assert!(other[0].message.contains("gTreasureChestSkel: none of its 4 limbs has a display list"), "{}", other[0]);
+    assert!(
+        other[0].message.contains("gTreasureChestChestFrontDL (0x6F0) drawn after limb 0")
+            && other[0].message.contains("gTreasureChestChestSideAndLidDL (0x10C0) drawn after limb 2"),
+        "{}",
+        other[0]
+    );
     assert!(
         w[0].message.contains("segment 0x8: the light rays' texture scroll") && w[0].offset == Some(0x5EB8),
         "{}",
@@ -286,4 +291,56 @@ fn flex_keyframe_limb_hidden_by_a_zero_scale() {
     for (a, b) in s.skeleton.rest_world().iter().zip(&doc.pose(0, None, 0.0).unwrap()) {
         assert!(a.abs_diff_eq(*b, 1e-4), "{a} vs {b}");
     }
+}
+
+/// The chest itself (gTreasureChestSkel, Flex, 4 limbs, no display list in any limb): En_Box
+/// draws gTreasureChestChestFrontDL after its root limb and gTreasureChestChestSideAndLidDL
+/// after its third (EnBox_PostLimbDraw's limbIndex 1 and 3 count from 1), with those limbs'
+/// matrices. Each of its meshes hangs on one of those two bones and is named after its list
+/// as the decomp's XML names it; the lid's bone is the one gTreasureChestAnim_000128 turns.
+#[test]
+fn the_chest_is_drawn_by_its_actor_after_limbs_0_and_2() {
+    let Some(p) = shared_data("z64/oot-gc-eu-mq-dbg/object_box", "the_chest_is_drawn_by_its_actor_after_limbs_0_and_2")
+    else {
+        return;
+    };
+    let doc = open_files(vec![InputFile::read(&p).unwrap()]).unwrap();
+    let si = doc.skeletons().iter().position(|s| s.name == "gTreasureChestSkel").unwrap();
+    let s = &doc.skeletons()[si];
+    assert_eq!(s.skeleton.len(), 4);
+    assert!(!s.meshes.is_empty());
+    let bone_of = |name: &str| s.skeleton.bones.iter().position(|b| b.name == name);
+    let mut by_bone: Vec<(usize, &str)> = s
+        .meshes
+        .iter()
+        .map(|m| match m.binding {
+            MeshBinding::Rigid { bone } => (bone, m.name.as_str()),
+            MeshBinding::Skinned { .. } => panic!("{}: rigid", m.name),
+        })
+        .collect();
+    by_bone.sort();
+    for (bone, name) in &by_bone {
+        let list = if name.starts_with("gTreasureChestChestFrontDL") {
+            0
+        } else if name.starts_with("gTreasureChestChestSideAndLidDL") {
+            2
+        } else {
+            panic!("mesh {name} of no list En_Box draws")
+        };
+        // Limb l's bone, by the name the reader gives a limb the XML does not name.
+        let limb_bone = bone_of(&format!("limb_{list:02}")).unwrap();
+        assert_eq!(*bone, limb_bone, "{name}");
+    }
+    assert!(by_bone.iter().any(|(_, n)| n.starts_with("gTreasureChestChestFrontDL")));
+    assert!(by_bone.iter().any(|(_, n)| n.starts_with("gTreasureChestChestSideAndLidDL")));
+    // The lid's bone turns over the opening clip; the box's does not.
+    let anim = doc.animations().iter().position(|a| a.name == "gTreasureChestAnim_000128").unwrap();
+    let lid = by_bone.iter().find(|(_, n)| n.starts_with("gTreasureChestChestSideAndLidDL")).unwrap().0;
+    let front = by_bone.iter().find(|(_, n)| n.starts_with("gTreasureChestChestFrontDL")).unwrap().0;
+    let turn = |bone: usize| {
+        let (a, b) = (doc.pose(si, Some(anim), 0.0).unwrap()[bone], doc.pose(si, Some(anim), 120.0).unwrap()[bone]);
+        (a.x_axis - b.x_axis).length() + (a.y_axis - b.y_axis).length()
+    };
+    assert!(turn(lid) > 0.5 && turn(front) < 1e-3, "lid {} box {}", turn(lid), turn(front));
+    println!("gTreasureChestSkel: {} meshes on bones {:?}", s.meshes.len(), by_bone);
 }
