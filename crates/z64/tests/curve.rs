@@ -344,3 +344,25 @@ fn the_chest_is_drawn_by_its_actor_after_limbs_0_and_2() {
     assert!(turn(lid) > 0.5 && turn(front) < 1e-3, "lid {} box {}", turn(lid), turn(front));
     println!("gTreasureChestSkel: {} meshes on bones {:?}", s.meshes.len(), by_bone);
 }
+
+/// A skeleton none of whose limbs holds a display list, drawn by no actor boneyard knows (the
+/// demo object with every limb's list pointer zeroed): a warning at the skeleton says only the
+/// bones are exported, rather than an empty model given without a word.
+#[test]
+fn a_skeleton_of_limbs_without_lists_is_said() {
+    let (name, mut bytes) = boneyard_z64::demo_files().unwrap().remove(0);
+    let doc = open_files(vec![InputFile::new(name.clone(), bytes.clone())]).unwrap();
+    let off = u32::from_str_radix(doc.skeletons()[0].extra["offset"].as_str().unwrap().trim_start_matches("0x"), 16)
+        .unwrap() as usize;
+    let (table, n) = ((be32(&bytes, off) & 0xFF_FFFF) as usize, bytes[off + 4] as usize);
+    for l in 0..n {
+        let limb = (be32(&bytes, table + 4 * l) & 0xFF_FFFF) as usize;
+        bytes[limb + 8..limb + 12].fill(0);
+    }
+    let doc = open_files(vec![InputFile::new(name, bytes)]).unwrap();
+    assert!(doc.skeletons()[0].meshes.is_empty());
+    let said: Vec<&str> = doc.warnings().iter().map(|w| w.message.as_str()).collect();
+    let want = format!("none of its {n} limbs has a display list: the actor draws the model from its own code");
+    let w = doc.warnings().iter().find(|w| w.message.contains(&want)).unwrap_or_else(|| panic!("{said:?}"));
+    assert_eq!(w.offset, Some(off as u64));
+}
