@@ -382,10 +382,16 @@ fn anim_param(doc: &Doc, q: &Query) -> Result<Option<usize>, Reply> {
 fn skeleton_param(doc: &Doc, q: &Query, anim: Option<usize>) -> Result<usize, Reply> {
     match q.get("skeleton") {
         Some(s) if !s.is_empty() => doc.find_skeleton(s).map_err(doc_error),
-        _ => anim
-            .and_then(|a| doc.skeleton_for(a))
-            .or(if doc.skeletons().is_empty() { None } else { Some(0) })
-            .ok_or_else(|| bad("this input has no skeleton")),
+        _ => {
+            // A clip the reader lists but does not decode says so in its words (as `/api/glb`
+            // and `/api/sample` do), not that it fits no skeleton.
+            if let Some(a) = anim.filter(|&a| doc.skeleton_for(a).is_none()) {
+                doc.sample(a, 0.0).map_err(doc_error)?;
+            }
+            anim.and_then(|a| doc.skeleton_for(a))
+                .or(if doc.skeletons().is_empty() { None } else { Some(0) })
+                .ok_or_else(|| bad("this input has no skeleton"))
+        }
     }
 }
 

@@ -325,3 +325,19 @@ fn nothing_to_view_is_exit_1() {
         assert!(out.is_empty() && err.contains(&at) && err.contains("serving 0 of 1 documents"), "{out}{err}");
     }
 }
+
+/// A clip the reader lists but does not decode (MOTION.BIN's legacy-frame32 #729) is refused
+/// alike by every route that plays it, in the reader's words at its offset (`/api/pose` said
+/// it had no bones and no skeleton, `/api/glb` and `/api/sample` otherwise).
+#[test]
+fn an_undecoded_clip_is_refused_alike_by_every_route() {
+    let Some(m) = boneyard_core::testdata::shared_data("shenmue/motion.bin", "view: undecoded clip") else { return };
+    let dir = tempfile::Builder::new().prefix("boneyard-view-undecoded-").tempdir().unwrap();
+    let v = Viewer::serve(dir, &[m]);
+    for route in ["pose", "glb", "sample"] {
+        let a = v.get(&format!("/api/{route}?doc=0&anim=%23729"));
+        assert_eq!(status(&a), "422", "{route}: {a:.300}");
+        let e = body(&a)["error"].as_str().unwrap().to_string();
+        assert!(e.contains("at byte offset 987552 (0xf11a0)") && e.contains("legacy-frame32"), "{route}: {e}");
+    }
+}
