@@ -172,7 +172,8 @@ pub struct ImportArgs {
     /// glTF animations to import, by name or `#N` (repeatable; default: all).
     #[arg(long)]
     pub anim: Vec<String>,
-    /// The skeleton of the --into files (id, name or `#index`; default: the first).
+    /// The skeleton of the --into files (id, name or `#index`; default: the one the glTF was
+    /// exported from, else the one whose bones its nodes name most).
     #[arg(long)]
     pub skeleton: Option<String>,
     /// Bone map for other rigs: a JSON object {"gltf bone": "game bone", ...}.

@@ -174,7 +174,12 @@ fn not_recognised(file: &InputFile) -> boneyard_core::Error {
 fn not_recognised_message(data: &[u8]) -> String {
     let head: Vec<String> = data.iter().take(8).map(|b| format!("{b:02x}")).collect();
     let magic = if head.is_empty() { "an empty file".to_string() } else { format!("it starts {}", head.join(" ")) };
-    format!("not a file boneyard recognises (Oni, Zelda 64 or Shenmue): {magic}")
+    // A glTF (an export, edited): what a modder checks before writing it back.
+    let head = &data[..data.len().min(4096)];
+    let gltf = head.starts_with(b"glTF")
+        || (head.trim_ascii_start().starts_with(b"{") && head.windows(7).any(|w| w == b"\"asset\""));
+    let hint = if gltf { "; it is a glTF, which `boneyard import` writes back into a game's files" } else { "" };
+    format!("not a file boneyard recognises (Oni, Zelda 64 or Shenmue): {magic}{hint}")
 }
 
 /// Decide which documents the arguments make. Named files are read now (an unreadable or

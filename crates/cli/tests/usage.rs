@@ -499,3 +499,30 @@ fn a_still_past_the_clip_says_which_frame_is_drawn() {
     ]);
     assert!(!err(&o).contains("is outside"), "{}", err(&o));
 }
+
+/// A glTF given where game files are read (`info edited.glb`) is not recognised, and the error
+/// says it is a glTF and what takes one (it gave only its first bytes).
+#[test]
+fn a_gltf_given_as_game_files_says_what_takes_it() {
+    let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "a_gltf_given_as_game_files_says_what_takes_it")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("g");
+    let o = boneyard(&["-q", "export", z.to_str().unwrap(), "--anim", "#0", "-f", "glb", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let glb = std::fs::read_dir(&out).unwrap().next().unwrap().unwrap().path();
+    let o = boneyard(&["info", glb.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(
+        err(&o).contains("it starts 67 6c 54 46")
+            && err(&o).contains("it is a glTF, which `boneyard import` writes back"),
+        "{}",
+        err(&o)
+    );
+    let other = tmp.path().join("notes.bin");
+    std::fs::write(&other, b"not a model").unwrap();
+    let o = boneyard(&["info", other.to_str().unwrap()]);
+    assert!(!err(&o).contains("glTF"), "{}", err(&o));
+}

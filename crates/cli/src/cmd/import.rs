@@ -250,7 +250,15 @@ pub fn run(req: &Request) -> Result<()> {
             let what: Vec<String> = f
                 .animations
                 .iter()
-                .map(|a| format!("{} ({} frame{})", a.name, a.frames, if a.frames == 1 { "" } else { "s" }))
+                .map(|a| {
+                    let frames = format!("{} frame{}", a.frames, if a.frames == 1 { "" } else { "s" });
+                    // The name `list` will give it, where the game's files know it otherwise
+                    // (a Zelda clip appended is named by its offset until the decomp names it).
+                    match a.extra.get("read_back_name").and_then(|n| n.as_str()).filter(|n| *n != a.name) {
+                        Some(listed) => format!("{} ({frames}; `list` calls it {listed})", a.name),
+                        None => format!("{} ({frames})", a.name),
+                    }
+                })
                 .collect();
             if what.is_empty() {
                 println!("wrote {}", path.display());
@@ -280,7 +288,12 @@ pub fn run(req: &Request) -> Result<()> {
         let w: Vec<_> = imported.read_warnings.iter().chain(&warnings).map(crate::json::warning).collect();
         super::print_json(&json!({"written": written, "warnings": w}))?;
     } else {
-        crate::progress::summary(&format!("imported {} clips into {} files", clips.len(), imported.files.len()));
+        let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        crate::progress::summary(&format!(
+            "imported {} into {}",
+            plural(clips.len(), "clip", "clips"),
+            plural(imported.files.len(), "file", "files")
+        ));
     }
     Ok(())
 }
