@@ -124,8 +124,9 @@ pub enum Command {
         /// Image size for png/gif/apng, WIDTHxHEIGHT (default 480x480).
         #[arg(long)]
         size: Option<String>,
-        /// Multiply every length by F (glb, bvh, obj): e.g. 0.001 for a Zelda object in metres
-        /// (`info` prints each model's height in engine units); from 1e-9 to 1e9.
+        /// Multiply every length by F (glb, bvh, obj): e.g. 0.0003 for adult Link in metres
+        /// (his model is some 5,000 units tall standing, drawn at 1/100 in the game; `info`
+        /// prints each model's height at rest in engine units); from 1e-9 to 1e9.
         #[arg(long, value_name = "F", allow_negative_numbers = true)]
         scale: Option<String>,
     },
