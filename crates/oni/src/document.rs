@@ -28,8 +28,9 @@ pub struct OniDocument {
     /// Per animation: given the files' first body of its part count because no character
     /// class lists it (not from its TRAC), so any other body of that count is as much its.
     untied: Vec<bool>,
-    /// The files' bodies of each part count after the first (what an untied animation is
-    /// also written with: [`Document::also_plays_on`]).
+    /// The files' bodies of each part count after the first that have no clip of their own
+    /// from a character class (what an untied animation is also written with:
+    /// [`Document::also_plays_on`]).
     later_of_parts: HashMap<usize, Vec<usize>>,
 }
 
@@ -240,6 +241,14 @@ impl OniDocument {
         // Animations without a body of their part count get boneyard's generic one.
         // (The files' first body of each part count, found once: a search of every body for
         // every animation is 65,536 x 4,096 steps at the limits.)
+        // A character's body with clips of its own (from its TRAC) is not given the untied
+        // ones too: a retail level's hundreds of characters would each carry them all.
+        let mut tied = vec![false; bodies.len()];
+        for &sk in anim_skeleton.iter().flatten() {
+            if let Some(t) = tied.get_mut(sk) {
+                *t = true;
+            }
+        }
         let mut first_of_parts: HashMap<usize, usize> = HashMap::new();
         let mut later_of_parts: HashMap<usize, Vec<usize>> = HashMap::new();
         for (i, b) in bodies.iter().enumerate() {
@@ -247,7 +256,10 @@ impl OniDocument {
                 std::collections::hash_map::Entry::Vacant(e) => {
                     e.insert(i);
                 }
-                std::collections::hash_map::Entry::Occupied(_) => later_of_parts.entry(b.parts()).or_default().push(i),
+                std::collections::hash_map::Entry::Occupied(_) if !tied[i] => {
+                    later_of_parts.entry(b.parts()).or_default().push(i)
+                }
+                std::collections::hash_map::Entry::Occupied(_) => {}
             }
         }
         let mut untied = vec![false; trams.len()];
