@@ -297,7 +297,10 @@ impl<T> Finished<T> {
                 (_, 0) => "not files: each named above",
                 _ => "no family reads them, or not files: those named above",
             };
-            line.push_str(&format!("; {} files not read ({why})", self.skipped.len()));
+            line.push_str(&format!(
+                "; {} not read ({why})",
+                crate::progress::counted(self.skipped.len(), "file", "files")
+            ));
         }
         crate::progress::summary(&line);
         if failed > 0 {

@@ -121,3 +121,8 @@ pub fn finish() {
         p.bar.finish_and_clear();
     }
 }
+
+/// `n` and the noun for it: "1 skeleton", "2 skeletons" (summaries count things of any number).
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -137,7 +137,14 @@ pub fn run(files: &[std::path::PathBuf], port: u16, options: &boneyard_core::Ope
     let done = crate::batch::open_all(plan, options).collect()?;
     let skeletons: usize = done.ok.iter().map(|(_, (d, _))| d.skeletons().len()).sum();
     let animations: usize = done.ok.iter().map(|(_, (d, _))| d.animations().len()).sum();
-    let closed = done.close("serving", &format!("{skeletons} skeletons, {animations} animations"));
+    let closed = done.close(
+        "serving",
+        &format!(
+            "{}, {}",
+            crate::progress::counted(skeletons, "skeleton", "skeletons"),
+            crate::progress::counted(animations, "animation", "animations")
+        ),
+    );
     if done.ok.is_empty() {
         closed?;
         // A folder holding nothing any family reads.

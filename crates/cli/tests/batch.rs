@@ -70,7 +70,7 @@ fn a_folder_keeps_going_past_a_bad_file() {
     let summary: Vec<&str> = err.lines().filter(|l| l.starts_with("boneyard: listed ")).collect();
     assert_eq!(
         summary,
-        ["boneyard: listed 1 of 2 documents (1 skeletons, 10 animations); 1 failed; 1 files not read (no family reads them)"],
+        ["boneyard: listed 1 of 2 documents (1 skeleton, 10 animations); 1 failed; 1 file not read (no family reads them)"],
         "{err}"
     );
     println!("batch: list of a folder: 1 of 2 documents, the bad one at offset 684, 1 file not read");

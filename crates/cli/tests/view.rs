@@ -246,7 +246,7 @@ fn a_folder_is_served_and_its_failed_file_reported() {
     let (code, err) = v.interrupt();
     assert!(err.contains(&format!("boneyard: error: {cut}: at byte offset 48 (0x30): ")), "{err}");
     assert!(
-        err.contains("boneyard: serving 1 of 2 documents (1 skeletons, 1 animations); 1 failed; 1 files not read"),
+        err.contains("boneyard: serving 1 of 2 documents (1 skeleton, 1 animation); 1 failed; 1 file not read"),
         "{err}"
     );
     assert_eq!(code, Some(1), "a batch with a failed document ends with 1: {err}");

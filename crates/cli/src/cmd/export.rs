@@ -164,7 +164,7 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
             nothing[*n as usize] += 1;
         }
     }
-    let mut what = format!("{outputs} {} written", if outputs == 1 { "file" } else { "files" });
+    let mut what = format!("{} written", crate::progress::counted(outputs, "file", "files"));
     let [none, no_skeleton, no_animation, none_named] = nothing;
     // A name no document holds: a misspelt name, not a quiet success (an error when nothing
     // was written, else a warning naming it).

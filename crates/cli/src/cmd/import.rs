@@ -288,11 +288,11 @@ pub fn run(req: &Request) -> Result<()> {
         let w: Vec<_> = imported.read_warnings.iter().chain(&warnings).map(crate::json::warning).collect();
         super::print_json(&json!({"written": written, "warnings": w}))?;
     } else {
-        let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let counted = crate::progress::counted;
         crate::progress::summary(&format!(
             "imported {} into {}",
-            plural(clips.len(), "clip", "clips"),
-            plural(imported.files.len(), "file", "files")
+            counted(clips.len(), "clip", "clips"),
+            counted(imported.files.len(), "file", "files")
         ));
     }
     Ok(())

@@ -73,7 +73,14 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
             }
         }
     }
-    done.close("listed", &format!("{skeletons} skeletons, {animations} animations"))
+    done.close(
+        "listed",
+        &format!(
+            "{}, {}",
+            crate::progress::counted(skeletons, "skeleton", "skeletons"),
+            crate::progress::counted(animations, "animation", "animations")
+        ),
+    )
 }
 
 fn text(d: &dyn Document) -> String {
