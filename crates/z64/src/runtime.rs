@@ -234,7 +234,7 @@ pub struct ActorDefault {
     /// The display lists bound when the actor is first drawn: (segment, the list's commands,
     /// what the game binds there, as the decomp names it).
     pub lists: &'static [(u8, &'static [Gfx], &'static str)],
-    /// Display lists of its object it draws after limbs ([`DrawState::post_limb`]).
+    /// Display lists of its object it draws after limbs (as `DrawState::post_limb` holds them).
     pub post_limb: &'static [(u8, u32, &'static str)],
     /// Where the values are set and what the other variants or states set, for the warning.
     pub source: &'static str,
