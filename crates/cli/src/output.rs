@@ -12,6 +12,10 @@ use std::sync::Mutex;
 /// The temporary files being written now.
 static PARTIAL: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
 
+/// The outputs written whole so far, for an interrupted run to name (a run lists its outputs
+/// when it ends: interrupted, it named none of those it had finished).
+static WRITTEN: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
 fn partial() -> std::sync::MutexGuard<'static, Option<HashSet<PathBuf>>> {
     PARTIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -23,6 +27,17 @@ pub fn remove_partial_files_on_interrupt() {
     let _ = ctrlc::set_handler(|| {
         let files: Vec<PathBuf> = partial().take().map(|s| s.into_iter().collect()).unwrap_or_default();
         let removed = files.into_iter().filter(|f| std::fs::remove_file(f).is_ok()).count();
+        // The whole outputs that stay, named as a finished run names them (with --verbose they
+        // were named as they were written).
+        if !crate::progress::verbose() && !crate::progress::quiet() {
+            use std::io::Write;
+            let written = std::mem::take(&mut *WRITTEN.lock().unwrap_or_else(|p| p.into_inner()));
+            let mut out = std::io::stdout().lock();
+            for p in &written {
+                let _ = writeln!(out, "wrote {}", p.display());
+            }
+            let _ = out.flush();
+        }
         // Said only where there were any (the viewer, and most runs at most moments, write none).
         match removed {
             0 => eprintln!("boneyard: interrupted"),
@@ -100,6 +115,9 @@ fn commit(tmp: &Path, path: &Path) -> Result<()> {
     let res = std::fs::rename(tmp, path);
     // Renamed, or not: either way no longer a staged file (removed when the rename failed).
     forget(tmp);
+    if res.is_ok() {
+        WRITTEN.lock().unwrap_or_else(|p| p.into_inner()).push(path.to_path_buf());
+    }
     res.with_context(|| format!("{}: cannot write", path.display()))
 }
 

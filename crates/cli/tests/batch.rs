@@ -222,7 +222,7 @@ fn an_interrupted_export_leaves_no_partial_files() {
     std::fs::write(&live, b"being written").unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_boneyard"))
         .args(["export", &files[0], &files[1], &files[2], "--format", "gif", "--size", "64x64", "--out", s(out)])
-        .stdout(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -241,6 +241,21 @@ fn an_interrupted_export_leaves_no_partial_files() {
     let left = part_files(out);
     assert_eq!(left, vec![live.file_name().unwrap().to_string_lossy().into_owned()], "stale removed, live kept");
     assert!(!stale.exists());
+    // The whole outputs that stay are named on stdout, as a finished run names them (an
+    // interrupted one named none).
+    let mut named: Vec<String> = text(&o.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix("wrote "))
+        .map(|p| std::path::Path::new(p).file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let mut whole: Vec<String> = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".gif"))
+        .collect();
+    named.sort();
+    whole.sort();
+    assert_eq!(named, whole, "{}", text(&o.stdout));
 }
 
 #[test]
