@@ -78,7 +78,18 @@ impl Unit {
                 }
             }
         }
-        Ok(family.open(self.into_files()?, options, &companions())?)
+        let doc = family.open(self.into_files()?, options, &companions())?;
+        for (key, _) in &options.runtime {
+            if family.runtime_keys().contains(&key.as_str()) {
+                let mut seen = RUNTIME_SEEN.lock().unwrap_or_else(|p| p.into_inner());
+                let used = doc.uses_runtime(key);
+                match seen.iter_mut().find(|(k, _)| k == key) {
+                    Some((_, u)) => *u |= used,
+                    None => seen.push((key.clone(), used)),
+                }
+            }
+        }
+        Ok(doc)
     }
 
     /// [`Unit::open`], and when the error names one of several files named together (a
@@ -150,6 +161,22 @@ fn read(path: &Path) -> Result<InputFile> {
         anyhow::bail!("{}: {} bytes is larger than boneyard reads ({MAX_INPUT_BYTES})", path.display(), meta.len());
     }
     Ok(InputFile::read(path)?)
+}
+
+/// Run-time state keys passed to a family that reads them, and whether any document opened
+/// this run drew differently for one ([`Document::uses_runtime`]).
+static RUNTIME_SEEN: std::sync::Mutex<Vec<(String, bool)>> = std::sync::Mutex::new(Vec::new());
+
+/// At the end of a run: a run-time state (`--tunic`) that changed none of the documents opened
+/// is said once (a Zelda object without Link took it silently; said per document, a folder
+/// walk would say it for each of its 206 other objects).
+pub fn say_unused_runtime() {
+    let seen = RUNTIME_SEEN.lock().unwrap_or_else(|p| p.into_inner());
+    for (key, _) in seen.iter().filter(|(_, used)| !used) {
+        crate::progress::eprint(&format!(
+            "boneyard: warning: --{key} changed none of the documents read (no skeleton of theirs is drawn with it)"
+        ));
+    }
 }
 
 /// Where families find the files read beside the ones given: on disk, beside them, no larger

@@ -33,6 +33,7 @@ fn main() -> ExitCode {
         Err(anyhow::anyhow!("internal error (a bug in boneyard; please report it with the input file): {what}"))
     });
     progress::finish();
+    inputs::say_unused_runtime();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -225,6 +225,14 @@ pub trait Document: Send + Sync {
         &[]
     }
 
+    /// Whether run-time state `key` of [`crate::OpenOptions::runtime`] (one of the family's
+    /// `runtime_keys`) changes anything this document draws (Zelda 64: `tunic`, when a
+    /// skeleton of its files is Link's). A caller says when a key it passed changed nothing.
+    /// Default: no.
+    fn uses_runtime(&self, _key: &str) -> bool {
+        false
+    }
+
     /// [`Document::sample_locals`] of `anim` played on `skeleton`, which
     /// [`Document::plays_on`] allows: the clip's channels with that skeleton's own rest
     /// values where the clip gives none. Default: the clip's own skeleton only.

@@ -371,6 +371,11 @@ impl Z64Document {
         Ok(crate::runtime::face_indices(jt.face))
     }
 
+    /// Whether a skeleton of these files is Link's (drawn in his tunic).
+    pub(crate) fn draws_link(&self) -> bool {
+        self.found.skels.iter().any(|s| crate::build::is_link_object(&self.ctx(s.ctx).home_file().stem))
+    }
+
     /// What the game sets before drawing skeleton `si` with the face `(eye, mouth)`: Link's
     /// draw for skeletons in Link's objects (`build::is_link_object`), nothing else.
     pub fn draw_state(&self, si: usize, face: (usize, usize)) -> dlist::DrawState {
@@ -738,6 +743,11 @@ impl Document for Z64Document {
 
     fn also_plays_on(&self, anim: usize) -> &[usize] {
         self.found.anims.get(anim).map_or(&[], |a| a.also.as_slice())
+    }
+
+    /// `tunic` is Link's: it changes a document with his object's skeleton, no other.
+    fn uses_runtime(&self, key: &str) -> bool {
+        key == "tunic" && self.draws_link()
     }
 
     fn sample_locals_on(
