@@ -855,6 +855,11 @@ fn rename_clip(glb: &[u8], index: usize, name: &str) -> Vec<u8> {
     edit_json(glb, |j| j["animations"][index]["name"] = Value::from(name))
 }
 
+/// The index of the glTF node named `name` (a bone) in a glb's JSON.
+fn node_named(j: &Value, name: &str) -> usize {
+    j["nodes"].as_array().unwrap().iter().position(|n| n["name"] == name).unwrap()
+}
+
 /// The glb with its JSON chunk edited by `edit`.
 fn edit_json(glb: &[u8], edit: impl FnOnce(&mut Value)) -> Vec<u8> {
     let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
@@ -1074,8 +1079,7 @@ fn a_bone_moved_in_the_hierarchy_is_said() {
     let d = tmp.path();
     let glb = export_one_glb(&d.join("glb"), &[s(&obj), "--anim", "gDekuNutsRunAnim"]);
     let moved = edit_json(&std::fs::read(&glb).unwrap(), |j| {
-        let at = |j: &Value, name: &str| j["nodes"].as_array().unwrap().iter().position(|n| n["name"] == name).unwrap();
-        let (l0, l5, l6) = (at(j, "limb_00"), at(j, "limb_05"), at(j, "limb_06"));
+        let (l0, l5, l6) = (node_named(j, "limb_00"), node_named(j, "limb_05"), node_named(j, "limb_06"));
         j["nodes"][l5]["children"].as_array_mut().unwrap().retain(|c| c.as_u64() != Some(l6 as u64));
         j["nodes"][l0]["children"].as_array_mut().unwrap().push(Value::from(l6));
     });
@@ -1135,15 +1139,14 @@ fn a_gltf_whose_nodes_are_not_trees_is_refused_naming_them() {
     let d = tmp.path();
     let glb = export_one_glb(&d.join("glb"), &[s(&obj), "--anim", "gDekuNutsRunAnim"]);
     let bytes = std::fs::read(&glb).unwrap();
-    let at = |j: &Value, name: &str| j["nodes"].as_array().unwrap().iter().position(|n| n["name"] == name).unwrap();
     let mut l6 = 0;
     let two_parents = edit_json(&bytes, |j| {
-        let l0 = at(j, "limb_00");
-        l6 = at(j, "limb_06");
+        let l0 = node_named(j, "limb_00");
+        l6 = node_named(j, "limb_06");
         j["nodes"][l0]["children"].as_array_mut().unwrap().push(Value::from(l6));
     });
     let looped = edit_json(&bytes, |j| {
-        let (l0, l6) = (at(j, "limb_00"), at(j, "limb_06"));
+        let (l0, l6) = (node_named(j, "limb_00"), node_named(j, "limb_06"));
         // limb_00 leaves its place (a scene's root or a node's child) for limb_06's children.
         for scene in j["scenes"].as_array_mut().unwrap() {
             if let Some(roots) = scene.get_mut("nodes").and_then(|r| r.as_array_mut()) {
