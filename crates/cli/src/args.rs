@@ -67,9 +67,10 @@ pub enum Command {
         /// Animation name (as `list` prints it) or index (`#242`).
         #[arg(long)]
         anim: String,
-        /// Frame number (a real number; engines that sample whole frames say how they round).
-        #[arg(long, allow_negative_numbers = true)]
-        frame: f64,
+        /// Frame number (a real number; engines that sample whole frames say how they round;
+        /// default 0).
+        #[arg(long, allow_hyphen_values = true)]
+        frame: Option<f64>,
         /// Machine-readable output (the engine-native channels and the local transforms).
         #[arg(long)]
         json: bool,
@@ -84,7 +85,7 @@ pub enum Command {
         #[arg(long)]
         anim: Option<String>,
         /// Frame number of the `--anim` clip (a real number; default 0).
-        #[arg(long, allow_negative_numbers = true, conflicts_with = "all_frames")]
+        #[arg(long, allow_hyphen_values = true, conflicts_with = "all_frames")]
         frame: Option<f64>,
         /// Every frame of the `--anim` clip (0..frames-1) in one output.
         #[arg(long)]
@@ -116,7 +117,7 @@ pub enum Command {
         out: PathBuf,
         /// Frame of the `--anim` clip for still formats (png, obj; default 0). Without `--anim`
         /// they draw the rest pose.
-        #[arg(long, allow_negative_numbers = true)]
+        #[arg(long, allow_hyphen_values = true)]
         frame: Option<f64>,
         /// Remove root motion (the character animates in place; glb, bvh).
         #[arg(long)]
@@ -127,7 +128,7 @@ pub enum Command {
         /// Multiply every length by F (glb, bvh, obj): e.g. 0.0003 for adult Link in metres
         /// (his model is some 5,000 units tall standing, drawn at 1/100 in the game; `info`
         /// prints each model's height at rest in engine units); from 1e-9 to 1e9.
-        #[arg(long, value_name = "F", allow_negative_numbers = true)]
+        #[arg(long, value_name = "F", allow_hyphen_values = true)]
         scale: Option<String>,
     },
     /// Walk every animation; print a line each and a hash.

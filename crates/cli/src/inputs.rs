@@ -224,10 +224,16 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
             any_dir = true;
             let mut found = Vec::new();
             walk(path, 0, &mut found, &mut skipped)?;
+            // Files another walked file reads as its own (Zelda's animation banks beside the
+            // object that plays them): opened with it, not alone.
+            let mut owned: Vec<PathBuf> = Vec::new();
+            let first = walked.len();
             for p in found {
                 match classify(&p) {
                     Err(Unread::Failed(e)) => failed.push((p, e)),
-                    Ok(Some(family)) => {
+                    Ok(Some((family, theirs))) => {
+                        let dir = p.parent().unwrap_or(Path::new(""));
+                        owned.extend(theirs.iter().map(|n| dir.join(n)));
                         let below = p.strip_prefix(path).unwrap_or(&p);
                         let name =
                             below.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
@@ -236,6 +242,14 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
                     Ok(None) => {}
                     Err(Unread::NoFamily(reason)) => skipped.push(Skipped { path: p, reason, not_a_file: false }),
                 }
+            }
+            if !owned.is_empty() {
+                let mut i = 0;
+                walked.retain(|u| {
+                    let keep = i < first || !owned.contains(&u.paths[0]);
+                    i += 1;
+                    keep
+                });
             }
             continue;
         }
@@ -299,13 +313,15 @@ enum Unread {
     Failed(anyhow::Error),
 }
 
-/// A walked file's family: `Ok(None)` for a companion (read with the file it belongs to),
-/// `Err(reason)` for a file no family reads.
-fn classify(path: &Path) -> Result<Option<&'static dyn Family>, Unread> {
+/// A walked file's family and the files beside it that it reads as its own
+/// ([`Family::owned_companions`]): `Ok(None)` for a companion (read with the file it belongs
+/// to), `Err(reason)` for a file no family reads.
+#[allow(clippy::type_complexity)]
+fn classify(path: &Path) -> Result<Option<(&'static dyn Family, Vec<String>)>, Unread> {
     let file = read(path).map_err(Unread::Failed)?;
     match family_of(&file) {
         Some(f) if f.is_companion(&file.path, &file.data) => Ok(None),
-        Some(f) => Ok(Some(f)),
+        Some(f) => Ok(Some((f, f.owned_companions(&file.path, &file.data)))),
         None => Err(Unread::NoFamily(format!("at byte offset 0: {}", not_recognised_message(&file.data)))),
     }
 }
@@ -372,7 +388,7 @@ pub fn open_single(paths: &[PathBuf], options: &OpenOptions) -> Result<Box<dyn D
     let mut units = plan(paths)?.into_units()?;
     if units.len() != 1 {
         return Err(crate::args::usage(format!(
-            "these inputs make {} documents (files of different games, or a folder); give the files of one",
+            "these inputs make {} documents (files of different games, or a folder); give the files of one document",
             units.len()
         )));
     }

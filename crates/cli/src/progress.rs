@@ -124,5 +124,5 @@ pub fn finish() {
 
 /// `n` and the noun for it: "1 skeleton", "2 skeletons" (summaries count things of any number).
 pub fn counted(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    boneyard_core::text::counted(n, one, many)
 }

@@ -286,14 +286,15 @@ fn every_clip_of_motion_bin_as_bvh_leaves_out_only_what_it_cannot_decode() {
 #[test]
 fn a_folder_walk_names_what_it_could_not_write() {
     // A baserom/ as the decomp has it: objects of animations whose skeleton is in another
-    // object (object_os_anime), skeletons without animations (object_ahg), a clip BVH cannot
+    // object (object_os_anime, without any of its objects), skeletons without animations
+    // (object_oF1s, a beta Goron), a clip BVH cannot
     // hold (object_box's chest lid scales; its other skeleton's clips can be written) and an
     // ordinary object. None of them fails the run: each is a warning naming its document, and
     // counted in the summary.
     let Some((tmp, d)) = baserom(
         "walk-names",
         "a_folder_walk_names_what_it_could_not_write",
-        &["object_dekunuts", "object_os_anime", "object_ahg", "object_box"],
+        &["object_dekunuts", "object_os_anime", "object_oF1s", "object_box"],
     ) else {
         return;
     };
@@ -303,13 +304,19 @@ fn a_folder_walk_names_what_it_could_not_write() {
     assert_eq!(o.status.code(), Some(0), "{err}");
     let said = |what: &str| err.lines().any(|l| l.contains(what));
     assert!(said("object_os_anime: nothing written: 65 animations and no skeleton to play them on"), "{err}");
-    assert!(said("object_ahg: nothing written: no animation to write as bvh"), "{err}");
+    assert!(said("object_oF1s: nothing written: no animation to write as bvh"), "{err}");
+    assert!(
+        said(
+            "object_os_anime: an animation bank: its clips play on the skeletons of object_km1, object_kw1, object_aob"
+        ),
+        "{err}"
+    );
     assert!(
         said("baserom/object_box: nothing written for skeleton gTreasureChestCurveSkel: unsupported: none of its 2 clips can be written as .bvh (#3 gTreasureChestCurveAnim_4B60, #4 gTreasureChestCurveAnim_4F70); the first: unsupported: BVH has no scale channels"),
         "{err}"
     );
     assert!(
-        said("exported 4 of 4 documents (13 files written; 1 hold animations but no skeleton; 1 hold no animation to write as bvh)"),
+        said("exported 4 of 4 documents (13 files written; 1 holds animations but no skeleton; 1 holds no animation to write as bvh)"),
         "{err}"
     );
     // With that skeleton asked for, the clip it cannot hold is an error.
@@ -330,7 +337,7 @@ fn a_folder_walk_names_what_it_could_not_write() {
     let o = boneyard(&["export", "--format", "glb", "--out", s(&out), s(&d)]);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
-    assert!(err.contains("exported 4 of 4 documents (4 files written; 1 hold animations but no skeleton)"), "{err}");
+    assert!(err.contains("exported 4 of 4 documents (4 files written; 1 holds animations but no skeleton)"), "{err}");
 }
 
 #[test]
@@ -591,4 +598,37 @@ fn skeletons_of_files_read_beside_are_theirs_to_write() {
     let marked: Vec<bool> =
         j["skeletons"].as_array().unwrap().iter().map(|k| k["companion"].as_bool().unwrap_or(false)).collect();
     assert_eq!(marked, [false, true, true, true, true, true]);
+}
+
+/// A folder holding an object and the animation banks the game plays on its skeleton: one
+/// document, every clip in its glb; the banks are not documents of their own (they had been,
+/// each failing with "no skeleton to play them on").
+#[test]
+fn a_folder_walk_reads_animation_banks_with_their_object() {
+    let names = ["object_dekunuts", "object_zl2", "object_zl2_anime1", "object_zl2_anime2"];
+    let Some((_tmp, d)) = baserom("banks", "animation banks", &names) else { return };
+    let o = boneyard(&["list", s(&d), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let docs = v["documents"].as_array().unwrap();
+    assert_eq!(docs.len(), 2, "{v}");
+    let zl2 = &docs[1];
+    let files: Vec<&str> = zl2["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+    assert!(files[0].ends_with("object_zl2") && files.len() == 3, "{files:?}");
+    assert_eq!(zl2["animations"].as_array().unwrap().len(), 62);
+
+    let out = d.parent().unwrap().join("out");
+    let o = boneyard(&["export", s(&d), "--format", "glb", "--out", s(&out), "-q"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let mut written: Vec<String> =
+        std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    written.sort();
+    assert_eq!(written, ["object_dekunuts.glb", "object_zl2.glb"]);
+    let glb = std::fs::read(out.join("object_zl2.glb")).unwrap();
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let gltf: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    assert_eq!(gltf["animations"].as_array().unwrap().len(), 62);
+    println!(
+        "batch: a folder with object_zl2 and its 2 animation banks: 2 documents, object_zl2.glb holds 62/62 clips"
+    );
 }

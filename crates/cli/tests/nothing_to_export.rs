@@ -73,7 +73,7 @@ fn nothing_the_format_can_write_is_exit_one_naming_the_file() {
     let test = "nothing_the_format_can_write_is_exit_one_naming_the_file";
     let (Some(anims_only), Some(no_anims)) = (
         boneyard_core::testdata::shared_data(&format!("{dir}/object_os_anime"), test),
-        boneyard_core::testdata::shared_data(&format!("{dir}/object_ahg"), test),
+        boneyard_core::testdata::shared_data(&format!("{dir}/object_oF1s"), test),
     ) else {
         return;
     };
@@ -121,5 +121,5 @@ fn named_beside_others_nothing_to_write_is_still_exit_one() {
     let o = boneyard(&["export", s(&dir), "--format", "bvh", "--out", s(&tmp.path().join("out2"))]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
-    assert!(err.contains("1 hold no animation to write as bvh"), "{err}");
+    assert!(err.contains("1 holds no animation to write as bvh"), "{err}");
 }

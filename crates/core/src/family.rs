@@ -258,6 +258,14 @@ pub trait Family: Sync {
     fn is_companion(&self, _path: &Path, _head: &[u8]) -> bool {
         false
     }
+    /// The names of the files beside `path` that its document reads and that are for it alone
+    /// (Zelda 64's animation banks, beside the object whose skeleton plays their clips): a
+    /// folder walk that opens this file does not open them as documents of their own. Only
+    /// names that would be read when there; looks only at the name and bytes, as `probe`. The
+    /// default: none.
+    fn owned_companions(&self, _path: &Path, _head: &[u8]) -> Vec<String> {
+        Vec::new()
+    }
     /// The built-in demo character (`crate::demo`) encoded in this family's own format by the
     /// family's own encoder, as (file name, bytes); `open` reads them back. Empty when the
     /// family has no encoder.

@@ -3,6 +3,12 @@
 //! or object folder, where `format!` cost more than the reading it named), and a file's name
 //! without its folders.
 
+/// `n` and the noun for it: "1 frame", "2 frames" (messages count things of any number).
+pub fn counted(n: impl std::fmt::Display + PartialEq<usize>, one: &str, many: &str) -> String {
+    let noun = if n == 1 { one } else { many };
+    format!("{n} {noun}")
+}
+
 /// Appends `v`'s decimal digits, zero-padded to at least `min_width`: what
 /// `write!(s, "{v:0min_width$}")` appends.
 #[inline]

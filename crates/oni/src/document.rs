@@ -650,8 +650,15 @@ impl Document for OniDocument {
                 }
                 for t in self.trams.iter().filter(|t| t.file == f.name) {
                     notes.push(format!(
-                        "TRAM {}: {} frames, {} parts, key size {}, fps {}, type {}, from {} to {}",
-                        t.name, t.frames, t.parts, t.key_size, t.fps, t.kind, t.from_state, t.to_state
+                        "TRAM {}: {}, {} parts, key size {}, fps {}, type {}, from {} to {}",
+                        t.name,
+                        boneyard_core::text::counted(t.frames, "frame", "frames"),
+                        t.parts,
+                        t.key_size,
+                        t.fps,
+                        t.kind,
+                        t.from_state,
+                        t.to_state
                     ));
                 }
                 for tag in [ONCC, TRBS, TRCM] {

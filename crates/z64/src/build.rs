@@ -362,6 +362,11 @@ fn pair_across_files(files: &[SegFile], f: &mut Found) {
     let skel_name = |s: usize| format!("{} of {}", f.skels[s].name, files[home(f.skels[s].ctx)].shown);
     let mut said = Vec::new();
     for ((file, s), n) in paired {
+        // A bank with the object the game plays it on (`object_zl2_anime1` and `object_zl2`)
+        // is no guess: each clip's `source` says where it comes from.
+        if crate::banks::plays_on(&files[file].stem, &files[home(f.skels[s].ctx)].stem) {
+            continue;
+        }
         said.push(Warning::in_file(
             files[file].name.clone(),
             format!(

@@ -1077,7 +1077,7 @@ impl Skipped {
                     "display lists in segment {seg:#X}, which no file is bound to ({}), not followed",
                     unbound_why(*seg)
                 );
-                (message, format!("limb {l}: {n} calls"))
+                (message, format!("limb {l}: {}", boneyard_core::text::counted(*n, "call", "calls")))
             })
             .collect();
         let mut parts = Vec::new();

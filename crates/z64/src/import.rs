@@ -381,8 +381,12 @@ fn import_normal(
         }
     }
     let anims = read_back(inputs, &name, &placed, doc.skeletons()[si].name.as_str(), NORMAL_FPS, out)?;
-    let format =
-        format!("Zelda 64 {} (segment {}) with {} animations appended", file.shown, file.segment, placed.len());
+    let format = format!(
+        "Zelda 64 {} (segment {}) with {} appended",
+        file.shown,
+        file.segment,
+        boneyard_core::text::counted(placed.len(), "animation", "animations")
+    );
     out.files.push(ImportedFile { name: name.clone(), bytes, format, animations: anims });
     let (c, xml) = decomp::normal_files(&file.shown, file.segment, &placed);
     let stem = file.shown.clone();
@@ -498,14 +502,18 @@ fn import_link(
     out.files.push(ImportedFile {
         name: "gameplay_keep".into(),
         bytes: gk_bytes,
-        format: format!("Zelda 64 gameplay_keep with {n} Link animation headers appended"),
+        format: format!(
+            "Zelda 64 gameplay_keep with {} appended",
+            boneyard_core::text::counted(n, "Link animation header", "Link animation headers")
+        ),
         animations: anims,
     });
     out.files.push(ImportedFile {
         name: "link_animetion".into(),
         bytes: la_bytes,
         format: format!(
-            "Zelda 64 link_animetion with the frames of {n} animations appended ({LINK_FRAME_SIZE} bytes a frame)"
+            "Zelda 64 link_animetion with the frames of {} appended ({LINK_FRAME_SIZE} bytes a frame)",
+            boneyard_core::text::counted(n, "animation", "animations")
         ),
         animations: vec![],
     });

@@ -50,6 +50,7 @@
 #![deny(missing_docs)]
 
 mod anim;
+mod banks;
 mod build;
 mod combiner;
 mod curve;
@@ -202,6 +203,13 @@ impl Family for Z64 {
     /// beside `gameplay_keep` or Link's objects.
     fn is_companion(&self, path: &Path, head: &[u8]) -> bool {
         rom::byte_order(head).is_none() && build::is_link_animetion(&stem_of(path).0)
+    }
+
+    /// An object with a skeleton reads the animation banks the game loads beside it
+    /// (`object_zl2_anime1` and `_anime2` beside `object_zl2`): the names they are looked for
+    /// by.
+    fn owned_companions(&self, path: &Path, head: &[u8]) -> Vec<String> {
+        bank_names_beside(path, head).into_iter().flat_map(|(_, names)| names).collect()
     }
 
     fn demo_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
@@ -502,6 +510,10 @@ fn pick_rom_files(
             if build::is_link_object(&stems[hit]) || Some(hit) == gk {
                 set.extend(gk.into_iter().chain(la));
             }
+            // The animation banks the game plays on its skeleton, as beside a file on disk.
+            for bank in banks::banks_of(&stems[hit]) {
+                set.extend(stems.iter().position(|s| s.eq_ignore_ascii_case(bank)));
+            }
             notes.push(format!("--file {p}: {} of the ROM's files read", set.len()));
             Some(set)
         }
@@ -603,10 +615,51 @@ fn has_keyframe_or_curve(data: &[u8], words: &scan::SegWords, work: &mut boneyar
 /// resolver's error; `gameplay_keep` not found for Link's object is a warning (the object's
 /// skeleton still reads). A `link_animetion` not found is said by the reader of
 /// gameplay_keep ([`build`]).
+/// For an object file holding a skeleton (not a ROM), the animation banks the game plays on
+/// it ([`banks`]), each with the file names it is looked for by beside `path`.
+fn bank_names_beside(path: &Path, head: &[u8]) -> Vec<(&'static str, Vec<String>)> {
+    let (stem, ext) = shown_stem_of(path);
+    let mut banks = banks::banks_of(&stem).peekable();
+    if banks.peek().is_none()
+        || rom::byte_order(head).is_some()
+        || scan::skeleton_candidates(head, layout::SEG_OBJECT).is_empty()
+    {
+        return Vec::new();
+    }
+    banks.map(|b| (b, banks::file_names(b, ext.as_deref()))).collect()
+}
+
 fn add_companions(inputs: &mut Vec<InputFile>, companions: &dyn Companions) -> Result<Vec<Warning>> {
     let mut warnings = Vec::new();
     let has = |inputs: &Vec<InputFile>, s: &str| inputs.iter().any(|i| stem_of(&i.path).0 == s);
     let mut extra = Vec::new();
+    // Animation banks: found beside the object that plays them; one given without any of its
+    // objects names them.
+    for i in inputs.iter() {
+        for (bank, names) in bank_names_beside(&i.path, &i.data) {
+            let lower = bank.to_ascii_lowercase();
+            if has(inputs, &lower) || extra.iter().any(|e: &InputFile| stem_of(&e.path).0 == lower) {
+                continue;
+            }
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            if let Some(f) = companions.find(&i.path, &names)? {
+                extra.push(f);
+            }
+        }
+    }
+    for i in inputs.iter() {
+        let (stem, _) = stem_of(&i.path);
+        let Some(owners) = banks::owners_of(&stem) else { continue };
+        let with_owner = inputs.iter().any(|o| banks::plays_on(&stem, &stem_of(&o.path).0));
+        if !with_owner && rom::byte_order(&i.data).is_none() {
+            warnings.push(Warning::in_file(
+                i.name(),
+                format!(
+                    "an animation bank: its clips play on the skeletons of {owners}; give one of those files with it (none was given)"
+                ),
+            ));
+        }
+    }
     for i in inputs.iter() {
         let (stem, _) = stem_of(&i.path);
         let link_object = build::is_link_object(&stem);

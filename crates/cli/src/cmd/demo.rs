@@ -59,7 +59,11 @@ pub fn run(out: &Path) -> Result<()> {
         written.extend(write(doc.as_ref(), &stem, &stem, &req)?);
         let anims: Vec<String> =
             doc.animations().iter().map(|a| format!("{} ({} frames at {} fps)", a.name, a.frames, a.fps)).collect();
-        println!("  {family}: read back {} skeleton(s), animations: {}", doc.skeletons().len(), anims.join(", "));
+        println!(
+            "  {family}: read back {}, animations: {}",
+            crate::progress::counted(doc.skeletons().len(), "skeleton", "skeletons"),
+            anims.join(", ")
+        );
     }
     println!("wrote:");
     for p in &written {

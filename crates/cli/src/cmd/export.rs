@@ -188,18 +188,31 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
         ));
     }
     if none > 0 {
-        what.push_str(&format!("; {none} hold no skeleton or animation"));
+        what.push_str(&format!("; {none} {} no skeleton or animation", holds(none)));
     }
     if no_skeleton > 0 {
-        what.push_str(&format!("; {no_skeleton} hold animations but no skeleton"));
+        what.push_str(&format!("; {no_skeleton} {} animations but no skeleton", holds(no_skeleton)));
     }
     if no_animation > 0 {
-        what.push_str(&format!("; {no_animation} hold no animation to write as {}", req.format.extension()));
+        what.push_str(&format!(
+            "; {no_animation} {} no animation to write as {}",
+            holds(no_animation),
+            req.format.extension()
+        ));
     }
     if none_named > 0 {
-        what.push_str(&format!("; {none_named} hold none of the --anim/--skeleton names"));
+        what.push_str(&format!("; {none_named} {} none of the --anim/--skeleton names", holds(none_named)));
     }
     done.close("exported", &what)
+}
+
+/// The verb for `n` documents: "1 holds", "2 hold".
+fn holds(n: usize) -> &'static str {
+    if n == 1 {
+        "holds"
+    } else {
+        "hold"
+    }
 }
 
 /// Why a document found by a folder walk wrote nothing (counted in the summary).

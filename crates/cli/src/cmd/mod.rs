@@ -53,7 +53,9 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Info { files, json } => info::run(&files, json, &options),
         Command::List { files, json } => list::run(&files, json, &options),
-        Command::Sample { files, anim, frame, json } => sample::run(&files, &anim, frame, json, &options),
+        Command::Sample { files, anim, frame, json } => {
+            sample::run(&files, &anim, frame.unwrap_or(0.0), json, &options)
+        }
         Command::Pose { files, anim, frame, all_frames, skeleton, json } => {
             // Said in pose's words, not as a missing argument: `--anim` is optional (the rest
             // pose), but the rest pose has no frames to pick.
@@ -126,7 +128,7 @@ fn check_frame(frame: f64) -> Result<f64> {
         Ok(frame)
     } else {
         // (What was typed is gone by now: 1e400 parsed as inf.)
-        let what = if frame.is_nan() { "not a number" } else { "beyond any frame (too large to hold)" };
+        let what = if frame.is_nan() { "not a number" } else { "beyond any frame (infinite, or too large to hold)" };
         Err(crate::args::usage(format!("--frame {frame}: {what}")))
     }
 }
