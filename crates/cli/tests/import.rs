@@ -265,6 +265,26 @@ fn import_onto_a_level() {
     assert_eq!(j["written"][0]["animations"][0]["keys"], 161);
     let l = boneyard(&["check", s(&out.join("TRAMfixture_walk19.oni"))]);
     assert_eq!(l.status.code(), Some(0), "{}", stderr(&l));
+    // Like an overlay, the clip is one: said (a QA found the written TRAM an overlay that only
+    // `list` showed).
+    let j = import_json_with(&glb, &[&level], &d.join("overlay"), &["--like", "fixture_walk19_overlay"]);
+    assert!(
+        messages(&j).iter().any(|m| m.contains(
+            "--like fixture_walk19_overlay is an overlay (flags 0x2000): the new clip is one too, and the game plays only its parts 0x7ff80"
+        )),
+        "{:?}",
+        messages(&j)
+    );
+}
+
+fn import_json_with(glb: &Path, into: &[&Path], out: &Path, more: &[&str]) -> Value {
+    let mut args = vec!["import", s(glb), "--into"];
+    args.extend(into.iter().map(|p| s(p)));
+    args.extend(["--out", s(out), "--json"]);
+    args.extend(more);
+    let o = boneyard(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
 }
 
 // ---- Shenmue: MOTN write-back, checked by new-yokosuka's runtime (an independent reader) ----
@@ -1178,4 +1198,128 @@ fn a_gltf_whose_nodes_are_not_trees_is_refused_naming_them() {
         assert!(stderr(&o).contains(&says) && stderr(&o).contains(&format!("{name}.glb")), "{name}: {}", stderr(&o));
         assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none(), "{name}: something was written");
     }
+}
+
+/// What the glTF does that the game cannot play is said, not taken silently (a QA found each
+/// silent): a bone animated without its rotation channel holds its rest rotation, keys before
+/// 0 s are shifted to frame 0, and an `Armature` node above the root that turns or scales it is
+/// not played; a buffer URI is read percent-decoded (`my%20data.bin`), an encoded `..` refused.
+#[test]
+fn what_a_gltf_does_that_the_game_cannot_play_is_said() {
+    let Some(obj) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "what_a_gltf_does_that_the_game_cannot_play")
+    else {
+        return;
+    };
+    let tmp = tmpdir("unplayed");
+    let d = tmp.path();
+    let glb = export_one_glb(&d.join("glb"), &[s(&obj), "--anim", "gDekuNutsRunAnim"]);
+    let bytes = std::fs::read(&glb).unwrap();
+    let edited = edit_json(&bytes, |j| {
+        // limb_05 loses its rotation channel (it keeps its translation).
+        let l5 = node_named(j, "limb_05") as u64;
+        j["animations"][0]["channels"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|c| !(c["target"]["node"] == l5 && c["target"]["path"] == "rotation"));
+        // Every key 0.25 s earlier: the input accessors' min goes below 0.
+        let inputs: Vec<u64> = j["animations"][0]["samplers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["input"].as_u64().unwrap())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for i in inputs {
+            let acc = &j["accessors"][i as usize];
+            let view = acc["bufferView"].as_u64().unwrap() as usize;
+            // Shift by moving the view's times: done on the binary below (the JSON only
+            // keeps min/max), so remember the view.
+            j["asset"]["extras"][format!("shift{view}")] = Value::from(acc["count"].as_u64().unwrap());
+        }
+        // A node above the root, turned a quarter about X (an editor's Y-up armature).
+        let root = node_named(j, "limb_00") as u64;
+        let nodes = j["nodes"].as_array_mut().unwrap();
+        nodes.push(
+            serde_json::json!({"name": "Armature", "rotation": [0.70710677, 0.0, 0.0, 0.70710677], "children": [root]}),
+        );
+        let armature = nodes.len() as u64 - 1;
+        for n in j["scenes"][0]["nodes"].as_array_mut().unwrap() {
+            if *n == root {
+                *n = Value::from(armature);
+            }
+        }
+    });
+    // The times, shifted in the binary chunk.
+    let json_len = u32::from_le_bytes(edited[12..16].try_into().unwrap()) as usize;
+    let j: Value = serde_json::from_slice(&edited[20..20 + json_len]).unwrap();
+    let mut out = edited.clone();
+    let bin = 20 + json_len + 8;
+    for (k, v) in j["asset"]["extras"].as_object().unwrap() {
+        let view = &j["bufferViews"][k.trim_start_matches("shift").parse::<usize>().unwrap()];
+        let start = bin + view["byteOffset"].as_u64().unwrap_or(0) as usize;
+        for t in 0..v.as_u64().unwrap() as usize {
+            let at = start + 4 * t;
+            let x = f32::from_le_bytes(out[at..at + 4].try_into().unwrap()) - 0.25;
+            out[at..at + 4].copy_from_slice(&x.to_le_bytes());
+        }
+    }
+    let path = d.join("edited.glb");
+    std::fs::write(&path, &out).unwrap();
+    let j = import_json(&path, &[&obj], &d.join("out"));
+    let said = messages(&j);
+    let has = |what: &str| said.iter().any(|m| m.contains(what));
+    assert!(has("bones it animates with no rotation channel hold their rest rotation: limb_05"), "{said:?}");
+    assert!(has("its keys start at -0.25 s, before 0"), "{said:?}");
+    assert!(has("nodes above the skeleton's root move, turn or scale it (Armature): not played"), "{said:?}");
+    // The glb as exported says none of it.
+    let plain = messages(&import_json(&glb, &[&obj], &d.join("out2"))).join("\n");
+    for what in ["no rotation channel", "before 0", "above the skeleton's root"] {
+        assert!(!plain.contains(what), "{plain}");
+    }
+
+    // A .gltf whose buffer is `my data.bin`, its URI escaped as writers escape it.
+    let glb_json: Value = serde_json::from_slice(&bytes[20..20 + json_len_of(&bytes)]).unwrap();
+    let bin_start = 20 + json_len_of(&bytes) + 8;
+    let mut gltf = glb_json.clone();
+    gltf["buffers"][0]["uri"] = Value::from("my%20data.bin");
+    std::fs::write(d.join("my data.bin"), &bytes[bin_start..]).unwrap();
+    std::fs::write(d.join("escaped.gltf"), serde_json::to_vec(&gltf).unwrap()).unwrap();
+    let j = import_json(&d.join("escaped.gltf"), &[&obj], &d.join("out3"));
+    assert_eq!(j["written"][0]["animations"].as_array().unwrap().len(), 1);
+    gltf["buffers"][0]["uri"] = Value::from("%2E%2E/my%20data.bin");
+    std::fs::write(d.join("up.gltf"), serde_json::to_vec(&gltf).unwrap()).unwrap();
+    let o = boneyard(&["import", s(&d.join("up.gltf")), "--into", s(&obj), "--out", s(&d.join("out4"))]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is not a file beside the glTF"), "{}", stderr(&o));
+}
+
+fn json_len_of(glb: &[u8]) -> usize {
+    u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize
+}
+
+/// Two channels of one animation on one node's path (glTF 2.0 allows one; a script that
+/// appends a scale channel beside the exported one makes two): exit 1 naming the bone and the
+/// channels (the second was passed over silently, its edit lost).
+#[test]
+fn two_channels_on_one_path_are_refused() {
+    let Some(obj) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "two_channels_on_one_path_are_refused") else {
+        return;
+    };
+    let tmp = tmpdir("twochannels");
+    let d = tmp.path();
+    let glb = export_one_glb(&d.join("glb"), &[s(&obj), "--anim", "gDekuNutsRunAnim"]);
+    let doubled = edit_json(&std::fs::read(&glb).unwrap(), |j| {
+        let channels = j["animations"][0]["channels"].as_array_mut().unwrap();
+        let last = channels.len();
+        let copy = channels[1].clone();
+        channels.push(copy);
+        j["asset"]["extras"]["last"] = Value::from(last);
+    });
+    let path = d.join("doubled.glb");
+    std::fs::write(&path, doubled).unwrap();
+    let o = boneyard(&["import", s(&path), "--into", s(&obj), "--out", s(&d.join("out"))]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is the target of channels 1 and "), "{}", stderr(&o));
+    assert!(!d.join("out").exists());
 }

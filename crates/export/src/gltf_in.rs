@@ -295,11 +295,20 @@ impl GltfSource {
                         .ok_or_else(|| err(format!("buffer {}: only base64 data URIs are read", b.index())))?;
                     base64(payload).ok_or_else(|| err(format!("buffer {}: the data URI is not base64", b.index())))?
                 }
-                gltf::buffer::Source::Uri(uri) => {
-                    if uri.contains("://") || uri.starts_with('/') || uri.split(['/', '\\']).any(|c| c == "..") {
-                        return Err(err(format!("buffer {}: URI {uri:?} is not a file beside the glTF", b.index())));
+                gltf::buffer::Source::Uri(raw) => {
+                    // A URI's reserved and non-ASCII bytes are percent-encoded (`my%20data.bin`,
+                    // as glTF writers escape a space); the path is checked once decoded, so an
+                    // encoded `..` is caught too.
+                    let uri = percent_decode(raw)
+                        .ok_or_else(|| err(format!("buffer {}: URI {raw:?} has a bad percent-encoding", b.index())))?;
+                    if raw.contains("://")
+                        || uri.starts_with('/')
+                        || uri.contains(':')
+                        || uri.split(['/', '\\']).any(|c| c == "..")
+                    {
+                        return Err(err(format!("buffer {}: URI {raw:?} is not a file beside the glTF", b.index())));
                     }
-                    let p = base.unwrap_or(Path::new(".")).join(uri);
+                    let p = base.unwrap_or(Path::new(".")).join(&uri);
                     std::fs::read(&p).map_err(|e| Error::io(&p, e))?
                 }
             };
@@ -484,6 +493,25 @@ impl GltfSource {
                 )));
             }
         }
+        // glTF 2.0: within one animation, a node's path is the target of one channel at most
+        // (a second one, as an editing script may append, had been passed over silently).
+        let mut targets: Vec<(usize, &str)> = a.channels.iter().map(|c| (c.node, c.property)).collect();
+        targets.sort_unstable();
+        if let Some(w) = targets.windows(2).find(|w| w[0] == w[1]) {
+            let (node, path) = w[0];
+            let which: Vec<String> = a
+                .channels
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.node == node && c.property == path)
+                .map(|(i, _)| i.to_string())
+                .collect();
+            return Err(clip_err(format!(
+                "bone {:?}: its {path} is the target of channels {} (glTF allows one channel a node and path)",
+                node_name(node),
+                which.join(" and ")
+            )));
+        }
         // Nodes to target bones.
         let mut bone_node: Vec<Option<usize>> = vec![None; target.len()];
         for (n, node) in self.nodes.iter().enumerate() {
@@ -566,6 +594,36 @@ impl GltfSource {
                 ),
             ));
         }
+        // Nodes above the skeleton's root (an editor's `Armature`, rotated to stand Y-up or
+        // scaled to metres): the game places its root at the origin, so their transform is not
+        // played, and that is said.
+        let mut above: Vec<String> = Vec::new();
+        for b in (0..target.len()).filter(|&b| target.bones[b].parent.is_none()) {
+            let Some(n) = bone_node[b] else { continue };
+            let mut up = self.nodes.get(n).and_then(|x| x.parent);
+            // The parent links were checked to form trees (no loops), so this walk ends.
+            while let Some(p) = up {
+                let node = &self.nodes[p];
+                let moved = !node.rest.translation.abs_diff_eq(Vec3::ZERO, 1e-6)
+                    || !node.rest.rotation.abs_diff_eq(Quat::IDENTITY, 1e-6)
+                    || !node.rest.scale.abs_diff_eq(Vec3::ONE, 1e-6)
+                    || animated_nodes.contains(&p);
+                if moved && !bone_node.contains(&Some(p)) && !above.contains(&node_name(p)) {
+                    above.push(node_name(p));
+                }
+                up = node.parent;
+            }
+        }
+        if !above.is_empty() {
+            warnings.push(Warning::in_file(
+                &self.file,
+                format!(
+                    "clip {:?}: nodes above the skeleton's root move, turn or scale it ({}): not played (the game's root stands at its own origin)",
+                    a.name,
+                    above.join(", ")
+                ),
+            ));
+        }
         // Time range and frames.
         let t0 = a.channels.iter().filter_map(|c| c.times.first()).fold(f32::INFINITY, |m, &t| m.min(t)) as f64;
         let t1 = a.channels.iter().filter_map(|c| c.times.last()).fold(f32::NEG_INFINITY, |m, &t| m.max(t)) as f64;
@@ -576,6 +634,15 @@ impl GltfSource {
         let frames = span as usize + 1;
         // A clip whose keys start after 0 (an editor's frame 1 at 1/24 s, or a clip cut from a
         // longer timeline) plays from its first key: said, since the time before it is gone.
+        if t0 < 0.0 {
+            warnings.push(Warning::in_file(
+                &self.file,
+                format!(
+                    "clip {:?}: its keys start at {t0} s, before 0 (glTF times are never negative): its first key is the game's frame 0",
+                    a.name
+                ),
+            ));
+        }
         if t0 * fps >= 0.5 {
             warnings.push(Warning::in_file(
                 &self.file,
@@ -617,6 +684,9 @@ impl GltfSource {
         // Bones with a rotation of length 0 at some frame (no rotation at all): their glTF rest
         // rotation stands in there, and that is said.
         let mut no_rotation: Vec<&str> = Vec::new();
+        // Bones the clip animates by another path only: their rotation (a root's position)
+        // is the glTF's rest, said (a deleted channel had been taken silently).
+        let (mut rest_rotation, mut rest_position) = (Vec::new(), Vec::new());
         for (b, node) in bone_node.iter().enumerate() {
             let Some(n) = *node else { continue };
             let mut rest_g = self.nodes[n].rest;
@@ -624,6 +694,12 @@ impl GltfSource {
             let rest_t = target.bones[b].rest;
             let chan = |p: &str| a.channels.iter().find(|c| c.node == n && c.property == p);
             let (ct, cr, cs) = (chan("translation"), chan("rotation"), chan("scale"));
+            if animated[b] && cr.is_none() {
+                rest_rotation.push(target.bones[b].name.as_str());
+            }
+            if animated[b] && ct.is_none() && target.bones[b].parent.is_none() {
+                rest_position.push(target.bones[b].name.as_str());
+            }
             let rot_fix = rest_g.rotation.inverse() * rest_t.rotation;
             for (f, pose) in poses.iter_mut().enumerate() {
                 let t = t0 + f as f64 / fps;
@@ -665,6 +741,26 @@ impl GltfSource {
                 pose[b] = tf;
             }
         }
+        if !rest_rotation.is_empty() {
+            warnings.push(Warning::in_file(
+                &self.file,
+                format!(
+                    "clip {:?}: bones it animates with no rotation channel hold their rest rotation: {}",
+                    a.name,
+                    rest_rotation.join(", ")
+                ),
+            ));
+        }
+        if !rest_position.is_empty() {
+            warnings.push(Warning::in_file(
+                &self.file,
+                format!(
+                    "clip {:?}: roots it animates with no translation channel hold their rest position: {}",
+                    a.name,
+                    rest_position.join(", ")
+                ),
+            ));
+        }
         if !no_rotation.is_empty() {
             warnings.push(Warning::in_file(
                 &self.file,
@@ -687,6 +783,25 @@ impl GltfSource {
         clip.validate().map_err(|e| e.in_file(&self.file))?;
         Ok(clip)
     }
+}
+
+/// `uri` with its `%XX` escapes decoded (RFC 3986), as UTF-8; None when an escape is cut
+/// short, not hexadecimal, or the bytes are not UTF-8.
+fn percent_decode(uri: &str) -> Option<String> {
+    let b = uri.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// Read a bone map (`--map`): a JSON object of glTF node name → target bone name.

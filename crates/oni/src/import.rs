@@ -284,6 +284,14 @@ pub fn clip_to_tram(
         _ => velocities.last().copied().unwrap_or([0.0, 0.0]),
     };
     velocities.push(last);
+    // A motion that overflows f32 (positions a world apart from frame to frame) is no motion
+    // the engine can play: refused, as a non-finite value is (it was written as `inf`).
+    let bad = heights.iter().position(|h| !h.is_finite()).map(|f| (f, "height"));
+    let bad =
+        bad.or_else(|| velocities.iter().position(|v| !(v[0].is_finite() && v[1].is_finite())).map(|f| (f, "motion")));
+    if let Some((f, what)) = bad {
+        return Err(err(format!("the root's {what} at frame {f} is not finite as an f32 (the root moves too far)")));
+    }
     // The TRAM.
     let mut tr = match like {
         Some(l) => {
@@ -295,6 +303,15 @@ pub fn clip_to_tram(
                     format!(
                         "--like {} has {} frames, the clip {frames}: its position points are left out",
                         l.name, l.frames
+                    ),
+                );
+            }
+            if l.flags & crate::layout::tram::FLAG_OVERLAY != 0 {
+                warn(
+                    warnings,
+                    format!(
+                        "--like {} is an overlay (flags {:#x}): the new clip is one too, and the game plays only its parts {:#x} over another animation",
+                        l.name, l.flags, l.used_parts
                     ),
                 );
             }
@@ -467,6 +484,36 @@ pub fn import_clips(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A root that jumps a world apart each frame overflows f32's motion: refused, naming the
+    /// frame (it was written as `inf`, exit 0).
+    #[test]
+    fn a_root_motion_that_overflows_is_refused() {
+        let body = crate::body::Body::generic(19);
+        let names: Vec<String> = (0..19).map(|i| crate::body::part_name(i, 19)).collect();
+        let rest: Vec<boneyard_core::Transform> = (0..19)
+            .map(|p| boneyard_core::Transform {
+                translation: glam::Vec3::from(body.translations[p]),
+                ..boneyard_core::Transform::IDENTITY
+            })
+            .collect();
+        let mut poses = vec![rest; 4];
+        for (f, pose) in poses.iter_mut().enumerate() {
+            pose[0].translation.z = if f % 2 == 0 { 3e38 } else { -3e38 };
+        }
+        let clip = Clip {
+            name: "overflow".into(),
+            fps: t::ENGINE_FPS as f64,
+            bones: names.clone(),
+            poses,
+            animated: vec![true; 19],
+            root_motion: None,
+            source: "edited.glb#0".into(),
+        };
+        let e = clip_to_tram(&clip, &body, &names, None, 6, DEFAULT_TOLERANCE, &mut Vec::new()).err().unwrap();
+        assert!(e.to_string().contains("the root's motion at frame 0 is not finite"), "{e}");
+        assert_eq!(e.file.as_deref(), Some("edited.glb#0"));
+    }
 
     #[test]
     fn a_still_part_needs_two_keys_and_a_turn_needs_more() {
