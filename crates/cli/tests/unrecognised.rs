@@ -32,3 +32,36 @@ fn unrecognised_files_are_named_with_offset_0_and_their_first_bytes() {
         "at byte offset 0: not a file boneyard recognises (Oni, Zelda 64 or Shenmue): it starts 50 4b 03 04 20 6e 6f 74"
     );
 }
+
+/// A `.zobj` that addresses nothing in itself (text, random bytes, one byte) is no Zelda
+/// object: exit 1 naming it (each was an empty object, exit 0, `check` hash 00000000); a file
+/// the game names (`object_mag`, a 16-byte stub in the debug ROM) stays an empty object.
+#[test]
+fn a_zobj_that_is_no_object_is_an_error() {
+    let tmp = tempfile::Builder::new().prefix("boneyard-junk-zobj-").tempdir().unwrap();
+    let d = tmp.path();
+    let mut noise = Vec::with_capacity(5000);
+    let mut x: u32 = 0x2545_f491;
+    for _ in 0..5000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        noise.push((x >> 7) as u8 | 0x80); // never a 0x06 byte, so never an address
+    }
+    for (name, bytes) in [("junk.zobj", b"hello, not a model\n".to_vec()), ("rand.zobj", noise), ("one.zobj", vec![7])]
+    {
+        let p = d.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        for cmd in ["list", "check", "info"] {
+            let o = boneyard(&[cmd, p.to_str().unwrap()]);
+            let e = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{cmd} {name}: {e}");
+            assert!(e.contains(&format!("{name}: at byte offset 0 (0x0): no skeleton or animation found")), "{e}");
+        }
+    }
+    let stub = d.join("object_mag");
+    std::fs::write(&stub, [0u8; 16]).unwrap();
+    let o = boneyard(&["info", stub.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("display lists and textures only"));
+}

@@ -74,8 +74,10 @@ pub(crate) fn anim_info(doc: &dyn Document, skeleton: usize, anim: usize) -> Res
     if let Some(s) = info.skeleton {
         if s != skeleton && !doc.plays_on(anim, skeleton) {
             return Err(invalid(format!(
-                "animation #{anim} {} plays on skeleton #{s}, not on skeleton #{skeleton}",
-                info.name
+                "animation #{anim} {} plays on skeleton #{s} {}, not on skeleton #{skeleton} {}",
+                info.name,
+                doc.skeletons().get(s).map_or("", |x| x.id.as_str()),
+                doc.skeletons().get(skeleton).map_or("", |x| x.id.as_str())
             )));
         }
     }

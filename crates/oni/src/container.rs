@@ -389,6 +389,14 @@ impl InstanceFile {
         Some(store.slice(base + start..base + end))
     }
 
+    /// The file that holds the raw data, and the byte offset in it of raw offset `off`.
+    pub fn raw_position(&self, off: u32) -> (String, u64) {
+        match &self.raw {
+            RawStore::Inside { offset, .. } => (self.name.clone(), *offset as u64 + u64::from(off)),
+            RawStore::Companion { name, .. } => (name.clone(), u64::from(off)),
+        }
+    }
+
     /// A reader over the raw data from raw offset `off` to the end of the raw data, with
     /// absolute offsets of the file that holds it. `field_at` is where the offset was read
     /// (named in the error when it is out of range), `what` what the errors call the data

@@ -445,6 +445,7 @@ pub fn new_tram(name: &str, key_size: u16, parts: usize, frames: usize) -> Tram 
         attack_extents: vec![],
         rotations: Bytes::new(),
         streams: vec![],
+        rotations_at: (name.to_string(), 0),
     }
 }
 

@@ -255,4 +255,8 @@ pub struct Tram {
     pub rotations: Bytes,
     /// Where each part's stream lies in `rotations`, one per part.
     pub streams: Vec<Stream>,
+    /// The file that holds the rotation block (a level's `.raw`, an `.oni` itself) and the
+    /// block's byte offset in it: errors about a key name where it lies. Built TRAMs: the
+    /// TRAM's name and 0.
+    pub rotations_at: (String, u64),
 }

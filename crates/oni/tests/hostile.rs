@@ -183,3 +183,30 @@ proptest! {
         exercise(&vec![("/nonexistent/r.oni".into(), d)]);
     }
 }
+
+/// `check` names a key that is not a unit quaternion at its byte offset in the file (it said
+/// offset 0): a key of the real overlay fixture zeroed, the error's offset is that key's.
+#[test]
+fn a_key_that_is_not_unit_is_named_at_its_offset() {
+    let Some(path) =
+        boneyard_core::testdata::shared_data("oni/TRAMfixture_walk19_overlay.oni", "a_key_that_is_not_unit")
+    else {
+        return;
+    };
+    let bytes = std::fs::read(&path).unwrap();
+    let name = "/nonexistent/TRAMfixture_walk19_overlay.oni";
+    let doc = open_files(vec![InputFile::new(name, bytes.clone())]).unwrap();
+    let t = &doc.trams()[0];
+    assert_eq!(t.rotations_at.0, name);
+    // Part 5's second key: after the first key and its gap byte.
+    let ks = t.key_size as usize;
+    let at = t.rotations_at.1 as usize + t.streams[5].start + ks + 1;
+    assert_eq!(&bytes[at..at + ks], &t.rotations[t.streams[5].start + ks + 1..][..ks]);
+    let mut bad = bytes;
+    bad[at..at + ks].fill(0);
+    let doc = open_files(vec![InputFile::new(name, bad)]).unwrap();
+    let e = Document::check(&doc).expect_err("a zero key fails the check");
+    assert_eq!(e.offset, Some(at as u64), "{e}");
+    assert_eq!(e.file.as_deref(), Some(name));
+    assert!(e.to_string().contains("part 5: rotation") && e.to_string().contains("is not a unit quaternion"), "{e}");
+}

@@ -638,7 +638,13 @@ impl Document for ShenmueDocument {
                 } else if let (Some(r), Some(0)) = (self.routes.get(&skeleton), own) {
                     Ok(route_pose(r, &self.evaluate(a, frame)?.1))
                 } else if let Some(own) = own {
-                    Err(Error::not_found(format!("animation #{a} plays on skeleton #{own}, not #{skeleton}")))
+                    let id = |s: usize| self.skeletons.get(s).map_or(String::new(), |i| format!(" {}", i.id));
+                    let name = self.animations().get(a).map_or("", |x| x.name.as_str());
+                    Err(Error::not_found(format!(
+                        "animation #{a} {name} plays on skeleton #{own}{}, not #{skeleton}{}",
+                        id(own),
+                        id(skeleton)
+                    )))
                 } else {
                     // Listed, not decoded (a layout whose playback is unpublished): its own
                     // warning says why.

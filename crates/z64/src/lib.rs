@@ -384,7 +384,21 @@ pub fn open_files_limited(
             let (stem, ext) = stem_of(&i.path);
             is_object_name(&stem, ext.as_deref())
         });
-        if !named_objects || !rom_summaries.is_empty() || files.iter().all(|f| f.data.is_empty()) {
+        // An extension alone does not make an object: a `.zobj` holding no address into itself
+        // (a display list's vertices and textures are such addresses) is not one (a text file
+        // renamed `.zobj` was an empty object, exit 0). A file the game names (`object_mag`,
+        // 16 bytes in the debug ROM; `object_mori_tex`, textures only) is one whatever it holds.
+        let addresses_itself = |f: &SegFile| {
+            f.data
+                .chunks_exact(4)
+                .any(|w| w[0] == f.segment && (u32::from_be_bytes([0, w[1], w[2], w[3]]) as usize) < f.data.len())
+        };
+        let game_named = |f: &SegFile| f.stem.starts_with("object_") || f.stem.starts_with("gameplay_");
+        if !named_objects
+            || !rom_summaries.is_empty()
+            || files.iter().all(|f| f.data.is_empty())
+            || !files.iter().any(|f| game_named(f) || addresses_itself(f))
+        {
             let name = inputs.first().map(|i| i.name()).unwrap_or_default();
             return Err(build::nothing_found(&name));
         }

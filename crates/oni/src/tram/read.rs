@@ -372,6 +372,7 @@ impl Tram {
             sounds,
             attack_extents,
             rotations,
+            rotations_at: file.raw_position(rot_off),
             streams,
         })
     }

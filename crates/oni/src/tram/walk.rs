@@ -58,6 +58,35 @@ impl Tram {
         }
     }
 
+    /// Where in [`Tram::rotations`] the keys lie that the walk interpolates between at
+    /// `frame` of `part` (the key at or before it, the key after it; the same key twice on a
+    /// key's frame): for errors naming a key. None past the stream, as the walk errs there.
+    pub fn keys_at(&self, part: usize, frame: usize) -> Option<(usize, usize)> {
+        let st = self.streams.get(part)?;
+        let ks = self.key_size as usize;
+        if self.frames <= 1 || frame >= self.frames {
+            return Some((st.start, st.start));
+        }
+        let (mut p, mut current, mut current_frame) = (st.start + ks, st.start, 0usize);
+        loop {
+            let gap = usize::from(*self.rotations.get(p).filter(|_| p < st.end)?);
+            let last = current;
+            current = p + 1;
+            p = current + ks;
+            current_frame += gap;
+            if frame <= current_frame {
+                let into = frame - (current_frame - gap);
+                return Some(if into == 0 {
+                    (last, last)
+                } else if into == gap {
+                    (current, current)
+                } else {
+                    (last, current)
+                });
+            }
+        }
+    }
+
     /// Every frame's rotation of `part`, in one pass over the stream: the same keys and lerps
     /// as [`rotation`](Self::rotation) frame by frame (the walk's position only moves forward).
     pub fn part_rotations(&self, part: usize) -> Result<Vec<EQuat>> {
