@@ -653,6 +653,27 @@ struct Vtx {
     /// With lighting on, the vertex's normal: the colour bytes' first three as signed bytes
     /// (F3DEX2's `Vtx_tn`), the direction the RSP lights it by.
     normal: Option<[i8; 3]>,
+    /// Under texture generation (`G_TEXTURE_GEN`), the (s, t) the RSP makes from the normal in
+    /// place of the vertex's own, in the vertex's units before `gSPTexture`'s scale
+    /// ([`texgen_st`]).
+    gen_st: Option<[f32; 2]>,
+}
+
+/// The (s, t) F3DEX2's texture generation makes from a vertex's normal (`Vtx_tn`, signed bytes
+/// of length about 127), before `gSPTexture`'s scale: the normal's components along the
+/// look-at directions (the camera's right and up, `gSPLookAt`; here the view from the front,
+/// +X and +Y, the limb unturned), each in [-1, 1], mapped to [0, 0.5] of the scaled range
+/// (`(d + 1) / 4`: with the usual scale 0x07C0 a 32-texel texture is spanned once), or with
+/// `G_TEXTURE_GEN_LINEAR` by the angle, `acos(-d) / (2 pi)`. The game recomputes them every
+/// frame from its camera; a file holds one set, so this is the view from the front.
+fn texgen_st(n: [i8; 3], linear: bool) -> [f32; 2] {
+    let along = |c: i8| {
+        let d = (f32::from(c) / 127.0).clamp(-1.0, 1.0);
+        let frac = if linear { (-d).acos() / std::f32::consts::TAU } else { (d + 1.0) / 4.0 };
+        // In the units `st` has before the scale (s10.5 of a scale of 1): 65536 a whole range.
+        frac * 65536.0
+    };
+    [along(n[0]), along(n[1])]
 }
 
 /// Triangles sharing one texture.
@@ -848,12 +869,26 @@ impl Group {
                 t.wrap = self.wrap;
                 let (sx, sy) = (self.scale[0] / (32.0 * w as f32), self.scale[1] / (32.0 * h as f32));
                 let (ox, oy) = (self.origin[0] / w as f32, self.origin[1] / h as f32);
+                let st = |v: &Vtx| v.gen_st.unwrap_or([v.st[0] as f32, v.st[1] as f32]);
                 mesh.uvs = Some(
                     self.verts
                         .iter()
-                        .map(|v| glam::Vec2::new(v.st[0] as f32 * sx - ox, v.st[1] as f32 * sy - oy))
+                        .map(|v| {
+                            let [s, t] = st(v);
+                            glam::Vec2::new(s * sx - ox, t * sy - oy)
+                        })
                         .collect(),
                 );
+                if self.verts.iter().any(|v| v.gen_st.is_some()) {
+                    notes.push(RawNote {
+                        file: file_at.clone(),
+                        offset: off_at,
+                        message: format!(
+                            "texture {addr:#010x} is mapped by texture generation (G_TEXTURE_GEN: a reflection the RSP makes from the camera every frame): its coordinates made once from the normals, as seen from the front"
+                        ),
+                        subject: mesh.name.clone(),
+                    });
+                }
                 mesh.texture = Some(t);
             }
         }
@@ -998,6 +1033,8 @@ struct Decoder<'a, 'b> {
     tex_on: bool,
     tex_scale: [f32; 2],
     lighting: bool,
+    /// `G_TEXTURE_GEN` on (Some), and `G_TEXTURE_GEN_LINEAR` (the bool).
+    texgen: Option<bool>,
     /// An animated Skin limb's Vtx buffer, which the game binds to segment 8.
     skin_vertices: Option<&'b [u8]>,
     /// What the actor set before the draw.
@@ -1161,6 +1198,10 @@ fn alpha_mode(othermode_l: u32) -> AlphaMode {
 
 /// F3DEX2 G_LIGHTING geometry-mode bit.
 const G_LIGHTING: u32 = 0x0020_0000;
+/// F3DEX2 geometry mode: texture coordinates made from the normals (reflection mapping), and
+/// made by angle rather than linearly in the component.
+const G_TEXTURE_GEN: u32 = 0x0004_0000;
+const G_TEXTURE_GEN_LINEAR: u32 = 0x0008_0000;
 
 /// The material of combiner `c` (in 2-cycle mode when `two_cycle`) with the primitive and
 /// environment colours set (None: not set, white read), and the note it gives (None: exact,
@@ -1227,6 +1268,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             tex_on: false,
             tex_scale: [1.0; 2],
             lighting: true,
+            texgen: None,
             skin_vertices: None,
             skipped: Skipped::default(),
             draw,
@@ -1415,8 +1457,15 @@ impl<'a, 'b> Decoder<'a, 'b> {
                     self.tex_scale = [sc(w1 >> 16), sc(w1 & 0xFFFF)];
                 }
                 G_GEOMETRYMODE => {
-                    let mode = if self.lighting { G_LIGHTING } else { 0 };
-                    self.lighting = ((mode & w0) | w1) & G_LIGHTING != 0;
+                    let gen = match self.texgen {
+                        None => 0,
+                        Some(false) => G_TEXTURE_GEN,
+                        Some(true) => G_TEXTURE_GEN | G_TEXTURE_GEN_LINEAR,
+                    };
+                    let mode = if self.lighting { G_LIGHTING } else { 0 } | gen;
+                    let mode = (mode & w0) | w1;
+                    self.lighting = mode & G_LIGHTING != 0;
+                    self.texgen = (mode & G_TEXTURE_GEN != 0).then_some(mode & G_TEXTURE_GEN_LINEAR != 0);
                 }
                 G_SETTIMG => {
                     // A texture in a segment the actor binds (Link's eyes and mouth).
@@ -1601,6 +1650,8 @@ impl<'a, 'b> Decoder<'a, 'b> {
                 let c = b.cn.map(|v| v as f32 / 255.0);
                 let color = if self.lighting { [1.0, 1.0, 1.0, c[3]] } else { c };
                 let normal = self.lighting.then(|| [b.cn[0] as i8, b.cn[1] as i8, b.cn[2] as i8]);
+                // The RSP generates coordinates only from lit vertices' normals.
+                let gen_st = normal.zip(self.texgen).map(|(n, linear)| texgen_st(n, linear));
                 let addr = addr.wrapping_add((i * VTX_SIZE) as u32);
                 Vtx {
                     addr,
@@ -1610,6 +1661,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                     st: b.tc,
                     color,
                     normal,
+                    gen_st,
                 }
             });
         }
@@ -1665,6 +1717,25 @@ impl<'a, 'b> Decoder<'a, 'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Texture generation's coordinates, worked by hand: a normal along +X is the far end of
+    /// the range's first half (`(1 + 1) / 4` = 0.5), along -X its start, across the middle; by
+    /// angle (`G_TEXTURE_GEN_LINEAR`) `acos(-d) / 2 pi` gives the same ends and middle.
+    #[test]
+    fn texture_generation_maps_normals_as_worked_by_hand() {
+        for linear in [false, true] {
+            assert_eq!(texgen_st([127, -127, 0], linear), [32768.0, 0.0]);
+            assert_eq!(texgen_st([0, 0, 127], linear), [16384.0, 16384.0]);
+        }
+        // Half way up (d = 0.5): (0.5 + 1) / 4 = 0.375 linearly; acos(-0.5) / 2 pi = 1/3.
+        let d = (63.5f32 / 127.0 * 127.0) as i8; // 63: d = 63/127
+        let [_, t] = texgen_st([0, d, 0], false);
+        assert!((t - (f32::from(d) / 127.0 + 1.0) / 4.0 * 65536.0).abs() < 1e-2, "{t}");
+        let [_, t] = texgen_st([0, d, 0], true);
+        assert!((t - (-(f32::from(d) / 127.0)).acos() / std::f32::consts::TAU * 65536.0).abs() < 1e-2, "{t}");
+        // A byte past 127 in length (-128) is clamped to -1.
+        assert_eq!(texgen_st([-128, 0, 0], false)[0], 0.0);
+    }
 
     /// A note met several times for one subject names it once; the count of the ones not
     /// named is of distinct subjects.

@@ -221,3 +221,42 @@ fn modified_vertices_place_rutos_skin_gradient() {
     assert!(uvs.len() >= 20, "{}", uvs.len());
     assert!(!doc.warnings().iter().any(|w| w.message.contains("not applied")), "{:?}", doc.warnings());
 }
+
+/// Texture generation (`G_TEXTURE_GEN`, a reflection map): the Stalfos's sword reads its
+/// coordinates from the normals, spread over its texture as the normals give (its own
+/// coordinates are one texel: drawn as a dark red ribbon), and a warning says they are the view
+/// from the front.
+#[test]
+fn texture_generation_spreads_the_stalfos_sword_over_its_reflection() {
+    let test = "texture_generation_spreads_the_stalfos_sword";
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", test) else { return };
+    let doc = boneyard_z64::open_files(vec![InputFile::read(&dir.join("object_sk2")).unwrap()]).unwrap();
+    let s = doc.skeletons().iter().position(|s| s.name == "gStalfosSkel").unwrap();
+    let sword: Vec<_> = doc.skeletons()[s].meshes.iter().filter(|m| m.name.starts_with("gStalfosSwordDL")).collect();
+    let texgen: Vec<_> = doc
+        .warnings()
+        .iter()
+        .filter(|w| w.message.contains("is mapped by texture generation") && w.message.contains("gStalfosSwordDL"))
+        .collect();
+    assert_eq!(texgen.len(), 1, "{:?}", doc.warnings());
+    // The list sets G_TEXTURE_GEN | G_TEXTURE_GEN_LINEAR (D9FFFFFF 000C0000) and
+    // gSPTexture(0x08FC, 0x08FC) over the 4x4 gStalfosSwordBladeTex (XML): u = acos(-n.x) / 2 pi
+    // of 0x08FC / 65536 of the s10.5 range, over 4 texels: 0 to 8.98, the texture repeated.
+    let scale = f32::from(0x08FCu16) / 32.0 / 4.0;
+    let (mut lo, mut hi, mut n) = (f32::MAX, f32::MIN, 0);
+    for m in sword.iter().filter(|m| texgen[0].message.contains(&m.name)) {
+        let (uvs, normals) = (m.uvs.as_ref().unwrap(), m.normals.as_ref().unwrap());
+        for (uv, nrm) in uvs.iter().zip(normals) {
+            // The normals are the bytes made unit, the RSP reads them over 127 (these are about
+            // 119 long): a few hundredths of a texel apart.
+            let want = (-nrm.x).acos() / std::f32::consts::TAU * scale;
+            assert!((uv.x - want).abs() < 0.05, "u {} against {want} for the normal {nrm}", uv.x);
+            (lo, hi, n) = (lo.min(uv.x), hi.max(uv.x), n + 1);
+        }
+    }
+    assert!(n >= 8, "{n}");
+    assert!(lo >= 0.0 && hi <= 0.5 * scale && hi - lo > 0.5, "u from {lo} to {hi}");
+    println!(
+        "z64 texture generation: the Stalfos sword's {n} vertices mapped over u {lo:.2}..{hi:.2} as the normals give"
+    );
+}
