@@ -110,6 +110,9 @@ struct Scratch {
     calls: Vec<(u32, usize)>,
     /// The run's groups (emptied after each run).
     groups: Vec<Group>,
+    /// Every display list run since [`Budget::take_lists_run`] last emptied it: each limb's
+    /// and each `G_DL` target, as segmented addresses, in the order met.
+    ran: Vec<u32>,
 }
 
 thread_local! {
@@ -146,6 +149,7 @@ impl Scratch {
         self.spare.truncate(Self::POOLED_SPARES);
         self.running.clear();
         self.calls.clear();
+        self.ran.clear();
         // The fuller of this and what the pool holds (a budget's copy gives back none);
         // a thread ending (its pool dropped) needs nothing back.
         let _ = POOLED_SCRATCH.try_with(|p| {
@@ -220,6 +224,12 @@ fn texture_key(
 }
 
 impl Budget {
+    /// The display lists run by the skeletons decoded since the last call (each limb's and
+    /// each list they call or branch to, as segmented addresses, in the order met), taken.
+    pub fn take_lists_run(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.scratch.ran)
+    }
+
     /// The whole budget of a document within the caller's limits (`max_document_commands`,
     /// `max_document_texels`, `max_skin_entries`, `max_dlist_depth`, `max_dlist_commands`,
     /// `max_texture_texels`, `max_limb_textures`, `max_skeleton_notes`).
@@ -1404,6 +1414,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
         s.running.clear();
         s.calls.clear();
         s.running.push(start);
+        s.ran.push(start);
         for _ in 0..self.max_commands {
             if !self.commands_left.try_spend(1) {
                 return Err(
@@ -1558,6 +1569,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                         }
                     }
                     let s = &mut self.scratch;
+                    s.ran.push(w1);
                     if call {
                         if s.calls.len() >= self.max_depth {
                             return Err(format!(

@@ -115,12 +115,22 @@ impl Z64Document {
         let multi = multi.len() > 1;
         let mut budget = dlist::Budget::from_limits(&doc.found.limits);
         let mut warnings = Vec::new();
+        // By file: the object's own display lists its skeletons ran (segment-6 offsets).
+        let mut ran: Vec<Option<Vec<u32>>> = vec![None; doc.files.len()];
         for si in 0..doc.found.skels.len() {
             let (info, runtime, images) = doc.skeleton_info(si, multi, &mut budget, &mut warnings)?;
             doc.skel_infos.push(info);
             doc.runtime_textures.push(runtime);
             doc.mesh_images.push(images);
+            let home = doc.ctx(doc.found.skels[si].ctx).home;
+            let own = ran.get_mut(home).map(|r| r.get_or_insert_with(Vec::new));
+            let lists = budget.take_lists_run();
+            if let Some(own) = own {
+                let seg = u32::from(doc.files[home].segment);
+                own.extend(lists.into_iter().filter(|a| a >> 24 == seg).map(|a| a & 0xFF_FFFF));
+            }
         }
+        warnings.extend(doc.undrawn_lists(ran));
         doc.warnings.extend(warnings);
         let max_warnings = doc.found.limits.max_warnings;
         if doc.warnings.len() > max_warnings {
@@ -235,6 +245,42 @@ impl Z64Document {
             }
         }
         extra
+    }
+
+    /// For each object file whose skeletons ran `ran[file]` (offsets), the display lists the
+    /// asset table names in it that none of them drew, in one warning: props, other heads and
+    /// effects the actor's code draws (the Deku Baba's stem, Dampé's shovel), or nothing
+    /// draws; they are not in the model, which had been left unsaid.
+    fn undrawn_lists(&self, ran: Vec<Option<Vec<u32>>>) -> Vec<Warning> {
+        /// Names a warning lists (it counts the rest).
+        const NAMED: usize = 12;
+        let mut out = Vec::new();
+        for (f, ran) in ran.into_iter().enumerate() {
+            let (Some(mut ran), Some(Some(names))) = (ran, self.found.names.get(f)) else { continue };
+            let file = &self.files[f];
+            if file.segment != crate::layout::SEG_OBJECT {
+                continue;
+            }
+            ran.sort_unstable();
+            let undrawn: Vec<_> =
+                names.assets.iter().filter(|a| a.kind == 'D' && ran.binary_search(&a.offset).is_err()).collect();
+            let Some(first) = undrawn.first() else { continue };
+            let mut shown: Vec<String> =
+                undrawn.iter().take(NAMED).map(|a| format!("{} ({:#X})", a.name, a.offset)).collect();
+            if undrawn.len() > NAMED {
+                shown.push(format!("and {} more", undrawn.len() - NAMED));
+            }
+            out.push(Warning {
+                file: file.name.clone(),
+                offset: Some(u64::from(first.offset)),
+                message: format!(
+                    "{} of this file that no limb draws, not in the model (the actor's code draws some, such as props, other heads and effects, or nothing does): {}",
+                    boneyard_core::text::counted(undrawn.len(), "display list", "display lists"),
+                    shown.join(", ")
+                ),
+            });
+        }
+        out
     }
 
     /// Also adds to `warnings` what the meshes left out.

@@ -260,3 +260,59 @@ fn texture_generation_spreads_the_stalfos_sword_over_its_reflection() {
         "z64 texture generation: the Stalfos sword's {n} vertices mapped over u {lo:.2}..{hi:.2} as the normals give"
     );
 }
+
+/// The display lists of an object that no limb draws are said, one warning a file: against the
+/// decomp's XML, every `<DList>` of each object with a skeleton is drawn by a limb (a mesh, or
+/// a list a limb's list calls) or named in that warning; the Deku Baba's stem and leaves (drawn
+/// by EnDekubaba's code) are named.
+#[test]
+fn display_lists_no_limb_draws_are_said() {
+    let test = "display_lists_no_limb_draws_are_said";
+    let (Some(dir), Some(xml)) =
+        (shared_data("z64/oot-gc-eu-mq-dbg", test), shared_data("z64/oot-decomp-xml/objects", test))
+    else {
+        return;
+    };
+    let (mut objects, mut lists, mut undrawn) = (0, 0, 0);
+    let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    names.sort();
+    for path in names {
+        let stem = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(text) = std::fs::read_to_string(xml.join(format!("{stem}.xml"))) else { continue };
+        let Ok(doc) = boneyard_z64::open_files(vec![InputFile::read(&path).unwrap()]) else { continue };
+        if doc.skeletons().is_empty() || stem.starts_with("gameplay_") {
+            continue;
+        }
+        // The XML's DLists outside <Version> blocks (the same in every build).
+        let mut xml_lists = 0;
+        let mut versioned = false;
+        for l in text.lines().map(str::trim) {
+            if l.starts_with("<Version ") {
+                versioned = true;
+            } else if l.starts_with("</Version") {
+                versioned = false;
+            } else if !versioned && l.starts_with("<DList ") {
+                xml_lists += 1;
+            }
+        }
+        let said: Vec<_> = doc.warnings().iter().filter(|w| w.message.contains("that no limb draws")).collect();
+        assert!(said.len() <= 1, "{stem}: {said:?}");
+        let n = said.first().map_or(0, |w| w.message.split(' ').next().unwrap().parse::<usize>().unwrap());
+        assert!(n <= xml_lists, "{stem}: {n} undrawn of {xml_lists}");
+        if stem == "object_dekubaba" {
+            for l in ["gDekuBabaBaseLeavesDL (0x10F0)", "gDekuBabaStemTopDL (0x1330)", "gDekuBabaStemMiddleDL (0x1628)"]
+            {
+                assert!(said[0].message.contains(l), "{}", said[0].message);
+            }
+            assert_eq!(said[0].offset, Some(0x10F0));
+        }
+        if stem == "object_dekunuts" {
+            assert!(said[0].message.contains("gDekuNutsFlowerDL (0x2298)"), "{}", said[0].message);
+        }
+        objects += 1;
+        lists += xml_lists;
+        undrawn += n;
+    }
+    assert!(objects >= 80, "{objects}");
+    println!("z64 display lists: {undrawn} of the {lists} XML display lists of {objects} objects with skeletons said to be drawn by no limb");
+}
