@@ -258,7 +258,10 @@ impl Z64Document {
         for (f, ran) in ran.into_iter().enumerate() {
             let (Some(mut ran), Some(Some(names))) = (ran, self.found.names.get(f)) else { continue };
             let file = &self.files[f];
-            if file.segment != crate::layout::SEG_OBJECT {
+            // Only where the table's reading fits the file: each skeleton found in it is one
+            // the table names (a modded or other-version file's lists are elsewhere).
+            let named_all = self.found.per_file.get(f).map(|p| p.0) == self.found.per_file_named.get(f).map(|p| p.0);
+            if file.segment != crate::layout::SEG_OBJECT || !named_all {
                 continue;
             }
             ran.sort_unstable();

@@ -276,6 +276,11 @@ impl ActorDefault {
         ActorDefault { lists, ..self }
     }
 
+    /// The same, drawing display lists `post_limb` of the object after limbs.
+    const fn with_post_limb(self, post_limb: &'static [(u8, u32, &'static str)]) -> Self {
+        ActorDefault { post_limb, ..self }
+    }
+
     /// The same, setting the environment colour `env` before the draw.
     const fn with_env(self, env: [u8; 4]) -> Self {
         ActorDefault { env: Some(env), ..self }
@@ -325,8 +330,10 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
         env: Some([0, 0, 0, 255]),
         segments: &[],
         lists: &[],
-        post_limb: &[],
-        source: "En_Firefly's draw for a Keese not on fire (z_en_firefly.c EnFirefly_Draw; on fire: 0,0,0,0)",
+        // EnFirefly_PostLimbDraw: the eyes after the head (limbIndex 27, counted from 1), under
+        // the matrix the head's own list loaded.
+        post_limb: &[(26, 0x1678, "gKeeseEyesDL")],
+        source: "En_Firefly's draw for a Keese not on fire (z_en_firefly.c EnFirefly_Draw, EnFirefly_PostLimbDraw; on fire: 0,0,0,0 and no eyes)",
     },
     binds(
         "object_zl4",
@@ -500,7 +507,21 @@ const ACTOR_DEFAULTS: &[ActorDefault] = &[
         &[(0x8, 0x970, "object_ts_Tex_000970")],
         "En_Takara_Man's draw (EnTakaraMan_Draw), as first drawn: eyes open",
     ),
-    binds("object_tk", &[(0x8, 0x3B40, "gDampeEyeOpenTex")], "En_Tk's draw (EnTk_Draw), as first drawn: eyes open"),
+    // EnTk_PostLimbDraw draws the shovel after the right hand (limbIndex 14, counted from 1),
+    // under the matrix the hand's own list loaded.
+    binds(
+        "object_tk",
+        &[(0x8, 0x3B40, "gDampeEyeOpenTex")],
+        "En_Tk's draw (EnTk_Draw, EnTk_PostLimbDraw), as first drawn: eyes open",
+    )
+    .with_post_limb(&[(13, 0xACE0, "gDampeShovelDL")]),
+    // EnAnubice_PostLimbDraw: the eyes after the head (ANUBICE_LIMB_HEAD, 13 counted from 1),
+    // under the head's matrix.
+    draws_after_limbs(
+        "object_anubice",
+        &[(12, 0x3468, "gAnubiceEyesDL")],
+        "En_Anubice's draw (EnAnubice_PostLimbDraw)",
+    ),
     binds(
         "object_gr",
         &[(0x8, 0x4178, "gNiwGirlEyeOpenTex")],

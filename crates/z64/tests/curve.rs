@@ -193,7 +193,11 @@ fn object_box_curve_skeleton() {
     let (w, other): (Vec<_>, Vec<_>) =
         doc.warnings().iter().partition(|w| w.message.starts_with("skeleton gTreasureChestCurveSkel:"));
     assert_eq!(w.len(), 2, "{w:?}");
-    // And one of the other chest skeleton: what En_Box's draw sets and draws after its limbs.
+    // And one of the other chest skeleton: what En_Box's draw sets and draws after its limbs;
+    // and one of the file: the boss key chest's two lists, which no limb draws.
+    let (undrawn, other): (Vec<_>, Vec<_>) = other.into_iter().partition(|w| w.message.contains("that no limb draws"));
+    assert_eq!(undrawn.len(), 1, "{undrawn:?}");
+    assert!(undrawn[0].message.starts_with("2 display lists") && undrawn[0].offset == Some(0xAE8), "{}", undrawn[0]);
     assert_eq!(other.len(), 1, "{other:?}");
     assert!(
         other[0].message.contains("gTreasureChestChestFrontDL (0x6F0) drawn after limb 0")
@@ -365,4 +369,47 @@ fn a_skeleton_of_limbs_without_lists_is_said() {
     let want = format!("none of its {n} limbs has a display list: the actor draws the model from its own code");
     let w = doc.warnings().iter().find(|w| w.message.contains(&want)).unwrap_or_else(|| panic!("{said:?}"));
     assert_eq!(w.offset, Some(off as u64));
+}
+
+/// Props and eyes other actors draw after a limb, with the matrix that limb's own list loaded
+/// (the decomp's PostLimbDraws): Dampé's shovel after his right hand (EnTk, limbIndex 14), the
+/// Keese's eyes after its head (EnFirefly, 27), Anubis's eyes after its head (EnAnubice,
+/// ANUBICE_LIMB_HEAD = 13; counted from 1). Each list's meshes hang on that limb's bone (the
+/// limb draws a list of its own just before), and the warning about lists no limb draws does
+/// not name them.
+#[test]
+fn props_and_eyes_actors_draw_after_limbs_hang_on_those_limbs() {
+    let test = "props_and_eyes_actors_draw_after_limbs";
+    for (object, prop, limb) in [
+        ("object_tk", "gDampeShovelDL", 13),
+        ("object_firefly", "gKeeseEyesDL", 26),
+        ("object_anubice", "gAnubiceEyesDL", 12),
+    ] {
+        let Some(p) = shared_data(&format!("z64/oot-gc-eu-mq-dbg/{object}"), test) else { return };
+        let doc = open_files(vec![InputFile::read(&p).unwrap()]).unwrap();
+        let s = &doc.skeletons()[0];
+        // Limb l's bone, by the name the reader gives a limb the XML does not name.
+        let limb_bone = s.skeleton.bones.iter().position(|b| b.name == format!("limb_{limb:02}")).unwrap();
+        let prop_bones: Vec<usize> = s
+            .meshes
+            .iter()
+            .filter(|m| m.name.starts_with(prop))
+            .map(|m| match m.binding {
+                MeshBinding::Rigid { bone } => bone,
+                MeshBinding::Skinned { .. } => panic!("{}: rigid", m.name),
+            })
+            .collect();
+        assert!(
+            !prop_bones.is_empty() && prop_bones.iter().all(|&b| b == limb_bone),
+            "{object}: {prop_bones:?} {limb_bone}"
+        );
+        // The limb draws a list of its own, whose matrix the prop's list draws under.
+        assert!(s.meshes.iter().any(|m| m.name.starts_with(&format!("limb_{limb:02}_dl_"))), "{object}");
+        assert!(
+            !doc.warnings().iter().any(|w| w.message.contains("that no limb draws") && w.message.contains(prop)),
+            "{object}: {:?}",
+            doc.warnings()
+        );
+        println!("{object}: {prop} ({} meshes) on limb {limb}'s bone", prop_bones.len());
+    }
 }
