@@ -21,6 +21,11 @@ pub struct Cli {
     /// family checks the value.
     #[arg(long, global = true, value_name = "NAME")]
     pub tunic: Option<String>,
+    /// Run-time state: the shield on Link's back (Zelda 64), one of none, deku, hylian, mirror
+    /// (default: the one he first carries at his age, deku as a child, hylian as an adult).
+    /// Passed to the file's family as `shield=NAME`.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub shield: Option<String>,
     /// No progress bar and no summary: warnings and errors only.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
@@ -32,7 +37,8 @@ pub struct Cli {
 impl Cli {
     /// The run-time state options as the neutral key/value pairs families interpret.
     pub fn runtime_state(&self) -> Vec<(String, String)> {
-        self.tunic.iter().map(|t| ("tunic".to_string(), t.clone())).collect()
+        let tunic = self.tunic.iter().map(|t| ("tunic".to_string(), t.clone()));
+        tunic.chain(self.shield.iter().map(|t| ("shield".to_string(), t.clone()))).collect()
     }
 }
 

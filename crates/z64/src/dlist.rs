@@ -416,6 +416,12 @@ pub fn skeleton_meshes(
             None if curve => ([s.limbs[l].dlists[0], s.limbs[l].dlists[1], 0], 2),
             None => ([s.limbs[l].dlists[0], 0, 0], 1),
         };
+        // The list the actor draws in its place (Link's sheath with his shield), where the limb
+        // has one of its own: from the object's own segment.
+        if let Some((_, off, _)) = draw.in_place_of.filter(|p| usize::from(p.0) == l && lists[0] != 0 && skin.is_none())
+        {
+            lists[0] = (lists[0] & 0xFF00_0000) | off;
+        }
         // Then what the actor's PostLimbDraw draws after this limb, with its matrix (the
         // chest's box and lid), from the object's own segment.
         if let Some(&(_, off, _)) = draw.post_limb.iter().find(|p| usize::from(p.0) == l) {

@@ -373,6 +373,18 @@ impl Z64Document {
             let message = format!("skeleton {}: {} from {}", s.name, set.join(", "), a.source);
             warnings.push(Warning { file: home.name.clone(), offset: Some(off as u64), message });
         }
+        if let (Some((limb, at, name)), None, false) = (draw.in_place_of, self.runtime.shield, meshes.is_empty()) {
+            // Link's shield: the one he first carries at his age, a choice said (`--shield`).
+            extra.insert("in_place_of".into(), json!({"limb": limb, "list": name, "offset": hex(at)}));
+            warnings.push(Warning {
+                file: home.name.clone(),
+                offset: Some(off as u64),
+                message: format!(
+                    "skeleton {}: limb {limb} (the sheath) drawn with {name} ({at:#X}) in place of its own list, as Player's OverrideLimbDraw draws it for the shield Link first carries at this age (--shield none, deku, hylian or mirror chooses)",
+                    s.name
+                ),
+            });
+        }
         for n in notes {
             let file = n.file.unwrap_or_else(|| home.name.clone());
             let message = format!("skeleton {}: {}", s.name, n.message);
@@ -431,7 +443,7 @@ impl Z64Document {
         let s = &self.found.skels[si];
         let home = self.ctx(s.ctx).home_file();
         if crate::build::is_link_object(&home.stem) {
-            dlist::DrawState::link(self.runtime, home.segment, face)
+            dlist::DrawState::link(self.runtime, home.segment, face, home.stem == "object_link_child")
         } else {
             dlist::DrawState::actor(&home.stem, &s.name)
         }
@@ -796,7 +808,7 @@ impl Document for Z64Document {
 
     /// `tunic` is Link's: it changes a document with his object's skeleton, no other.
     fn uses_runtime(&self, key: &str) -> bool {
-        key == "tunic" && self.draws_link()
+        matches!(key, "tunic" | "shield") && self.draws_link()
     }
 
     fn sample_locals_on(

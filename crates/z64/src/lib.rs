@@ -89,7 +89,7 @@ pub use euler::{game_rotation, max_diff};
 pub use keyframe::{read_header as read_keyframe_header, read_skeleton as read_keyframe_skeleton, KfAnim, KfShape};
 pub use mtx::MtxF;
 pub use rom::{build_test_rom, build_test_rom_named, build_test_rom_with, byte_order, read_rom, RomFile, RomInfo};
-pub use runtime::{actor_defaults, ActorDefault, RuntimeState};
+pub use runtime::{actor_defaults, ActorDefault, RuntimeState, Shield, Tunic};
 pub use scan::{appended_link_headers, link_headers};
 pub use segment::{Ctx, SegFile};
 pub use sins::{math_cos_s, math_sin_s};
@@ -216,9 +216,9 @@ impl Family for Z64 {
         demo::demo_files()
     }
 
-    /// Link's tunic (`tunic` = `kokiri`|`goron`|`zora`, [`runtime::RuntimeState`]).
+    /// Link's tunic (`tunic` = `kokiri`|`goron`|`zora`) and shield (`shield` = `none`|`deku`|`hylian`|`mirror`), [`runtime::RuntimeState`].
     fn runtime_keys(&self) -> &'static [&'static str] {
-        &["tunic"]
+        &["tunic", "shield"]
     }
 
     /// Normal animations' rate (20 fps, one frame a game update).

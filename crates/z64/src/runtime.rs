@@ -68,11 +68,74 @@ impl Tunic {
     }
 }
 
+/// Link's shields, in the game's order (`PLAYER_SHIELD_*`), as he carries them on his back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shield {
+    /// No shield.
+    None,
+    /// The Deku Shield (child Link's; adult Link's sheath shows none).
+    Deku,
+    /// The Hylian Shield.
+    Hylian,
+    /// The Mirror Shield (adult Link's; child Link's sheath shows none).
+    Mirror,
+}
+
+impl Shield {
+    /// Every shield, in the game's order.
+    pub const ALL: [Shield; 4] = [Shield::None, Shield::Deku, Shield::Hylian, Shield::Mirror];
+
+    /// The name `--shield` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shield::None => "none",
+            Shield::Deku => "deku",
+            Shield::Hylian => "hylian",
+            Shield::Mirror => "mirror",
+        }
+    }
+
+    /// The shield of a `--shield` name (any case).
+    pub fn parse(s: &str) -> Option<Shield> {
+        Shield::ALL.into_iter().find(|t| t.name().eq_ignore_ascii_case(s))
+    }
+
+    /// The shield Link first carries at his age: the Deku Shield as a child, the Hylian Shield
+    /// as an adult (what he is drawn with unless `--shield` says otherwise).
+    pub fn first(child: bool) -> Shield {
+        if child {
+            Shield::Deku
+        } else {
+            Shield::Hylian
+        }
+    }
+
+    /// `sSheathWithSwordDLs[shield * 4 + age]` (the near lists): what
+    /// `Player_OverrideLimbDrawGameplayDefault` draws for the sheath limb of Link carrying his
+    /// sword sheathed and this shield, as (offset in his object, the decomp's name). Adult Link
+    /// has no Deku Shield and child Link no Mirror Shield: the sheath alone.
+    pub fn sheath_list(self, child: bool) -> (u32, &'static str) {
+        match (self, child) {
+            (Shield::Hylian, false) => (0x20A78, "gLinkAdultHylianShieldSwordAndSheathNearDL"),
+            (Shield::Mirror, false) => (0x211B8, "gLinkAdultMirrorShieldSwordAndSheathNearDL"),
+            (_, false) => (0x23160, "gLinkAdultMasterSwordAndSheathNearDL"),
+            (Shield::Deku, true) => (0x14D68, "gLinkChildDekuShieldSwordAndSheathNearDL"),
+            (Shield::Hylian, true) => (0x148A8, "gLinkChildHylianShieldSwordAndSheathNearDL"),
+            (_, true) => (0x15248, "gLinkChildSwordAndSheathNearDL"),
+        }
+    }
+}
+
+/// `PLAYER_LIMB_SHEATH` (20, counted from 1): the limb the sheath, sword and shield hang on.
+pub const LINK_SHEATH_LIMB: u8 = 19;
+
 /// Run-time state asked for by the caller (`OpenOptions::runtime`: key/value pairs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RuntimeState {
     /// The tunic Link is drawn in.
     pub tunic: Tunic,
+    /// The shield on his back; None: the one he first carries at his age ([`Shield::first`]).
+    pub shield: Option<Shield>,
 }
 
 impl RuntimeState {
@@ -85,6 +148,11 @@ impl RuntimeState {
                 s.tunic = Tunic::parse(v).ok_or_else(|| {
                     Error::not_found(format!("--tunic {v:?}: Link's tunics are kokiri, goron and zora"))
                 })?;
+            }
+            if k == "shield" {
+                s.shield = Some(Shield::parse(v).ok_or_else(|| {
+                    Error::not_found(format!("--shield {v:?}: Link's shields are none, deku, hylian and mirror"))
+                })?);
             }
         }
         Ok(s)
@@ -132,13 +200,17 @@ pub struct DrawState {
     /// that limb's matrix: (limb, by its place in the limb table from 0; offset in the object;
     /// the decomp's name).
     pub post_limb: &'static [(u8, u32, &'static str)],
+    /// A display list of the object the actor draws in place of a limb's own, from its
+    /// OverrideLimbDraw (Link's sheath with his shield): (limb, offset, the decomp's name).
+    pub in_place_of: Option<(u8, u32, &'static str)>,
     /// Who set it, for notes ("Link's Kokiri tunic").
     pub origin: Option<&'static str>,
 }
 
 impl DrawState {
-    /// Link's draw with `state` and the face of `(eye, mouth)`, for his object bound to `seg`.
-    pub fn link(state: RuntimeState, seg: u8, (eye, mouth): (usize, usize)) -> DrawState {
+    /// Link's draw with `state` and the face of `(eye, mouth)`, for his object bound to `seg`
+    /// (`child`: `object_link_child`'s skeleton).
+    pub fn link(state: RuntimeState, seg: u8, (eye, mouth): (usize, usize), child: bool) -> DrawState {
         let mut segments = [None; 16];
         let base = (seg as u32) << 24;
         segments[8] = EYE_TEXTURES.get(eye).map(|o| base | o);
@@ -151,7 +223,15 @@ impl DrawState {
         // Player_DrawGameplay binds gCullBackDList to segment 0xC, where Link's limbs call it.
         let mut lists = [None; 16];
         lists[0xC] = Some(gbi::CULL_BACK);
-        DrawState { env: Some(state.tunic.env()), segments, lists, origin: Some(origin), ..DrawState::default() }
+        let (sheath, name) = state.shield.unwrap_or(Shield::first(child)).sheath_list(child);
+        DrawState {
+            env: Some(state.tunic.env()),
+            segments,
+            lists,
+            in_place_of: Some((LINK_SHEATH_LIMB, sheath, name)),
+            origin: Some(origin),
+            ..DrawState::default()
+        }
     }
 
     /// The command at `addr` in a list the actor bound to `addr`'s segment, if there is one

@@ -413,3 +413,45 @@ fn props_and_eyes_actors_draw_after_limbs_hang_on_those_limbs() {
         println!("{object}: {prop} ({} meshes) on limb {limb}'s bone", prop_bones.len());
     }
 }
+
+/// Link's sheath limb (PLAYER_LIMB_SHEATH, 20 counted from 1) is drawn as Player's
+/// OverrideLimbDraw draws it for his sword sheathed and his shield (`sSheathWithSwordDLs`):
+/// by default the shield he first carries at his age (the adult's Hylian Shield, the child's
+/// Deku Shield), said in a warning; `shield=none|deku|hylian|mirror` chooses, an adult's Deku
+/// Shield being the sheath alone, as in the game's table.
+#[test]
+fn link_carries_his_shield_on_his_back() {
+    use boneyard_core::{Family, NoCompanions, OpenOptions};
+    let test = "link_carries_his_shield_on_his_back";
+    for (object, shield, list) in [
+        ("object_link_boy", None, "gLinkAdultHylianShieldSwordAndSheathNearDL"),
+        ("object_link_boy", Some("mirror"), "gLinkAdultMirrorShieldSwordAndSheathNearDL"),
+        ("object_link_boy", Some("none"), "gLinkAdultMasterSwordAndSheathNearDL"),
+        ("object_link_boy", Some("deku"), "gLinkAdultMasterSwordAndSheathNearDL"),
+        ("object_link_child", None, "gLinkChildDekuShieldSwordAndSheathNearDL"),
+        ("object_link_child", Some("hylian"), "gLinkChildHylianShieldSwordAndSheathNearDL"),
+    ] {
+        let Some(p) = shared_data(&format!("z64/oot-gc-eu-mq-dbg/{object}"), test) else { return };
+        let runtime: Vec<(String, String)> = shield.iter().map(|s| ("shield".to_string(), s.to_string())).collect();
+        let options = OpenOptions { runtime, ..Default::default() };
+        let doc = boneyard_z64::Z64.open(vec![InputFile::read(&p).unwrap()], &options, &NoCompanions).unwrap();
+        let s = doc.skeletons().iter().find(|s| s.name.starts_with("gLink")).unwrap();
+        // The XML's gLinkAdultSwordAndSheathLimb / gLinkChildSwordAndSheathLimb.
+        let sheath = s.skeleton.bones.iter().position(|b| b.name.ends_with("SwordAndSheathLimb")).unwrap();
+        assert_eq!(sheath, 19);
+        let on: Vec<_> = s.meshes.iter().filter(|m| m.name.starts_with(list)).collect();
+        assert!(!on.is_empty(), "{object} {shield:?}: no mesh of {list}");
+        for m in &on {
+            let bones: Vec<usize> = match &m.binding {
+                MeshBinding::Rigid { bone } => vec![*bone],
+                MeshBinding::Skinned { joints, .. } => joints.iter().map(|j| usize::from(j[0])).collect(),
+            };
+            assert!(bones.contains(&sheath), "{object} {shield:?}: {} on {bones:?}", m.name);
+        }
+        let said =
+            doc.warnings().iter().any(|w| w.message.contains(&format!("limb 19 (the sheath) drawn with {list}")));
+        assert_eq!(said, shield.is_none(), "{object} {shield:?}");
+        assert!(doc.uses_runtime("shield"));
+        println!("{object} shield {}: {} ({} meshes)", shield.unwrap_or("(default)"), list, on.len());
+    }
+}

@@ -29,6 +29,11 @@ pub fn run(cli: Cli) -> Result<()> {
                 "--tunic {t:?}: import writes animations, which the tunic's colour does not change"
             )));
         }
+        if let Some(t) = &cli.shield {
+            return Err(crate::args::usage(format!(
+                "--shield {t:?}: import writes animations, which the shield drawn does not change"
+            )));
+        }
     }
     if let Some(name) = &options.pick {
         // A folder walk would ask every file in it for one inner file: as many errors as files.
