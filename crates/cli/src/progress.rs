@@ -53,6 +53,9 @@ pub fn step(n: u64) {
 
 /// A warning or an error: always printed (above the bar).
 pub fn eprint(line: &str) {
+    // One line whatever a file's name holds: a newline in it made a warning two lines (and
+    // could forge one), as `check` and `list` escape them on stdout.
+    let line = boneyard_core::text::escape_controls(line);
     match get() {
         Some(p) => p.bar.suspend(|| eprintln!("{line}")),
         None => eprintln!("{line}"),

@@ -496,6 +496,18 @@ fn a_folder_walk_names_links_and_pipes_it_passes_over_and_names_cannot_forge_lin
     let out = text(&o.stdout);
     assert_eq!(out.lines().filter(|l| l.starts_with("all: hash=")).count(), 1, "{out}");
     assert!(out.contains("document evil\\nall: hash=deadbeef"), "{out}");
+    // On stderr too, a warning naming the file is one line (it was two, the second forged): an
+    // Oni overlay, which is always said, under such a name.
+    let Some(overlay) = shared_data("oni/TRAMfixture_walk19_overlay.oni", "walk_names") else { return };
+    let e = tmpdir("walk-names-stderr");
+    std::fs::copy(&overlay, e.path().join("evil\nall: hash=deadbeef.oni")).unwrap();
+    let o = boneyard(&["list", s(e.path())]);
+    let e = text(&o.stderr);
+    assert!(
+        e.lines().any(|l| l.starts_with("boneyard: warning: ") && l.contains("evil\\nall: hash=deadbeef.oni")),
+        "{e}"
+    );
+    assert!(!e.lines().any(|l| l.starts_with("all: hash=")), "{e}");
     let j: Value = serde_json::from_slice(&boneyard(&["check", "--json", s(d)]).stdout).unwrap();
     let skipped: Vec<&str> = j["skipped"].as_array().unwrap().iter().map(|x| x["file"].as_str().unwrap()).collect();
     assert!(
