@@ -634,10 +634,17 @@ fn has_keyframe_or_curve(data: &[u8], words: &scan::SegWords, work: &mut boneyar
 fn bank_names_beside(path: &Path, head: &[u8]) -> Vec<(&'static str, Vec<String>)> {
     let (stem, ext) = shown_stem_of(path);
     let mut banks = banks::banks_of(&stem).peekable();
-    if banks.peek().is_none()
-        || rom::byte_order(head).is_some()
-        || scan::skeleton_candidates(head, layout::SEG_OBJECT).is_empty()
-    {
+    if banks.peek().is_none() || rom::byte_order(head).is_some() {
+        return Vec::new();
+    }
+    // Whether it holds a skeleton: the asset table says for the files it knows (a scan of
+    // every owner's words cost 2% of opening a folder of objects), the scan for the others.
+    let known = names::variants(&stem.to_lowercase());
+    let skeleton = match known.is_empty() {
+        false => known.iter().any(|v| v.assets.iter().any(|a| a.kind == 'S')),
+        true => !scan::skeleton_candidates(head, layout::SEG_OBJECT).is_empty(),
+    };
+    if !skeleton {
         return Vec::new();
     }
     banks.map(|b| (b, banks::file_names(b, ext.as_deref()))).collect()
@@ -645,14 +652,14 @@ fn bank_names_beside(path: &Path, head: &[u8]) -> Vec<(&'static str, Vec<String>
 
 fn add_companions(inputs: &mut Vec<InputFile>, companions: &dyn Companions) -> Result<Vec<Warning>> {
     let mut warnings = Vec::new();
-    let has = |inputs: &Vec<InputFile>, s: &str| inputs.iter().any(|i| stem_of(&i.path).0 == s);
     let mut extra = Vec::new();
     // Animation banks: found beside the object that plays them; one given without any of its
-    // objects names them.
+    // objects names them. (Most files are neither: their stems are taken once.)
+    let stems: Vec<String> = inputs.iter().map(|i| stem_of(&i.path).0).collect();
     for i in inputs.iter() {
         for (bank, names) in bank_names_beside(&i.path, &i.data) {
             let lower = bank.to_ascii_lowercase();
-            if has(inputs, &lower) || extra.iter().any(|e: &InputFile| stem_of(&e.path).0 == lower) {
+            if stems.contains(&lower) || extra.iter().any(|e: &InputFile| stem_of(&e.path).0 == lower) {
                 continue;
             }
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -661,10 +668,9 @@ fn add_companions(inputs: &mut Vec<InputFile>, companions: &dyn Companions) -> R
             }
         }
     }
-    for i in inputs.iter() {
-        let (stem, _) = stem_of(&i.path);
-        let Some(owners) = banks::owners_of(&stem) else { continue };
-        let with_owner = inputs.iter().any(|o| banks::plays_on(&stem, &stem_of(&o.path).0));
+    for (i, stem) in inputs.iter().zip(&stems) {
+        let Some(owners) = banks::owners_of(stem) else { continue };
+        let with_owner = stems.iter().any(|o| banks::plays_on(stem, o));
         if !with_owner && rom::byte_order(&i.data).is_none() {
             warnings.push(Warning::in_file(
                 i.name(),
@@ -674,14 +680,13 @@ fn add_companions(inputs: &mut Vec<InputFile>, companions: &dyn Companions) -> R
             ));
         }
     }
-    for i in inputs.iter() {
-        let (stem, _) = stem_of(&i.path);
-        let link_object = build::is_link_object(&stem);
-        if !build::is_gameplay_keep(&stem) && !link_object {
+    for (i, stem) in inputs.iter().zip(&stems) {
+        let link_object = build::is_link_object(stem);
+        if !build::is_gameplay_keep(stem) && !link_object {
             continue;
         }
         for c in ["gameplay_keep", "link_animetion"] {
-            if has(inputs, c) || extra.iter().any(|e: &InputFile| stem_of(&e.path).0 == c) {
+            if stems.iter().any(|s| s == c) || extra.iter().any(|e: &InputFile| stem_of(&e.path).0 == c) {
                 continue;
             }
             match companions.find(&i.path, &[c])? {
