@@ -3,7 +3,7 @@
 use crate::document::OniDocument;
 use crate::keys::is_unit;
 use crate::tram::Tram;
-use boneyard_core::{limit, Budget, Error, Result};
+use boneyard_core::{limit, Budget, Result};
 use rayon::prelude::*;
 
 // `check` decodes at most `Limits::max_check_rotations` rotations (frames × parts over all
@@ -78,22 +78,7 @@ fn tram_line(i: usize, t: &Tram) -> Result<String> {
         // The walk, collected, names the fault (the same values).
         for (f, q) in t.part_rotations(p)?.iter().enumerate() {
             if !is_unit(*q) {
-                // Named at the key that is not unit (or, for two unit keys a lerp of which is
-                // not, the first of them), in the file that holds the rotations.
-                let key = |pos: usize| {
-                    t.rotations.get(pos..pos + t.key_size as usize).and_then(|b| crate::keys::decode(t.key_size, b))
-                };
-                let (a, b) = t.keys_at(p, f).unwrap_or((0, 0));
-                let at = if key(a).is_some_and(is_unit) && key(b).is_some_and(|k| !is_unit(k)) { b } else { a };
-                let (file, base) = &t.rotations_at;
-                return Err(Error::invalid(
-                    base + at as u64,
-                    format!(
-                        "animation #{i} {} frame {f} part {p}: rotation {q:?} is not a unit quaternion (its key at this offset)",
-                        t.name
-                    ),
-                )
-                .in_file(file));
+                return Err(t.not_unit(p, f, *q, &format!("animation #{i} {}", t.name)));
             }
         }
     }

@@ -209,4 +209,10 @@ fn a_key_that_is_not_unit_is_named_at_its_offset() {
     assert_eq!(e.offset, Some(at as u64), "{e}");
     assert_eq!(e.file.as_deref(), Some(name));
     assert!(e.to_string().contains("part 5: rotation") && e.to_string().contains("is not a unit quaternion"), "{e}");
+    // Sampling or posing the frames that read it is the same error (the bone had been given a
+    // rotation made up in its place, without a word).
+    let frame = (0..t.frames).find(|&f| doc.sample(0, f as f64).is_err()).expect("a frame reads the zero key");
+    let e = doc.sample(0, frame as f64).unwrap_err();
+    assert_eq!((e.offset, e.file.as_deref()), (Some(at as u64), Some(name)), "{e}");
+    assert!(doc.pose(0, Some(0), frame as f64).is_err());
 }

@@ -138,9 +138,34 @@ impl Tram {
         Ok(out)
     }
 
-    /// Every part's rotation at `frame`.
+    /// Every part's rotation at `frame`, each a unit quaternion as the engine verifies
+    /// (`MUmQuat_VerifyUnit`): one that is not is an error at its key ([`Tram::not_unit`]),
+    /// as `check` says it, rather than a rotation made up in its place.
     pub fn rotations_at(&self, frame: usize) -> Result<Vec<EQuat>> {
-        (0..self.parts).map(|p| self.rotation(p, frame)).collect()
+        let rots: Vec<EQuat> = (0..self.parts).map(|p| self.rotation(p, frame)).collect::<Result<_>>()?;
+        if let Some(p) = rots.iter().position(|q| !keys::is_unit(*q)) {
+            return Err(self.not_unit(p, frame, rots[p], &format!("TRAM {}", self.name)));
+        }
+        Ok(rots)
+    }
+
+    /// The error for part `part`'s rotation `q` at `frame`, which is not a unit quaternion:
+    /// at the key that is not (or, for two unit keys a lerp of which is not, the first of
+    /// them), in the file that holds the rotations; `what` names the animation.
+    pub fn not_unit(&self, part: usize, frame: usize, q: EQuat, what: &str) -> Error {
+        let key = |pos: usize| {
+            self.rotations.get(pos..pos + self.key_size as usize).and_then(|b| keys::decode(self.key_size, b))
+        };
+        let (a, b) = self.keys_at(part, frame).unwrap_or((0, 0));
+        let at = if key(a).is_some_and(keys::is_unit) && key(b).is_some_and(|k| !keys::is_unit(k)) { b } else { a };
+        let (file, base) = &self.rotations_at;
+        Error::invalid(
+            base + at as u64,
+            format!(
+                "{what} frame {frame} part {part}: rotation {q:?} is not a unit quaternion (its key at this offset)"
+            ),
+        )
+        .in_file(file)
     }
 
     /// The root's displacement at `frame`: the per-frame motion summed over frames 0..frame
