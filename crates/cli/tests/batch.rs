@@ -542,6 +542,12 @@ fn a_clip_named_for_a_folder_is_looked_for_in_each_document() {
     let o = boneyard(&["export", "-f", "glb", "-o", s(&out), "--anim", "gDekuNutsSpitAnimm", s(&d)]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains(r#"no document of these inputs holds an animation named "gDekuNutsSpitAnimm""#));
+    // The closest names of every document are offered, as for one file.
+    assert!(
+        text(&o.stderr).contains(r#""gDekuNutsSpitAnimm" (did you mean "gDekuNutsSpitAnim""#),
+        "{}",
+        text(&o.stderr)
+    );
     // Several names: each document writes those it holds; one no document holds is said.
     let out3 = tmp.path().join("out3");
     let o = boneyard(&[

@@ -425,10 +425,22 @@ fn quoted(spec: &str) -> String {
 /// `; did you mean "A", "B"?` for the (at most three) names closest to `spec`, case aside
 /// (Jaro-Winkler similarity of at least 0.8, best first); empty when none is close.
 pub fn did_you_mean<'a>(spec: &str, names: impl Iterator<Item = &'a str>) -> String {
+    let close = close_names(spec, names);
+    if close.is_empty() {
+        return String::new();
+    }
+    let shown: Vec<String> = close.iter().map(|n| format!("{n:?}")).collect();
+    format!("; did you mean {}?", shown.join(", "))
+}
+
+/// The (at most three) names closest to `spec`, case aside (Jaro-Winkler similarity of at
+/// least 0.8), best first: what [`did_you_mean`] offers (a caller gathering them from several
+/// documents offers the closest of all).
+pub fn close_names<'a>(spec: &str, names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     // No name is this long: a 64,000-character `--anim` (or a viewer request) took seconds of
     // comparisons with each of 1,559 names, for no suggestion.
     if spec.len() > MAX_SUGGESTED {
-        return String::new();
+        return Vec::new();
     }
     let want = spec.to_ascii_lowercase();
     let mut close: Vec<(f64, &str)> = names
@@ -438,9 +450,5 @@ pub fn did_you_mean<'a>(spec: &str, names: impl Iterator<Item = &'a str>) -> Str
         .collect();
     close.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
     close.dedup_by(|a, b| a.1 == b.1);
-    if close.is_empty() {
-        return String::new();
-    }
-    let shown: Vec<String> = close.iter().take(3).map(|(_, n)| format!("{n:?}")).collect();
-    format!("; did you mean {}?", shown.join(", "))
+    close.into_iter().take(3).map(|(_, n)| n).collect()
 }

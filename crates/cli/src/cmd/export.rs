@@ -65,6 +65,9 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
     let batch = plan.batch;
     // The `--anim` names some document of a folder holds (the others are said at the end).
     let held_names: std::sync::Mutex<std::collections::HashSet<String>> = Default::default();
+    // Names close to an `--anim` a document does not hold, from every document: the closest
+    // are offered when no document holds it.
+    let close: std::sync::Mutex<Vec<String>> = Default::default();
 
     let run = crate::batch::run(plan, options, false, |d: crate::batch::Doc| {
         let doc = d.doc;
@@ -94,6 +97,12 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
                 req.anims.iter().filter(|a| !doc.find_animation(a).as_ref().is_err_and(absent)).cloned().collect();
             if let Ok(mut seen) = held_names.lock() {
                 seen.extend(held.iter().cloned());
+            }
+            if let Ok(mut close) = close.lock() {
+                for a in req.anims.iter().filter(|a| !held.contains(a)) {
+                    let names = doc.animations().iter().map(|x| x.name.as_str());
+                    close.extend(boneyard_core::document::close_names(a, names).into_iter().map(str::to_string));
+                }
             }
             let anims_absent = !req.anims.is_empty() && held.is_empty();
             let skeleton_absent =
@@ -169,8 +178,19 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
     // A name no document holds: a misspelt name, not a quiet success (an error when nothing
     // was written, else a warning naming it).
     let held = held_names.into_inner().unwrap_or_default();
-    let nowhere: Vec<String> =
-        req.anims.iter().filter(|a| batch && !held.contains(*a)).map(|a| format!("{a:?}")).collect();
+    let close = close.into_inner().unwrap_or_default();
+    let nowhere: Vec<String> = req
+        .anims
+        .iter()
+        .filter(|a| batch && !held.contains(*a))
+        .map(|a| match boneyard_core::document::close_names(a, close.iter().map(String::as_str)).as_slice() {
+            [] => format!("{a:?}"),
+            offer => {
+                let offer: Vec<String> = offer.iter().map(|n| format!("{n:?}")).collect();
+                format!("{a:?} (did you mean {}?)", offer.join(", "))
+            }
+        })
+        .collect();
     if outputs == 0 && none_named > 0 && done.errors.is_empty() {
         let what = if !nowhere.is_empty() {
             format!("an animation named {}", nowhere.join(" or "))
