@@ -1323,3 +1323,28 @@ fn two_channels_on_one_path_are_refused() {
     assert!(stderr(&o).contains("is the target of channels 1 and "), "{}", stderr(&o));
     assert!(!d.join("out").exists());
 }
+
+/// `import --json`'s warnings say where each comes from: reading the `--into` files (Link's
+/// gameplay_keep's own, as `list` gives them) or writing the clips, so that a program can keep
+/// the ones about its clips (a QA had to filter out four of gameplay_keep's).
+#[test]
+fn import_json_warnings_say_where_they_come_from() {
+    let Some(obj) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "import_json_warnings_say_where") else {
+        return;
+    };
+    let tmp = tmpdir("from");
+    let d = tmp.path();
+    let glb = export_one_glb(&d.join("glb"), &[s(&obj), "--anim", "gDekuNutsRunAnim"]);
+    let j = import_json(&glb, &[&obj], &d.join("out"));
+    let from: Vec<(&str, &str)> = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["from"].as_str().unwrap(), w["message"].as_str().unwrap()))
+        .collect();
+    // object_dekunuts's own (its lists no limb draws) from reading it; the clip named like one
+    // it holds from writing.
+    assert!(from.iter().any(|(f, m)| *f == "into" && m.contains("that no limb draws")), "{from:?}");
+    assert!(from.iter().any(|(f, m)| *f == "import" && m.contains("gDekuNutsRunAnim")), "{from:?}");
+    assert!(from.iter().all(|(f, _)| matches!(*f, "into" | "import")), "{from:?}");
+}

@@ -284,8 +284,20 @@ pub fn run(req: &Request) -> Result<()> {
         }));
     }
     if req.json {
-        // Every one: the game's files' own, then the writing's.
-        let w: Vec<_> = imported.read_warnings.iter().chain(&warnings).map(crate::json::warning).collect();
+        // Every one: the game's files' own, then the writing's, each saying which (`"from"`:
+        // `"into"`, what reading the --into files said, as `list` gives it; `"import"`, what
+        // writing the clips said), so that a program can keep the ones about its clips.
+        let tagged = |from: &'static str| {
+            move |w: &boneyard_core::Warning| {
+                let mut v = crate::json::warning(w);
+                if let Some(m) = v.as_object_mut() {
+                    m.insert("from".into(), json!(from));
+                }
+                v
+            }
+        };
+        let w: Vec<_> =
+            imported.read_warnings.iter().map(tagged("into")).chain(warnings.iter().map(tagged("import"))).collect();
         super::print_json(&json!({"written": written, "warnings": w}))?;
     } else {
         let counted = crate::progress::counted;
