@@ -806,7 +806,7 @@ impl Document for Z64Document {
         self.found.anims.get(anim).map_or(&[], |a| a.also.as_slice())
     }
 
-    /// `tunic` is Link's: it changes a document with his object's skeleton, no other.
+    /// `tunic` and `shield` are Link's: they change a document with his object's skeleton, no other.
     fn uses_runtime(&self, key: &str) -> bool {
         matches!(key, "tunic" | "shield") && self.draws_link()
     }
