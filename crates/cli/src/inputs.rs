@@ -227,7 +227,7 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
             // Files another walked file reads as its own (Zelda's animation banks beside the
             // object that plays them): opened with it, not alone.
             let mut owned: Vec<PathBuf> = Vec::new();
-            let first = walked.len();
+            let mut here = Vec::new();
             for p in found {
                 match classify(&p) {
                     Err(Unread::Failed(e)) => failed.push((p, e)),
@@ -237,20 +237,13 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
                         let below = p.strip_prefix(path).unwrap_or(&p);
                         let name =
                             below.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-                        walked.push(Unit { family, paths: vec![p], files: None, name })
+                        here.push(Unit { family, paths: vec![p], files: None, name })
                     }
                     Ok(None) => {}
                     Err(Unread::NoFamily(reason)) => skipped.push(Skipped { path: p, reason, not_a_file: false }),
                 }
             }
-            if !owned.is_empty() {
-                let mut i = 0;
-                walked.retain(|u| {
-                    let keep = i < first || !owned.contains(&u.paths[0]);
-                    i += 1;
-                    keep
-                });
-            }
+            walked.extend(here.into_iter().filter(|u| !owned.contains(&u.paths[0])));
             continue;
         }
         let read_one = || -> Result<(InputFile, &'static dyn Family)> {

@@ -1052,12 +1052,7 @@ fn the_skeleton_the_nodes_name_is_taken_and_a_clip_named_twice_is_one() {
 
 /// `import GLB --into INTO... --out OUT --json`, which must succeed: its JSON.
 fn import_json(glb: &Path, into: &[&Path], out: &Path) -> Value {
-    let mut args = vec!["import", s(glb), "--into"];
-    args.extend(into.iter().map(|p| s(p)));
-    args.extend(["--out", s(out), "--json"]);
-    let o = boneyard(&args);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    serde_json::from_slice(&o.stdout).unwrap()
+    import_json_with(glb, into, out, &[])
 }
 
 /// The messages of an `--json` output's warnings.

@@ -546,6 +546,12 @@ impl GltfSource {
                 }
             )));
         }
+        // One warning about the clip naming the bones (or nodes) concerned, when there are any.
+        let say = |warnings: &mut Vec<Warning>, what: &str, names: &[&str]| {
+            if !names.is_empty() {
+                warnings.push(Warning::in_file(&self.file, format!("clip {:?}: {what}: {}", a.name, names.join(", "))));
+            }
+        };
         let unmatched: Vec<String> =
             animated_nodes.iter().filter(|n| !bone_node.contains(&Some(**n))).map(|&n| node_name(n)).collect();
         if !unmatched.is_empty() {
@@ -556,12 +562,7 @@ impl GltfSource {
         }
         let at_rest: Vec<&str> =
             (0..target.len()).filter(|&b| !animated[b]).map(|b| target.bones[b].name.as_str()).collect();
-        if !at_rest.is_empty() {
-            warnings.push(Warning::in_file(
-                &self.file,
-                format!("clip {:?}: bones the glTF does not animate are held at rest: {}", a.name, at_rest.join(", ")),
-            ));
-        }
+        say(warnings, "bones the glTF does not animate are held at rest", &at_rest);
         // A bone whose node hangs from another bone's in the glTF than in the game: the clip's
         // local rotations are written as they are, and the game composes them down its own
         // hierarchy, so it plays otherwise than the editor showed it.
@@ -741,26 +742,8 @@ impl GltfSource {
                 pose[b] = tf;
             }
         }
-        if !rest_rotation.is_empty() {
-            warnings.push(Warning::in_file(
-                &self.file,
-                format!(
-                    "clip {:?}: bones it animates with no rotation channel hold their rest rotation: {}",
-                    a.name,
-                    rest_rotation.join(", ")
-                ),
-            ));
-        }
-        if !rest_position.is_empty() {
-            warnings.push(Warning::in_file(
-                &self.file,
-                format!(
-                    "clip {:?}: roots it animates with no translation channel hold their rest position: {}",
-                    a.name,
-                    rest_position.join(", ")
-                ),
-            ));
-        }
+        say(warnings, "bones it animates with no rotation channel hold their rest rotation", &rest_rotation);
+        say(warnings, "roots it animates with no translation channel hold their rest position", &rest_position);
         if !no_rotation.is_empty() {
             warnings.push(Warning::in_file(
                 &self.file,

@@ -760,10 +760,10 @@ impl Document for OniDocument {
         locals: &mut Vec<Transform>,
     ) -> Result<Option<Vec3>> {
         if !self.plays_on(anim, skeleton) {
-            return Err(Error::new(boneyard_core::ErrorKind::Unsupported(format!(
+            return Err(Error::unsupported(format!(
                 "animation #{anim} has {} parts, skeleton #{skeleton} another count",
                 self.trams.get(anim).map_or(0, |t| t.parts)
-            ))));
+            )));
         }
         let t = self.tram(anim)?;
         let f = Self::engine_frame(t, frame);

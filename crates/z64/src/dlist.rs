@@ -1048,9 +1048,9 @@ struct Decoder<'a, 'b> {
     tiles: [Tile; 8],
     tex_on: bool,
     tex_scale: [f32; 2],
-    lighting: bool,
-    /// `G_TEXTURE_GEN` on (Some), and `G_TEXTURE_GEN_LINEAR` (the bool).
-    texgen: Option<bool>,
+    /// The RSP's geometry mode word (`G_GEOMETRYMODE`: the bits cleared, then set); read for
+    /// `G_LIGHTING`, `G_TEXTURE_GEN` and `G_TEXTURE_GEN_LINEAR`.
+    geometry: u32,
     /// An animated Skin limb's Vtx buffer, which the game binds to segment 8.
     skin_vertices: Option<&'b [u8]>,
     /// What the actor set before the draw.
@@ -1283,8 +1283,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             tiles: [Tile::default(); 8],
             tex_on: false,
             tex_scale: [1.0; 2],
-            lighting: true,
-            texgen: None,
+            geometry: G_LIGHTING,
             skin_vertices: None,
             skipped: Skipped::default(),
             draw,
@@ -1473,17 +1472,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
                     let sc = |v: u32| if v == 0 { 1.0 } else { v as f32 / 65536.0 };
                     self.tex_scale = [sc(w1 >> 16), sc(w1 & 0xFFFF)];
                 }
-                G_GEOMETRYMODE => {
-                    let gen = match self.texgen {
-                        None => 0,
-                        Some(false) => G_TEXTURE_GEN,
-                        Some(true) => G_TEXTURE_GEN | G_TEXTURE_GEN_LINEAR,
-                    };
-                    let mode = if self.lighting { G_LIGHTING } else { 0 } | gen;
-                    let mode = (mode & w0) | w1;
-                    self.lighting = mode & G_LIGHTING != 0;
-                    self.texgen = (mode & G_TEXTURE_GEN != 0).then_some(mode & G_TEXTURE_GEN_LINEAR != 0);
-                }
+                G_GEOMETRYMODE => self.geometry = (self.geometry & w0) | w1,
                 G_SETTIMG => {
                     // A texture in a segment the actor binds (Link's eyes and mouth).
                     let (seg, off) = split_segmented(w1);
@@ -1617,6 +1606,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
     fn modify_vertex(&mut self, w0: u32, val: u32, at: u32) {
         let slot = (w0 & 0xFFFF) as usize / 2;
         let word = ((w0 >> 16) & 0xFF) as u8;
+        let lighting = self.lighting();
         let Some(Some(v)) = self.cache.get_mut(slot) else {
             self.skipped.modify_unloaded += 1;
             return;
@@ -1626,7 +1616,7 @@ impl<'a, 'b> Decoder<'a, 'b> {
             G_MWO_POINT_RGBA => {
                 let c = val.to_be_bytes().map(|b| b as f32 / 255.0);
                 // As a load does: with lighting on, only the alpha is the vertex's.
-                v.color = if self.lighting { [1.0, 1.0, 1.0, c[3]] } else { c };
+                v.color = if lighting { [1.0, 1.0, 1.0, c[3]] } else { c };
             }
             _ => {
                 if self.skipped.noted.insert(at) {
@@ -1642,6 +1632,11 @@ impl<'a, 'b> Decoder<'a, 'b> {
         self.edits = self.edits.wrapping_add(1);
         v.key = 0xF000_0000 | (self.edits & 0x0FFF_FFFF);
         self.slot_index[slot] = None;
+    }
+
+    /// `G_LIGHTING` on: vertices carry normals, not colours.
+    fn lighting(&self) -> bool {
+        self.geometry & G_LIGHTING != 0
     }
 
     fn vtx(&mut self, w0: u32, addr: u32) {
@@ -1666,10 +1661,11 @@ impl<'a, 'b> Decoder<'a, 'b> {
             // `data` holds the n vertices, so each record reads.
             self.cache[v0 + i] = data.and_then(|d| VtxT::parse_at(d, i * VTX_SIZE).ok()).map(|b| {
                 let c = b.cn.map(|v| v as f32 / 255.0);
-                let color = if self.lighting { [1.0, 1.0, 1.0, c[3]] } else { c };
-                let normal = self.lighting.then(|| [b.cn[0] as i8, b.cn[1] as i8, b.cn[2] as i8]);
+                let color = if self.lighting() { [1.0, 1.0, 1.0, c[3]] } else { c };
+                let normal = self.lighting().then(|| [b.cn[0] as i8, b.cn[1] as i8, b.cn[2] as i8]);
                 // The RSP generates coordinates only from lit vertices' normals.
-                let gen_st = normal.zip(self.texgen).map(|(n, linear)| texgen_st(n, linear));
+                let texgen = (self.geometry & G_TEXTURE_GEN != 0).then_some(self.geometry & G_TEXTURE_GEN_LINEAR != 0);
+                let gen_st = normal.zip(texgen).map(|(n, linear)| texgen_st(n, linear));
                 let addr = addr.wrapping_add((i * VTX_SIZE) as u32);
                 Vtx {
                     addr,

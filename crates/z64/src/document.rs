@@ -819,9 +819,9 @@ impl Document for Z64Document {
         locals: &mut Vec<Transform>,
     ) -> Result<Option<Vec3>> {
         if !self.plays_on(anim, skeleton) {
-            return Err(Error::new(boneyard_core::ErrorKind::Unsupported(format!(
+            return Err(Error::unsupported(format!(
                 "animation #{anim} does not play on skeleton #{skeleton} (a clip plays on a skeleton of as many limbs)"
-            ))));
+            )));
         }
         let (_, jt) = self.table_at(anim, frame)?;
         self.locals_on(anim, skeleton, &jt, locals)

@@ -17,18 +17,28 @@ fn attr<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
     Some(&tag[v..v + tag[v..].find('"')?])
 }
 
-/// `<File Name>` → offset → (width, height), for the `<Texture>`s outside `<Version>` blocks
-/// (those hold for every build).
-fn textures(text: &str) -> BTreeMap<String, BTreeMap<u32, (u32, u32)>> {
-    let (mut out, mut file, mut versioned) = (BTreeMap::new(), None::<String>, false);
-    for l in text.lines().map(str::trim) {
-        if l.starts_with("<File ") {
-            file = attr(l, "Name").map(str::to_string);
-        } else if l.starts_with("<Version ") {
+/// The XML's lines (trimmed) outside `<Version>` blocks: those hold for every build.
+fn unversioned_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut versioned = false;
+    text.lines().map(str::trim).filter(move |l| {
+        if l.starts_with("<Version ") {
             versioned = true;
         } else if l.starts_with("</Version") {
             versioned = false;
-        } else if let (Some(f), false, true) = (&file, versioned, l.starts_with("<Texture ")) {
+            return false;
+        }
+        !versioned
+    })
+}
+
+/// `<File Name>` → offset → (width, height), for the `<Texture>`s outside `<Version>` blocks
+/// (those hold for every build).
+fn textures(text: &str) -> BTreeMap<String, BTreeMap<u32, (u32, u32)>> {
+    let (mut out, mut file) = (BTreeMap::new(), None::<String>);
+    for l in unversioned_lines(text) {
+        if l.starts_with("<File ") {
+            file = attr(l, "Name").map(str::to_string);
+        } else if let (Some(f), true) = (&file, l.starts_with("<Texture ")) {
             let Some(off) = attr(l, "Offset").and_then(|o| o.strip_prefix("0x")) else { continue };
             let size = |k| attr(l, k).unwrap().parse::<u32>().unwrap();
             out.entry(f.clone())
@@ -284,17 +294,7 @@ fn display_lists_no_limb_draws_are_said() {
             continue;
         }
         // The XML's DLists outside <Version> blocks (the same in every build).
-        let mut xml_lists = 0;
-        let mut versioned = false;
-        for l in text.lines().map(str::trim) {
-            if l.starts_with("<Version ") {
-                versioned = true;
-            } else if l.starts_with("</Version") {
-                versioned = false;
-            } else if !versioned && l.starts_with("<DList ") {
-                xml_lists += 1;
-            }
-        }
+        let xml_lists = unversioned_lines(&text).filter(|l| l.starts_with("<DList ")).count();
         let said: Vec<_> = doc.warnings().iter().filter(|w| w.message.contains("that no limb draws")).collect();
         assert!(said.len() <= 1, "{stem}: {said:?}");
         let n = said.first().map_or(0, |w| w.message.split(' ').next().unwrap().parse::<usize>().unwrap());
