@@ -777,14 +777,18 @@ impl MotnFile {
         let shared = SharedFile::new(file.clone());
         // Blocks are independent: parsed on rayon's threads, then taken in file order (the
         // first error and the frame bound as a walk in order meets them). Each block's work is
-        // bounded by its bytes.
+        // bounded by its bytes. With one thread they are read on the caller's: handing them to
+        // rayon's one worker and waiting for it cost a sixth of a one-thread open (futex wakes).
         use rayon::prelude::*;
-        let parsed: Vec<Result<Block>> = (0..starts.len())
-            .into_par_iter()
-            .map_init(Vec::new, |marks, k| {
-                read_block(&shared, starts[k], starts.get(k + 1).copied().unwrap_or(data_end), marks)
-            })
-            .collect();
+        let read = |marks: &mut Vec<u8>, k: usize| {
+            read_block(&shared, starts[k], starts.get(k + 1).copied().unwrap_or(data_end), marks)
+        };
+        let parsed: Vec<Result<Block>> = if rayon::current_num_threads() > 1 {
+            (0..starts.len()).into_par_iter().map_init(Vec::new, read).collect()
+        } else {
+            let mut marks = Vec::new();
+            (0..starts.len()).map(|k| read(&mut marks, k)).collect()
+        };
         // Checked in place first (a block is a few hundred bytes, moved once below, not at
         // each step of a walk that moves it out).
         let mut total_frames = 0u64;

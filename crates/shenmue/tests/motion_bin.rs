@@ -434,7 +434,8 @@ fn warnings_name_everything_left_out() {
 }
 
 /// `check` of MOTION.BIN is pinned: the CLI's `all: hash=` of these lines is db37d665, and the
-/// lines do not depend on how many threads walk the sequences.
+/// lines do not depend on how many threads walk the sequences, or open the file (on one thread
+/// the open reads its blocks on the caller's thread rather than on rayon's).
 #[test]
 fn check_lines_are_pinned_and_thread_independent() {
     let Some(d) = load("check_lines_are_pinned_and_thread_independent") else { return };
@@ -444,6 +445,13 @@ fn check_lines_are_pinned_and_thread_independent() {
     assert_eq!(format!("{:08x}", boneyard_core::check::hash_lines(&lines)), "db37d665");
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     assert_eq!(pool.install(|| doc.check().unwrap()), lines);
+    let one = pool.install(|| boneyard_shenmue::open_bytes(&[("motion.bin".into(), &d)]).unwrap());
+    assert_eq!(one.check().unwrap(), lines);
+    let listing = |doc: &dyn boneyard_core::Document| -> Vec<String> {
+        doc.animations().iter().map(|a| format!("{} {} {:?}", a.name, a.frames, a.source)).collect()
+    };
+    assert_eq!(listing(&one), listing(&doc));
+    assert_eq!(one.warnings(), doc.warnings());
 }
 
 /// The 28 names MOTION.BIN lists but boneyard does not decode: sampling one is an error at
