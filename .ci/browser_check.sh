@@ -66,6 +66,11 @@ if [ -d "$data" ]; then
   # textures as /api/faces lists them.
   INTERACT=1 TUNIC=30,105,27 FACE=gPlayerAnim_clink_demo_Tbox_open:11 run target/viewer-link.png gLinkAdultSkel gPlayerAnim_link_normal_walk 7,0,28 \
     "$z/object_link_boy" "$z/gameplay_keep" "$z/link_animetion"
+  # The same Link in the Goron tunic with the Mirror Shield, chosen in the page's controls:
+  # the screenshot shows the tunic's red (sTunicColors), the download is `export --tunic goron
+  # --shield mirror`'s glb.
+  RUNTIME=tunic=goron,shield=mirror INTERACT=1 TUNIC=100,20,0 run target/viewer-link-goron.png gLinkAdultSkel gPlayerAnim_link_normal_walk 7 \
+    "$z/object_link_boy" "$z/gameplay_keep" "$z/link_animetion"
   # Phantom Ganon: 4 of the object's 27 clips (40-41 joints) play on none of its skeletons
   # (25 limbs): not offered on it, and counted. An object of clips only: the page says so.
   EXPECT_TEXT="anim-count=4 more play on no skeleton of these files" run target/viewer-gnd.png - - 0 "$z/object_gnd"

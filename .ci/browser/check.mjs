@@ -18,7 +18,10 @@
 //   EXPECT_TEXT=ID=TEXT (the element ID's text contains TEXT once the page is ready);
 //   FACE=ANIM:FRAME (Zelda 64 Link: at FRAME of ANIM the page shows the run-time eye/mouth
 //   textures /api/faces lists for that frame, pixel for pixel, and at frame 0 the glb's own);
-//   EXPECT_FAILED=TEXT (the page's list of the files that failed says TEXT).
+//   EXPECT_FAILED=TEXT (the page's list of the files that failed says TEXT);
+//   RUNTIME=KEY=VALUE,... (after selecting, choose each run-time state in the page's own
+//   controls, as a user does: the checks that follow are against `boneyard pose` and
+//   `export` given `--KEY VALUE`).
 // FILE... that make several documents (a folder): the page lists them, and pose and export are
 // run on the first file of the document it shows.
 // Always: no request to the page's server is answered 404 (the favicon was), and a clip whose
@@ -239,6 +242,29 @@ const q = (x) => JSON.stringify(x);
 const sk = skArg === '-' ? opened.skeleton : skArg;
 const anim = animArg === '-' ? opened.anim : animArg;
 await evaluate(`window.boneyard.select(${q(sk)}, ${q(anim)})`).catch((e) => die(e.message));
+// RUNTIME: each key's <select> set and changed as a user does; the page draws again.
+const runtimeArgs = [];
+if (process.env.RUNTIME) {
+  for (const pair of process.env.RUNTIME.split(',')) {
+    const [key, value] = pair.split('=');
+    const has = await evaluate(`(() => {
+      const s = document.getElementById(${q(`runtime-${key}`)});
+      if (!s || document.getElementById('runtime').hidden) return false;
+      s.value = ${q(value)};
+      s.dispatchEvent(new Event('change'));
+      return true;
+    })()`);
+    check(has, `the page offers ${key} for this document`);
+    await evaluate('window.boneyard.settled()');
+    runtimeArgs.push(`--${key}`, value);
+  }
+  const chosen = await evaluate('window.boneyard.runtime');
+  const after = await evaluate('window.boneyard.state()');
+  check(
+    process.env.RUNTIME.split(',').every((p) => chosen[p.split('=')[0]] === p.split('=')[1]) && !after.error,
+    `the page draws with ${process.env.RUNTIME} (${JSON.stringify(chosen)}${after.error ? `, error: ${after.error}` : ''})`,
+  );
+}
 const st = await evaluate('window.boneyard.state()');
 // FRAME: one frame or a comma-separated list; the first is the one shown and screenshotted.
 const frames = frameArg === '-' ? [Math.floor((st.frames - 1) / 2)] : frameArg.split(',').map(Number);
@@ -251,7 +277,7 @@ console.log(`     ${label}: ${skInfo.name || skInfo.id}, ${clip ? clip.name : 'r
 async function compareAt(f) {
   await evaluate(`window.boneyard.setFrame(${f})`);
   const got = await evaluate('window.boneyard.jointWorldPositions()');
-  const poseArgs = ['pose', ...docFiles, '--skeleton', `#${st.skeleton}`, '--frame', String(f), '--json'];
+  const poseArgs = ['pose', ...docFiles, ...runtimeArgs, '--skeleton', `#${st.skeleton}`, '--frame', String(f), '--json'];
   if (st.anim >= 0) poseArgs.push('--anim', `#${st.anim}`);
   const expected = JSON.parse(execFileSync(bin, poseArgs, { maxBuffer: 1 << 28 }).toString());
   const bones = expected.bones;
@@ -328,7 +354,7 @@ if (process.env.INTERACT === '1') {
   }
   const file = saved.find((f) => f.endsWith('.glb'));
   const exportDir = path.join(dl, 'export');
-  const exportArgs = ['export', ...docFiles, '--skeleton', `#${st.skeleton}`, '--format', 'glb', '--out', exportDir];
+  const exportArgs = ['export', ...docFiles, ...runtimeArgs, '--skeleton', `#${st.skeleton}`, '--format', 'glb', '--out', exportDir];
   if (st.anim >= 0) exportArgs.push('--anim', `#${st.anim}`);
   execFileSync(bin, exportArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
   const exported = fs.readdirSync(exportDir).filter((f) => f.endsWith('.glb'));

@@ -44,6 +44,7 @@ const state = {
   docs: null, // /api/docs
   doc: -1, // the document shown
   list: null, // its /api/list
+  runtime: {}, // run-time state chosen for it ({tunic: 'goron'}; '' or absent: as the run was started)
   skeleton: -1,
   anim: -1, // -1: no clip (rest pose)
   rootMotion: true,
@@ -85,9 +86,19 @@ function status(msg, isError = false) {
   state.error = isError ? msg : null;
 }
 
+// The query naming document `d` with run-time state `runtime` (the shown document's by
+// default): every /api route of a document takes both.
+function docQuery(d = state.doc, runtime = state.runtime) {
+  const rt = Object.entries(runtime)
+    .filter(([, v]) => v)
+    .map(([k, v]) => `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('');
+  return `doc=${d}${rt}`;
+}
+
 function glbURL(sk, anim, rootMotion) {
   const a = anim >= 0 ? `&anim=%23${anim}` : '';
-  return `/api/glb?doc=${state.doc}&skeleton=%23${sk}${a}&in_place=${rootMotion ? 0 : 1}`;
+  return `/api/glb?${docQuery()}&skeleton=%23${sk}${a}&in_place=${rootMotion ? 0 : 1}`;
 }
 
 function parseGLB(bytes) {
@@ -178,6 +189,49 @@ function showWarnings() {
       return li;
     }),
   );
+}
+
+// ---------------------------------------------------------------- run-time state
+
+// A document's run-time state as the run was started: {key: value or ''}.
+function runtimeOf(doc) {
+  return Object.fromEntries((doc.runtime || []).map((r) => [r.key, r.value || '']));
+}
+
+// Run-time state the shown document's drawing depends on (Link's tunic and shield): a choice
+// each, the document drawn again with it (as `--tunic`, `--shield` draw it).
+function fillRuntime() {
+  const doc = state.docs && state.docs.documents[state.doc];
+  const keys = (doc && doc.runtime) || [];
+  const box = $('runtime-controls');
+  $('runtime').hidden = !keys.length;
+  box.replaceChildren(
+    ...keys.map((r) => {
+      const label = document.createElement('label');
+      const sel = document.createElement('select');
+      sel.id = `runtime-${r.key}`;
+      sel.add(new Option('default', ''));
+      for (const v of r.values) sel.add(new Option(v, v));
+      sel.value = state.runtime[r.key] || '';
+      sel.addEventListener('change', () => reportErrors(setRuntime(r.key, sel.value)));
+      label.append(`${r.key} `, sel);
+      return label;
+    }),
+  );
+}
+
+// Draw the shown document with run-time state `key` = `value` ('' for the run's own): its list
+// (the warnings change with it) and the clip shown, at the same frame and from the same view.
+async function setRuntime(key, value) {
+  const runtime = { ...state.runtime, [key]: value };
+  const d = state.doc;
+  const list = await getJSON(`/api/list?${docQuery(d, runtime)}`);
+  if (d !== state.doc) return false;
+  Object.assign(state, { list, runtime });
+  fillRuntime();
+  showWarnings();
+  if (state.skeleton < 0) return true;
+  return select(state.skeleton, state.anim, { keepFrame: true, keepCamera: true });
 }
 
 function fillSkeletons() {
@@ -278,9 +332,11 @@ async function openDoc(i) {
   if (d < 0) throw new Error('no document to show');
   const gen = ++state.loading;
   status(`loading ${docs[d].name}…`);
+  // Another document starts as the run was started (`--tunic`); the same one keeps its choice.
+  const runtime = d === state.doc ? state.runtime : runtimeOf(docs[d]);
   let list;
   try {
-    list = await getJSON(`/api/list?doc=${d}`);
+    list = await getJSON(`/api/list?${docQuery(d, runtime)}`);
   } catch (e) {
     if (gen !== state.loading) return false; // a newer selection is shown or on its way
     throw e;
@@ -288,10 +344,11 @@ async function openDoc(i) {
   if (gen !== state.loading) return false; // a newer selection is on its way
   state.playing = false;
   disposeModel();
-  Object.assign(state, { doc: d, list, skeleton: -1, anim: -1, frame: 0 });
+  Object.assign(state, { doc: d, list, runtime, skeleton: -1, anim: -1, frame: 0 });
   const fam = list.family || '';
   $('family').textContent = `${fam}${fam ? ' · ' : ''}${(list.files || []).join(', ')}`;
   fillDocs();
+  fillRuntime();
   showWarnings();
   fillSkeletons();
   fillAnims();
@@ -336,7 +393,7 @@ async function select(skeleton, anim, opts = {}) {
     [bytes, faces] = await Promise.all([
       getGLB(glbURL(sk, a, rootMotion)),
       a >= 0
-        ? getJSON(`/api/faces?doc=${state.doc}&skeleton=%23${sk}&anim=%23${a}`).catch((e) => {
+        ? getJSON(`/api/faces?${docQuery()}&skeleton=%23${sk}&anim=%23${a}`).catch((e) => {
             facesError = e.message || String(e);
             return null;
           })
@@ -793,6 +850,7 @@ function reportErrors(p) {
   const done = p.catch((e) => {
     status(e.message || String(e), true);
     fillDocs();
+    fillRuntime();
     fillSkeletons();
     fillAnims();
     syncControls();
@@ -879,6 +937,11 @@ const hook = {
     return state.list;
   },
   openDoc: (i) => openDoc(i),
+  // Run-time state of the shown document ('' for the run's own), as its choice in the page.
+  setRuntime: (key, value) => setRuntime(key, value),
+  get runtime() {
+    return { ...state.runtime };
+  },
   select: (skeleton, anim, opts) => select(skeleton, anim, opts),
   // The last load started from the lists, settled (its error said and the lists reverted).
   settled: () => state.pending,

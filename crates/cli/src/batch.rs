@@ -134,22 +134,25 @@ pub fn run<T: Send>(
     })
 }
 
+/// A document [`open_all`] opened: the document, the stem its outputs are named after, and
+/// how to open it again (the viewer's run-time state).
+pub type Opened = (Box<dyn Document>, String, crate::inputs::Reopen);
+
 /// Open every document and keep it with the stem its outputs are named after (the viewer serves
 /// them all, and names a download as `export` names the file), in the plan's order. A file
 /// that fails among files named together is a failed document of its own, reported before
 /// the document the others make ([`crate::inputs::Unit::open_without_failing`]); the run is
 /// then a batch (a summary, exit status 1).
-pub fn open_all(plan: Plan, options: &OpenOptions) -> Run<(Box<dyn Document>, String)> {
+pub fn open_all(plan: Plan, options: &OpenOptions) -> Run<Opened> {
     each(plan, true, |unit, stem| {
         let label = unit.label();
         let name = unit.name.clone();
         let (opened, dropped) = unit.open_without_failing(options);
-        let mut reports: Vec<Report<(Box<dyn Document>, String)>> =
-            dropped.into_iter().map(|(p, e)| failed(p, e)).collect();
+        let mut reports: Vec<Report<Opened>> = dropped.into_iter().map(|(p, e)| failed(p, e)).collect();
         reports.push(match opened {
-            Ok(doc) => {
+            Ok((doc, reopen)) => {
                 let warnings = doc.warnings().to_vec();
-                Report { label, name, result: Ok((doc, stem.to_string())), warnings }
+                Report { label, name, result: Ok((doc, stem.to_string(), reopen)), warnings }
             }
             Err(e) => Report { label, name, result: Err(e), warnings: Vec::new() },
         });

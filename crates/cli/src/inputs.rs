@@ -35,6 +35,27 @@ pub struct Unit {
     pub name: String,
 }
 
+/// How to open a document again from its files on disk, with other options (the viewer's
+/// run-time state: Link in another tunic): the files that opened, read again.
+#[derive(Clone)]
+pub struct Reopen {
+    family: &'static dyn Family,
+    paths: Vec<PathBuf>,
+    name: String,
+}
+
+impl Reopen {
+    /// The document's family.
+    pub fn family(&self) -> &'static dyn Family {
+        self.family
+    }
+
+    /// [`Unit::open`] of the same files with `options`.
+    pub fn open(&self, options: &OpenOptions) -> Result<Box<dyn Document>> {
+        Unit { family: self.family, paths: self.paths.clone(), files: None, name: self.name.clone() }.open(options)
+    }
+}
+
 impl Unit {
     /// Found by walking a folder, not named by the user: a file of a baserom/ that holds
     /// nothing a command can use is counted, where a file named is an error.
@@ -101,13 +122,14 @@ impl Unit {
     pub fn open_without_failing(
         self,
         options: &OpenOptions,
-    ) -> (Result<Box<dyn Document>>, Vec<(PathBuf, anyhow::Error)>) {
+    ) -> (Result<(Box<dyn Document>, Reopen)>, Vec<(PathBuf, anyhow::Error)>) {
         let mut unit = self;
         let mut dropped = Vec::new();
         loop {
             let (family, paths) = (unit.family, unit.paths.clone());
+            let name = unit.name.clone();
             let e = match unit.open(options) {
-                Ok(doc) => return (Ok(doc), dropped),
+                Ok(doc) => return (Ok((doc, Reopen { family, paths, name })), dropped),
                 Err(e) => e,
             };
             let named = e.downcast_ref::<boneyard_core::Error>().and_then(|be| be.file.clone());

@@ -32,6 +32,10 @@
 //!   the inverse rest world matrices;
 //! * `/api/sample?anim=A&frame=F`: the local pose, `sample --json`.
 //!
+//! `/api/docs` also lists each document's `runtime`, `[{"key", "values", "value"}]`: the run-time
+//! state its drawing depends on (Zelda 64 Link's `tunic`, `shield`), and every route of that
+//! document takes `KEY=VALUE` beside `doc=N`: the document read again with it ([`variants`]).
+//!
 //! `S` and `A` are what `--skeleton` and `--anim` accept (index, `#N`, id or name). Bad
 //! parameters (and a clip asked on a skeleton it does not play on, as the CLI refuses it)
 //! answer 400 with `{"error": "..."}`; what the data cannot give (a clip boneyard lists but
@@ -47,6 +51,7 @@ use serde_json::{json, Map, Value};
 
 mod http;
 mod server;
+mod variants;
 
 const INDEX_HTML: &str = include_str!("../../../viewer/index.html");
 const STYLE_CSS: &str = include_str!("../../../viewer/style.css");
@@ -114,6 +119,16 @@ pub struct Entry {
     /// What `export` names its outputs after (the batch's stem).
     pub stem: String,
     pub doc: Box<dyn Document>,
+    /// The document opened again with other run-time state ([`variants`]); None: not offered.
+    pub variants: Option<variants::Variants>,
+}
+
+#[cfg(test)]
+impl Entry {
+    /// A document served as it was opened, with no run-time state to choose.
+    pub fn new(name: &str, file: &str, stem: &str, doc: Box<dyn Document>) -> Self {
+        Entry { name: name.into(), file: file.into(), stem: stem.into(), doc, variants: None }
+    }
 }
 
 /// What `boneyard view` serves: the documents that opened (at least one), and what did not.
@@ -135,8 +150,8 @@ pub fn run(files: &[std::path::PathBuf], port: u16, options: &boneyard_core::Ope
     let listener = listen(port)?;
     let plan = crate::inputs::plan(files)?;
     let done = crate::batch::open_all(plan, options).collect()?;
-    let skeletons: usize = done.ok.iter().map(|(_, (d, _))| d.skeletons().len()).sum();
-    let animations: usize = done.ok.iter().map(|(_, (d, _))| d.animations().len()).sum();
+    let skeletons: usize = done.ok.iter().map(|(_, (d, _, _))| d.skeletons().len()).sum();
+    let animations: usize = done.ok.iter().map(|(_, (d, _, _))| d.animations().len()).sum();
     let closed = done.close(
         "serving",
         &format!(
@@ -162,13 +177,28 @@ pub fn run(files: &[std::path::PathBuf], port: u16, options: &boneyard_core::Ope
     }
     let errors = done.errors.clone();
     let skipped = done.skipped_json();
-    let docs = done
-        .ok
-        .into_iter()
-        .zip(done.names)
-        .map(|((file, (doc, stem)), name)| Entry { name, file, stem, doc })
-        .collect();
+    let docs = entries(done.ok, done.names, options);
     serve(Served { docs, errors, skipped }, listener, |url| println!("boneyard viewer on {url} (Ctrl-C to stop)"))
+}
+
+/// The documents a run opened ([`crate::batch::open_all`]), with the names `check` gives them,
+/// as the viewer serves them: each may be opened again with other run-time state.
+fn entries(
+    opened: Vec<(String, crate::batch::Opened)>,
+    names: Vec<String>,
+    options: &boneyard_core::OpenOptions,
+) -> Vec<Entry> {
+    opened
+        .into_iter()
+        .zip(names)
+        .map(|((file, (doc, stem, reopen)), name)| Entry {
+            name,
+            file,
+            stem,
+            doc,
+            variants: Some(variants::Variants::new(reopen, options.clone())),
+        })
+        .collect()
 }
 
 /// A listener on 127.0.0.1:`port` (0 picks a free port).
@@ -208,8 +238,12 @@ fn serve_on(
     let answer = |head: &http::Head| -> server::Answer {
         let (path, query) = head.target.split_once('?').unwrap_or((head.target.as_str(), ""));
         if path == "/api/list" {
-            if let Ok(i) = doc_param(served, &Query::parse(query)) {
-                return lists[i].get_or_init(|| answer_for(served, &head.target)).clone();
+            let q = Query::parse(query);
+            if let Ok(i) = doc_param(served, &q) {
+                // (The list of a variant with other run-time state is made each time.)
+                if matches!(variants::chosen(&served.docs[i], &q), Ok(None)) {
+                    return lists[i].get_or_init(|| answer_for(served, &head.target)).clone();
+                }
             }
         }
         answer_for(served, &head.target)
@@ -273,8 +307,14 @@ pub fn route_all(served: &Served, url: &str) -> Reply {
     if !path.starts_with("/api/") {
         return Reply::error(404, format!("no such page: {path}"));
     }
-    match doc_param(served, &Query::parse(query)) {
-        Ok(i) => route(served.docs[i].doc.as_ref(), url),
+    let q = Query::parse(query);
+    let i = match doc_param(served, &q) {
+        Ok(i) => i,
+        Err(e) => return e,
+    };
+    match variants::chosen(&served.docs[i], &q) {
+        Ok(None) => route(served.docs[i].doc.as_ref(), url),
+        Ok(Some(variant)) => route(variant.as_ref(), url),
         Err(e) => e,
     }
 }
@@ -296,6 +336,8 @@ pub fn docs_json(served: &Served) -> Value {
                 "family": e.doc.family(),
                 "skeletons": e.doc.skeletons().len(),
                 "animations": e.doc.animations().len(),
+                // Run-time state the page may choose: `[{"key", "values", "value"}]`.
+                "runtime": variants::runtime_json(e),
             })
         })
         .collect();
@@ -753,13 +795,8 @@ mod tests {
         // The demo baked at two rates: two documents, and a file that failed.
         let served = Served {
             docs: vec![
-                Entry { name: "a".into(), file: "dir/a".into(), stem: "a".into(), doc: doc() },
-                Entry {
-                    name: "b".into(),
-                    file: "dir/b".into(),
-                    stem: "b".into(),
-                    doc: Box::new(demo::baked_document(60.0)),
-                },
+                Entry::new("a", "dir/a", "a", doc()),
+                Entry::new("b", "dir/b", "b", Box::new(demo::baked_document(60.0))),
             ],
             errors: vec![json!({"file": "dir/c", "offset": 48, "message": "cut short"})],
             skipped: json!([{"file": "dir/notes.txt", "reason": "no family reads it"}]),
@@ -772,7 +809,7 @@ mod tests {
         assert_eq!(status, 200);
         assert_eq!(
             v["documents"][1],
-            json!({"index": 1, "name": "b", "file": "dir/b", "stem": "b", "family": "builtin", "skeletons": 1, "animations": 2})
+            json!({"index": 1, "name": "b", "file": "dir/b", "stem": "b", "family": "builtin", "skeletons": 1, "animations": 2, "runtime": []})
         );
         assert_eq!((v["open"].as_u64(), v["errors"][0]["offset"].as_u64()), (Some(0), Some(48)));
         assert_eq!(v["skipped"][0]["file"], "dir/notes.txt");
@@ -800,12 +837,7 @@ mod tests {
     #[test]
     fn the_page_opens_on_the_document_with_most_clips_on_a_model() {
         type DemoDoc = boneyard_core::memory::BakedDocument;
-        let d = |name: &str, doc: DemoDoc| Entry {
-            name: name.into(),
-            file: name.into(),
-            stem: name.into(),
-            doc: Box::new(doc),
-        };
+        let d = |name: &str, doc: DemoDoc| Entry::new(name, name, name, Box::new(doc));
         let meshed = || demo::baked_document(30.0);
         let mut bare = meshed();
         bare.skeletons[0].meshes.clear();
@@ -960,6 +992,87 @@ mod tests {
             files.iter().map(|f| boneyard_core::testdata::shared_data(f, test)).collect();
         let opened = crate::inputs::open(&paths?).unwrap();
         opened.docs.into_iter().next()
+    }
+
+    /// Link drawn again in the tunic and with the shield the page chooses: the glb is the one a
+    /// run started with `--tunic` and `--shield` serves, byte for byte.
+    #[test]
+    fn the_page_chooses_links_tunic_and_shield() {
+        let z = "z64/oot-gc-eu-mq-dbg";
+        let test = "view: run-time state chosen in the page";
+        let (Some(link), Some(nuts)) = (
+            boneyard_core::testdata::shared_data(&format!("{z}/object_link_boy"), test),
+            boneyard_core::testdata::shared_data(&format!("{z}/object_dekunuts"), test),
+        ) else {
+            return;
+        };
+        let serve = |runtime: &[(&str, &str)]| {
+            let options = boneyard_core::OpenOptions {
+                runtime: runtime.iter().map(|&(k, v)| (k.to_string(), v.to_string())).collect(),
+                ..Default::default()
+            };
+            // Two documents (named together, the files would be one).
+            let docs = [&link, &nuts].into_iter().flat_map(|f| {
+                let plan = crate::inputs::plan(std::slice::from_ref(f)).unwrap();
+                let done = crate::batch::open_all(plan, &options).collect().unwrap();
+                entries(done.ok, done.names, &options)
+            });
+            Served { docs: docs.collect(), errors: vec![], skipped: json!([]) }
+        };
+        let served = serve(&[]);
+        let docs = docs_json(&served);
+        let names: Vec<&str> =
+            docs["documents"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["object_link_boy", "object_dekunuts"]);
+        assert_eq!(
+            docs["documents"][0]["runtime"],
+            json!([
+                {"key": "tunic", "values": ["kokiri", "goron", "zora"], "value": null},
+                {"key": "shield", "values": ["none", "deku", "hylian", "mirror"], "value": null},
+            ])
+        );
+        // The Deku Scrub is drawn the same whatever Link wears: nothing to choose, and a
+        // choice asked for is not read.
+        assert_eq!(docs["documents"][1]["runtime"], json!([]));
+        let glb = |served: &Served, q: &str| {
+            let r = route_all(served, &format!("/api/glb?skeleton=gLinkAdultSkel{q}"));
+            assert_eq!(r.status, 200, "{q}: {}", String::from_utf8_lossy(&r.body));
+            r.body
+        };
+        let nuts_glb = |q: &str| route_all(&served, &format!("/api/glb?doc=1{q}")).body;
+        assert_eq!(nuts_glb("&tunic=goron"), nuts_glb(""));
+        let default = glb(&served, "");
+        // The default tunic asked for by name: opened again, drawn the same.
+        assert_eq!(glb(&served, "&tunic=kokiri"), default);
+        let goron = glb(&served, "&tunic=goron&shield=mirror");
+        assert_ne!(goron, default);
+        assert_eq!(glb(&served, "&tunic=Goron&shield=MIRROR"), goron);
+        // What `view --tunic goron --shield mirror` serves.
+        let started = serve(&[("tunic", "goron"), ("shield", "mirror")]);
+        assert_eq!(glb(&started, ""), goron);
+        assert_eq!(docs_json(&started)["documents"][0]["runtime"][0]["value"], "goron");
+        // ... and back to the default there.
+        assert_eq!(glb(&started, "&tunic=kokiri&shield=hylian"), glb(&served, "&shield=hylian"));
+        // The shield chosen, the warning that said which one was assumed is gone.
+        let warned = |q: &str| {
+            let (_, v) = get(served.docs[0].doc.as_ref(), "/api/list");
+            let v = if q.is_empty() {
+                v
+            } else {
+                serde_json::from_slice::<Value>(&route_all(&served, &format!("/api/list?{q}")).body).unwrap()
+            };
+            v["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|w| w["message"].as_str().unwrap().contains("--shield none, deku"))
+        };
+        assert!(warned(""));
+        assert!(!warned("shield=none"));
+        let r = route_all(&served, "/api/glb?tunic=red");
+        assert_eq!(r.status, 400);
+        let e = serde_json::from_slice::<Value>(&r.body).unwrap();
+        assert_eq!(e["error"], "tunic \"red\": one of kokiri, goron, zora");
     }
 
     #[test]
@@ -1134,11 +1247,7 @@ mod tests {
         use std::io::{Read, Write};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        let d = Served {
-            docs: vec![Entry { name: "demo".into(), file: "demo".into(), stem: "demo".into(), doc: doc() }],
-            errors: vec![],
-            skipped: json!([]),
-        };
+        let d = Served { docs: vec![Entry::new("demo", "demo", "demo", doc())], errors: vec![], skipped: json!([]) };
         let stop = std::sync::atomic::AtomicBool::new(false);
         let ask = |req: &[u8]| {
             let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();

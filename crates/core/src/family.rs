@@ -282,6 +282,13 @@ pub trait Family: Sync {
     fn runtime_keys(&self) -> &'static [&'static str] {
         &[]
     }
+    /// The values run-time state `key` (one of [`Family::runtime_keys`]) takes, in the
+    /// game's order (Zelda 64's `tunic`: kokiri, goron, zora), for a caller that offers a
+    /// choice (the viewer's page). The default: none.
+    fn runtime_values(&self, key: &str) -> Vec<&'static str> {
+        let _ = key;
+        Vec::new()
+    }
     /// The frame rate clips for skeleton `skeleton` of `doc` (the `into` files, opened) must be
     /// sampled at, where it depends on the skeleton (Zelda 64: Link's animations play at 30
     /// fps, the others at 20). The default: [`Family::import_fps`].

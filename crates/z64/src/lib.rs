@@ -221,6 +221,14 @@ impl Family for Z64 {
         &["tunic", "shield"]
     }
 
+    fn runtime_values(&self, key: &str) -> Vec<&'static str> {
+        match key {
+            "tunic" => runtime::Tunic::ALL.map(runtime::Tunic::name).to_vec(),
+            "shield" => runtime::Shield::ALL.map(runtime::Shield::name).to_vec(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Normal animations' rate (20 fps, one frame a game update).
     fn import_fps(&self) -> Option<f64> {
         Some(import::NORMAL_FPS)
