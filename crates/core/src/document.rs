@@ -98,10 +98,12 @@ impl SkeletonInfo {
 /// How an exported clip should be interpolated between the engine's frames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Interpolation {
-    /// The engine blends between frames (its own way); baking at every frame with LINEAR
-    /// reproduces it at every frame time.
+    /// The engine evaluates the clip between frames too (curves at a fractional frame, its
+    /// own way); baked at every frame with LINEAR, exact at every frame time and near it
+    /// between them.
     Linear,
-    /// The engine holds each frame.
+    /// The engine holds each frame (it looks the clip up at a whole frame, the requested
+    /// one rounded down): baked at every frame with STEP, exact at every time.
     Step,
 }
 

@@ -47,6 +47,14 @@ fn check_document(doc: &dyn Document, pick: usize, tag: &str) -> (usize, usize, 
             let name = g.json["animations"][k]["name"].as_str().unwrap().to_string();
             assert_eq!(g.json["animations"][k]["extras"]["index"], a);
             let (_, ch) = g.animation(&name);
+            // The samplers interpolate as the engine plays between frames: STEP where it
+            // holds each frame (its pose half a frame on is the frame's), else LINEAR.
+            let step = doc.animations()[a].interpolation == boneyard_core::Interpolation::Step;
+            let samplers = g.json["animations"][k]["samplers"].as_array().unwrap();
+            assert!(
+                samplers.iter().all(|x| x["interpolation"] == if step { "STEP" } else { "LINEAR" }),
+                "{tag}: {name}"
+            );
             for f in 0..doc.animations()[a].frames as usize {
                 let world = common::file_world(&g, &parents, &ch, f);
                 let locals = doc.sample(a, f as f64).unwrap().locals;
@@ -55,6 +63,9 @@ fn check_document(doc: &dyn Document, pick: usize, tag: &str) -> (usize, usize, 
                 assert!(e <= 1e-5, "{tag}: skeleton {s} anim #{a} {name} frame {f}: {e}");
                 let pose = doc.pose(s, Some(a), f as f64).unwrap();
                 worst_pose = worst_pose.max(common::max_rel(&world, &pose));
+                if step {
+                    assert_eq!(doc.pose(s, Some(a), f as f64 + 0.5).unwrap(), pose, "{tag}: {name} frame {f}.5");
+                }
             }
         }
     }

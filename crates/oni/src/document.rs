@@ -318,7 +318,9 @@ impl OniDocument {
                     source
                 },
                 skeleton: anim_skeleton[i],
-                interpolation: Interpolation::Linear,
+                // The engine plays whole frames (`engine_frame`: the floor), each computed
+                // from the keys around it: between two of its frames it holds the first.
+                interpolation: Interpolation::Step,
                 // Built when asked for (`animation_extra`): a CD's worth of TRAMs would hold
                 // over 50 MB of JSON trees otherwise.
                 extra: Map::new(),

@@ -167,10 +167,14 @@ impl Z64Document {
                     source
                 },
                 skeleton: a.skeleton,
+                // Keyframe and curve animations are evaluated at the (fractional) frame, so
+                // the engine's poses between two frames are near the blend of theirs; every
+                // other kind is looked up at the frame truncated (`SkelAnime_GetFrameData`,
+                // Link's `AnimationContext_SetLoadFrame`): the engine holds each frame.
+                // (An actor that plays a normal animation in an interpolating mode blends
+                // its own way: `joint_table_interp`.)
                 interpolation: match a.kind {
-                    AnimKind::Normal { .. } | AnimKind::KeyFrame { .. } | AnimKind::Curve { .. } => {
-                        Interpolation::Linear
-                    }
+                    AnimKind::KeyFrame { .. } | AnimKind::Curve { .. } => Interpolation::Linear,
                     _ => Interpolation::Step,
                 },
                 extra,
