@@ -45,7 +45,8 @@ fn setup(tag: &str) -> Option<(PathBuf, PathBuf, PathBuf, TempDir)> {
     let d = tmpdir(tag);
     let o = boneyard(&["-q", "export", s(&walk), s(&body), "--format", "glb", "--out", s(&d.path().join("glb"))]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let glb = d.path().join("glb/TRAMfixture_walk19.glb");
+    // (Named after the body's file, which holds the model.)
+    let glb = d.path().join("glb/TRBSfixture_body19.glb");
     assert!(glb.is_file());
     Some((walk, body, glb, d))
 }

@@ -438,6 +438,22 @@ fn outputs_are_named_after_the_model_file_in_any_order() {
     assert_eq!(link.len(), 6, "{link:?}");
     assert_eq!(names(&[f("object_os_anime"), f("object_dekunuts")], "c"), ["object_dekunuts.glb"]);
     assert_eq!(names(&[f("object_zl2_anime1"), f("object_zl2")], "d"), ["object_zl2.glb"]);
+    // Oni: a body's glb is named after its TRBS (source `TRBSfixture_body19.oni#1`), not after
+    // the TRAM or the mesh file given first (`M3GMfixture_box_TRBSfixture_body19.glb`).
+    let Some(oni) = shared_data("oni", "outputs_are_named_after_the_model_file_in_any_order") else { return };
+    let o = |n: &str| oni.join(n).to_str().unwrap().to_string();
+    let (walk, body, lod5, bx) =
+        (o("TRAMfixture_walk19.oni"), o("TRBSfixture_body19.oni"), o("TRBSfixture_lod5.oni"), o("M3GMfixture_box.oni"));
+    assert_eq!(names(&[walk.clone(), body.clone()], "e"), ["TRBSfixture_body19.glb"]);
+    assert_eq!(names(&[body.clone(), walk.clone()], "f"), ["TRBSfixture_body19.glb"]);
+    assert_eq!(
+        names(&[bx, walk, body, lod5], "g"),
+        [
+            "M3GMfixture_box_fixture_box.glb",
+            "TRBSfixture_body19_fixture_body19.glb",
+            "TRBSfixture_lod5_fixture_lod5.glb"
+        ]
+    );
 }
 
 /// A clip the reader lists but does not decode, asked for by name, is refused in the reader's

@@ -374,14 +374,15 @@ pub fn write_all(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> 
     Ok(written)
 }
 
-/// The stem of the file a skeleton comes from (its `source`, `object_link_boy@0x377F4`), when
+/// The stem of the file a skeleton comes from (its `source`, `object_link_boy@0x377F4`, Oni's
+/// `TRBSfixture_body19.oni#1`), when
 /// that is another of the document's files than the first, which names the document: outputs
 /// are named after the file that holds the model, whatever order the files were given in
 /// (`export gameplay_keep link_animetion object_link_boy` wrote adult Link as
 /// `gameplay_keep_gLinkAdultSkel.glb`, and a clip file given before its model named the
 /// model's glb).
 pub(crate) fn own_file_stem(doc: &dyn Document, sk: usize) -> Option<String> {
-    let (file, _) = doc.skeletons().get(sk)?.source.rsplit_once('@')?;
+    let (file, _) = doc.skeletons().get(sk)?.source.rsplit_once(['@', '#'])?;
     let files = doc.files();
     let path_of = |f: &boneyard_core::FileSummary| std::path::Path::new(&f.path).to_path_buf();
     let named = |p: &std::path::Path| {
