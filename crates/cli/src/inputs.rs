@@ -245,7 +245,7 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
         if path.is_dir() {
             any_dir = true;
             let mut found = Vec::new();
-            walk(path, 0, &mut found, &mut skipped)?;
+            walk(path, 0, &mut found, &mut skipped, &mut failed)?;
             // Files another walked file reads as its own (Zelda's animation banks beside the
             // object that plays them): opened with it, not alone.
             let mut owned: Vec<PathBuf> = Vec::new();
@@ -344,15 +344,27 @@ fn classify(path: &Path) -> Result<Option<(&'static dyn Family, Vec<String>)>, U
 /// Every file under `dir`, sorted by name at each level (so runs are reproducible), hidden
 /// files and boneyard's own partial outputs left out, symbolic links to folders not followed.
 /// What is neither (a link to a folder, a broken link, a pipe or a device) is in `skipped`
-/// with what it is: a folder walk passed over them without a word.
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>, skipped: &mut Vec<Skipped>) -> Result<()> {
+/// with what it is: a folder walk passed over them without a word. A folder that cannot be
+/// read is in `failed`, as a file that cannot be read is, and the walk goes on (one folder
+/// without permission stopped the whole run, nothing listed).
+fn walk(
+    dir: &Path,
+    depth: usize,
+    out: &mut Vec<PathBuf>,
+    skipped: &mut Vec<Skipped>,
+    failed: &mut Vec<(PathBuf, anyhow::Error)>,
+) -> Result<()> {
     if depth > MAX_WALK_DEPTH {
         anyhow::bail!("{}: folders nested deeper than {MAX_WALK_DEPTH} levels", dir.display());
     }
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .with_context(|| format!("{}: cannot read the folder", dir.display()))?
-        .filter_map(|e| e.ok())
-        .collect();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            failed.push((dir.to_path_buf(), anyhow::Error::from(e).context("cannot read the folder")));
+            return Ok(());
+        }
+    };
+    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).collect();
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
         if out.len() >= MAX_WALK_ENTRIES {
@@ -372,7 +384,7 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>, skipped: &mut Vec<Skip
             }
         };
         let reason = if kind.is_dir() {
-            walk(&path, depth + 1, out, skipped)?;
+            walk(&path, depth + 1, out, skipped, failed)?;
             continue;
         } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
             out.push(path);

@@ -650,3 +650,47 @@ fn a_folder_walk_reads_animation_banks_with_their_object() {
         "batch: a folder with object_zl2 and its 2 animation banks: 2 documents, object_zl2.glb holds 62/62 clips"
     );
 }
+
+/// A folder of the walk that cannot be read is one failed document: the others are listed and
+/// checked, the summary says it, exit 1 (it stopped the run, nothing listed). Root reads any
+/// folder, so as root the binary runs as `nobody` (setpriv); the test says when it cannot.
+#[test]
+fn an_unreadable_folder_is_one_failure_and_the_walk_goes_on() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "an_unreadable_folder") else { return };
+    let tmp = tmpdir("locked");
+    let d = tmp.path();
+    std::fs::create_dir_all(d.join("a")).unwrap();
+    std::fs::copy(&z, d.join("a/object_dekunuts")).unwrap();
+    std::fs::create_dir(d.join("locked")).unwrap();
+    for (p, mode) in
+        [(d.to_path_buf(), 0o755), (d.join("a"), 0o755), (d.join("a/object_dekunuts"), 0o644), (d.join("locked"), 0)]
+    {
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let bin = env!("CARGO_BIN_EXE_boneyard");
+    let run = |args: &[&str]| -> Option<Output> {
+        if std::fs::read_dir(d.join("locked")).is_err() {
+            return Some(Command::new(bin).args(args).output().unwrap());
+        }
+        let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups", bin];
+        let o = Command::new("setpriv").args(nobody).args(args).output().ok()?;
+        // (nobody may not reach the binary or the folder on this machine.)
+        (!text(&o.stderr).contains("Permission denied") || text(&o.stderr).contains("locked")).then_some(o)
+    };
+    let Some(o) = run(&["list", s(d)]) else {
+        println!("SKIPPED (an unreadable folder): running as root without setpriv to another user");
+        return;
+    };
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(out.contains("a/object_dekunuts:") && out.contains("animations (10)"), "{out}");
+    assert!(err.contains("locked: cannot read the folder: Permission denied"), "{err}");
+    assert!(err.contains("listed 1 of 2 documents") && err.contains("1 failed"), "{err}");
+    let o = run(&["check", "--json", s(d)]).unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["errors"][0]["message"], "cannot read the folder: Permission denied (os error 13)");
+    assert!(v["errors"][0]["file"].as_str().unwrap().ends_with("locked"));
+    assert_eq!(v["lines"].as_array().unwrap().len(), 11, "{v}");
+    std::fs::set_permissions(d.join("locked"), std::fs::Permissions::from_mode(0o755)).unwrap();
+}
