@@ -694,3 +694,30 @@ fn an_unreadable_folder_is_one_failure_and_the_walk_goes_on() {
     assert_eq!(v["lines"].as_array().unwrap().len(), 11, "{v}");
     std::fs::set_permissions(d.join("locked"), std::fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+/// A large file no family claims by its first bytes is passed over without being read whole:
+/// a 3 GB "video" in a game's folder is a file not read (it was a failed document, past the
+/// 2 GiB boneyard reads; a 2 GB one took 8 s and 2 GB of memory to be skipped), and named
+/// alone it is not recognised, with its first bytes.
+#[test]
+fn a_large_file_no_family_claims_is_not_read_whole() {
+    let Some(z) = shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "a_large_file_no_family_claims") else { return };
+    let tmp = tmpdir("large");
+    let d = tmp.path();
+    std::fs::copy(&z, d.join("object_dekunuts")).unwrap();
+    let movie = d.join("opening.sfd");
+    let f = std::fs::File::create(&movie).unwrap();
+    std::io::Write::write_all(&mut &f, &[0xAB; 4096]).unwrap();
+    f.set_len(3 << 30).unwrap(); // sparse: no disk space taken
+    let o = boneyard(&["check", "--json", s(d)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["errors"], serde_json::json!([]));
+    let skipped = v["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{v}");
+    assert!(skipped[0]["file"].as_str().unwrap().ends_with("opening.sfd"));
+    assert!(skipped[0]["reason"].as_str().unwrap().contains("it starts ab ab ab ab"), "{v}");
+    let o = boneyard(&["info", s(&movie)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("not a file boneyard recognises"), "{}", text(&o.stderr));
+}

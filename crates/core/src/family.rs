@@ -69,6 +69,11 @@ impl OpenOptions {
     }
 }
 
+/// Files larger than this are probed on their first [`PROBE_HEAD`] bytes ([`Family::probe`]).
+pub const PROBE_WHOLE_MAX: u64 = 64 << 20;
+/// How many bytes of a large file a probe sees.
+pub const PROBE_HEAD: usize = 64 << 10;
+
 /// How strongly a family claims a file ([`Family::probe`]), weakest first; the registry hands
 /// the file to the family with the best score ([`best_family`]).
 ///
@@ -238,9 +243,11 @@ pub trait Family: Sync {
     fn name(&self) -> &'static str;
     /// Human name ("Oni (Bungie, 2001)").
     fn title(&self) -> &'static str;
-    /// How strongly this family claims the file ([`Score`]). `head` is the whole file. Looks
-    /// only at `path`'s name and `head` (no I/O, no other family's formats); cheap; never
-    /// panics.
+    /// How strongly this family claims the file ([`Score`]). `head` is the whole file, or,
+    /// for a file of over [`PROBE_WHOLE_MAX`] bytes, its first [`PROBE_HEAD`] bytes (a folder
+    /// walk does not read a 2 GB video whole to pass over it): a claim that needs more than
+    /// that (a size field checked against the file's length) is not made then. Looks only at
+    /// `path`'s name and `head` (no I/O, no other family's formats); cheap; never panics.
     fn probe(&self, path: &Path, head: &[u8]) -> Score;
     /// Read the files (all claimed by `probe`) as one document. Files read beside them
     /// (companions) come through `companions`, never from the disk directly; `options.pick`

@@ -38,6 +38,7 @@ pub use document::{AnimInfo, Channel, Document, FileSummary, Interpolation, Samp
 pub use error::{Error, ErrorKind, Result};
 pub use family::{
     best_family, Companions, DiskCompanions, Family, InputFile, MemoryCompanions, NoCompanions, OpenOptions, Score,
+    PROBE_HEAD, PROBE_WHOLE_MAX,
 };
 pub use glam;
 pub use limits::{Budget, Limit, LimitError, Limits};
