@@ -294,14 +294,44 @@ impl<T> Finished<T> {
             line.push_str(&format!("; {failed} failed"));
         }
         if !self.skipped.is_empty() {
-            let others = self.skipped.iter().filter(|s| s.not_a_file).count();
-            let why = match (others, self.skipped.len() - others) {
-                (0, _) => "no family reads them",
-                (_, 0) => "not files: each named above",
-                _ => "no family reads them, or not files: those named above",
+            use crate::inputs::SkipKind;
+            let verbose = crate::progress::verbose();
+            // The files no warning named as the walk met them are named here with `-v`.
+            if verbose {
+                for s in self.skipped.iter().filter(|s| s.kind != SkipKind::NotAFile) {
+                    crate::progress::note(&format!("{}: not read: {}", s.path.display(), s.reason));
+                }
+            }
+            let count = |k: SkipKind| self.skipped.iter().filter(|s| s.kind == k).count();
+            let total = self.skipped.len();
+            // Each kind with its count (none where it is the only one: the total says it).
+            let part = |n: usize, one: &str, many: &str| match n {
+                0 => None,
+                1 if total == 1 => Some(one.replace("no family reads", "no family reads it")),
+                n if n == total => Some(many.to_string()),
+                1 => Some(format!("1 {one}")),
+                n => Some(format!("{n} {many}")),
+            };
+            let quiet: Vec<String> = [
+                part(count(SkipKind::NoFamily), "no family reads", "no family reads them"),
+                part(count(SkipKind::Hidden), "hidden", "hidden"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            let warned = part(count(SkipKind::NotAFile), "not a file", "not files");
+            let whys = if verbose {
+                let all: Vec<String> = quiet.into_iter().chain(warned).collect();
+                format!("{}: {}", all.join(", "), if total == 1 { "named above" } else { "each named above" })
+            } else {
+                let them = if total == 1 { "it" } else { "them" };
+                let quiet = (!quiet.is_empty()).then(|| format!("{}: -v names {them}", quiet.join(", ")));
+                let warned =
+                    warned.map(|w| format!("{w}: {}", if total == 1 { "named above" } else { "each named above" }));
+                quiet.into_iter().chain(warned).collect::<Vec<_>>().join("; ")
             };
             line.push_str(&format!(
-                "; {} not read ({why})",
+                "; {} not read ({whys})",
                 crate::progress::counted(self.skipped.len(), "file", "files")
             ));
         }

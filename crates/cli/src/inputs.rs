@@ -157,9 +157,20 @@ impl Unit {
 pub struct Skipped {
     pub path: PathBuf,
     pub reason: String,
+    pub kind: SkipKind,
+}
+
+/// Why a folder walk did not open a file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum SkipKind {
+    /// No family reads it (named with `-v`).
+    NoFamily,
+    /// Hidden: its name starts with a dot (`.git`, macOS's `._*`, boneyard's partial
+    /// outputs), not walked (named with `-v`).
+    Hidden,
     /// Not a file a family could be asked about (a link to a folder, a broken link, a pipe):
     /// said as a warning when the walk meets it.
-    pub not_a_file: bool,
+    NotAFile,
 }
 
 /// What a command line asks to open.
@@ -262,7 +273,9 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
                         here.push(Unit { family, paths: vec![p], files: None, name })
                     }
                     Ok(None) => {}
-                    Err(Unread::NoFamily(reason)) => skipped.push(Skipped { path: p, reason, not_a_file: false }),
+                    Err(Unread::NoFamily(reason)) => {
+                        skipped.push(Skipped { path: p, reason, kind: SkipKind::NoFamily })
+                    }
                 }
             }
             walked.extend(here.into_iter().filter(|u| !owned.contains(&u.paths[0])));
@@ -398,16 +411,18 @@ fn walk(
         if out.len() >= MAX_WALK_ENTRIES {
             anyhow::bail!("{}: more than {MAX_WALK_ENTRIES} files under the folders given", dir.display());
         }
+        let path = e.path();
         if e.file_name().to_string_lossy().starts_with('.') {
+            let reason = "hidden (its name starts with a dot): not walked".to_string();
+            skipped.push(Skipped { path, reason, kind: SkipKind::Hidden });
             continue;
         }
-        let path = e.path();
         let kind = match e.file_type() {
             Ok(k) => k,
             Err(err) => {
                 let reason = format!("cannot tell what it is: {err}");
                 crate::progress::eprint(&format!("boneyard: warning: {}: not read: {reason}", path.display()));
-                skipped.push(Skipped { path, reason, not_a_file: true });
+                skipped.push(Skipped { path, reason, kind: SkipKind::NotAFile });
                 continue;
             }
         };
@@ -425,7 +440,7 @@ fn walk(
             "not a file (a pipe, a socket or a device)"
         };
         crate::progress::eprint(&format!("boneyard: warning: {}: not read: {reason}", path.display()));
-        skipped.push(Skipped { path, reason: reason.to_string(), not_a_file: true });
+        skipped.push(Skipped { path, reason: reason.to_string(), kind: SkipKind::NotAFile });
     }
     Ok(())
 }

@@ -70,9 +70,18 @@ fn a_folder_keeps_going_past_a_bad_file() {
     let summary: Vec<&str> = err.lines().filter(|l| l.starts_with("boneyard: listed ")).collect();
     assert_eq!(
         summary,
-        ["boneyard: listed 1 of 2 documents (1 skeleton, 10 animations); 1 failed; 1 file not read (no family reads them)"],
+        ["boneyard: listed 1 of 2 documents (1 skeleton, 10 animations); 1 failed; 1 file not read (no family reads it: -v names it)"],
         "{err}"
     );
+    // -v names it, with why; hidden files and folders are counted and named the same way.
+    std::fs::create_dir(d.join(".git")).unwrap();
+    std::fs::write(d.join(".git/HEAD"), b"ref: refs/heads/main").unwrap();
+    let o = boneyard(&["list", "-v", s(d)]);
+    let err = text(&o.stderr);
+    assert!(err.contains("notes.txt: not read: at byte offset 0: not a file boneyard recognises"), "{err}");
+    assert!(err.contains(".git: not read: hidden (its name starts with a dot): not walked"), "{err}");
+    assert!(err.contains("; 2 files not read (1 no family reads, 1 hidden: each named above)"), "{err}");
+    std::fs::remove_dir_all(d.join(".git")).unwrap();
     println!("batch: list of a folder: 1 of 2 documents, the bad one at offset 684, 1 file not read");
 
     let o = boneyard(&["list", s(d), "--json"]);
