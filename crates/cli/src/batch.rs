@@ -282,11 +282,17 @@ impl<T> Finished<T> {
     /// For a batch, the summary line `boneyard: <verb> N of M documents (<what>); K failed;
     /// J files not read`, on stderr; the run's result ([`BatchFailed`] when any failed).
     pub fn close(&self, verb: &str, what: &str) -> Result<()> {
+        self.close_counting(verb, self.ok.len(), what)
+    }
+
+    /// [`Finished::close`] saying `done` documents were `verb` (those an export wrote files
+    /// for, not every one that opened).
+    pub fn close_counting(&self, verb: &str, done: usize, what: &str) -> Result<()> {
         if !self.batch {
             return Ok(());
         }
         let failed = self.errors.len();
-        let mut line = format!("boneyard: {verb} {} of {} documents", self.ok.len(), self.total);
+        let mut line = format!("boneyard: {verb} {done} of {} documents", self.total);
         if !what.is_empty() {
             line.push_str(&format!(" ({what})"));
         }

@@ -223,7 +223,9 @@ pub fn run(files: &[PathBuf], req: &Request, options: &boneyard_core::OpenOption
     if none_named > 0 {
         what.push_str(&format!("; {none_named} {} none of the --anim/--skeleton names", holds(none_named)));
     }
-    done.close("exported", &what)
+    // The documents that wrote files: those that hold nothing to write are counted beside.
+    let exported = done.ok.iter().filter(|(_, (paths, _))| !paths.is_empty()).count();
+    done.close_counting("exported", exported, &what)
 }
 
 /// The verb for `n` documents: "1 holds", "2 hold".
