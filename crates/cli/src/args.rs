@@ -17,19 +17,19 @@ pub struct Cli {
     #[arg(long = "file", global = true, value_name = "NAME")]
     pub pick: Option<String>,
     /// Run-time state the game sets before drawing: Link's tunic colour (Zelda 64), one of
-    /// kokiri (the default), goron, zora. Passed to the file's family as `tunic=NAME`; the
-    /// family checks the value.
+    /// kokiri (the default), goron, zora.
     #[arg(long, global = true, value_name = "NAME")]
     pub tunic: Option<String>,
     /// Run-time state: the shield on Link's back (Zelda 64), one of none, deku, hylian, mirror
     /// (default: the one he first carries at his age, deku as a child, hylian as an adult).
-    /// Passed to the file's family as `shield=NAME`.
     #[arg(long, global = true, value_name = "NAME")]
     pub shield: Option<String>,
     /// No progress bar and no summary: warnings and errors only.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
-    /// Every warning (not the first 8 of a document), and each output file named as it is written.
+    /// Every warning (not the first 8 of a document), each file a folder walk does not read
+    /// with why, and each output file named as it is written (without it, they are listed at
+    /// the end; -q lists none).
     #[arg(short, long, global = true)]
     pub verbose: bool,
 }
@@ -115,8 +115,8 @@ pub enum Command {
         /// Skeleton id, name or `#index` (default: every skeleton, one output each).
         #[arg(long)]
         skeleton: Option<String>,
-        /// Output format.
-        #[arg(short, long, value_enum)]
+        /// Output format (any case).
+        #[arg(short, long, value_enum, ignore_case = true)]
         format: Format,
         /// Output folder (nothing is written outside it).
         #[arg(short, long)]
@@ -212,7 +212,9 @@ pub struct ImportArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// glTF 2.0 binary: the skeleton, its meshes and textures, every clip.
+    /// glTF 2.0 binary: the skeleton, its meshes and textures, every clip (`gltf` too: one
+    /// .glb file, which every glTF importer reads).
+    #[value(alias = "gltf")]
     Glb,
     /// BioVision hierarchy: the skeleton and one clip a file.
     Bvh,

@@ -549,3 +549,45 @@ fn a_gltf_given_as_game_files_says_what_takes_it() {
     let o = boneyard(&["info", other.to_str().unwrap()]);
     assert!(!err(&o).contains("glTF"), "{}", err(&o));
 }
+
+/// A mistyped run-time value is offered the close one (`--tunic gorn`: "goron"), as mistyped
+/// names are; `--format` takes any case, and `gltf` (the format's name) writes the .glb.
+#[test]
+fn mistyped_values_are_offered_the_close_one() {
+    let Some(link) = shared_data("z64/oot-gc-eu-mq-dbg/object_link_boy", "mistyped_values_are_offered_the_close_one")
+    else {
+        return;
+    };
+    let l = link.to_str().unwrap();
+    let o = boneyard(&["info", l, "--tunic", "gorn"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(
+        err(&o).contains("--tunic \"gorn\": Link's tunics are kokiri, goron and zora (did you mean \"goron\"?)"),
+        "{}",
+        err(&o)
+    );
+    let o = boneyard(&["info", l, "--shield", "mirrror"]);
+    assert!(err(&o).contains("(did you mean \"mirror\"?)"), "{}", err(&o));
+    let o = boneyard(&["info", l, "--tunic", "red"]);
+    assert!(!err(&o).contains("did you mean"), "{}", err(&o));
+    let tmp = tempfile::tempdir().unwrap();
+    for f in ["GLB", "gltf"] {
+        let o = boneyard(&[
+            "-q",
+            "export",
+            l,
+            "--format",
+            f,
+            "--skeleton",
+            "gLinkAdultSkel",
+            "--anim",
+            "gPlayerAnim_link_normal_walk",
+            "--out",
+            tmp.path().to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{f}: {}", err(&o));
+    }
+    let names: Vec<String> =
+        std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(names.len() == 1 && names[0].ends_with(".glb"), "{names:?}");
+}
