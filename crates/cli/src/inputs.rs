@@ -252,7 +252,15 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
     let mut skipped = Vec::new();
     let mut failed = Vec::new();
     let mut any_dir = false;
+    // Every file is read once, however often it is given (`list oot oot` was 404 documents,
+    // `list a a` one document with each skeleton twice): by its canonical path.
+    let mut given: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+    let mut first_time = |p: &Path| given.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()));
     for path in paths {
+        if !first_time(path) {
+            crate::progress::eprint(&format!("boneyard: warning: {}: given twice, read once", path.display()));
+            continue;
+        }
         if path.is_dir() {
             any_dir = true;
             let mut found = Vec::new();
@@ -262,6 +270,9 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
             let mut owned: Vec<PathBuf> = Vec::new();
             let mut here = Vec::new();
             for p in found {
+                if !first_time(&p) {
+                    continue;
+                }
                 match classify(&p) {
                     Err(Unread::Failed(e)) => failed.push((p, e)),
                     Ok(Some((family, theirs))) => {

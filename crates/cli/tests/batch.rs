@@ -730,3 +730,25 @@ fn a_large_file_no_family_claims_is_not_read_whole() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("not a file boneyard recognises"), "{}", text(&o.stderr));
 }
+
+/// A file or folder given twice is read once, with a warning (`list oot oot` was 404 documents,
+/// `list a a` one document with each skeleton twice, its exports named `_0`, `_1`).
+#[test]
+fn inputs_given_twice_are_read_once() {
+    let Some((tmp, d)) = baserom("twice", "inputs_given_twice_are_read_once", &["object_dekunuts", "object_zl2"])
+    else {
+        return;
+    };
+    let _keep = tmp;
+    let f = d.join("object_dekunuts");
+    let o = boneyard(&["list", "--json", s(&f), s(&f)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("object_dekunuts: given twice, read once"), "{}", text(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["skeletons"].as_array().unwrap().len(), 1, "{v}");
+    let once = boneyard(&["check", s(&d)]);
+    let twice = boneyard(&["check", s(&d), s(&d), s(&f)]);
+    assert_eq!(twice.status.code(), Some(0), "{}", text(&twice.stderr));
+    assert_eq!(text(&once.stdout), text(&twice.stdout));
+    assert!(text(&twice.stderr).contains("checked 2 of 2 documents"), "{}", text(&twice.stderr));
+}
