@@ -752,3 +752,25 @@ fn inputs_given_twice_are_read_once() {
     assert_eq!(text(&once.stdout), text(&twice.stdout));
     assert!(text(&twice.stderr).contains("checked 2 of 2 documents"), "{}", text(&twice.stderr));
 }
+
+/// A fan-made player model (ModLoader64) in a folder with gameplay_keep and link_animetion
+/// reads them as Link's objects do: Link's 583 clips play on it, beside its own 5 (opened alone
+/// by the walk, it had only its own).
+#[test]
+fn a_player_model_in_a_folder_reads_links_files_beside_it() {
+    let Some((tmp, d)) = baserom("fan", "a_player_model_in_a_folder", &["gameplay_keep", "link_animetion"]) else {
+        return;
+    };
+    let Some(aria) = shared_data("z64/fan/Aria_Hiro_Girl_OOTO.zobj", "a_player_model_in_a_folder") else { return };
+    std::fs::copy(&aria, d.join("Aria_Hiro_Girl_OOTO.zobj")).unwrap();
+    let o = boneyard(&["list", "--json", s(&d)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let aria =
+        v["documents"].as_array().unwrap().iter().find(|d| d["files"][0].as_str().unwrap().ends_with(".zobj")).unwrap();
+    let anims = aria["animations"].as_array().unwrap();
+    assert_eq!(anims.len(), 588, "{}", text(&o.stderr));
+    let walk = anims.iter().find(|a| a["name"] == "gPlayerAnim_link_normal_walk").unwrap();
+    assert_eq!(walk["skeleton"], "Aria_Hiro_Girl_OOTO:0x17614", "{walk}");
+    drop(tmp);
+}

@@ -74,6 +74,12 @@ pub fn is_link_object(stem: &str) -> bool {
     matches!(stem, "object_link_boy" | "object_link_child")
 }
 
+/// True for a ModLoader64 player model (`MODLOADER64` at 0x5000): a fan-made Link, drawn with
+/// gameplay_keep's lists and playing Link's animations, as his own objects are.
+pub fn is_player_model(data: &[u8]) -> bool {
+    data.get(0x5000..0x500B) == Some(b"MODLOADER64".as_slice())
+}
+
 /// True for the stem of `link_animetion` (segment 7: Link's frame data).
 pub fn is_link_animetion(stem: &str) -> bool {
     stem == "link_animetion"
@@ -619,7 +625,7 @@ fn from_scan(ctx: &Ctx, ci: usize, f: &mut Found) {
     }
     // ModLoader64 player models: "MODLOADER64" at 0x5000, a pointer at 0x500C to a copy of
     // the skeleton header (same limb table as the real one, so the scan above found it).
-    if file.data.get(0x5000..0x500B) == Some(b"MODLOADER64".as_slice()) {
+    if is_player_model(&file.data) {
         modloader_skeleton(ctx, ci, file, f);
     }
     // Beta-format (legacy) animations, and the limb tables they can play on.

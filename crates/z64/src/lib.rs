@@ -689,7 +689,9 @@ fn add_companions(inputs: &mut Vec<InputFile>, companions: &dyn Companions) -> R
         }
     }
     for (i, stem) in inputs.iter().zip(&stems) {
-        let link_object = build::is_link_object(stem);
+        // Fan-made player models too: in a folder walk they are opened alone, and drew
+        // without gameplay_keep's lists (a warning per list) beside it.
+        let link_object = build::is_link_object(stem) || build::is_player_model(&i.data);
         if !build::is_gameplay_keep(stem) && !link_object {
             continue;
         }
