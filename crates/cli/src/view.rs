@@ -516,7 +516,7 @@ fn placeholder_name(name: &str) -> bool {
 
 /// Whether clip `anim` moves anything on `skeleton`: some joint's world position differs
 /// between frames 0, a third, two thirds and the last by more than 1e-4 of the figure's size.
-fn clip_moves(doc: &Doc, skeleton: usize, anim: usize) -> bool {
+fn clip_moves(doc: &dyn Document, skeleton: usize, anim: usize) -> bool {
     let frames = doc.animations()[anim].frames;
     if frames < 2 {
         return false;
@@ -534,8 +534,9 @@ fn clip_moves(doc: &Doc, skeleton: usize, anim: usize) -> bool {
 /// The clip the page opens on: the first walk of the main figure that moves (a clip named
 /// with "walk"), else the first clip that does not look like a placeholder and that moves,
 /// on the main figure: skeletons with meshes first, then those more clips play on, then
-/// those with more bones, then in document order. After 64 candidates (to bound the time a huge document takes), or when no
-/// clip qualifies, the first clip; `None` without clips.
+/// those with more bones, then in document order ([`moving_clip`] of each in turn). After 64
+/// candidates (to bound the time a huge document takes), or when no clip qualifies, the first
+/// clip; `None` without clips.
 pub fn opening_clip(doc: &Doc) -> Option<usize> {
     let anims = doc.animations();
     let skeletons = doc.skeletons();
@@ -552,38 +553,45 @@ pub fn opening_clip(doc: &Doc) -> Option<usize> {
         let sk = &skeletons[s];
         (sk.meshes.is_empty(), std::cmp::Reverse(clips[s]), std::cmp::Reverse(sk.skeleton.len()), s)
     });
-    let candidates = || {
-        order
-            .iter()
-            .flat_map(|&sk| (0..anims.len()).filter(move |&a| doc.skeleton_for(a) == Some(sk)).map(move |a| (a, sk)))
-            .filter(|&(a, _)| !placeholder_name(&anims[a].name))
-    };
-    // A walk first, where the main figure has one that moves (Link opened on a child's
-    // cutscene clip, Oni's level on an overlay): the motion a character is best seen in.
-    // The plainest walk first: the shortest name (Link's `gPlayerAnim_link_normal_walk`, not
-    // `..._anchor_back_walk`; `fixture_walk19`, not `fixture_walk19_overlay`).
-    if let Some(&first) = order.first() {
-        let mut walks: Vec<(usize, usize)> = candidates()
-            .take_while(|&(_, sk)| sk == first)
-            .filter(|&(a, _)| anims[a].name.to_ascii_lowercase().contains("walk"))
-            .collect();
-        walks.sort_by_key(|&(a, _)| (anims[a].name.len(), a));
-        for &(a, sk) in walks.iter().take(16) {
-            if clip_moves(doc, sk, a) {
-                return Some(a);
-            }
-        }
-    }
-    for (a, sk) in candidates().take(64) {
-        if clip_moves(doc, sk, a) {
-            return Some(a);
-        }
+    let mut budget = 64;
+    if let Some(a) = order.iter().find_map(|&sk| moving_clip(doc, sk, &mut budget)) {
+        return Some(a);
     }
     if anims.is_empty() {
         None
     } else {
         Some(0)
     }
+}
+
+/// The clip skeleton `skeleton` is best seen in: its plainest walk that moves (the shortest
+/// name with "walk": Link's `gPlayerAnim_link_normal_walk`, not `..._anchor_back_walk`;
+/// `fixture_walk19`, not `fixture_walk19_overlay`), else its first clip that does not look
+/// like a placeholder and moves. `budget` bounds the clips tried (each costs four poses) and
+/// is spent by them; `None` when none qualifies within it.
+pub fn moving_clip(doc: &dyn Document, skeleton: usize, budget: &mut usize) -> Option<usize> {
+    let anims = doc.animations();
+    let own: Vec<usize> = (0..anims.len())
+        .filter(|&a| doc.skeleton_for(a) == Some(skeleton) && !placeholder_name(&anims[a].name))
+        .collect();
+    let mut walks: Vec<usize> =
+        own.iter().copied().filter(|&a| anims[a].name.to_ascii_lowercase().contains("walk")).collect();
+    walks.sort_by_key(|&a| (anims[a].name.len(), a));
+    for &a in walks.iter().take(16) {
+        if clip_moves(doc, skeleton, a) {
+            return Some(a);
+        }
+    }
+    for a in own {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        if clip_moves(doc, skeleton, a) {
+            return Some(a);
+        }
+    }
+    None
 }
 
 /// `/api/glb`: the export's own glb (`cmd::export::selection` resolves the request exactly as

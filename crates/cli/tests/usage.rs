@@ -591,3 +591,33 @@ fn mistyped_values_are_offered_the_close_one() {
         std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert!(names.len() == 1 && names[0].ends_with(".glb"), "{names:?}");
 }
+
+/// A png without `--anim` is the figure as the game shows it, not its rest pose (Link lay
+/// crumpled, every limb unturned): the first frame of its plainest walk, the same picture as
+/// `--anim` that clip gives, and a note names it.
+#[test]
+fn a_picture_without_a_clip_shows_the_figure_in_its_walk() {
+    let Some(link) = shared_data("z64/oot-gc-eu-mq-dbg/object_link_boy", "a_picture_without_a_clip") else { return };
+    let l = link.to_str().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let o = boneyard(&["export", l, "-f", "png", "--size", "96x96", "-o", a.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        err(&o).contains("skeleton gLinkAdultSkel drawn at frame 0 of gPlayerAnim_link_normal_walk (no --anim"),
+        "{}",
+        err(&o)
+    );
+    let walk = ["export", l, "-f", "png", "--size", "96x96", "--anim", "gPlayerAnim_link_normal_walk"];
+    let o = boneyard(&[&walk[..], &["--skeleton", "gLinkAdultSkel", "-o", b.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let png = |d: &std::path::Path| {
+        let f = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.to_string_lossy().contains("gLinkAdultSkel"))
+            .unwrap();
+        std::fs::read(f).unwrap()
+    };
+    assert_eq!(png(&a), png(&b));
+}

@@ -608,7 +608,21 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
             Ok(written)
         }
         Format::Png if req.anims.is_empty() => {
-            let bytes = boneyard_preview::png(doc, sk, None, frame, &render)?;
+            // A picture of the figure as the game shows it: the first frame of the clip it is
+            // best seen in, where it has one. Rest poses are no pose the games show: a Zelda
+            // skeleton's has every limb unturned (Link lay crumpled on his side in 90 of the
+            // 91 pictures of a folder), a Shenmue controller family's every control at the
+            // origin (a dot).
+            let mut budget = 16;
+            let shown = crate::view::moving_clip(doc, sk, &mut budget).or(anims.first().copied());
+            if let Some(a) = shown {
+                crate::progress::note(&format!(
+                    "{label}: skeleton {} drawn at frame 0 of {} (no --anim: the clip it is best seen in, not its rest pose)",
+                    skeleton_label(doc, sk),
+                    doc.animations()[a].name
+                ));
+            }
+            let bytes = boneyard_preview::png(doc, sk, shown, frame, &render)?;
             Ok(vec![one(claim(&out_path(out, stem, "png"), label), bytes)?])
         }
         Format::Png => {
