@@ -807,7 +807,8 @@ canvas.addEventListener('pointerleave', () => ($('tip').hidden = true));
 
 // crates/cli/src/output.rs safe_name: every character but [A-Za-z0-9._-] becomes '_'.
 function safeName(s) {
-  const t = s.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+|\.+$/g, '');
+  // As crates/cli/src/output.rs safe_name: Rust's char::is_alphanumeric is Alphabetic or N*.
+  const t = s.replace(/[^\p{Alphabetic}\p{N}._-]/gu, '_').replace(/^\.+|\.+$/g, '');
   return t || 'unnamed';
 }
 

@@ -263,20 +263,20 @@ pub fn claim_names(base: &str, owner: &str, files: &dyn Fn(&str) -> Vec<PathBuf>
     }
 }
 
-/// The key a path is claimed under: its ASCII letters in lower case, so that two outputs
+/// The key a path is claimed under: its letters in lower case, so that two outputs
 /// whose names differ only in case (`object_oA10.glb`, `object_oa10.glb`) do not meet on a
 /// file system that does not tell case (Windows, macOS), as they would if the folder were
 /// written or copied there.
 fn case_folded(p: &Path) -> PathBuf {
-    PathBuf::from(p.to_string_lossy().to_ascii_lowercase())
+    PathBuf::from(p.to_string_lossy().to_lowercase())
 }
 
-/// A file-name-safe version of a name.
+/// A file-name-safe version of a name: letters and digits of any script kept (`ü`, `オ`: a
+/// name of one was `object_zl2__.glb`, and two differing only there met), `-`, `_` and `.`,
+/// every other character `_`. The viewer's `safeName` is the same (its download names).
 pub fn safe_name(s: &str) -> String {
-    let t: String = s
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' })
-        .collect();
+    let t: String =
+        s.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' }).collect();
     let t = t.trim_matches('.').to_string();
     if t.is_empty() {
         "unnamed".into()
@@ -287,4 +287,21 @@ pub fn safe_name(s: &str) -> String {
 
 pub fn out_path(dir: &Path, stem: &str, ext: &str) -> PathBuf {
     dir.join(format!("{}.{ext}", safe_name(stem)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safe_names_keep_letters_of_any_script() {
+        assert_eq!(safe_name("object_zl2 ü"), "object_zl2_ü");
+        assert_eq!(safe_name("オブジェ/../x"), "オブジェ_.._x");
+        assert_eq!(safe_name("a:b*c?d\"e<f>g|h\\i"), "a_b_c_d_e_f_g_h_i");
+        assert_eq!(safe_name("..."), "unnamed");
+        assert_eq!(safe_name("objé"), "objé");
+        assert_ne!(safe_name("objé"), safe_name("objè"));
+        // Claimed case aside in any script: Ü and ü meet where the file system folds case.
+        assert_eq!(case_folded(Path::new("ÜBER.glb")), case_folded(Path::new("über.glb")));
+    }
 }

@@ -79,9 +79,13 @@ pub fn run(req: &Request) -> Result<()> {
     // reads its files).
     let mut units = crate::inputs::plan(&req.into)?.into_units()?;
     if units.len() > 1 {
-        let names: Vec<&str> = units.iter().map(|u| u.family.name()).collect();
+        // Named by their files, the first few (a folder's 202 were 202 times "z64").
+        let mut names: Vec<String> = units.iter().take(3).map(|u| u.name.clone()).collect();
+        if units.len() > 3 {
+            names.push(format!("and {} more", units.len() - 3));
+        }
         return Err(usage(format!(
-            "--into files of {} documents ({}): give the files of one",
+            "--into files of {} documents ({}; a folder's files are each their own, files of several games too): give the files of one",
             units.len(),
             names.join(", ")
         )));
