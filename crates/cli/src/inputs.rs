@@ -226,7 +226,27 @@ fn family_of(file: &InputFile) -> Option<&'static dyn Family> {
 
 /// "Not a file boneyard recognises", at offset 0 with the first bytes it saw.
 fn not_recognised(file: &InputFile) -> boneyard_core::Error {
-    boneyard_core::Error::invalid(0, not_recognised_message(&file.data)).in_file(file.name())
+    let mut message = not_recognised_message(&file.data);
+    message.push_str(&renamed_hint(&file.path, &file.data));
+    boneyard_core::Error::invalid(0, message).in_file(file.name())
+}
+
+/// When a family would read the bytes under the file's name without its extension (a copy
+/// `object_dekunuts.bak`: Zelda objects are told by their names), a hint saying so.
+fn renamed_hint(path: &Path, data: &[u8]) -> String {
+    if path.extension().is_none() {
+        return String::new();
+    }
+    let bare = path.with_extension("");
+    match boneyard_core::best_family(FAMILIES, &bare, data) {
+        Some(f) => format!(
+            "; without its extension .{}, as {}, it would be read as a {} file",
+            path.extension().unwrap_or_default().to_string_lossy(),
+            bare.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            f.title()
+        ),
+        None => String::new(),
+    }
 }
 
 /// The message of [`not_recognised`]: what was not recognised, with the first 8 bytes (the
@@ -374,7 +394,11 @@ fn classify(path: &Path) -> Result<Option<(&'static dyn Family, Vec<String>)>, U
     match family_of(&file) {
         Some(f) if f.is_companion(&file.path, &file.data) => Ok(None),
         Some(f) => Ok(Some((f, f.owned_companions(&file.path, &file.data)))),
-        None => Err(Unread::NoFamily(format!("at byte offset 0: {}", not_recognised_message(&file.data)))),
+        None => Err(Unread::NoFamily(format!(
+            "at byte offset 0: {}{}",
+            not_recognised_message(&file.data),
+            renamed_hint(&file.path, &file.data)
+        ))),
     }
 }
 

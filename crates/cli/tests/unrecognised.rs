@@ -65,3 +65,24 @@ fn a_zobj_that_is_no_object_is_an_error() {
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).contains("display lists and textures only"));
 }
+
+/// A copy of a Zelda object under another extension (`object_dekunuts.bak`) is not read (Zelda
+/// objects are told by their names), and the error says what it would be without it.
+#[test]
+fn an_extension_that_hides_an_object_is_said() {
+    let Some(z) =
+        boneyard_core::testdata::shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", "an_extension_that_hides")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let bak = tmp.path().join("object_dekunuts.bak");
+    std::fs::copy(&z, &bak).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_boneyard"))
+        .args(["info", bak.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("; without its extension .bak, as object_dekunuts, it would be read as a Zelda 64"), "{err}");
+}
