@@ -391,6 +391,11 @@ fn classify(path: &Path) -> Result<Option<(&'static dyn Family, Vec<String>)>, U
         }
     }
     let file = read(path).map_err(Unread::Failed)?;
+    // An empty file holds nothing whatever its name (a dump's zeroed or truncated
+    // `object_*` was a failed document, an empty `notes` a file not read).
+    if file.data.is_empty() {
+        return Err(Unread::NoFamily(not_recognised_message(&file.data)));
+    }
     match family_of(&file) {
         Some(f) if f.is_companion(&file.path, &file.data) => Ok(None),
         Some(f) => Ok(Some((f, f.owned_companions(&file.path, &file.data)))),

@@ -774,3 +774,17 @@ fn a_player_model_in_a_folder_reads_links_files_beside_it() {
     assert_eq!(walk["skeleton"], "Aria_Hiro_Girl_OOTO:0x17614", "{walk}");
     drop(tmp);
 }
+
+/// An empty file in a walk holds nothing, whatever its name: a file not read, not a failed
+/// document (a dump's zeroed `object_zero` made the batch exit 1).
+#[test]
+fn an_empty_file_in_a_walk_is_not_read() {
+    let Some((tmp, d)) = baserom("empty", "an_empty_file_in_a_walk_is_not_read", &["object_dekunuts"]) else { return };
+    std::fs::write(d.join("object_zero"), b"").unwrap();
+    let o = boneyard(&["check", "--json", s(&d)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["errors"], serde_json::json!([]));
+    assert!(v["skipped"][0]["reason"].as_str().unwrap().ends_with("an empty file"), "{v}");
+    drop(tmp);
+}
