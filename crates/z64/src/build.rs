@@ -602,7 +602,9 @@ fn read_asset(ctx: &Ctx, ci: usize, a: &Asset) -> Result<Option<Item>> {
 /// hand (the formatting machinery cost more than reading many of the headers it names).
 fn scanned_name(stem: &str, kind: &str, h: u64) -> String {
     let mut s = String::with_capacity(stem.len() + kind.len() + 8);
-    s.push_str(stem);
+    // A name is one word, as `--anim` takes it and `check` prints it: a file named with spaces
+    // (`object dekunuts`) names its clips with `_` there.
+    s.extend(stem.chars().map(|c| if c.is_whitespace() { '_' } else { c }));
     s.push('_');
     s.push_str(kind);
     s.push('_');
@@ -1244,6 +1246,8 @@ mod tests {
         fn scanned_names_match_format(stem in "[a-z_]{0,12}", h in any::<u64>(), small in 0u64..0x100_0000) {
             prop_assert_eq!(super::scanned_name(&stem, "kf_anim", h), format!("{stem}_kf_anim_{h:06X}"));
             prop_assert_eq!(super::scanned_name(&stem, "Skel", small), format!("{stem}_Skel_{small:06X}"));
+            let spaced = format!("{stem} x\ty");
+            prop_assert_eq!(super::scanned_name(&spaced, "Skel", small), format!("{stem}_x_y_Skel_{small:06X}"));
         }
     }
 }
