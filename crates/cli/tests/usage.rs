@@ -621,3 +621,31 @@ fn a_picture_without_a_clip_shows_the_figure_in_its_walk() {
     };
     assert_eq!(png(&a), png(&b));
 }
+
+/// `info` gives a figure's standing height beside its rest height (for `--scale`): Link stands
+/// in his walk, at rest every limb is unturned (2671 units). The box holds every joint `pose`
+/// gives at that frame.
+#[test]
+fn info_says_how_tall_a_figure_stands() {
+    let Some(link) = shared_data("z64/oot-gc-eu-mq-dbg/object_link_boy", "info_says_how_tall_a_figure_stands") else {
+        return;
+    };
+    let l = link.to_str().unwrap();
+    let o = boneyard(&["info", l, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let sk = v["skeletons"].as_array().unwrap().iter().find(|s| s["name"] == "gLinkAdultSkel").unwrap();
+    assert_eq!(sk["height"], 2671.0);
+    let standing = &sk["standing"];
+    assert_eq!(standing["anim"], "gPlayerAnim_link_normal_walk");
+    let h = standing["height"].as_f64().unwrap();
+    let o = boneyard(&["pose", l, "--skeleton", "gLinkAdultSkel", "--anim", "gPlayerAnim_link_normal_walk", "--json"]);
+    let p: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let ys: Vec<f64> = p["bones"].as_array().unwrap().iter().map(|b| b["matrix"][13].as_f64().unwrap()).collect();
+    let joints = ys.iter().cloned().fold(f64::MIN, f64::max) - ys.iter().cloned().fold(f64::MAX, f64::min);
+    assert!(h > joints && joints > 2671.0, "standing {h}, joints {joints}");
+    let o = boneyard(&["info", l]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("engine units tall at frame 0 of gPlayerAnim_link_normal_walk (box "), "{text}");
+    assert!(text.contains("), 2671 at rest; export --scale F to resize"), "{text}");
+}

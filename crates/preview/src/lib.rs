@@ -311,6 +311,30 @@ pub fn camera(
     Ok(Renderer::new(doc, skeleton, anim, &still_framing(doc, anim, frame, opts), opts)?.camera)
 }
 
+/// The box (min, max corners) around `skeleton` posed at `frame` of `anim` (the rest pose when
+/// `anim` is None): every joint and every mesh vertex as the pictures draw them, in engine
+/// units; `None` for an empty skeleton. (`info`'s standing height: a Zelda skeleton's rest
+/// pose has every limb unturned.)
+pub fn posed_bounds(
+    doc: &dyn Document,
+    skeleton: usize,
+    anim: Option<usize>,
+    frame: f64,
+) -> Result<Option<(glam::Vec3, glam::Vec3)>> {
+    let scene = scene::Scene::new(doc, skeleton)?;
+    let world = scene.world(doc, skeleton, anim, frame)?;
+    let mut points = scene::Scene::joints(&world);
+    let mut posed = Vec::new();
+    for m in &scene.info.meshes {
+        scene.pose_mesh(m, &world, &mut posed);
+        points.extend_from_slice(&posed);
+    }
+    Ok(points.into_iter().filter(|p| p.is_finite()).fold(None, |acc, p| match acc {
+        None => Some((p, p)),
+        Some((lo, hi)) => Some((lo.min(p), hi.max(p))),
+    }))
+}
+
 /// Render `skeleton` posed at `frame` of `anim` (the rest pose when `anim` is None).
 pub fn render(
     doc: &dyn Document,

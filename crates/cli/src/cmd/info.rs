@@ -36,7 +36,11 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
         let skeletons: Vec<_> = models
             .iter()
             .map(|(doc, m)| {
-                serde_json::json!({"id": m.id, "name": m.name, "height": m.height, "size": m.size, "document": doc})
+                let mut j = serde_json::json!({"id": m.id, "name": m.name, "height": m.height, "size": m.size, "document": doc});
+                if let Some((anim, height, size)) = &m.standing {
+                    j["standing"] = serde_json::json!({"anim": anim, "frame": 0, "height": height, "size": size});
+                }
+                j
             })
             .collect();
         let mut out = serde_json::json!({ "files": v, "skeletons": skeletons, "warnings": warnings });
@@ -69,14 +73,26 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
         for (doc, m) in &models {
             let of =
                 if done.batch { format!(" of {}", boneyard_core::text::escape_controls(doc)) } else { String::new() };
+            // Standing first where a clip shows it: the rest pose of a Zelda skeleton has every
+            // limb unturned (adult Link 2671 units tall at rest, 4,600-odd walking).
+            let standing = match &m.standing {
+                Some((anim, h, size)) => format!(
+                    "{h} engine units tall at frame 0 of {} (box {} x {} x {}), {} at rest",
+                    boneyard_core::text::escape_controls(anim),
+                    size[0],
+                    size[1],
+                    size[2],
+                    m.height
+                ),
+                None => format!(
+                    "{} engine units tall at rest (box {} x {} x {})",
+                    m.height, m.size[0], m.size[1], m.size[2]
+                ),
+            };
             println!(
-                "skeleton {} {:?}{of}: {} engine units tall at rest (box {} x {} x {}; export --scale F to resize)",
+                "skeleton {} {:?}{of}: {standing}; export --scale F to resize",
                 boneyard_core::text::escape_controls(&m.id),
                 m.name,
-                m.height,
-                m.size[0],
-                m.size[1],
-                m.size[2]
             );
         }
     }
@@ -90,19 +106,36 @@ struct Size {
     id: String,
     name: String,
     /// The extent along Y (up in every family's export), in engine units.
-    height: f32,
-    size: [f32; 3],
+    height: f64,
+    size: [f64; 3],
+    /// At frame 0 of the clip the skeleton is best seen in (a png's without `--anim`): its
+    /// name, height and size.
+    standing: Option<(String, f64, [f64; 3])>,
 }
 
 fn sizes(doc: &dyn boneyard_core::Document) -> Vec<Size> {
+    // Rounded to 4 significant digits: a size for people, not a checksum (as an f64, so that
+    // 3640.4 is not printed 3640.39990234375).
+    let r = |v: f32| if v == 0.0 { 0.0 } else { format!("{:.4e}", v).parse().unwrap_or(f64::from(v)) };
     doc.skeletons()
         .iter()
-        .filter_map(|s| {
+        .enumerate()
+        .filter_map(|(k, s)| {
             let (lo, hi) = s.rest_bounds()?;
             let d = hi - lo;
-            // Rounded to 4 significant digits: a size for people, not a checksum.
-            let r = |v: f32| if v == 0.0 { 0.0 } else { format!("{:.4e}", v).parse().unwrap_or(v) };
-            Some(Size { id: s.id.clone(), name: s.name.clone(), height: r(d.y), size: [r(d.x), r(d.y), r(d.z)] })
+            let first = || (0..doc.animations().len()).find(|&a| doc.skeleton_for(a) == Some(k));
+            let standing = crate::view::moving_clip(doc, k, &mut 16).or_else(first).and_then(|a| {
+                let (lo, hi) = boneyard_preview::posed_bounds(doc, k, Some(a), 0.0).ok()??;
+                let d = hi - lo;
+                Some((doc.animations()[a].name.clone(), r(d.y), [r(d.x), r(d.y), r(d.z)]))
+            });
+            Some(Size {
+                id: s.id.clone(),
+                name: s.name.clone(),
+                height: r(d.y),
+                size: [r(d.x), r(d.y), r(d.z)],
+                standing,
+            })
         })
         .collect()
 }
