@@ -3,6 +3,7 @@
 
 mod args;
 mod batch;
+mod best_clip;
 mod cmd;
 mod inputs;
 mod json;

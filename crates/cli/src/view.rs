@@ -504,37 +504,10 @@ pub fn list_json(doc: &Doc) -> Value {
     v
 }
 
-/// A name that looks like an error or placeholder clip rather than a motion ("ERROR", "dummy",
-/// "null", "none", "unused", "blank", "empty", "placeholder", "test", or no name at all).
-fn placeholder_name(name: &str) -> bool {
-    let n = name.trim().to_ascii_lowercase();
-    n.is_empty()
-        || ["error", "dummy", "null", "none", "unused", "blank", "empty", "placeholder", "test", "nothing"]
-            .iter()
-            .any(|w| n.contains(w))
-}
-
-/// Whether clip `anim` moves anything on `skeleton`: some joint's world position differs
-/// between frames 0, a third, two thirds and the last by more than 1e-4 of the figure's size.
-fn clip_moves(doc: &dyn Document, skeleton: usize, anim: usize) -> bool {
-    let frames = doc.animations()[anim].frames;
-    if frames < 2 {
-        return false;
-    }
-    let last = (frames - 1) as f64;
-    let poses: Vec<Vec<Mat4>> = [0.0, (last / 3.0).floor(), (2.0 * last / 3.0).floor(), last]
-        .iter()
-        .filter_map(|&f| doc.pose(skeleton, Some(anim), f).ok())
-        .collect();
-    let Some(first) = poses.first() else { return false };
-    let size = first.iter().map(|m| m.w_axis.truncate().abs().max_element()).fold(1e-6_f32, f32::max);
-    poses[1..].iter().any(|p| p.iter().zip(first).any(|(a, b)| (a.w_axis - b.w_axis).abs().max_element() > 1e-4 * size))
-}
-
 /// The clip the page opens on: the first walk of the main figure that moves (a clip named
 /// with "walk"), else the first clip that does not look like a placeholder and that moves,
 /// on the main figure: skeletons with meshes first, then those more clips play on, then
-/// those with more bones, then in document order ([`moving_clip`] of each in turn). After 64
+/// those with more bones, then in document order ([`crate::best_clip::moving_clip`] of each in turn). After 64
 /// candidates (to bound the time a huge document takes), or when no clip qualifies, the first
 /// clip; `None` without clips.
 pub fn opening_clip(doc: &Doc) -> Option<usize> {
@@ -554,7 +527,7 @@ pub fn opening_clip(doc: &Doc) -> Option<usize> {
         (sk.meshes.is_empty(), std::cmp::Reverse(clips[s]), std::cmp::Reverse(sk.skeleton.len()), s)
     });
     let mut budget = 64;
-    if let Some(a) = order.iter().find_map(|&sk| moving_clip(doc, sk, &mut budget)) {
+    if let Some(a) = order.iter().find_map(|&sk| crate::best_clip::moving_clip(doc, sk, &mut budget)) {
         return Some(a);
     }
     if anims.is_empty() {
@@ -562,36 +535,6 @@ pub fn opening_clip(doc: &Doc) -> Option<usize> {
     } else {
         Some(0)
     }
-}
-
-/// The clip skeleton `skeleton` is best seen in: its plainest walk that moves (the shortest
-/// name with "walk": Link's `gPlayerAnim_link_normal_walk`, not `..._anchor_back_walk`;
-/// `fixture_walk19`, not `fixture_walk19_overlay`), else its first clip that does not look
-/// like a placeholder and moves. `budget` bounds the clips tried (each costs four poses) and
-/// is spent by them; `None` when none qualifies within it.
-pub fn moving_clip(doc: &dyn Document, skeleton: usize, budget: &mut usize) -> Option<usize> {
-    let anims = doc.animations();
-    let own: Vec<usize> = (0..anims.len())
-        .filter(|&a| doc.skeleton_for(a) == Some(skeleton) && !placeholder_name(&anims[a].name))
-        .collect();
-    let mut walks: Vec<usize> =
-        own.iter().copied().filter(|&a| anims[a].name.to_ascii_lowercase().contains("walk")).collect();
-    walks.sort_by_key(|&a| (anims[a].name.len(), a));
-    for &a in walks.iter().take(16) {
-        if clip_moves(doc, skeleton, a) {
-            return Some(a);
-        }
-    }
-    for a in own {
-        if *budget == 0 {
-            return None;
-        }
-        *budget -= 1;
-        if clip_moves(doc, skeleton, a) {
-            return Some(a);
-        }
-    }
-    None
 }
 
 /// `/api/glb`: the export's own glb (`cmd::export::selection` resolves the request exactly as
@@ -760,6 +703,7 @@ fn faces_api(doc: &Doc, q: &Query) -> Result<Value, Reply> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::best_clip::{clip_moves, placeholder_name};
     use boneyard_core::demo;
 
     fn doc() -> Box<dyn Document> {

@@ -614,7 +614,7 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
             // 91 pictures of a folder), a Shenmue controller family's every control at the
             // origin (a dot).
             let mut budget = 16;
-            let shown = crate::view::moving_clip(doc, sk, &mut budget).or(anims.first().copied());
+            let shown = crate::best_clip::moving_clip(doc, sk, &mut budget).or(anims.first().copied());
             if let Some(a) = shown {
                 crate::progress::note(&format!(
                     "{label}: skeleton {} drawn at frame 0 of {} (no --anim: the clip it is best seen in, not its rest pose)",

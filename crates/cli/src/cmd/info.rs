@@ -124,7 +124,7 @@ fn sizes(doc: &dyn boneyard_core::Document) -> Vec<Size> {
             let (lo, hi) = s.rest_bounds()?;
             let d = hi - lo;
             let first = || (0..doc.animations().len()).find(|&a| doc.skeleton_for(a) == Some(k));
-            let standing = crate::view::moving_clip(doc, k, &mut 16).or_else(first).and_then(|a| {
+            let standing = crate::best_clip::moving_clip(doc, k, &mut 16).or_else(first).and_then(|a| {
                 let (lo, hi) = boneyard_preview::posed_bounds(doc, k, Some(a), 0.0).ok()??;
                 let d = hi - lo;
                 Some((doc.animations()[a].name.clone(), r(d.y), [r(d.x), r(d.y), r(d.z)]))
