@@ -122,8 +122,8 @@ pub enum Command {
         #[arg(short, long)]
         out: PathBuf,
         /// Frame of the `--anim` clip for still formats (png, obj; default 0). Without `--anim`
-        /// an obj is the rest pose, and a png the first frame of the clip the skeleton is best
-        /// seen in (its plainest walk; said in a note), or its rest pose when it has none.
+        /// an obj is the rest pose, and a png this frame of the clip the skeleton is best seen
+        /// in (its plainest walk that moves; said in a note), or its rest pose when it has none.
         #[arg(long, allow_hyphen_values = true)]
         frame: Option<f64>,
         /// Remove root motion (the character animates in place; glb, bvh).

@@ -27,15 +27,13 @@ pub struct Flags {
 }
 
 /// Flags `format` does not use are each a warning, not an error (a script may pass one set of
-/// flags to every format), but never ignored without a word. `--frame` without `--anim` for a
-/// still is a usage error: the rest pose it would draw has no frames, so F would change nothing.
+/// flags to every format), but never ignored without a word. `--frame` without `--anim` for an
+/// obj is a usage error: the rest pose it draws has no frames, so F would change nothing (a png
+/// without `--anim` draws a clip, at F).
 pub fn check_flags(format: Format, anims: bool, flags: &Flags) -> Result<()> {
     let stills = matches!(format, Format::Png | Format::Obj);
-    if flags.frame.is_some() && stills && !anims {
-        return Err(usage(format!(
-            "--frame needs --anim: without a clip, {} draws the rest pose, which has no frames",
-            format.extension()
-        )));
+    if flags.frame.is_some() && format == Format::Obj && !anims {
+        return Err(usage("--frame needs --anim: without a clip, obj draws the rest pose, which has no frames"));
     }
     let unused = [
         (flags.frame.is_some() && !stills, "--frame", "png and obj"),
@@ -617,7 +615,7 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
             let shown = crate::best_clip::moving_clip(doc, sk, &mut budget).or(anims.first().copied());
             if let Some(a) = shown {
                 crate::progress::note(&format!(
-                    "{label}: skeleton {} drawn at frame 0 of {} (no --anim: the clip it is best seen in, not its rest pose)",
+                    "{label}: skeleton {} drawn at frame {frame} of {} (no --anim: the clip it is best seen in, not its rest pose)",
                     skeleton_label(doc, sk),
                     doc.animations()[a].name
                 ));
