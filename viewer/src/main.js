@@ -62,15 +62,26 @@ const state = {
 
 // ---------------------------------------------------------------- data
 
+// fetch, asking again (up to 5 times, after the Retry-After it names, at most 2 s) while the
+// viewer answers 503: busy with other requests (many run-time variants asked at once).
+async function fetchRetrying(url) {
+  for (let attempt = 0; ; attempt++) {
+    const r = await fetch(url);
+    if (r.status !== 503 || attempt >= 5) return r;
+    const wait = Math.min(Number(r.headers.get('Retry-After')) || 1, 2);
+    await new Promise((res) => setTimeout(res, wait * 1000 * (0.5 + Math.random())));
+  }
+}
+
 async function getJSON(url) {
-  const r = await fetch(url);
+  const r = await fetchRetrying(url);
   const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
   if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
   return body;
 }
 
 async function getGLB(url) {
-  const r = await fetch(url);
+  const r = await fetchRetrying(url);
   if (!r.ok) {
     const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
     throw new Error(body.error || `HTTP ${r.status}`);

@@ -223,11 +223,13 @@ fn refuse_and_close(mut conn: TcpStream, r: &Refusal, limits: &Limits) {
 fn write_answer(conn: &mut TcpStream, a: &Answer, head_only: bool, keep: bool, limits: &Limits) -> std::io::Result<()> {
     let header = format!(
         "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\n\
-         X-Content-Type-Options: nosniff\r\nConnection: {}\r\n\r\n",
+         X-Content-Type-Options: nosniff\r\n{}Connection: {}\r\n\r\n",
         a.status,
         http::reason(a.status),
         a.content_type,
         a.body.len(),
+        // A busy server says when to ask again (RFC 9110 §10.2.3); the page does.
+        if a.status == 503 { "Retry-After: 1\r\n" } else { "" },
         if keep { "keep-alive" } else { "close" }
     );
     let start = Instant::now();
@@ -249,4 +251,48 @@ fn write_answer(conn: &mut TcpStream, a: &Answer, head_only: bool, keep: bool, l
         write(&a.body)?;
     }
     conn.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A connection past the queue is answered 503 at once, saying when to ask again (the
+    /// page waits that long and asks again).
+    #[test]
+    fn a_busy_server_says_when_to_ask_again() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let limits = Limits { workers: 1, queue: 1, ..Limits::default() };
+        let stop = AtomicBool::new(false);
+        let slow = |_: &Head| {
+            std::thread::sleep(Duration::from_millis(300));
+            error_answer(404, "slow")
+        };
+        let answers: Vec<String> = std::thread::scope(|s| {
+            s.spawn(|| run(&listener, port, limits, &stop, &slow));
+            let ask = || {
+                let mut c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+                c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+                let req = format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+                c.write_all(req.as_bytes()).unwrap();
+                let mut out = String::new();
+                let _ = c.read_to_string(&mut out);
+                out
+            };
+            let asks: Vec<_> = (0..4).map(|_| s.spawn(ask)).collect();
+            let answers = asks.into_iter().map(|h| h.join().unwrap()).collect();
+            stop.store(true, Ordering::SeqCst);
+            let _ = TcpStream::connect(("127.0.0.1", port));
+            answers
+        });
+        let busy: Vec<&String> = answers.iter().filter(|a| a.starts_with("HTTP/1.1 503")).collect();
+        assert!(!busy.is_empty(), "{answers:?}");
+        assert!(busy.iter().all(|a| a.contains("\r\nRetry-After: 1\r\n")), "{busy:?}");
+        // The others were served (the slow answer's 404), without it.
+        let served: Vec<&String> = answers.iter().filter(|a| !a.starts_with("HTTP/1.1 503")).collect();
+        assert!(
+            !served.is_empty() && served.iter().all(|a| a.starts_with("HTTP/1.1 404") && !a.contains("Retry-After"))
+        );
+    }
 }
