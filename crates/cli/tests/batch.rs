@@ -788,3 +788,24 @@ fn an_empty_file_in_a_walk_is_not_read() {
     assert!(v["skipped"][0]["reason"].as_str().unwrap().ends_with("an empty file"), "{v}");
     drop(tmp);
 }
+
+/// A folder with nothing any game's reader reads (empty, or junk only) is exit 1 for every
+/// command, so that a script sees nothing was done (`exported 0 of 0 documents` was exit 0).
+#[test]
+fn a_folder_with_nothing_to_read_is_exit_1() {
+    let tmp = tmpdir("nothing");
+    let d = tmp.path();
+    for cmd in [&["list"][..], &["check", "--json"], &["info"], &["export", "--format", "glb", "--out"]] {
+        let mut args: Vec<&str> = cmd.to_vec();
+        let out = d.join("out");
+        if cmd[0] == "export" {
+            args.push(s(&out));
+        }
+        args.push(s(d));
+        let o = boneyard(&args);
+        assert_eq!(o.status.code(), Some(1), "{cmd:?}: {}", text(&o.stderr));
+        assert!(text(&o.stderr)
+            .contains("no file boneyard reads (Oni, Zelda 64 or Shenmue) in the files and folders given"));
+        std::fs::write(d.join("notes.txt"), b"junk").unwrap();
+    }
+}
