@@ -386,8 +386,21 @@ fn classify(path: &Path) -> Result<Option<(&'static dyn Family, Vec<String>)>, U
     // videos: a 2 GB one took 8 s and 2 GB of memory to be skipped, and one past what
     // boneyard reads was a failed document).
     if let Some(head) = large_file_head(path).map_err(Unread::Failed)? {
-        if boneyard_core::best_family(FAMILIES, path, &head).is_none() {
-            return Err(Unread::NoFamily(format!("at byte offset 0: {}", not_recognised_message(&head))));
+        match boneyard_core::best_family(FAMILIES, path, &head) {
+            None => return Err(Unread::NoFamily(format!("at byte offset 0: {}", not_recognised_message(&head)))),
+            // Claimed by its name alone (`object_bar`), and far larger than any file told by
+            // its name is: not read (a 1.9 GB one was read whole to list nothing). A companion
+            // (an Oni level's `.raw`) is read with its level, whatever its size.
+            Some(f)
+                if f.probe(path, &head) == boneyard_core::Score::Extension && !f.is_companion(path, &head) =>
+            {
+                return Err(Unread::NoFamily(format!(
+                    "only its name says it is a {} file, and at over {} MiB it is larger than such files are",
+                    f.title(),
+                    boneyard_core::PROBE_WHOLE_MAX >> 20
+                )));
+            }
+            Some(_) => {}
         }
     }
     let file = read(path).map_err(Unread::Failed)?;

@@ -718,14 +718,18 @@ fn a_large_file_no_family_claims_is_not_read_whole() {
     let f = std::fs::File::create(&movie).unwrap();
     std::io::Write::write_all(&mut &f, &[0xAB; 4096]).unwrap();
     f.set_len(3 << 30).unwrap(); // sparse: no disk space taken
+    // Named like a Zelda object, but far larger than one (it was read whole to list nothing).
+    std::fs::File::create(d.join("object_bar")).unwrap().set_len(100 << 20).unwrap();
     let o = boneyard(&["check", "--json", s(d)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["errors"], serde_json::json!([]));
     let skipped = v["skipped"].as_array().unwrap();
-    assert_eq!(skipped.len(), 1, "{v}");
-    assert!(skipped[0]["file"].as_str().unwrap().ends_with("opening.sfd"));
-    assert!(skipped[0]["reason"].as_str().unwrap().contains("it starts ab ab ab ab"), "{v}");
+    assert_eq!(skipped.len(), 2, "{v}");
+    assert!(skipped[0]["file"].as_str().unwrap().ends_with("object_bar"));
+    assert!(skipped[0]["reason"].as_str().unwrap().contains("only its name says it is a Zelda 64"), "{v}");
+    assert!(skipped[1]["file"].as_str().unwrap().ends_with("opening.sfd"));
+    assert!(skipped[1]["reason"].as_str().unwrap().contains("it starts ab ab ab ab"), "{v}");
     let o = boneyard(&["info", s(&movie)]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("not a file boneyard recognises"), "{}", text(&o.stderr));
