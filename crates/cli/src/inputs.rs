@@ -391,9 +391,7 @@ fn classify(path: &Path) -> Result<Option<(&'static dyn Family, Vec<String>)>, U
             // Claimed by its name alone (`object_bar`), and far larger than any file told by
             // its name is: not read (a 1.9 GB one was read whole to list nothing). A companion
             // (an Oni level's `.raw`) is read with its level, whatever its size.
-            Some(f)
-                if f.probe(path, &head) == boneyard_core::Score::Extension && !f.is_companion(path, &head) =>
-            {
+            Some(f) if f.probe(path, &head) == boneyard_core::Score::Extension && !f.is_companion(path, &head) => {
                 return Err(Unread::NoFamily(format!(
                     "only its name says it is a {} file, and at over {} MiB it is larger than such files are",
                     f.title(),

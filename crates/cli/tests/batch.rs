@@ -718,7 +718,7 @@ fn a_large_file_no_family_claims_is_not_read_whole() {
     let f = std::fs::File::create(&movie).unwrap();
     std::io::Write::write_all(&mut &f, &[0xAB; 4096]).unwrap();
     f.set_len(3 << 30).unwrap(); // sparse: no disk space taken
-    // Named like a Zelda object, but far larger than one (it was read whole to list nothing).
+                                 // Named like a Zelda object, but far larger than one (it was read whole to list nothing).
     std::fs::File::create(d.join("object_bar")).unwrap().set_len(100 << 20).unwrap();
     let o = boneyard(&["check", "--json", s(d)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));

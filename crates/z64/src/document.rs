@@ -389,6 +389,24 @@ impl Z64Document {
                 ),
             });
         }
+        if let (Some((limb, at, name)), Some(shield), false) =
+            (draw.in_place_of, self.runtime.shield, meshes.is_empty())
+        {
+            // A shield Link does not carry at this age (an adult's Deku Shield, a child's
+            // Mirror Shield): the game's table draws the sheath alone, said (it was the same
+            // picture as `--shield none` without a word).
+            if shield != crate::runtime::Shield::None && !name.contains("Shield") {
+                warnings.push(Warning {
+                    file: home.name.clone(),
+                    offset: Some(off as u64),
+                    message: format!(
+                        "skeleton {}: --shield {}: Link does not carry that shield at this age, and limb {limb} (the sheath) is drawn with {name} ({at:#X}) alone, as Player's table sSheathWithSwordDLs has it",
+                        s.name,
+                        shield.name()
+                    ),
+                });
+            }
+        }
         for n in notes {
             let file = n.file.unwrap_or_else(|| home.name.clone());
             let message = format!("skeleton {}: {}", s.name, n.message);

@@ -430,6 +430,7 @@ fn link_carries_his_shield_on_his_back() {
         ("object_link_boy", Some("deku"), "gLinkAdultMasterSwordAndSheathNearDL"),
         ("object_link_child", None, "gLinkChildDekuShieldSwordAndSheathNearDL"),
         ("object_link_child", Some("hylian"), "gLinkChildHylianShieldSwordAndSheathNearDL"),
+        ("object_link_child", Some("mirror"), "gLinkChildSwordAndSheathNearDL"),
     ] {
         let Some(p) = shared_data(&format!("z64/oot-gc-eu-mq-dbg/{object}"), test) else { return };
         let runtime: Vec<(String, String)> = shield.iter().map(|s| ("shield".to_string(), s.to_string())).collect();
@@ -451,6 +452,14 @@ fn link_carries_his_shield_on_his_back() {
         let said =
             doc.warnings().iter().any(|w| w.message.contains(&format!("limb 19 (the sheath) drawn with {list}")));
         assert_eq!(said, shield.is_none(), "{object} {shield:?}");
+        // A shield he does not carry at this age is said (the adult's Deku Shield, the child's
+        // Mirror Shield: the sheath alone).
+        let not_carried =
+            doc.warnings().iter().any(|w| w.message.contains("Link does not carry that shield at this age"));
+        assert_eq!(
+            not_carried,
+            matches!((object, shield), ("object_link_boy", Some("deku")) | ("object_link_child", Some("mirror")))
+        );
         assert!(doc.uses_runtime("shield"));
         println!("{object} shield {}: {} ({} meshes)", shield.unwrap_or("(default)"), list, on.len());
     }
