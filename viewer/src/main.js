@@ -221,7 +221,8 @@ function fillRuntime() {
       const label = document.createElement('label');
       const sel = document.createElement('select');
       sel.id = `runtime-${r.key}`;
-      sel.add(new Option('default', ''));
+      // '' is the state the run was started in: the game's default, or `view --tunic X`'s.
+      sel.add(new Option(r.value ? `as started (${r.value})` : 'default', ''));
       for (const v of r.values) sel.add(new Option(v, v));
       sel.value = state.runtime[r.key] || '';
       sel.addEventListener('change', () => reportErrors(setRuntime(r.key, sel.value)));
