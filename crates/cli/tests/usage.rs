@@ -653,3 +653,15 @@ fn info_says_how_tall_a_figure_stands() {
     assert!(text.contains("engine units tall at frame 0 of gPlayerAnim_link_normal_walk (box "), "{text}");
     assert!(text.contains("), 2671 at rest; export --scale F to resize"), "{text}");
 }
+
+/// `demo` reads only its built-in files: `--file`, `--tunic` and `--shield` given to it are
+/// usage errors, not passed over without a word.
+#[test]
+fn demo_refuses_options_for_your_files() {
+    for (flag, v) in [("--file", "foo"), ("--tunic", "goron"), ("--shield", "none")] {
+        let tmp = tempfile::tempdir().unwrap();
+        let o = boneyard(&["demo", flag, v, "--out", tmp.path().join("d").to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", err(&o));
+        assert!(err(&o).contains(&format!("{flag} \"{v}\": demo reads only its own built-in files")), "{}", err(&o));
+    }
+}

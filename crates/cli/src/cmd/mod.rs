@@ -35,6 +35,16 @@ pub fn run(cli: Cli) -> Result<()> {
             )));
         }
     }
+    // The demo reads only its own built-in files: these would do nothing (`demo --file foo`
+    // was passed over without a word).
+    if matches!(cli.command, Command::Demo { .. }) {
+        let given = [("--file", &options.pick), ("--tunic", &cli.tunic), ("--shield", &cli.shield)];
+        if let Some((flag, Some(v))) = given.iter().find(|(_, v)| v.is_some()) {
+            return Err(crate::args::usage(format!(
+                "{flag} {v:?}: demo reads only its own built-in files; give it to a command reading yours"
+            )));
+        }
+    }
     if let Some(name) = &options.pick {
         // A folder walk would ask every file in it for one inner file: as many errors as files.
         let files: &[std::path::PathBuf] = match &cli.command {
