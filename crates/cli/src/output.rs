@@ -168,7 +168,7 @@ pub fn write_all_atomic(files: &[(PathBuf, &[u8])]) -> Result<()> {
 /// Create the output folder, and remove the temporary files that runs which no longer exist
 /// left in it (a killed run cannot clean up after itself).
 pub fn ensure_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the folder", dir.display()))?;
+    std::fs::create_dir_all(dir).with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
