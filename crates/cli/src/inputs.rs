@@ -485,8 +485,10 @@ fn walk(
             continue;
         } else if kind.is_symlink() && path.is_dir() {
             "a symbolic link to a folder (not followed: give the folder itself)"
+        } else if kind.is_symlink() && path.exists() {
+            "a symbolic link to what is not a file (a pipe, a socket or a device)"
         } else if kind.is_symlink() {
-            "a symbolic link to nothing that can be read"
+            "a symbolic link to nothing (broken)"
         } else {
             "not a file (a pipe, a socket or a device)"
         };

@@ -493,11 +493,13 @@ fn a_folder_walk_names_links_and_pipes_it_passes_over_and_names_cannot_forge_lin
     std::fs::copy(&scrub, d.join("evil\nall: hash=deadbeef")).unwrap();
     std::os::unix::fs::symlink("/nonexistent/boneyard", d.join("broken")).unwrap();
     std::os::unix::fs::symlink(d.join("real"), d.join("linkdir")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", d.join("zeros")).unwrap();
     let fifo = std::process::Command::new("mkfifo").arg(d.join("pipe")).status();
     let o = boneyard(&["check", s(d)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let e = text(&o.stderr);
-    assert!(e.contains("broken: not read: a symbolic link to nothing that can be read"), "{e}");
+    assert!(e.contains("broken: not read: a symbolic link to nothing (broken)"), "{e}");
+    assert!(e.contains("zeros: not read: a symbolic link to what is not a file (a pipe, a socket or a device)"), "{e}");
     assert!(e.contains("linkdir: not read: a symbolic link to a folder"), "{e}");
     if fifo.is_ok_and(|s| s.success()) {
         assert!(e.contains("pipe: not read: not a file"), "{e}");
