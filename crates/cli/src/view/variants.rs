@@ -55,7 +55,12 @@ pub fn runtime_json(entry: &Entry) -> Value {
 pub fn chosen(entry: &Entry, query: &super::Query) -> Result<Option<Arc<Doc>>, Reply> {
     let Some(v) = &entry.variants else { return Ok(None) };
     let family = v.reopen.family();
-    let mut runtime = v.base.runtime.clone();
+    // The state the document was opened with, as the family's names are spelt (`--tunic
+    // Goron` is goron), in one order: what a variant is compared and kept by.
+    let mut base = v.base.runtime.clone();
+    base.iter_mut().for_each(|(_, val)| val.make_ascii_lowercase());
+    base.sort();
+    let mut runtime = base.clone();
     let mut asked = false;
     for &key in family.runtime_keys() {
         let Some(value) = query.get(key).filter(|s| !s.is_empty()) else { continue };
@@ -75,9 +80,6 @@ pub fn chosen(entry: &Entry, query: &super::Query) -> Result<Option<Arc<Doc>>, R
         runtime.push((key.to_string(), value.to_string()));
     }
     runtime.sort();
-    let mut base = v.base.runtime.clone();
-    base.iter_mut().for_each(|(_, val)| val.make_ascii_lowercase());
-    base.sort();
     if !asked || runtime == base {
         return Ok(None);
     }
