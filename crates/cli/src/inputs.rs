@@ -433,10 +433,11 @@ fn large_file_head(path: &Path) -> Result<Option<Vec<u8>>> {
     Ok(Some(head))
 }
 
-/// Every file under `dir`, sorted by name at each level (so runs are reproducible), hidden
-/// files and boneyard's own partial outputs left out, symbolic links to folders not followed.
-/// What is neither (a link to a folder, a broken link, a pipe or a device) is in `skipped`
-/// with what it is: a folder walk passed over them without a word. A folder that cannot be
+/// Every file under `dir`, sorted by name at each level (so runs are reproducible), symbolic
+/// links to folders not followed. Hidden files and folders (boneyard's own partial outputs
+/// among them) are not walked, and are in `skipped` as hidden; what is neither a file nor a
+/// folder (a link to a folder, a broken link, a pipe or a device) is in `skipped` with what it
+/// is: a folder walk passed over them without a word. A folder that cannot be
 /// read is in `failed`, as a file that cannot be read is, and the walk goes on (one folder
 /// without permission stopped the whole run, nothing listed).
 fn walk(
