@@ -606,8 +606,8 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
             Ok(written)
         }
         Format::Png if req.anims.is_empty() => {
-            // A picture of the figure as the game shows it: the first frame of the clip it is
-            // best seen in, where it has one. Rest poses are no pose the games show: a Zelda
+            // A picture of the figure as the game shows it: frame `--frame` (0 by default) of
+            // the clip it is best seen in, where it has one. Rest poses are no pose the games show: a Zelda
             // skeleton's has every limb unturned (Link lay crumpled on his side in 90 of the
             // 91 pictures of a folder), a Shenmue controller family's every control at the
             // origin (a dot).

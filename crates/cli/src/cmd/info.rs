@@ -74,7 +74,7 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
             let of =
                 if done.batch { format!(" of {}", boneyard_core::text::escape_controls(doc)) } else { String::new() };
             // Standing first where a clip shows it: the rest pose of a Zelda skeleton has every
-            // limb unturned (adult Link 2671 units tall at rest, 4,600-odd walking).
+            // limb unturned (adult Link 2671 units tall at rest, 6522 as he walks).
             let standing = match &m.standing {
                 Some((anim, h, size)) => format!(
                     "{h} engine units tall at frame 0 of {} (box {} x {} x {}), {} at rest",
