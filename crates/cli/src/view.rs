@@ -1027,7 +1027,7 @@ mod tests {
         assert_eq!(e["error"], "tunic \"red\": one of kokiri, goron, zora");
         let r = route_all(&served, "/api/glb?shield=mirrror");
         let e = serde_json::from_slice::<Value>(&r.body).unwrap();
-        assert_eq!(e["error"], "shield \"mirrror\": one of none, deku, hylian, mirror (did you mean \"mirror\"?)");
+        assert_eq!(e["error"], "shield \"mirrror\": one of none, deku, hylian, mirror; did you mean \"mirror\"?");
     }
 
     #[test]

@@ -146,26 +146,18 @@ impl RuntimeState {
         for (k, v) in pairs {
             if k == "tunic" {
                 s.tunic = Tunic::parse(v).ok_or_else(|| {
-                    let close = mean(v, Tunic::ALL.map(Tunic::name));
+                    let close = boneyard_core::document::did_you_mean(v, Tunic::ALL.map(Tunic::name).into_iter());
                     Error::not_found(format!("--tunic {v:?}: Link's tunics are kokiri, goron and zora{close}"))
                 })?;
             }
             if k == "shield" {
                 s.shield = Some(Shield::parse(v).ok_or_else(|| {
-                    let close = mean(v, Shield::ALL.map(Shield::name));
+                    let close = boneyard_core::document::did_you_mean(v, Shield::ALL.map(Shield::name).into_iter());
                     Error::not_found(format!("--shield {v:?}: Link's shields are none, deku, hylian and mirror{close}"))
                 })?);
             }
         }
         Ok(s)
-    }
-}
-
-/// " (did you mean \"goron\"?)" for a value close to one of `names`, else nothing.
-fn mean<const N: usize>(value: &str, names: [&'static str; N]) -> String {
-    match boneyard_core::document::close_names(value, names.into_iter()).first() {
-        Some(n) => format!(" (did you mean {n:?}?)"),
-        None => String::new(),
     }
 }
 

@@ -69,10 +69,7 @@ pub fn chosen(entry: &Entry, query: &super::Query) -> Result<Option<Arc<Doc>>, R
         }
         let values = family.runtime_values(key);
         let Some(&value) = values.iter().find(|x| x.eq_ignore_ascii_case(value)) else {
-            let close = match boneyard_core::document::close_names(value, values.iter().copied()).first() {
-                Some(n) => format!(" (did you mean {n:?}?)"),
-                None => String::new(),
-            };
+            let close = boneyard_core::document::did_you_mean(value, values.iter().copied());
             return Err(bad(format!("{key} {value:?}: one of {}{close}", values.join(", "))));
         };
         asked = true;
