@@ -510,6 +510,13 @@ pub fn open(paths: &[PathBuf]) -> Result<Opened> {
 /// of 207 objects opened them all, their warnings on the screen, before saying so.
 pub fn open_single(paths: &[PathBuf], options: &OpenOptions) -> Result<Box<dyn Document>> {
     let mut units = plan(paths)?.into_units()?;
+    if units.is_empty() {
+        // Nothing readable (an empty folder, junk): invalid input, as for the batch commands.
+        return Err(boneyard_core::Error::unplaced(
+            "no file boneyard reads (Oni, Zelda 64 or Shenmue) in the files and folders given".to_string(),
+        )
+        .into());
+    }
     if units.len() != 1 {
         return Err(crate::args::usage(format!(
             "these inputs make {} documents (files of different games, or a folder); give the files of one document",

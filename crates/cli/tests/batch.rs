@@ -814,4 +814,10 @@ fn a_folder_with_nothing_to_read_is_exit_1() {
             .contains("no file boneyard reads (Oni, Zelda 64 or Shenmue) in the files and folders given"));
         std::fs::write(d.join("notes.txt"), b"junk").unwrap();
     }
+    // The commands of one document too (they said "these inputs make 0 documents", exit 2).
+    for cmd in ["pose", "sample"] {
+        let o = boneyard(&[cmd, s(d), "--anim", "#0"]);
+        assert_eq!(o.status.code(), Some(1), "{cmd}: {}", text(&o.stderr));
+        assert!(text(&o.stderr).contains("no file boneyard reads (Oni, Zelda 64 or Shenmue)"), "{}", text(&o.stderr));
+    }
 }

@@ -1353,3 +1353,22 @@ fn import_json_warnings_say_where_they_come_from() {
     assert!(from.iter().any(|(f, m)| *f == "import" && m.contains("gDekuNutsRunAnim")), "{from:?}");
     assert!(from.iter().all(|(f, _)| matches!(*f, "into" | "import")), "{from:?}");
 }
+
+/// A glTF given twice is read once, with a warning, as every command reads its inputs (its
+/// clips were refused as written twice); `--into` a folder of nothing readable is exit 1.
+#[test]
+fn a_gltf_given_twice_is_read_once() {
+    let Some((_walk, body, glb, tmp)) = setup("twice") else { return };
+    let d = tmp.path();
+    let out = d.join("out");
+    let o = boneyard(&["import", s(&glb), s(&glb), "--into", s(&body), "--out", s(&out), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("given twice, read once"), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["written"].as_array().unwrap().len(), 1, "{j}");
+    let empty = d.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let o = boneyard(&["import", s(&glb), "--into", s(&empty), "--out", s(&d.join("out2"))]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--into: no file boneyard reads"), "{}", stderr(&o));
+}

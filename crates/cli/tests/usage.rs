@@ -187,6 +187,14 @@ fn flags_a_format_does_not_use_are_said() {
     let o = boneyard(&["export", z, "-f", "png", "--size", "64x64", "-o", pics.to_str().unwrap(), "--frame", "5"]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert!(err(&o).contains("drawn at frame 5 of gDekuNutsSpitAnim (no --anim"), "{}", err(&o));
+    // The frame drawn is said as the engine takes the one asked for (truncated, wrapped into
+    // the clip's 18 frames).
+    let o = boneyard(&["export", z, "-f", "png", "--size", "64x64", "-o", pics.to_str().unwrap(), "--frame", "1e9"]);
+    assert!(
+        err(&o).contains("drawn at frame 10 (--frame 1000000000 as the engine takes it) of gDekuNutsSpitAnim"),
+        "{}",
+        err(&o)
+    );
     std::fs::remove_dir_all(&pics).unwrap();
     let o = boneyard(&[
         "export",
@@ -664,4 +672,9 @@ fn demo_refuses_options_for_your_files() {
         assert_eq!(o.status.code(), Some(2), "{flag}: {}", err(&o));
         assert!(err(&o).contains(&format!("{flag} \"{v}\": demo reads only its own built-in files")), "{}", err(&o));
     }
+    // -q: warnings and errors only (the demo printed its whole story).
+    let tmp = tempfile::tempdir().unwrap();
+    let o = boneyard(&["-q", "demo", "--out", tmp.path().join("d").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(o.stdout.is_empty() && o.stderr.is_empty(), "{}{}", String::from_utf8_lossy(&o.stdout), err(&o));
 }

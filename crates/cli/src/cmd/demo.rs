@@ -35,7 +35,14 @@ pub fn run(out: &Path) -> Result<()> {
     if sources.is_empty() {
         sources.push(("builtin".into(), Box::new(boneyard_core::demo::baked_document(30.0))));
     }
-    println!("boneyard demo: the built-in 19-bone character with two clips (walk, wave)");
+    // -q: warnings and errors only, as for every other command.
+    let quiet = crate::progress::quiet();
+    let say = |line: String| {
+        if !quiet {
+            println!("{line}");
+        }
+    };
+    say("boneyard demo: the built-in 19-bone character with two clips (walk, wave)".into());
     for (family, doc) in &sources {
         let dir = out.join(family);
         let stem = format!("demo_{family}");
@@ -59,19 +66,18 @@ pub fn run(out: &Path) -> Result<()> {
         written.extend(write(doc.as_ref(), &stem, &stem, &req)?);
         let anims: Vec<String> =
             doc.animations().iter().map(|a| format!("{} ({} frames at {} fps)", a.name, a.frames, a.fps)).collect();
-        println!(
+        say(format!(
             "  {family}: read back {}, animations: {}",
             crate::progress::counted(doc.skeletons().len(), "skeleton", "skeletons"),
             anims.join(", ")
-        );
+        ));
     }
-    println!("wrote:");
+    say("wrote:".into());
     for p in &written {
-        println!("  {}", p.display());
+        say(format!("  {}", p.display()));
     }
-    println!(
-        "open the .glb in Blender (File > Import > glTF 2.0) or any glTF viewer, the .png/.gif in any image viewer;"
-    );
-    println!("or browse the files with `boneyard view <file>`.");
+    say("open the .glb in Blender (File > Import > glTF 2.0) or any glTF viewer, the .png/.gif in any image viewer;"
+        .into());
+    say("or browse the files with `boneyard view <file>`.".into());
     Ok(())
 }

@@ -614,8 +614,13 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
             let mut budget = 16;
             let shown = crate::best_clip::moving_clip(doc, sk, &mut budget).or(anims.first().copied());
             if let Some(a) = shown {
+                // The frame drawn, as the engine takes the one asked for (Oni floors and
+                // clamps, Zelda truncates and wraps): `--frame 1e9` of a 40-frame clip is 39.
+                let drawn = doc.sample(a, frame).map_or(frame, |s| s.frame);
+                let asked =
+                    if drawn == frame { String::new() } else { format!(" (--frame {frame} as the engine takes it)") };
                 crate::progress::note(&format!(
-                    "{label}: skeleton {} drawn at frame {frame} of {} (no --anim: the clip it is best seen in, not its rest pose)",
+                    "{label}: skeleton {} drawn at frame {drawn}{asked} of {} (no --anim: the clip it is best seen in, not its rest pose)",
                     skeleton_label(doc, sk),
                     doc.animations()[a].name
                 ));

@@ -90,7 +90,12 @@ pub fn run(req: &Request) -> Result<()> {
             names.join(", ")
         )));
     }
-    let unit = units.pop().ok_or_else(|| usage("--into needs at least one file"))?;
+    // (A folder of nothing readable is invalid input, as for every command.)
+    let unit = units.pop().ok_or_else(|| {
+        boneyard_core::Error::unplaced(
+            "--into: no file boneyard reads (Oni, Zelda 64 or Shenmue) in the files and folders given".to_string(),
+        )
+    })?;
     let family: &'static dyn Family = unit.family;
     let into: Vec<InputFile> = unit.into_files()?;
     let fps = family.import_fps().ok_or_else(|| {
@@ -113,7 +118,14 @@ pub fn run(req: &Request) -> Result<()> {
     // The clips.
     let mut warnings: Vec<Warning> = Vec::new();
     let mut sources = Vec::new();
+    // A glTF given twice is read once, as every command reads its inputs (its clips were
+    // written twice: exit 1, "a second clip would also be written as ...").
+    let mut given = std::collections::HashSet::new();
     for p in &req.gltf {
+        if !given.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())) {
+            crate::progress::eprint(&format!("boneyard: warning: {}: given twice, read once", p.display()));
+            continue;
+        }
         let bytes = std::fs::read(p).map_err(|e| boneyard_core::Error::io(p, e))?;
         let src = GltfSource::read(&p.display().to_string(), &bytes, p.parent())?;
         warnings.extend(src.warnings.iter().cloned());
