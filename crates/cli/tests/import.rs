@@ -856,11 +856,14 @@ fn an_import_writes_every_file_or_none() {
     assert!(stderr(&o).contains("its name has 252 characters; a TRAM's name holds at most 251"), "{}", stderr(&o));
     assert!(stderr(&o).contains("long.glb"), "the error names the glTF file: {}", stderr(&o));
     assert!(!out.exists());
-    // Two clips of one name: refused, naming the glTF file.
-    let o = boneyard(&["import", s(&exported), s(&exported), "--into", s(&body), "--out", s(&out)]);
+    // Two clips of one name (a copy of the glb: the same file given twice is read once):
+    // refused, naming the glTF file.
+    let copy = d.path().join("copy.glb");
+    std::fs::copy(&exported, &copy).unwrap();
+    let o = boneyard(&["import", s(&exported), s(&copy), "--into", s(&body), "--out", s(&out)]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let e = stderr(&o);
-    assert!(e.contains(&format!("{}#0: clip", exported.display())), "{e}");
+    assert!(e.contains(&format!("{}#0: clip", copy.display())), "{e}");
     assert!(e.contains("a second clip would also be written as TRAMfixture_walk19.oni"), "{e}");
     // A folder with the name of one of the files (found only when renaming, after the others
     // were renamed into place): refused before anything is written.
