@@ -87,8 +87,14 @@ fn a_folder_keeps_going_past_a_bad_file() {
     let o = boneyard(&["list", s(d), "--json"]);
     assert_eq!(o.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    // cli.md's keys over the whole batch, each entry naming its document.
     assert_eq!(v["documents"].as_array().unwrap().len(), 1);
-    assert_eq!(v["documents"][0]["animations"].as_array().unwrap().len(), 10);
+    assert_eq!(v["documents"][0]["name"], "object_dekunuts");
+    let anims = v["animations"].as_array().unwrap();
+    assert_eq!(anims.len(), 10);
+    assert!(anims.iter().all(|a| a["document"] == "object_dekunuts"), "{v}");
+    assert_eq!(v["skeletons"][0]["document"], "object_dekunuts");
+    assert!(v["files"][0].as_str().unwrap().ends_with("object_dekunuts"));
     assert_eq!(v["errors"][0]["offset"], 684);
     assert!(v["errors"][0]["file"].as_str().unwrap().ends_with("TRAMfixture_badlast.oni"));
     assert!(v["skipped"][0]["file"].as_str().unwrap().ends_with("notes.txt"));
@@ -644,7 +650,8 @@ fn a_folder_walk_reads_animation_banks_with_their_object() {
     let zl2 = &docs[1];
     let files: Vec<&str> = zl2["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
     assert!(files[0].ends_with("object_zl2") && files.len() == 3, "{files:?}");
-    assert_eq!(zl2["animations"].as_array().unwrap().len(), 62);
+    let of_zl2 = v["animations"].as_array().unwrap().iter().filter(|a| a["document"] == zl2["name"]).count();
+    assert_eq!(of_zl2, 62);
 
     let out = d.parent().unwrap().join("out");
     let o = boneyard(&["export", s(&d), "--format", "glb", "--out", s(&out), "-q"]);
@@ -772,9 +779,8 @@ fn a_player_model_in_a_folder_reads_links_files_beside_it() {
     let o = boneyard(&["list", "--json", s(&d)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let aria =
-        v["documents"].as_array().unwrap().iter().find(|d| d["files"][0].as_str().unwrap().ends_with(".zobj")).unwrap();
-    let anims = aria["animations"].as_array().unwrap();
+    let anims: Vec<&Value> =
+        v["animations"].as_array().unwrap().iter().filter(|a| a["document"] == "Aria_Hiro_Girl_OOTO.zobj").collect();
     assert_eq!(anims.len(), 588, "{}", text(&o.stderr));
     let walk = anims.iter().find(|a| a["name"] == "gPlayerAnim_link_normal_walk").unwrap();
     assert_eq!(walk["skeleton"], "Aria_Hiro_Girl_OOTO:0x17614", "{walk}");

@@ -12,6 +12,44 @@ enum Listed {
     Printed,
 }
 
+/// A batch's `list --json`: cli.md's keys (`files`, `skeletons`, `animations`, `warnings`) over
+/// every document, each skeleton, animation and warning naming its `document` (as `info --json`
+/// and `check --json` of a batch keep their own shapes), plus `documents` (each one's name and
+/// files, in the batch's order), `errors` and `skipped`. (A batch's list was `{"documents":
+/// [<one document's list>...]}`, so a script's `.animations` found nothing in a folder's.)
+fn batch_json(docs: Vec<Value>, names: &[String], errors: &[Value], skipped: Value) -> Value {
+    let (mut files, mut skeletons, mut animations, mut warnings) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut documents = Vec::new();
+    for (mut d, name) in docs.into_iter().zip(names) {
+        let own = d.get_mut("files").map(Value::take).unwrap_or_else(|| json!([]));
+        for f in own.as_array().into_iter().flatten() {
+            // A companion read in several documents (gameplay_keep beside each of Link's
+            // objects) is one file.
+            if !files.contains(f) {
+                files.push(f.clone());
+            }
+        }
+        documents.push(json!({"name": name, "files": own}));
+        for (key, to) in [("skeletons", &mut skeletons), ("animations", &mut animations), ("warnings", &mut warnings)] {
+            if let Some(Value::Array(items)) = d.get_mut(key).map(Value::take) {
+                to.extend(items.into_iter().map(|mut item| {
+                    item["document"] = json!(name);
+                    item
+                }));
+            }
+        }
+    }
+    json!({
+        "files": files,
+        "skeletons": skeletons,
+        "animations": animations,
+        "warnings": warnings,
+        "documents": documents,
+        "errors": errors,
+        "skipped": skipped,
+    })
+}
+
 pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     let plan = crate::inputs::plan(files)?;
     let batch = plan.batch;
@@ -45,11 +83,7 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
             .filter_map(|(_, (l, _, _))| if let Listed::Json(v) = l { Some(std::mem::take(v)) } else { None })
             .collect();
         if done.batch {
-            super::print_json(&json!({
-                "documents": docs,
-                "errors": done.errors,
-                "skipped": done.skipped_json(),
-            }))?;
+            super::print_json(&batch_json(docs, &done.names, &done.errors, done.skipped_json()))?;
         } else {
             // One document's shape is cli.md's; files of several families named together
             // are listed as one, as before.
