@@ -112,12 +112,17 @@ fn staged(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
 
 /// The staged file `tmp` becomes `path`.
 fn commit(tmp: &Path, path: &Path) -> Result<()> {
+    // The rename and its record under one lock: an interrupt between them named every whole
+    // output but this one (a flaky test under load). The interrupt takes this lock to list
+    // them, and never holds the staged files' lock while waiting for it.
+    let mut written = WRITTEN.lock().unwrap_or_else(|p| p.into_inner());
     let res = std::fs::rename(tmp, path);
     // Renamed, or not: either way no longer a staged file (removed when the rename failed).
     forget(tmp);
     if res.is_ok() {
-        WRITTEN.lock().unwrap_or_else(|p| p.into_inner()).push(path.to_path_buf());
+        written.push(path.to_path_buf());
     }
+    drop(written);
     res.with_context(|| format!("{}: cannot write", path.display()))
 }
 

@@ -617,7 +617,7 @@ impl Document for OniDocument {
             .files
             .iter()
             .enumerate()
-            .map(|(fi, f)| {
+            .flat_map(|(fi, f)| {
                 let mut by_tag: std::collections::BTreeMap<String, u64> = Default::default();
                 for d in &f.descriptors {
                     *by_tag.entry(layout::tag_name(d.tag)).or_default() += 1;
@@ -669,7 +669,7 @@ impl Document for OniDocument {
                         notes.push(format!("{} #{i} {nm}", layout::tag_name(tag)));
                     }
                 }
-                FileSummary {
+                let mut summaries = vec![FileSummary {
                     path: f.name.clone(),
                     format: match f.version {
                         Version::Vr31 => "Oni level file".into(),
@@ -678,7 +678,23 @@ impl Document for OniDocument {
                     variant: format!("{} {}", f.version.name(), checksum_name(f.checksum)),
                     counts,
                     notes,
+                }];
+                // A level's companions are files of the document too (a folder's list named
+                // none of them, where Zelda's gameplay_keep is named beside Link's objects).
+                let companion = |path: String, format: &str, bytes: usize| FileSummary {
+                    path,
+                    format: format.into(),
+                    variant: String::new(),
+                    counts: vec![("bytes".into(), bytes as u64)],
+                    notes: vec![format!("read with {}", f.name)],
+                };
+                if f.version == Version::Vr31 && f.has_raw() {
+                    summaries.push(companion(f.raw_name().to_string(), "Oni level raw data (.raw)", f.raw_len()));
                 }
+                if let Some((n, b)) = &f.sep {
+                    summaries.push(companion(n.clone(), "Oni level separate data (.sep)", b.len()));
+                }
+                summaries
             })
             .collect()
     }
