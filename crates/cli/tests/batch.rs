@@ -827,3 +827,19 @@ fn a_folder_with_nothing_to_read_is_exit_1() {
         assert!(text(&o.stderr).contains("no file boneyard reads (Oni, Zelda 64 or Shenmue)"), "{}", text(&o.stderr));
     }
 }
+
+/// An Oni level's `.raw` is a file of its document, as Zelda's gameplay_keep is of Link's: a
+/// folder's `list --json` names it under the level (it named none of them), and `info` lists it.
+#[test]
+fn a_levels_raw_is_a_file_of_its_document() {
+    let Some(oni) = shared_data("oni", "a_levels_raw_is_a_file_of_its_document") else { return };
+    let o = boneyard(&["list", "--json", s(&oni)]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let level = v["documents"].as_array().unwrap().iter().find(|d| d["name"] == "level1_Final.dat").unwrap();
+    let files: Vec<&str> = level["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(files[0].ends_with("level1_Final.dat") && files[1].ends_with("level1_Final.raw"), "{files:?}");
+    let o = boneyard(&["info", s(&oni.join("level1_Final.dat"))]);
+    let out = text(&o.stdout);
+    assert!(out.contains("level1_Final.raw: Oni level raw data (.raw)\n  bytes 11870\n  read with "), "{out}");
+}
