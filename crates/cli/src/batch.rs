@@ -348,10 +348,7 @@ impl<T> Finished<T> {
         // Nothing to read at all (an empty folder, one of junk): an error, so that a script
         // sees that nothing was done (it was exit 0, `exported 0 of 0 documents`).
         if self.total == 0 {
-            return Err(boneyard_core::Error::unplaced(
-                "no file boneyard reads (Oni, Zelda 64 or Shenmue) in the files and folders given".to_string(),
-            )
-            .into());
+            return Err(crate::inputs::nothing_readable().into());
         }
         Ok(())
     }

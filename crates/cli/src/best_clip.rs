@@ -32,6 +32,13 @@ pub fn clip_moves(doc: &dyn Document, skeleton: usize, anim: usize) -> bool {
     poses[1..].iter().any(|p| p.iter().zip(first).any(|(a, b)| (a.w_axis - b.w_axis).abs().max_element() > 1e-4 * size))
 }
 
+/// The clip a still of `skeleton` shows without `--anim` (a png, `info`'s standing height):
+/// [`moving_clip`] within 16 tries, else the first of `clips` (the skeleton's own), else none
+/// (its rest pose).
+pub fn shown_clip(doc: &dyn Document, skeleton: usize, clips: &[usize]) -> Option<usize> {
+    moving_clip(doc, skeleton, &mut 16).or(clips.first().copied())
+}
+
 /// The clip skeleton `skeleton` is best seen in: its plainest walk that moves (the shortest
 /// name with "walk": Link's `gPlayerAnim_link_normal_walk`, not `..._anchor_back_walk`;
 /// `fixture_walk19`, not `fixture_walk19_overlay`), else its first clip that does not look

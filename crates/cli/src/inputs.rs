@@ -212,6 +212,26 @@ pub fn say_unused_runtime() {
     }
 }
 
+/// The inputs hold no file any family reads (an empty folder, one of junk): invalid input
+/// (exit 1) for every command, so that a script sees nothing was done.
+pub fn nothing_readable() -> boneyard_core::Error {
+    boneyard_core::Error::unplaced(
+        "no file boneyard reads (Oni, Zelda 64 or Shenmue) in the files and folders given".to_string(),
+    )
+}
+
+/// Each path once, however often it is given (`list oot oot` was 404 documents, `list a a`
+/// one document with each skeleton twice): told by its canonical path.
+#[derive(Default)]
+pub struct ReadOnce(std::collections::HashSet<PathBuf>);
+
+impl ReadOnce {
+    /// True the first time `p` (or another path to the same file) is seen.
+    pub fn first(&mut self, p: &Path) -> bool {
+        self.0.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()))
+    }
+}
+
 /// Where families find the files read beside the ones given: on disk, beside them, no larger
 /// than the files named.
 pub fn companions() -> DiskCompanions {
@@ -272,12 +292,9 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
     let mut skipped = Vec::new();
     let mut failed = Vec::new();
     let mut any_dir = false;
-    // Every file is read once, however often it is given (`list oot oot` was 404 documents,
-    // `list a a` one document with each skeleton twice): by its canonical path.
-    let mut given: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
-    let mut first_time = |p: &Path| given.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()));
+    let mut given = ReadOnce::default();
     for path in paths {
-        if !first_time(path) {
+        if !given.first(path) {
             crate::progress::eprint(&format!("boneyard: warning: {}: given twice, read once", path.display()));
             continue;
         }
@@ -290,7 +307,7 @@ pub fn plan(paths: &[PathBuf]) -> Result<Plan> {
             let mut owned: Vec<PathBuf> = Vec::new();
             let mut here = Vec::new();
             for p in found {
-                if !first_time(&p) {
+                if !given.first(&p) {
                     continue;
                 }
                 match classify(&p) {
@@ -511,11 +528,7 @@ pub fn open(paths: &[PathBuf]) -> Result<Opened> {
 pub fn open_single(paths: &[PathBuf], options: &OpenOptions) -> Result<Box<dyn Document>> {
     let mut units = plan(paths)?.into_units()?;
     if units.is_empty() {
-        // Nothing readable (an empty folder, junk): invalid input, as for the batch commands.
-        return Err(boneyard_core::Error::unplaced(
-            "no file boneyard reads (Oni, Zelda 64 or Shenmue) in the files and folders given".to_string(),
-        )
-        .into());
+        return Err(nothing_readable().into());
     }
     if units.len() != 1 {
         return Err(crate::args::usage(format!(

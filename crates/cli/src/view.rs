@@ -161,14 +161,9 @@ pub fn run(files: &[std::path::PathBuf], port: u16, options: &boneyard_core::Ope
         ),
     );
     if done.ok.is_empty() {
+        // Nothing opened: every file failed (the batch's error), or none is readable.
         closed?;
-        // A folder holding nothing any family reads.
-        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-        return Err(boneyard_core::Error::unplaced(format!(
-            "{}: no file boneyard reads (Oni, Zelda 64 or Shenmue) to view",
-            names.join(", ")
-        ))
-        .into());
+        return Err(crate::inputs::nothing_readable().into());
     }
     if closed.is_err() {
         // Served all the same; the run's status is the batch's when it is stopped.

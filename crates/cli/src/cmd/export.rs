@@ -611,8 +611,7 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
             // skeleton's has every limb unturned (Link lay crumpled on his side in 90 of the
             // 91 pictures of a folder), a Shenmue controller family's every control at the
             // origin (a dot).
-            let mut budget = 16;
-            let shown = crate::best_clip::moving_clip(doc, sk, &mut budget).or(anims.first().copied());
+            let shown = crate::best_clip::shown_clip(doc, sk, &anims);
             if let Some(a) = shown {
                 // The frame drawn, as the engine takes the one asked for (Oni floors and
                 // clamps, Zelda truncates and wraps): `--frame 1e9` of a 40-frame clip is 39.

@@ -91,11 +91,7 @@ pub fn run(req: &Request) -> Result<()> {
         )));
     }
     // (A folder of nothing readable is invalid input, as for every command.)
-    let unit = units.pop().ok_or_else(|| {
-        boneyard_core::Error::unplaced(
-            "--into: no file boneyard reads (Oni, Zelda 64 or Shenmue) in the files and folders given".to_string(),
-        )
-    })?;
+    let unit = units.pop().ok_or_else(|| anyhow::Error::from(crate::inputs::nothing_readable()).context("--into"))?;
     let family: &'static dyn Family = unit.family;
     let into: Vec<InputFile> = unit.into_files()?;
     let fps = family.import_fps().ok_or_else(|| {
@@ -120,9 +116,9 @@ pub fn run(req: &Request) -> Result<()> {
     let mut sources = Vec::new();
     // A glTF given twice is read once, as every command reads its inputs (its clips were
     // written twice: exit 1, "a second clip would also be written as ...").
-    let mut given = std::collections::HashSet::new();
+    let mut given = crate::inputs::ReadOnce::default();
     for p in &req.gltf {
-        if !given.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())) {
+        if !given.first(p) {
             crate::progress::eprint(&format!("boneyard: warning: {}: given twice, read once", p.display()));
             continue;
         }

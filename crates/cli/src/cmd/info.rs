@@ -123,8 +123,8 @@ fn sizes(doc: &dyn boneyard_core::Document) -> Vec<Size> {
         .filter_map(|(k, s)| {
             let (lo, hi) = s.rest_bounds()?;
             let d = hi - lo;
-            let first = || (0..doc.animations().len()).find(|&a| doc.skeleton_for(a) == Some(k));
-            let standing = crate::best_clip::moving_clip(doc, k, &mut 16).or_else(first).and_then(|a| {
+            let own: Vec<usize> = (0..doc.animations().len()).filter(|&a| doc.skeleton_for(a) == Some(k)).collect();
+            let standing = crate::best_clip::shown_clip(doc, k, &own).and_then(|a| {
                 let (lo, hi) = boneyard_preview::posed_bounds(doc, k, Some(a), 0.0).ok()??;
                 let d = hi - lo;
                 Some((doc.animations()[a].name.clone(), r(d.y), [r(d.x), r(d.y), r(d.z)]))
