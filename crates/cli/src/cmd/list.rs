@@ -33,7 +33,10 @@ fn batch_json(docs: Vec<Value>, names: &[String], errors: &[Value], skipped: Val
         for (key, to) in [("skeletons", &mut skeletons), ("animations", &mut animations), ("warnings", &mut warnings)] {
             if let Some(Value::Array(items)) = d.get_mut(key).map(Value::take) {
                 to.extend(items.into_iter().map(|mut item| {
-                    item["document"] = json!(name);
+                    // (Every entry is an object; indexing a value that is not would panic.)
+                    if let Some(o) = item.as_object_mut() {
+                        o.insert("document".into(), json!(name));
+                    }
                     item
                 }));
             }
