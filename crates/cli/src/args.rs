@@ -129,6 +129,14 @@ pub enum Command {
         /// Remove root motion (the character animates in place; glb, bvh).
         #[arg(long)]
         in_place: bool,
+        /// Keys per engine frame for the clips the engine evaluates between frames (glb, bvh):
+        /// Shenmue's motions and Zelda 64's curve and Majora's Mask keyframe clips, whose curves
+        /// one key a frame would cut straight between frames; key k is the engine's pose at frame
+        /// k/N (`pose --frame` gives the same). Clips the engine holds frame by frame (Oni, Zelda
+        /// 64's normal and Link clips) are exact at every time with one key a frame and keep it.
+        /// From 1 (the default) to 64.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+        subframes: Option<u32>,
         /// Image size for png/gif/apng, WIDTHxHEIGHT (default 480x480).
         #[arg(long)]
         size: Option<String>,

@@ -556,7 +556,7 @@ fn glb_api(doc: &Doc, q: &Query) -> Result<Vec<u8>, Reply> {
         }
         (sk, chosen)
     };
-    let opts = boneyard_export::ExportOptions { in_place };
+    let opts = boneyard_export::ExportOptions { in_place, ..Default::default() };
     boneyard_export::glb(doc, sk, &chosen, &opts).map_err(doc_error)
 }
 
@@ -818,7 +818,7 @@ mod tests {
         assert_eq!((r.status, r.content_type), (200, GLB));
         // Byte for byte what `export --skeleton demo --anim demo_wave` writes.
         let (sk, anims) = crate::cmd::export::selection(d.as_ref(), &["demo_wave".into()], Some("demo")).unwrap();
-        let opts = boneyard_export::ExportOptions { in_place: false };
+        let opts = boneyard_export::ExportOptions::default();
         assert_eq!(r.body, boneyard_export::glb(d.as_ref(), sk, &anims, &opts).unwrap());
         let j = glb_json(&r.body);
         assert_eq!(j["animations"].as_array().unwrap().len(), 1);

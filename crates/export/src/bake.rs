@@ -3,6 +3,9 @@
 //! Exporters never interpolate: frame `f` of the file is `Document::sample_locals_on(anim, skeleton, f)`
 //! (`sample`'s pose without its channels), at time
 //! `f / fps` (the clip's native rate), so the file reproduces the engine at every frame time.
+//! With [`ExportOptions::subframes`] `n > 1`, a clip the engine evaluates between frames
+//! (LINEAR) is baked at every `1/n` of a frame instead: key `k` is the sample at frame `k / n`,
+//! at time `k / (n · fps)`, the last key still the last frame.
 
 use boneyard_core::error::ErrorKind;
 use boneyard_core::model::continuous;
@@ -18,16 +21,21 @@ pub(crate) const MAX_BAKED_BYTES: u64 = 256 << 20;
 /// And clips longer than this many frames (over 9 hours at 30 fps).
 pub(crate) const MAX_FRAMES: usize = 1_000_000;
 
-/// A clip baked for export. Per-bone arrays are stored bone-major: `translations[b * frames + f]`.
+/// A clip baked for export. Per-bone arrays are stored bone-major: `translations[b * keys + k]`.
 #[derive(Debug, Clone)]
 pub(crate) struct Baked {
     pub name: String,
     pub index: usize,
     pub fps: f64,
+    /// The clip's engine frames.
     pub frames: usize,
+    /// Keys per engine frame: 1, or [`ExportOptions::subframes`] for a LINEAR clip.
+    pub subframes: u32,
+    /// Keys baked: `(frames - 1) * subframes + 1`.
+    pub keys: usize,
     pub interpolation: Interpolation,
     pub bones: usize,
-    /// Key times in seconds, `f / fps` rounded once to f32; strictly increasing.
+    /// Key times in seconds, `k / (subframes · fps)` rounded once to f32; strictly increasing.
     pub times: Vec<f32>,
     pub translations: Vec<Vec3>,
     /// Unit quaternions, each in the hemisphere of the previous frame's.
@@ -37,14 +45,14 @@ pub(crate) struct Baked {
 }
 
 impl Baked {
-    pub fn translation(&self, bone: usize, frame: usize) -> Vec3 {
-        self.translations[bone * self.frames + frame]
+    pub fn translation(&self, bone: usize, key: usize) -> Vec3 {
+        self.translations[bone * self.keys + key]
     }
-    pub fn rotation(&self, bone: usize, frame: usize) -> Quat {
-        self.rotations[bone * self.frames + frame]
+    pub fn rotation(&self, bone: usize, key: usize) -> Quat {
+        self.rotations[bone * self.keys + key]
     }
-    pub fn scale(&self, bone: usize, frame: usize) -> Vec3 {
-        self.scales[bone * self.frames + frame]
+    pub fn scale(&self, bone: usize, key: usize) -> Vec3 {
+        self.scales[bone * self.keys + key]
     }
 }
 
@@ -112,30 +120,43 @@ pub(crate) fn bake(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Expo
     let info = anim_info(doc, skeleton, anim)?;
     let bones = skel.len();
     let frames = info.frames as usize;
+    if opts.subframes == 0 || opts.subframes > crate::MAX_SUBFRAMES {
+        return Err(invalid(format!("{} keys a frame: from 1 to {}", opts.subframes, crate::MAX_SUBFRAMES)));
+    }
+    // Only a clip the engine evaluates between frames has anything between its frames.
+    let subframes = if info.interpolation == Interpolation::Linear { opts.subframes } else { 1 };
+    let keys = (frames - 1).saturating_mul(subframes as usize).saturating_add(1);
     // Each key holds up to 10 floats (T, R, S) per bone plus its time.
-    let bytes = (frames as u64).saturating_mul(bones as u64 * 40 + 4);
-    if bytes > MAX_BAKED_BYTES || frames > MAX_FRAMES {
+    let bytes = (keys as u64).saturating_mul(bones as u64 * 40 + 4);
+    if bytes > MAX_BAKED_BYTES || keys > MAX_FRAMES {
+        let per = if subframes > 1 { format!(" ({subframes} keys a frame)") } else { String::new() };
         return Err(Error::new(ErrorKind::Ceiling(format!(
-            "animation #{anim} {}: {frames} frames x {bones} bones is too large to export",
+            "animation #{anim} {}: {frames} frames{per} x {bones} bones is too large to export",
             info.name
         ))));
     }
-    let mut times = Vec::with_capacity(frames);
-    let n = frames * bones;
+    let mut times = Vec::with_capacity(keys);
+    let n = keys * bones;
     let mut translations = vec![Vec3::ZERO; n];
     let mut rotations = vec![Quat::IDENTITY; n];
     let mut scales = vec![Vec3::ONE; n];
     let mut locals = Vec::with_capacity(bones);
-    for f in 0..frames {
-        let t = (f as f64 / info.fps) as f32;
+    // `k / (n · fps)`: with one key a frame exactly `f / fps` as before (the product is exact
+    // for any rate), and key `f · n` the same time as frame `f`'s.
+    let key_rate = info.fps * subframes as f64;
+    for k in 0..keys {
+        let t = (k as f64 / key_rate) as f32;
         if times.last().is_some_and(|&p| t <= p) || !t.is_finite() {
+            let at = if subframes > 1 { format!("key {k} ({subframes} a frame)") } else { format!("frame {k}") };
             return Err(Error::new(ErrorKind::Ceiling(format!(
-                "animation #{anim} {}: frame {f} at {} fps has no distinct 32-bit time",
+                "animation #{anim} {}: {at} at {} fps has no distinct 32-bit time",
                 info.name, info.fps
             ))));
         }
         times.push(t);
-        let root_motion = doc.sample_locals_on(anim, skeleton, f as f64, &mut locals)?;
+        let f = k / subframes as usize;
+        let frame = f as f64 + (k % subframes as usize) as f64 / subframes as f64;
+        let root_motion = doc.sample_locals_on(anim, skeleton, frame, &mut locals)?;
         for (b, bone) in skel.bones.iter().enumerate() {
             let mut local = locals.get(b).copied().unwrap_or(bone.rest);
             if opts.in_place && b == 0 {
@@ -144,7 +165,7 @@ pub(crate) fn bake(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Expo
                 }
             }
             let bad = |what: &str| {
-                invalid(format!("animation #{anim} {} frame {f} bone {b} ({}): {what}", info.name, bone.name))
+                invalid(format!("animation #{anim} {} frame {frame} bone {b} ({}): {what}", info.name, bone.name))
             };
             if !local.translation.is_finite() {
                 return Err(bad("translation is not finite"));
@@ -153,12 +174,12 @@ pub(crate) fn bake(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Expo
                 return Err(bad("scale is not finite"));
             }
             let mut q = unit_rotation(local.rotation).ok_or_else(|| bad("rotation is not a quaternion"))?;
-            if f > 0 {
-                q = continuous(rotations[b * frames + f - 1], q);
+            if k > 0 {
+                q = continuous(rotations[b * keys + k - 1], q);
             }
-            translations[b * frames + f] = local.translation;
-            rotations[b * frames + f] = q;
-            scales[b * frames + f] = local.scale;
+            translations[b * keys + k] = local.translation;
+            rotations[b * keys + k] = q;
+            scales[b * keys + k] = local.scale;
         }
     }
     Ok(Baked {
@@ -166,6 +187,8 @@ pub(crate) fn bake(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Expo
         index: anim,
         fps: info.fps,
         frames,
+        subframes,
+        keys,
         interpolation: info.interpolation,
         bones,
         times,

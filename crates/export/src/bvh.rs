@@ -8,7 +8,9 @@
 //!   full local translation, which replaces `OFFSET` (as Blender reads and writes BVH);
 //! * the rotation channels hold the full local rotation sampled from the document (BVH has no
 //!   rest rotation), decomposed exactly in f64 from the sampled quaternion;
-//! * one `MOTION` line per engine frame, `Frame Time` = 1 / the clip's native fps;
+//! * one `MOTION` line per engine frame, `Frame Time` = 1 / the clip's native fps (with
+//!   [`ExportOptions::subframes`] `n`, a clip the engine evaluates between frames has `n`
+//!   lines a frame, `Frame Time` = 1 / (n · fps));
 //! * a skeleton with several roots is written as several `ROOT` blocks;
 //! * joint names are the bone names with white space and braces replaced by `_`, made unique.
 //!
@@ -99,12 +101,14 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Exp
     if skel.is_empty() {
         return Err(Error::new(ErrorKind::Invalid(format!("skeleton {} has no bones", skel.name))));
     }
-    if let Some((b, f)) = (0..clip.bones)
-        .flat_map(|b| (0..clip.frames).map(move |f| (b, f)))
-        .find(|&(b, f)| (clip.scale(b, f) - glam::Vec3::ONE).abs().max_element() > SCALE_TOLERANCE)
+    if let Some((b, k)) = (0..clip.bones)
+        .flat_map(|b| (0..clip.keys).map(move |k| (b, k)))
+        .find(|&(b, k)| (clip.scale(b, k) - glam::Vec3::ONE).abs().max_element() > SCALE_TOLERANCE)
     {
+        let n = clip.subframes as usize;
+        let frame = if n > 1 { format!("{}", k as f64 / n as f64) } else { k.to_string() };
         return Err(Error::unsupported(format!(
-            "BVH has no scale channels, but animation {} scales bone {b} ({}) at frame {f}; export glb instead",
+            "BVH has no scale channels, but animation {} scales bone {b} ({}) at frame {frame}; export glb instead",
             clip.name, skel.bones[b].name
         )));
     }
@@ -112,7 +116,7 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Exp
     let names = names::unique(cleaned.iter().map(|s| s.as_str()), "bone");
     let has_position = |b: usize| {
         skel.bones[b].parent.is_none()
-            || (0..clip.frames).any(|f| clip.translation(b, f) != skel.bones[b].rest.translation)
+            || (0..clip.keys).any(|k| clip.translation(b, k) != skel.bones[b].rest.translation)
     };
 
     // Depth-first order, iteratively (the hierarchy may be deep; never recurse on input).
@@ -155,17 +159,17 @@ pub(crate) fn write(doc: &dyn Document, skeleton: usize, anim: usize, opts: &Exp
         stack.push((b, false));
         stack.extend(children[b].iter().rev().map(|&c| (c, true)));
     }
-    let _ = writeln!(out, "MOTION\nFrames: {}\nFrame Time: {}", clip.frames, 1.0 / clip.fps);
+    let _ = writeln!(out, "MOTION\nFrames: {}\nFrame Time: {}", clip.keys, 1.0 / (clip.fps * clip.subframes as f64));
     let positions: Vec<bool> = order.iter().map(|&b| has_position(b)).collect();
     let mut prev: Vec<Option<[f64; 3]>> = vec![None; skel.len()];
-    for f in 0..clip.frames {
+    for k in 0..clip.keys {
         let mut line = String::new();
         for (&b, &pos) in order.iter().zip(&positions) {
             if pos {
-                let t = clip.translation(b, f);
+                let t = clip.translation(b, k);
                 let _ = write!(line, "{} {} {} ", t.x, t.y, t.z);
             }
-            let [z, x, y] = euler_zxy_near(clip.rotation(b, f), prev[b]);
+            let [z, x, y] = euler_zxy_near(clip.rotation(b, k), prev[b]);
             prev[b] = Some([z, x, y]);
             let _ = write!(line, "{} {} {} ", degrees(z), degrees(x), degrees(y));
         }

@@ -28,11 +28,27 @@ pub mod testing;
 use boneyard_core::{Document, Result};
 
 /// Options shared by the animation exporters.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExportOptions {
     /// Remove `Sample::root_motion` from the root bone's translation (an "in place" clip).
     /// Off by default: root motion is kept, so the glTF pose equals `Document::pose`.
     pub in_place: bool,
+    /// Keys baked per engine frame for the clips the engine evaluates between frames
+    /// ([`Interpolation::Linear`](boneyard_core::Interpolation::Linear): curves): key `k` is
+    /// the document's pose at frame `k / subframes`, so the file follows the engine's curve
+    /// between frames where one key a frame would cut it straight. Clips the engine holds frame
+    /// by frame (STEP) are exact at every time with one key a frame and keep it. 1 (the
+    /// default) is one key a frame; at most [`MAX_SUBFRAMES`].
+    pub subframes: u32,
+}
+
+/// The most keys an engine frame may be baked into ([`ExportOptions::subframes`]).
+pub const MAX_SUBFRAMES: u32 = 64;
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        ExportOptions { in_place: false, subframes: 1 }
+    }
 }
 
 /// A binary glTF 2.0 file of skeleton `skeleton` with its meshes and the clips `anims`

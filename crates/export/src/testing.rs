@@ -165,7 +165,7 @@ pub fn seed() -> Vec<u8> {
 pub fn export_all(data: &[u8]) {
     let doc = doc_from_bytes(data);
     let opts = crate::ExportOptions::default();
-    let in_place = crate::ExportOptions { in_place: true };
+    let in_place = crate::ExportOptions { in_place: true, ..Default::default() };
     let anims: Vec<usize> = (0..doc.clips.len()).collect();
     let _ = crate::glb(&doc, 0, &anims, &opts);
     let _ = crate::glb(&doc, 0, &anims, &in_place);

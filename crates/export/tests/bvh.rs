@@ -49,7 +49,7 @@ Frame Time: 0.1
     for (m, h) in motion.iter().zip(hand) {
         assert!(m.len() == 9 && m.iter().zip(h).all(|(a, b)| (a - b).abs() < 1e-5), "{m:?}");
     }
-    let text = bvh(&doc, 0, 0, &ExportOptions { in_place: true }).unwrap();
+    let text = bvh(&doc, 0, 0, &ExportOptions { in_place: true, ..Default::default() }).unwrap();
     let roots: Vec<&str> = text.lines().rev().take(3).map(|l| &l[..5]).collect();
     assert_eq!(roots, ["0 1 0", "0 1 0", "0 1 0"], "root motion removed: {text}");
 }

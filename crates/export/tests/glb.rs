@@ -115,7 +115,7 @@ fn two_bones_by_hand() {
 #[test]
 fn in_place_removes_root_motion() {
     let doc = two_bones(["a", "b"]);
-    let g = parse_glb(&glb(&doc, 0, &[0], &ExportOptions { in_place: true }).unwrap());
+    let g = parse_glb(&glb(&doc, 0, &[0], &ExportOptions { in_place: true, ..Default::default() }).unwrap());
     let (a, ch) = g.animation("move");
     assert_eq!(a["extras"]["in_place"], true);
     let tr = ch.iter().find(|c| c.0 == 0 && c.1 == "translation").unwrap();

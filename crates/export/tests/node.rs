@@ -54,7 +54,10 @@ fn validator_and_three_js_agree() {
         p
     };
     let demo_glb = write("demo.glb", glb(&demo, 0, &[0, 1], &opts).unwrap());
-    write("demo_in_place.glb", glb(&demo, 0, &[0, 1], &ExportOptions { in_place: true }).unwrap());
+    write(
+        "demo_in_place.glb",
+        glb(&demo, 0, &[0, 1], &ExportOptions { in_place: true, ..Default::default() }).unwrap(),
+    );
     let textured = common::with_texture(common::two_bones(["a", "b"]));
     let textured_glb = write("textured.glb", glb(&textured, 0, &[0], &opts).unwrap());
     // Clip 0 scales b, clip 1 does not: three.js must not carry the scale over.

@@ -198,3 +198,137 @@ fn meshes_drawing_the_same_texels_share_one_image() {
         assert!(checked > 0 && images.len() < textured, "{obj}: nothing shared");
     }
 }
+
+/// `subframes` keys a frame for the clips the engine evaluates between frames: key `k` of the
+/// file is the document's pose at frame `k / n` (its FK within 1e-5, the family's `pose`
+/// within 1e-4), the keys on the frame grid are the one-key-a-frame file's bit for bit, the
+/// times are `k / (n · fps)`, and `extras` say `subframes` beside the engine's `frames`.
+/// Clips the engine holds (STEP) are written as before, byte for byte. Printed: how far one
+/// key a frame, interpolated LINEAR half a frame on, is from the engine there.
+#[test]
+fn curve_clips_baked_between_frames_follow_the_engine() {
+    let Some(motion) = shared_data("shenmue/motion.bin", "curve_clips_baked_between_frames_follow_the_engine") else {
+        return;
+    };
+    let dir = "z64/oot-gc-eu-mq-dbg";
+    let Some(chest) = shared_data(&format!("{dir}/object_box"), "curve_clips_baked_between_frames_follow_the_engine")
+    else {
+        return;
+    };
+    let shenmue = open(&boneyard_shenmue::Shenmue, &[motion]);
+    let zelda = open(&boneyard_z64::Z64, &[chest]);
+    let chest_curves = zelda.skeletons().iter().position(|s| s.id == "0x5EB8").unwrap();
+    let mut checked_keys = 0usize;
+    // Zelda's matrices are its sine tables', within ~5e-3 of its locals' FK (see the module's doc).
+    for (tag, doc, skeleton, pick, n, pose_within) in
+        [("shenmue", &shenmue, 0usize, 97usize, 4u32, 1e-4f32), ("object_box", &zelda, chest_curves, 1, 3, 5e-3)]
+    {
+        let doc = doc.as_ref();
+        let (lo, hi) = doc.skeletons()[skeleton].rest_bounds().unwrap();
+        let height = (hi - lo).max_element();
+        let anims: Vec<usize> =
+            (0..doc.animations().len()).filter(|&a| doc.skeleton_for(a) == Some(skeleton)).step_by(pick).collect();
+        assert!(!anims.is_empty(), "{tag}");
+        let parents: Vec<Option<usize>> = doc.skeletons()[skeleton].skeleton.bones.iter().map(|b| b.parent).collect();
+        let one = common::parse_glb(&boneyard_export::glb(doc, skeleton, &anims, &ExportOptions::default()).unwrap());
+        let opts = ExportOptions { subframes: n, ..Default::default() };
+        let bytes = boneyard_export::glb(doc, skeleton, &anims, &opts).unwrap();
+        validate(&bytes, &format!("{tag}_subframes"));
+        let many = common::parse_glb(&bytes);
+        // How far a joint of one key a frame, blended LINEAR, is from the engine's between frames.
+        let (mut worst_fk, mut worst_pose, mut worst_straight) = (0f32, 0f32, (0f32, String::new()));
+        for (i, &a) in anims.iter().enumerate() {
+            let info = &doc.animations()[a];
+            assert_eq!(info.interpolation, boneyard_core::Interpolation::Linear, "{tag}: {}", info.name);
+            let name = many.json["animations"][i]["name"].as_str().unwrap().to_string();
+            let extras = &many.json["animations"][i]["extras"];
+            assert_eq!(
+                (extras["frames"].as_u64(), extras["subframes"].as_u64()),
+                (Some(info.frames as u64), Some(n as u64))
+            );
+            let (_, ch) = many.animation(&name);
+            let (_, ch1) = one.animation(&name);
+            let keys = (info.frames as usize - 1) * n as usize + 1;
+            for (node, path, times, values, _) in &ch {
+                if times.len() == 1 {
+                    continue;
+                }
+                assert_eq!(times.len(), keys, "{tag}: {name} node {node} {path}");
+                for (k, t) in times.iter().enumerate() {
+                    assert_eq!(*t, (k as f64 / (n as f64 * info.fps)) as f32, "{tag}: {name} key {k}");
+                }
+                // A scale that moves only between frames has no channel in the other file.
+                let Some((_, _, _, values1, _)) = ch1.iter().find(|c| (&c.0, &c.1) == (node, path)) else { continue };
+                for f in 0..info.frames as usize {
+                    let v1 = &values1[if values1.len() == 1 { 0 } else { f }];
+                    // A rotation may be the other quaternion of the same turn: each key is put in
+                    // the hemisphere of the key before it, which is a subframe's here.
+                    let v = &values[f * n as usize];
+                    let negated: Vec<f32> = v.iter().map(|x| -x).collect();
+                    assert!(
+                        v == v1 || (path == "rotation" && &negated == v1),
+                        "{tag}: {name} node {node} {path} frame {f}"
+                    );
+                }
+            }
+            for k in 0..keys {
+                let frame = (k / n as usize) as f64 + (k % n as usize) as f64 / n as f64;
+                let world = common::file_world(&many, &parents, &ch, k);
+                let locals = doc.sample(a, frame).unwrap().locals;
+                let fk = fk::world_matrices(&doc.skeletons()[skeleton].skeleton, &locals);
+                worst_fk = worst_fk.max(common::max_rel(&world, &fk));
+                worst_pose = worst_pose.max(common::max_rel(&world, &doc.pose(skeleton, Some(a), frame).unwrap()));
+                checked_keys += 1;
+                if k % n as usize != 0 && k + 1 < keys {
+                    // One key a frame, LINEAR: the locals of the frames either side blended.
+                    let f = k / n as usize;
+                    let w = (k % n as usize) as f32 / n as f32;
+                    let blended: Vec<boneyard_core::Transform> = {
+                        let l0 = doc.sample(a, f as f64).unwrap().locals;
+                        let l1 = doc.sample(a, f as f64 + 1.0).unwrap().locals;
+                        l0.iter()
+                            .zip(&l1)
+                            .map(|(x, y)| boneyard_core::Transform {
+                                translation: x.translation.lerp(y.translation, w),
+                                rotation: x.rotation.slerp(y.rotation, w),
+                                scale: x.scale.lerp(y.scale, w),
+                            })
+                            .collect()
+                    };
+                    let straight = fk::world_matrices(&doc.skeletons()[skeleton].skeleton, &blended);
+                    let off = straight.iter().zip(&fk).map(|(x, y)| x.w_axis.distance(y.w_axis)).fold(0f32, f32::max);
+                    if off > worst_straight.0 {
+                        worst_straight = (off, format!("{} frame {frame:.2}", info.name));
+                    }
+                }
+            }
+        }
+        println!(
+            "{tag}: {} clips at {n} keys a frame: worst relative deviation from the FK of the samples {worst_fk:e}, \
+             from pose {worst_pose:e}; one key a frame blended LINEAR puts a joint up to {} units from the engine's \
+             ({}; the figure is {height} units tall)",
+            anims.len(),
+            worst_straight.0,
+            worst_straight.1
+        );
+        assert!(worst_fk <= 1e-5, "{tag}: {worst_fk}");
+        assert!(worst_pose <= pose_within, "{tag}: {worst_pose}");
+        assert!(
+            worst_straight.0 > height / 100.0,
+            "{tag}: the engine's curves are straight between frames: {worst_straight:?}"
+        );
+    }
+    println!("{checked_keys} keys checked");
+    // STEP clips keep one key a frame: the file is the same bytes.
+    let Some(p) = shared_data(&format!("{dir}/object_dekunuts"), "curve_clips_baked_between_frames_follow_the_engine")
+    else {
+        return;
+    };
+    let doc = open(&boneyard_z64::Z64, &[p]);
+    let all: Vec<usize> = (0..doc.animations().len()).collect();
+    let opts = ExportOptions { subframes: 4, ..Default::default() };
+    assert_eq!(
+        boneyard_export::glb(doc.as_ref(), 0, &all, &opts).unwrap(),
+        boneyard_export::glb(doc.as_ref(), 0, &all, &ExportOptions::default()).unwrap()
+    );
+}

@@ -69,10 +69,13 @@ fn action_metadata_equals_the_peers() {
 }
 
 /// Every human-family sequence of the file (each distinct block once), posed through the rig
-/// (IK included) at its first, middle and last frame: the 37 control world matrices equal the
+/// (IK included) at its first, middle and last frame, and between frames (0.25 and half a frame
+/// after the middle, where the engine evaluates its curves too): the 37 control world matrices equal the
 /// peer's. The peer computes in doubles and boneyard in the SH-4's singles, so entries agree to
 /// about 1e-6 but a solve near its degenerate cases amplifies that: every entry within 1e-3
-/// (metres and rotation entries), and fewer than 1 in 1000 matrices beyond 1e-4. The peer
+/// (metres and rotation entries), and fewer than 1 in 1000 matrices beyond 1e-4 at whole frames
+/// (1 in 100 between them, where the curve's parameter, a single-precision quotient, is rarely
+/// exact and the solve amplifies its rounding: some 6 in 1000 there). The peer
 /// applies its gameplay-walk routing to three sequences by name (A_WALK_L_02,
 /// AKI_AKI_WALK_SP1_LP, AKI_AKI_WALK_SP2_LP): those are left out.
 #[test]
@@ -96,7 +99,8 @@ fn every_human_sequence_poses_as_the_peer_does() {
     let args: Vec<String> = std::iter::once("pose".to_string()).chain(human.iter().map(|i| i.to_string())).collect();
     let theirs = peer_lines(&peer, &motion, &args);
     assert_eq!(theirs.len(), human.len());
-    let (mut worst, mut matrices, mut over_1e5, mut over_1e4) = (0f32, 0usize, 0usize, 0usize);
+    let (mut worst, mut matrices, mut over_1e5, mut over_1e4, mut between) = (0f32, 0usize, 0usize, 0usize, 0usize);
+    let mut between_over_1e4 = 0usize;
     for (&i, t) in human.iter().zip(&theirs) {
         assert_eq!(t["index"].as_u64(), Some(i as u64));
         let anim = doc.animations().iter().position(|a| a.name == f.entries[i].name && a.index == i).unwrap_or(i);
@@ -119,13 +123,18 @@ fn every_human_sequence_poses_as_the_peer_does() {
                 over_1e4 += usize::from(d > 1e-4);
                 worst = worst.max(d);
                 matrices += 1;
+                between += usize::from(frame.fract() != 0.0);
+                between_over_1e4 += usize::from(frame.fract() != 0.0 && d > 1e-4);
             }
         }
     }
     println!(
-        "{} human sequences, {matrices} control matrices at first/middle/last frames: largest difference from the peer \
-         {worst:e}; {over_1e5} beyond 1e-5, {over_1e4} beyond 1e-4",
+        "{} human sequences, {matrices} control matrices at first/middle/last frames and between frames ({between} \
+         of them): largest difference from the peer \
+         {worst:e}; {over_1e5} beyond 1e-5, {over_1e4} beyond 1e-4 ({between_over_1e4} between frames)",
         human.len()
     );
-    assert!(human.len() > 1000 && over_1e4 * 1000 < matrices);
+    assert!(human.len() > 1000 && between * 3 > matrices);
+    assert!((over_1e4 - between_over_1e4) * 1000 < matrices - between, "at whole frames");
+    assert!(between_over_1e4 * 100 < between, "between frames");
 }

@@ -53,6 +53,7 @@ pub fn run(out: &Path) -> Result<()> {
             out: dir.clone(),
             frame: 0.0,
             in_place: false,
+            subframes: 1,
             size: (480, 480),
             scale: 1.0,
         };

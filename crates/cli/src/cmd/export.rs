@@ -13,6 +13,8 @@ pub struct Request {
     pub out: PathBuf,
     pub frame: f64,
     pub in_place: bool,
+    /// Keys per engine frame of the clips the engine evaluates between frames.
+    pub subframes: u32,
     pub size: (u32, u32),
     /// Every length multiplied by this (1 = engine units).
     pub scale: f32,
@@ -23,6 +25,7 @@ pub struct Flags {
     pub frame: Option<f64>,
     pub size: bool,
     pub in_place: bool,
+    pub subframes: Option<u32>,
     pub scale: Option<f32>,
 }
 
@@ -39,6 +42,11 @@ pub fn check_flags(format: Format, anims: bool, flags: &Flags) -> Result<()> {
         (flags.frame.is_some() && !stills, "--frame", "png and obj"),
         (flags.size && !matches!(format, Format::Png | Format::Gif | Format::Apng), "--size", "png, gif and apng"),
         (flags.in_place && !matches!(format, Format::Glb | Format::Bvh), "--in-place", "glb and bvh"),
+        (
+            flags.subframes.is_some_and(|n| n != 1) && !matches!(format, Format::Glb | Format::Bvh),
+            "--subframes",
+            "glb and bvh",
+        ),
         (
             flags.scale.is_some_and(|f| f != 1.0) && !matches!(format, Format::Glb | Format::Bvh | Format::Obj),
             "--scale",
@@ -527,7 +535,7 @@ pub fn write(doc: &dyn Document, label: &str, stem: &str, req: &Request) -> Resu
         }
     }
     ensure_dir(&req.out)?;
-    let opts = boneyard_export::ExportOptions { in_place: req.in_place };
+    let opts = boneyard_export::ExportOptions { in_place: req.in_place, subframes: req.subframes };
     let render = boneyard_preview::RenderOptions { width: req.size.0, height: req.size.1, ..Default::default() };
     let name_of = |a: usize| format!("{stem}_{}", doc.animations()[a].name);
     let need_anims = || -> Result<()> {

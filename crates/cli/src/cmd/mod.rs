@@ -82,14 +82,14 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             pose::run(&files, anim.as_deref(), frame, all_frames, skeleton.as_deref(), json, &options)
         }
-        Command::Export { files, anim, skeleton, format, out, frame, in_place, size, scale } => {
+        Command::Export { files, anim, skeleton, format, out, frame, in_place, subframes, size, scale } => {
             // A factor out of range is the command's error, said once (not once a document).
             // Named as given: an f32 parse took `1e40` for inf and said `--scale inf`.
             let scale = scale
                 .as_deref()
                 .map(|s| boneyard_core::scaled::parse_factor(s).map_err(|e| crate::args::usage(e.kind.to_string())))
                 .transpose()?;
-            let flags = export::Flags { frame, size: size.is_some(), in_place, scale };
+            let flags = export::Flags { frame, size: size.is_some(), in_place, subframes, scale };
             export::check_flags(format, !anim.is_empty(), &flags)?;
             let req = export::Request {
                 anims: anim,
@@ -98,6 +98,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 out,
                 frame: frame.unwrap_or(0.0),
                 in_place,
+                subframes: subframes.unwrap_or(1),
                 size: crate::args::parse_size(size.as_deref().unwrap_or("480x480"))?,
                 scale: scale.unwrap_or(1.0),
             };

@@ -37,7 +37,8 @@ pub(crate) fn add(
     rest_scales: &[glam::Vec3],
     opts: &ExportOptions,
 ) -> Result<()> {
-    let frames = clip.frames;
+    // Tracks hold a value per key (one a frame, or `subframes` a frame for a LINEAR clip).
+    let frames = clip.keys;
     let mut tracks = Vec::new();
     for bone in 0..clip.bones {
         tracks.push(track(bone, Property::Translation, frames, |f| clip.translation(bone, f).to_array()));
@@ -115,17 +116,22 @@ pub(crate) fn add(
         }
     }
     let info = &clip.info;
-    b.root.push(json::Animation {
-        extensions: None,
-        extras: super::extras(serde_json::json!({
+    let mut extras = serde_json::json!({
             "fps": clip.fps,
-            "frames": frames,
+            "frames": clip.frames,
             "index": clip.index,
             "interpolation": match clip.interpolation { Interpolation::Linear => "LINEAR", Interpolation::Step => "STEP" },
             "format": info.format,
             "source": info.source,
             "in_place": opts.in_place,
-        })),
+    });
+    if clip.subframes > 1 {
+        // Named only where it applies, so that files of one key a frame are as they were.
+        extras["subframes"] = clip.subframes.into();
+    }
+    b.root.push(json::Animation {
+        extensions: None,
+        extras: super::extras(extras),
         channels,
         name: Some(name),
         samplers,

@@ -11,11 +11,13 @@
 //!   skeleton without meshes gets a stick figure of boxes (`<skeleton>_bones`) so that viewers
 //!   show it.
 //! * one animation per requested clip, named after it, with every frame `f` of the clip as a
-//!   key at `f / fps` seconds (LINEAR or STEP as `AnimInfo::interpolation` says), rotations
+//!   key at `f / fps` seconds (LINEAR or STEP as `AnimInfo::interpolation` says; a LINEAR
+//!   clip has `subframes` keys a frame, at `k / (subframes · fps)`, when asked), rotations
 //!   kept in one hemisphere from key to key. Translation and rotation channels exist for
 //!   every bone, scale only where a scale is not 1; a channel whose value never changes has a
 //!   single key at 0 s. `extras` record `fps`, `frames`, the document's animation `index`,
-//!   `format`, `source` and whether root motion was removed (`in_place`).
+//!   `format`, `source`, whether root motion was removed (`in_place`) and, where a clip has
+//!   more than one key a frame, `subframes`.
 
 mod anim;
 mod buffer;
@@ -79,12 +81,15 @@ const BAKE_CHUNK: usize = 64;
 const BAKE_CHUNK_BYTES: u64 = 64 << 20;
 
 /// Split `anims` into runs to bake in parallel.
-fn bake_chunks<'a>(doc: &dyn Document, anims: &'a [usize]) -> Vec<&'a [usize]> {
+fn bake_chunks<'a>(doc: &dyn Document, anims: &'a [usize], subframes: u32) -> Vec<&'a [usize]> {
     let mut out = Vec::new();
     let (mut start, mut bytes) = (0, 0u64);
     for (i, &a) in anims.iter().enumerate() {
-        // A baked frame of a bone: translation, rotation, scale as f32 (40 bytes).
-        let size = doc.animations().get(a).map_or(0, |x| u64::from(x.frames).saturating_mul(x.bones as u64 * 40));
+        // A baked key of a bone: translation, rotation, scale as f32 (40 bytes).
+        let size = doc.animations().get(a).map_or(0, |x| {
+            let per_frame = if x.interpolation == boneyard_core::Interpolation::Linear { subframes.max(1) } else { 1 };
+            u64::from(x.frames).saturating_mul(x.bones as u64 * 40).saturating_mul(u64::from(per_frame))
+        });
         if i > start && (i - start >= BAKE_CHUNK || bytes.saturating_add(size) > BAKE_CHUNK_BYTES) {
             out.push(&anims[start..i]);
             (start, bytes) = (i, 0);
@@ -222,7 +227,7 @@ pub(crate) fn write_with(
     // Clips are baked in parallel, a chunk at a time (bounded memory), and written in order,
     // so the file does not depend on the number of threads.
     let mut names = anim_names.into_iter();
-    for chunk in bake_chunks(doc, anims) {
+    for chunk in bake_chunks(doc, anims, opts.subframes) {
         let baked: Vec<Result<bake::Baked>> = chunk.par_iter().map(|&a| bake::bake(doc, skeleton, a, opts)).collect();
         for ((&a, baked), name) in chunk.iter().zip(baked).zip(names.by_ref()) {
             let baked = match (baked, skipped.as_deref_mut()) {

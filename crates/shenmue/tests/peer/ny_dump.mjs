@@ -8,7 +8,8 @@
 //     surface cues [frame, contact kind])
 //   node ny_dump.mjs PEER_DIR MOTION.BIN pose INDEX...
 //     for each index: {index, name, frames, poses: [[frame, [37 × 16 numbers]]...]} at frames
-//     0, the middle and the last (row-major, row-vector: translation at 12..14)
+//     0, the middle and the last, and between frames at 0.25 and half a frame after the middle
+//     (row-major, row-vector: translation at 12..14)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -42,7 +43,11 @@ if (mode === "meta") {
   const doc = MotnLoader.parse(buf, { sequenceIndices: indices });
   for (const s of doc.sequences) {
     const n = s.durationFrames;
-    const frames = [...new Set([0, Math.floor((n - 1) / 2), n - 1])];
+    const mid = Math.floor((n - 1) / 2);
+    // Between frames too, where the engine evaluates its curves (and an export with
+    // subframes keys them): a quarter in, and half a frame after the middle.
+    const between = n > 1 ? [0.25, Math.min(mid + 0.5, n - 1.5)] : [];
+    const frames = [...new Set([0, mid, n - 1, ...between])];
     const poses = frames.map((f) => [f, evaluateRyoMotnFrame(s, f).genericMatrices.flatMap((m) => Array.from(m))]);
     lines.push(JSON.stringify({ index: s.index, name: s.name, frames: n, poses }));
   }
