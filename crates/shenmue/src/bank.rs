@@ -6,7 +6,8 @@
 //! * the sequence table grows by one slot per appended entry (the `(0,0)` terminator stays
 //!   last) and the attribute word's count (`& 0x0FFF`) with it;
 //! * the action metadata region that follows the table moves down by the table's growth, and
-//!   every metadata offset inside it moves with it (offsets outside it are kept as they are);
+//!   every metadata offset inside it moves with it, those into the terminator slot too (a
+//!   block may begin in its zeros: they move with it); offsets outside it are kept as they are;
 //! * the name-pointer table follows; the names keep their order and the new ones come after
 //!   them, so the first name still starts right after the pointers (new-yokosuka counts the
 //!   entries by that span);
@@ -121,9 +122,11 @@ pub fn rebuild(data: &[u8], m: &MotnFile, seqs: &[NewSequence]) -> Result<Rebuil
         strings_hi = strings_hi.max(p + e.name.len() + 1);
     }
     let grow = L::TABLE_ENTRY * k;
+    // The terminator slot moves with the region (an offset into it reads its zeros).
+    let terminator = table + n * L::TABLE_ENTRY;
     let shift_meta = |o: u32| -> u32 {
         let u = o as usize;
-        if (old_meta_lo..old_names).contains(&u) {
+        if (terminator..old_names).contains(&u) {
             (u + grow) as u32
         } else {
             o

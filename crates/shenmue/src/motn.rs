@@ -78,8 +78,8 @@ pub struct MotnFile {
     /// Bytes after a decoded sequence that no table entry references (the build stamp at
     /// the end of the file excepted), in file order.
     pub gaps: Vec<Gap>,
-    /// Where action metadata may lie: from after the table's terminating slot to the name
-    /// table (absolute offsets).
+    /// Where action metadata may lie: from the table's terminating slot (whose zeros may
+    /// begin a block's header) to the name table (absolute offsets).
     pub meta_region: (usize, usize),
 }
 
@@ -816,8 +816,11 @@ impl MotnFile {
             boneyard_core::limit!(limits, max_total_frames).check(listed_frames, at, "frames the names list")?;
         }
         let blocks: Vec<Block> = parsed.into_iter().filter_map(Result::ok).collect();
-        // Action metadata blocks: each runs to the next one or to the name table.
-        let meta_lo = table_offset as usize + (count + 1) * L::TABLE_ENTRY;
+        // Action metadata blocks: each runs to the next one or to the name table. The region
+        // starts at the table's terminating slot: a block may begin there, its 8 zero bytes the
+        // first of the block's 12-byte header (MOTION.BIN's AKI_AKI_SLOW_RUN_LP and
+        // AKI_AKI_RUN_SLOW_K_LP, whose footstep cues new-yokosuka reads so).
+        let meta_lo = table_offset as usize + count * L::TABLE_ENTRY;
         let meta_hi = name_table_offset as usize;
         // Each entry's action metadata block, as for the sequences: one sort of (offset, entry)
         // keys (a u32 offset), each block running to the next distinct offset.

@@ -39,9 +39,18 @@ fn action_metadata_equals_the_peers() {
     let theirs = peer_lines(&peer, &motion, &["meta".into()]);
     assert_eq!(theirs.len(), f.entries.len());
     let (mut compared, mut hits, mut sounds, mut surfaces) = (0, 0, 0, 0);
+    let peer_read = theirs.iter().filter(|t| !t["meta"].is_null()).count();
     for (e, t) in f.entries.iter().zip(&theirs) {
         assert_eq!(t["name"], e.name.as_str());
-        let Some(a) = e.action() else { continue };
+        let Some(a) = e.action() else {
+            assert!(
+                t["meta"].is_null(),
+                "#{} {}: the peer reads action metadata that boneyard does not",
+                t["index"],
+                e.name
+            );
+            continue;
+        };
         let m = &t["meta"];
         let what = format!("#{} {}", t["index"], e.name);
         assert_eq!(m["offset"].as_u64(), Some(a.offset as u64), "{what}");
@@ -62,9 +71,10 @@ fn action_metadata_equals_the_peers() {
         surfaces += a.surface_cues.len();
     }
     println!(
-        "action metadata: {compared} of {} entries equal the peer's ({hits} with hit-phase frames, {sounds} sound cues, {surfaces} surface cues)",
+        "action metadata: {compared} of {} entries equal the peer's, which reads {peer_read} ({hits} with hit-phase frames, {sounds} sound cues, {surfaces} surface cues)",
         f.entries.len()
     );
+    assert_eq!(compared, peer_read);
     assert!(compared > 1000 && hits > 0 && sounds > 0 && surfaces > 0);
 }
 
@@ -137,4 +147,46 @@ fn every_human_sequence_poses_as_the_peer_does() {
     assert!(human.len() > 1000 && between * 3 > matrices);
     assert!((over_1e4 - between_over_1e4) * 1000 < matrices - between, "at whole frames");
     assert!(between_over_1e4 * 100 < between, "between frames");
+}
+
+/// A sequence appended to MOTION.BIN (the table grows a slot, the metadata region moves 8 bytes
+/// down): the peer reads every old entry's action metadata from the written file as from the
+/// original, 8 bytes further on, including the two blocks that begin in the table's
+/// terminating slot (AKI_AKI_SLOW_RUN_LP's footsteps read as the new entry's table slot before).
+#[test]
+fn an_appended_sequence_keeps_every_entrys_action_metadata_for_the_peer() {
+    let test = "an_appended_sequence_keeps_every_entrys_action_metadata_for_the_peer";
+    let Some((motion, peer)) = setup(test) else { return };
+    let bytes = std::fs::read(&motion).unwrap();
+    let f = MotnFile::parse(&bytes).unwrap();
+    // Any sequence's bytes under a new name: appended.
+    let e = f.entries.iter().position(|e| e.name == "AKI_AKI_RUN_LP").unwrap();
+    let b = &f.blocks[f.entries[e].block];
+    let seq = bytes[b.offset..b.offset + boneyard_shenmue::sequence_len(&f, f.entries[e].block)].to_vec();
+    let new = boneyard_shenmue::NewSequence { name: "BONEYARD_NEW".into(), bytes: seq, meta: 0 };
+    let written = boneyard_shenmue::rebuild(&bytes, &f, &[new]).unwrap();
+    let tmp = tempfile::Builder::new().prefix("boneyard-shenmue-append-").tempdir().unwrap();
+    let out = tmp.path().join("MOTION.BIN");
+    std::fs::write(&out, &written.bytes).unwrap();
+    let before = peer_lines(&peer, &motion, &["meta".into()]);
+    let after = peer_lines(&peer, &out, &["meta".into()]);
+    assert_eq!(after.len(), before.len() + 1);
+    let mut same = 0;
+    for (b, a) in before.iter().zip(&after) {
+        assert_eq!(a["name"], b["name"]);
+        let (mb, ma) = (&b["meta"], &a["meta"]);
+        if mb.is_null() {
+            assert!(ma.is_null(), "{}", b["name"]);
+            continue;
+        }
+        let what = b["name"].as_str().unwrap();
+        assert_eq!(ma["offset"].as_u64(), mb["offset"].as_u64().map(|o| o + 8), "{what}");
+        for k in ["hit", "attack", "sound", "surface"] {
+            assert_eq!(ma[k], mb[k], "{what}: {k}");
+        }
+        same += 1;
+    }
+    let slow_run = before.iter().find(|t| t["name"] == "AKI_AKI_SLOW_RUN_LP").unwrap();
+    assert_eq!(slow_run["meta"]["surface"], serde_json::json!([[8, 3], [20, 4]]));
+    println!("appended one sequence: the peer reads {same} entries' action metadata as before, 8 bytes on");
 }
