@@ -453,6 +453,43 @@ impl GltfSource {
             .collect()
     }
 
+    /// The bones of `target` whose glTF nodes (named as the bones, after `map`) hang from
+    /// another bone's node than the bone's game parent, each as `bone (in the glTF under ...,
+    /// in the game under ...)`; a node under a node that names no bone is said by that node's
+    /// name. Another character's animation with bones of the same names (Zelda's `limb_NN`)
+    /// shows here.
+    pub fn hierarchy_differences(&self, target: &Skeleton, map: &HashMap<String, String>) -> Vec<String> {
+        let bone_of = |n: usize| {
+            self.nodes.get(n).and_then(|x| x.name.as_ref()).and_then(|m| target.find(map.get(m).unwrap_or(m)))
+        };
+        let mut bone_node: Vec<Option<usize>> = vec![None; target.len()];
+        for n in 0..self.nodes.len() {
+            if let Some(b) = bone_of(n) {
+                bone_node[b].get_or_insert(n);
+            }
+        }
+        (0..target.len())
+            .filter_map(|b| {
+                let n = bone_node[b]?;
+                let up = self.nodes.get(n)?.parent;
+                let glb = up.and_then(bone_of);
+                let game = target.bones[b].parent;
+                let in_glb = match (up, glb) {
+                    (_, Some(p)) => target.bones[p].name.clone(),
+                    (Some(u), None) => format!(
+                        "node {} (no bone of the game)",
+                        self.nodes[u].name.clone().unwrap_or_else(|| format!("node{u}"))
+                    ),
+                    (None, None) => "no node".to_string(),
+                };
+                let in_game = game.map_or("no bone".to_string(), |p| target.bones[p].name.clone());
+                (glb != game && (glb.is_some() || game.is_some())).then(|| {
+                    format!("{} (in the glTF under {in_glb}, in the game under {in_game})", target.bones[b].name)
+                })
+            })
+            .collect()
+    }
+
     /// Animation `anim` as a clip for skeleton `target` at `fps` frames per second, nodes renamed
     /// by `map` (glTF name → target bone name) before matching. Warnings tell what was left out.
     pub fn clip(
@@ -491,6 +528,32 @@ impl GltfSource {
                     ch.property,
                     i / per.max(1)
                 )));
+            }
+            // Rotations must be unit quaternions (glTF 2.0): a key of another length is made
+            // unit and said.
+            if ch.property == "rotation" {
+                let per = if ch.interpolation == Interpolation::CubicSpline { 12 } else { 4 };
+                let at = if per == 12 { 4 } else { 0 };
+                let lengths: Vec<f64> = ch
+                    .values
+                    .chunks_exact(per)
+                    .map(|k| k[at..at + 4].iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>().sqrt())
+                    .collect();
+                // (Keys of length 0 are said where the rest rotation stands in for them.)
+                let off: Vec<usize> =
+                    (0..lengths.len()).filter(|&k| lengths[k] > 1e-6 && (lengths[k] - 1.0).abs() > 1e-3).collect();
+                if let Some(&k) = off.first() {
+                    warnings.push(Warning::in_file(
+                        &self.file,
+                        format!(
+                            "clip {:?}: bone {bone:?}: {} of its {} rotation keys are not unit quaternions (key {k} has length {:.4}); made unit, as glTF requires them",
+                            a.name,
+                            off.len(),
+                            lengths.len(),
+                            lengths[k]
+                        ),
+                    ));
+                }
             }
         }
         // glTF 2.0: within one animation, a node's path is the target of one channel at most
@@ -566,25 +629,7 @@ impl GltfSource {
         // A bone whose node hangs from another bone's in the glTF than in the game: the clip's
         // local rotations are written as they are, and the game composes them down its own
         // hierarchy, so it plays otherwise than the editor showed it.
-        let node_bone = |n: usize| {
-            self.nodes.get(n).and_then(|x| x.name.as_ref()).and_then(|m| target.find(map.get(m).unwrap_or(m)))
-        };
-        let moved: Vec<String> = (0..target.len())
-            .filter_map(|b| {
-                let n = bone_node[b]?;
-                let glb = self.nodes.get(n)?.parent.and_then(node_bone);
-                let game = target.bones[b].parent;
-                let name = |p: Option<usize>| p.map_or("none".to_string(), |p| target.bones[p].name.clone());
-                (glb != game && (glb.is_some() || game.is_some())).then(|| {
-                    format!(
-                        "{} (in the glTF under {}, in the game under {})",
-                        target.bones[b].name,
-                        name(glb),
-                        name(game)
-                    )
-                })
-            })
-            .collect();
+        let moved = self.hierarchy_differences(target, map);
         if !moved.is_empty() {
             warnings.push(Warning::in_file(
                 &self.file,
@@ -851,10 +896,21 @@ fn sample(c: &SourceChannel, t: f64, fps: f64) -> Vec<f32> {
     }
 }
 
-/// Shortest-path spherical interpolation in double precision.
+/// Shortest-path spherical interpolation in double precision, of the keys made unit first
+/// (glTF requires unit quaternions; a key of another length, warned about by `clip`, was
+/// interpolated as it was: 25.7° where its rotation's slerp has 36.4°).
 fn slerp(a: &[f32], b: &[f32], u: f64) -> Vec<f32> {
-    let a: Vec<f64> = a.iter().map(|&x| x as f64).collect();
-    let mut b: Vec<f64> = b.iter().map(|&x| x as f64).collect();
+    let unit = |q: &[f32]| -> Vec<f64> {
+        let v: Vec<f64> = q.iter().map(|&x| x as f64).collect();
+        let len = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if len > 0.0 {
+            v.iter().map(|x| x / len).collect()
+        } else {
+            v
+        }
+    };
+    let a = unit(a);
+    let mut b = unit(b);
     let mut d: f64 = (0..4).map(|i| a[i] * b[i]).sum();
     if d < 0.0 {
         b.iter_mut().for_each(|x| *x = -*x);
@@ -991,5 +1047,48 @@ mod tests {
         assert_eq!(sample(&c, 0.99, 60.0), vec![0.0, 0.0, 0.0]);
         let q = slerp(&[0.0, 0.0, 0.0, 1.0], &[0.0, 0.0, 1.0, 0.0], 0.5);
         assert!((q[2] - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-6 && (q[3] - q[2]).abs() < 1e-6);
+    }
+
+    /// Keys that are not unit quaternions (3·q: glTF requires unit ones) are made unit before
+    /// they are interpolated, and said. Worked by hand: half
+    /// way between the identity and 60° about Z is 30° about Z, q = (0, 0, sin 15°, cos 15°),
+    /// whatever length the keys had (unnormalised, the slerp's cosine was 7.8: no rotation).
+    #[test]
+    fn rotation_keys_are_made_unit() {
+        let (s15, c15) = (15f64.to_radians().sin(), 15f64.to_radians().cos());
+        let (s30, c30) = (30f64.to_radians().sin() as f32, 30f64.to_radians().cos() as f32);
+        let q = slerp(&[0.0, 0.0, 0.0, 3.0], &[0.0, 0.0, 3.0 * s30, 3.0 * c30], 0.5);
+        assert!((f64::from(q[2]) - s15).abs() < 1e-6 && (f64::from(q[3]) - c15).abs() < 1e-6, "{q:?}");
+        let bone = |name: &str, parent| boneyard_core::Bone { name: name.into(), parent, rest: Transform::IDENTITY };
+        let skeleton = Skeleton::new("s", vec![bone("root", None), bone("arm", Some(0))]).unwrap();
+        let node = |name: &str, parent| SourceNode { name: Some(name.into()), rest: Transform::IDENTITY, parent };
+        let source = |values: Vec<f32>| GltfSource {
+            file: "t.glb".into(),
+            nodes: vec![node("root", None), node("arm", Some(0))],
+            animations: vec![SourceAnimation {
+                name: "a".into(),
+                channels: vec![SourceChannel {
+                    node: 1,
+                    property: "rotation",
+                    interpolation: Interpolation::Linear,
+                    times: vec![0.0, 1.0],
+                    values,
+                }],
+            }],
+            warnings: Vec::new(),
+            skeletons: Vec::new(),
+        };
+        let mut warnings = Vec::new();
+        let clip = source(vec![0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 3.0 * s30, 3.0 * c30])
+            .clip(0, &skeleton, 2.0, &HashMap::new(), &mut warnings)
+            .unwrap();
+        let r = clip.poses[1][1].rotation;
+        assert!((f64::from(r.z) - s15).abs() < 1e-6 && (f64::from(r.w) - c15).abs() < 1e-6, "{r:?}");
+        assert!(
+            warnings.iter().any(|w| w
+                .message
+                .contains("2 of its 2 rotation keys are not unit quaternions (key 0 has length 3.0000)")),
+            "{warnings:?}"
+        );
     }
 }

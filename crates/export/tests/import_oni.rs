@@ -631,3 +631,47 @@ fn late_keys_and_zero_rotations_are_said() {
         "{warnings:?}"
     );
 }
+
+/// `--like` a longer animation (the walk's 40 frames, its events per OniSplit's XML: footsteps
+/// 5 15 25 35, sounds at 5 and 20, damage at 30, a particle 10..20, a blur 12..18, atomic
+/// 10..20, action frame 14, invulnerable 2..4) for a clip of its first 10 frames: what starts
+/// past frame 9 is left out, ranges past it end by it (one wholly past: 0..0, a new clip's),
+/// each said; what is kept is said to be at the walk's frames (they were all copied, past
+/// the clip's end).
+#[test]
+fn like_events_past_a_shorter_clips_end_are_left_out_and_said() {
+    let Some((walk, body)) = paths("like_events_past_a_shorter_clips_end") else { return };
+    let (orig, glb) = original(&walk, &body);
+    assert_eq!(orig.footsteps.iter().map(|f| f[0]).collect::<Vec<_>>(), [5, 15, 25, 35]);
+    assert_eq!((orig.atomic, orig.action_frame, orig.invulnerable), ([10, 20], 14, [2, 4]));
+    let target = boneyard_oni::open_paths(&[body.as_path()]).unwrap();
+    let d: &dyn boneyard_core::Document = &target;
+    let src = GltfSource::read("walk19.glb", &glb, None).unwrap();
+    let mut clip = src.clip(0, &d.skeletons()[0].skeleton, 60.0, &HashMap::new(), &mut Vec::new()).unwrap();
+    clip.poses.truncate(10);
+    clip.name = "walk_short".into();
+    let into = vec![InputFile::read(&body).unwrap(), InputFile::read(&walk).unwrap()];
+    let opts =
+        ImportOptions { like: Some(CLIP.into()), skeleton: Some("TRBSfixture_body19".into()), ..Default::default() };
+    let out = boneyard_oni::Oni.import_clips(into, &[clip], &opts, &boneyard_core::DiskCompanions::default()).unwrap();
+    let back = read_back(&out);
+    assert_eq!(back.frames, 10);
+    assert_eq!(back.footsteps.iter().map(|f| f[0]).collect::<Vec<_>>(), [5]);
+    assert_eq!(back.sounds.iter().map(|s| s.1).collect::<Vec<_>>(), [5]);
+    assert!(back.damages.is_empty() && back.particles.is_empty() && back.blurs.is_empty());
+    assert_eq!((back.atomic, back.action_frame, back.invulnerable), ([0, 0], -1, [2, 4]));
+    let said: Vec<&str> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+    for want in [
+        "3 of its 4 footsteps past the clip's last frame 9 left out",
+        "1 of its 2 sounds past",
+        "1 of its 1 damage frames past",
+        "1 of its 1 particles past",
+        "1 of its 1 blurs past",
+        "atomic 10..20 now 0..0",
+        "its action frame 14 is past the clip's last frame 9: none written",
+        "its attacks reach frame 15",
+        "has 40 frames, the clip 10: its events are kept at its own frames, not retimed (footsteps at 5; sounds at 5; attacks from 12; invulnerable 2..4)",
+    ] {
+        assert!(said.iter().any(|m| m.contains(want)), "{want:?} not in {said:#?}");
+    }
+}

@@ -321,23 +321,22 @@ pub fn clip_to_tram(
                     format!("attacks and extents are copied from --like {}, not recomputed for the new motion", l.name),
                 );
             }
-            let late = l
-                .attacks
-                .iter()
-                .map(|a| a.last_frame as usize)
-                .chain(l.particles.iter().map(|p| p.stop as usize))
-                .chain(l.footsteps.iter().map(|f| f[0] as usize))
-                .chain(l.sounds.iter().map(|s| s.1 as usize))
-                .max();
-            if late.is_some_and(|f| f >= frames) {
-                warn(
-                    warnings,
-                    format!(
-                        "--like {} has events up to frame {}, past the clip's {frames} frames",
-                        l.name,
-                        late.unwrap_or(0)
-                    ),
-                );
+            for said in fit_events(&mut tr, frames) {
+                warn(warnings, format!("--like {}: {said}", l.name));
+            }
+            if l.frames != frames {
+                let events = event_frames(&tr);
+                if !events.is_empty() {
+                    warn(
+                        warnings,
+                        format!(
+                            "--like {} has {} frames, the clip {frames}: its events are kept at its own frames, not retimed ({})",
+                            l.name,
+                            l.frames,
+                            events.join("; ")
+                        ),
+                    );
+                }
             }
             if l.duration as usize == l.frames {
                 tr.duration = frames as u16;
@@ -479,6 +478,96 @@ pub fn import_clips(
         });
     }
     Ok(out)
+}
+
+/// The frames of `tr`'s events, by kind (`footsteps 5, 15`; `action frame 14`...), for the
+/// warning that a clip of another length keeps them where they were.
+fn event_frames(tr: &crate::tram::Tram) -> Vec<String> {
+    let list = |v: Vec<u16>| v.iter().map(u16::to_string).collect::<Vec<_>>().join(", ");
+    let mut out = Vec::new();
+    let mut kind = |name: &str, v: Vec<u16>| {
+        if !v.is_empty() {
+            out.push(format!("{name} {}", list(v)));
+        }
+    };
+    kind("footsteps at", tr.footsteps.iter().map(|f| f[0]).collect());
+    kind("sounds at", tr.sounds.iter().map(|s| s.1).collect());
+    kind("damage taken at", tr.damages.iter().map(|d| d[1]).collect());
+    kind("particles from", tr.particles.iter().map(|p| p.start).collect());
+    kind("blurs from", tr.blurs.iter().map(|b| b.first_frame).collect());
+    kind("attacks from", tr.attacks.iter().map(|a| a.first_frame).collect());
+    if tr.action_frame >= 0 {
+        out.push(format!("action frame {}", tr.action_frame));
+    }
+    if tr.atomic != [0, 0] {
+        out.push(format!("atomic {}..{}", tr.atomic[0], tr.atomic[1]));
+    }
+    if tr.invulnerable != [0, 0] {
+        out.push(format!("invulnerable {}..{}", tr.invulnerable[0], tr.invulnerable[1]));
+    }
+    out
+}
+
+/// Events copied from `--like` that fall past the clip's last frame: those that start past it
+/// are dropped (footsteps, sounds, damage, particles, blurs; the action frame becomes none),
+/// ranges that end past it end on it (particles, blurs, atomic, invulnerable). Attacks are kept
+/// as they are (their extents and bounds index them), said when they reach past it. Each
+/// change is returned, said (they were copied past a shortened clip's end with one warning).
+fn fit_events(tr: &mut crate::tram::Tram, frames: usize) -> Vec<String> {
+    let last = frames.saturating_sub(1).min(usize::from(u16::MAX)) as u16;
+    let mut said = Vec::new();
+    let left_out = |what: &str, before: usize, after: usize, said: &mut Vec<String>| {
+        if before != after {
+            said.push(format!("{} of its {before} {what} past the clip's last frame {last} left out", before - after));
+        }
+    };
+    let n = tr.footsteps.len();
+    tr.footsteps.retain(|f| f[0] <= last);
+    left_out("footsteps", n, tr.footsteps.len(), &mut said);
+    let n = tr.sounds.len();
+    tr.sounds.retain(|s| s.1 <= last);
+    left_out("sounds", n, tr.sounds.len(), &mut said);
+    let n = tr.damages.len();
+    tr.damages.retain(|d| d[1] <= last);
+    left_out("damage frames", n, tr.damages.len(), &mut said);
+    let n = tr.particles.len();
+    tr.particles.retain(|p| p.start <= last);
+    left_out("particles", n, tr.particles.len(), &mut said);
+    let n = tr.blurs.len();
+    tr.blurs.retain(|b| b.first_frame <= last);
+    left_out("blurs", n, tr.blurs.len(), &mut said);
+    let mut ended = Vec::new();
+    for p in tr.particles.iter_mut().filter(|p| p.stop > last) {
+        ended.push(format!("particle {} stopped at {}", p.name, p.stop));
+        p.stop = last;
+    }
+    for b in tr.blurs.iter_mut().filter(|b| b.last_frame > last) {
+        ended.push(format!("blur ended at {}", b.last_frame));
+        b.last_frame = last;
+    }
+    // A range that starts past the end becomes a new clip's (0..0).
+    let fit = |r: [u16; 2]| if r[0] > last { [0, 0] } else { [r[0], r[1].min(last)] };
+    if tr.atomic[1] > last {
+        let now = fit(tr.atomic);
+        ended.push(format!("atomic {}..{} now {}..{}", tr.atomic[0], tr.atomic[1], now[0], now[1]));
+        tr.atomic = now;
+    }
+    if u16::from(tr.invulnerable[1]) > last {
+        let now = fit(tr.invulnerable.map(u16::from)).map(|v| v as u8);
+        ended.push(format!("invulnerable {}..{} now {}..{}", tr.invulnerable[0], tr.invulnerable[1], now[0], now[1]));
+        tr.invulnerable = now;
+    }
+    if !ended.is_empty() {
+        said.push(format!("ranges past the clip's last frame {last} end by it: {}", ended.join(", ")));
+    }
+    if tr.action_frame >= 0 && tr.action_frame as usize > usize::from(last) {
+        said.push(format!("its action frame {} is past the clip's last frame {last}: none written", tr.action_frame));
+        tr.action_frame = -1;
+    }
+    if let Some(a) = tr.attacks.iter().map(|a| a.last_frame).max().filter(|&f| f > last) {
+        said.push(format!("its attacks reach frame {a}, past the clip's last frame {last}: kept as it has them (their extents are indexed by them)"));
+    }
+    said
 }
 
 #[cfg(test)]

@@ -134,7 +134,34 @@ pub fn run(req: &Request) -> Result<()> {
                 .in_file(into[0].name())
                 .into())
         }
-        None => best_skeleton(d, &sources, &map, &mut warnings),
+        None => {
+            let (best, foreign) = best_skeleton(d, &sources, &map, &mut warnings);
+            // Another character's animation (its skeleton is not in the --into files, and its
+            // bones, though named alike, hang otherwise: Zelda's `limb_NN`) is refused unless
+            // asked for by --skeleton or --map (object_zl2's clip had been written into
+            // object_dekunuts, exit 0).
+            if let (Some(claimed), None) = (foreign, &req.map) {
+                let target = &d.skeletons()[best];
+                let differ: Vec<String> =
+                    sources.iter().flat_map(|s| s.hierarchy_differences(&target.skeleton, &map)).collect();
+                if !differ.is_empty() {
+                    let mut shown: Vec<&str> = differ.iter().map(String::as_str).take(3).collect();
+                    let more = format!("and {} more", differ.len().saturating_sub(3));
+                    if differ.len() > 3 {
+                        shown.push(&more);
+                    }
+                    return Err(boneyard_core::Error::unplaced(format!(
+                        "the glTF was exported from skeleton {claimed}, which the --into files do not hold, and its bones hang otherwise than those of {} ({}), the skeleton its nodes name most: {}. Another skeleton's animation would play as nonsense; nothing written (--skeleton ID imports onto a skeleton regardless, --map renames the glTF's nodes)",
+                        target.id,
+                        target.name,
+                        shown.join("; ")
+                    ))
+                    .in_file(sources.first().map_or(String::new(), |s| s.file.clone()))
+                    .into());
+                }
+            }
+            best
+        }
     };
     let target = &d.skeletons()[sk];
     // A map entry that can match nothing is said (a misspelt name read as no entry at all).
@@ -199,7 +226,7 @@ pub fn run(req: &Request) -> Result<()> {
     warnings.extend(imported.warnings.iter().cloned());
     if !req.json {
         // What the writing guessed or changed, every one; then what reading the game's files
-        // said, as `list` would (the first few and a count: MOTION.BIN's 34 each time).
+        // said, as `list` would (the first few and a count: MOTION.BIN's 32 each time).
         for w in &warnings {
             crate::progress::eprint(&format!("boneyard: warning: {w}"));
         }
@@ -328,13 +355,14 @@ pub fn run(req: &Request) -> Result<()> {
 /// another came from); else the one whose bones the glTF's nodes name most (after `--map`), the
 /// first where none is named more (an editor's round trip may drop the extras: the Redead's
 /// clips then went to the Gibdo's skeleton, the file's first, and were refused). Said on stderr
-/// when the glTF chose; a warning when the extras name a skeleton the files lack.
+/// when the glTF chose; a warning when the extras name a skeleton the files lack, whose id is
+/// returned with the choice.
 fn best_skeleton(
     d: &dyn Document,
     sources: &[GltfSource],
     map: &HashMap<String, String>,
     warnings: &mut Vec<Warning>,
-) -> usize {
+) -> (usize, Option<String>) {
     let skeletons = d.skeletons();
     let claimed: Vec<&String> = sources.iter().flat_map(|s| &s.skeletons).collect();
     let named = claimed.iter().find_map(|id| skeletons.iter().position(|k| &&k.id == id));
@@ -346,7 +374,7 @@ fn best_skeleton(
                 s.id, s.name
             ));
         }
-        return k;
+        return (k, None);
     }
     let nodes: std::collections::HashSet<&str> = sources
         .iter()
@@ -366,6 +394,7 @@ fn best_skeleton(
                 s.skeleton.bones.len()
             ),
         ));
+        return (best, Some(first.to_string()));
     } else if skeletons.len() > 1 && best != 0 {
         let s = &skeletons[best];
         crate::progress::note(&format!(
@@ -376,7 +405,7 @@ fn best_skeleton(
             s.skeleton.bones.len()
         ));
     }
-    best
+    (best, None)
 }
 
 #[cfg(test)]
