@@ -57,7 +57,7 @@ fn restore_sigpipe() {
 }
 
 /// 2 for usage errors (asking for something that is not there), 1 for invalid input.
-fn exit_code(e: &anyhow::Error) -> u8 {
+pub(crate) fn exit_code(e: &anyhow::Error) -> u8 {
     if e.downcast_ref::<args::UsageError>().is_some() {
         return 2;
     }
@@ -68,7 +68,7 @@ fn exit_code(e: &anyhow::Error) -> u8 {
 }
 
 /// An error and its causes on one line.
-fn one_line(e: &anyhow::Error) -> String {
+pub(crate) fn one_line(e: &anyhow::Error) -> String {
     let mut s = String::new();
     for (i, cause) in e.chain().enumerate() {
         if i > 0 {

@@ -39,7 +39,7 @@ use crate::motn::MotnFile;
 use crate::rig::{RigPlan, HUMAN_RIG};
 use boneyard_core::Warning;
 use boneyard_core::{Clip, Document, Error, ImportOptions, Imported, ImportedAnim, ImportedFile, InputFile, Result};
-use glam::{DMat3, DMat4, DVec3};
+use glam::{DMat3, DMat4, DQuat, DVec3};
 use serde_json::json;
 use std::f64::consts::TAU;
 
@@ -50,6 +50,9 @@ pub const WARN_CONTROL_ERROR: f64 = 5e-3;
 /// A knee or elbow closer than this (metres) to the line from its limb's root to its target
 /// leaves the pole to the upper bone's own axes (the plane it bends in is then noise).
 pub const MIN_BEND: f64 = 0.01;
+/// A bent limb's target this far (metres) off its lower bone's end is a pose the rig cannot
+/// hold ([`Strain`]).
+pub const STRAIN: f64 = 1e-3;
 /// Longest sequence name written (the reader reads 63 characters and the NUL). A fact of the format, not a `Limits` field.
 pub const MAX_NAME: usize = 63;
 
@@ -75,6 +78,27 @@ pub struct HumanTargets {
     pub positions: Vec<Vec<DVec3>>,
     /// Bones whose translations or scales the rig does not hold.
     pub not_kept: Vec<String>,
+    /// Per frame, every control's world rotation in the clip's FK pose (what the bones'
+    /// rotation error is measured against).
+    pub rotations: Vec<Vec<DQuat>>,
+    /// Two-bone limbs the pose holds bent with the target off the lower bone's end: what the
+    /// rig cannot play (it bends the limb or reaches past it, not both).
+    pub strained: Vec<Strain>,
+}
+
+/// A two-bone limb whose target the clip's pose holds off the lower bone's end while the limb
+/// is bent (see [`HumanTargets::strained`]): a stretched limb an editor interpolated (a kick
+/// retimed: the foot target's translation and the knee's rotation blended apart).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Strain {
+    /// The lower bone (shin, forearm).
+    pub lower: String,
+    /// The target (foot, hand target).
+    pub target: String,
+    /// The largest distance (metres) of the target from where the lower bone ends.
+    pub max_m: f64,
+    /// The first and last frame it happens at, and at how many frames.
+    pub frames: (usize, usize, usize),
 }
 
 /// `Rz · Ry · Rx` angles (radians, x, y, z) of a rotation matrix; the principal solution
@@ -112,6 +136,18 @@ fn rot3(m: &DMat4) -> DMat3 {
     DMat3::from_mat4(*m)
 }
 
+/// `m`'s columns made unit (a pose's scale taken out, so that its rotation can be read).
+fn orthonormal(m: &DMat3) -> DMat3 {
+    DMat3::from_cols(m.x_axis.normalize_or_zero(), m.y_axis.normalize_or_zero(), m.z_axis.normalize_or_zero())
+}
+
+/// The angle (radians) between two rotations, well-conditioned near 0 (4·atan2(|a − b|,
+/// |a + b|) in one hemisphere; an acos of the dot product is only good to 1e-4 there in f32).
+fn angle_between(a: DQuat, b: DQuat) -> f64 {
+    let b = if a.dot(b) < 0.0 { -b } else { b };
+    4.0 * (a - b).length().atan2((a + b).length())
+}
+
 /// Turn `w`'s rotation about `axis` (unit) so that its Z axis, made perpendicular to `axis`,
 /// points along `want` (perpendicular to `axis`, unit); `w` unchanged when either is degenerate.
 fn roll_pole(w: &DMat4, axis: DVec3, want: DVec3) -> DMat4 {
@@ -136,6 +172,10 @@ pub fn human_targets(clip: &Clip) -> Result<HumanTargets> {
     let mut positions = Vec::with_capacity(frames);
     let mut target_pos: Vec<Vec<DVec3>> = vec![Vec::with_capacity(frames); n];
     let mut not_kept = std::collections::BTreeSet::new();
+    let mut rotations = Vec::with_capacity(frames);
+    let limbs: Vec<(usize, usize, usize)> =
+        (0..n).filter_map(|r| plan.chain(r).and_then(|(u, l, t)| Some((u, l?, t)))).collect();
+    let mut strain: Vec<Option<(f64, usize, usize, usize)>> = vec![None; limbs.len()];
     // The two-bone targets: their world positions are written (the solver reaches for them
     // whether or not the limb spans them), so their translations are kept.
     let reached: Vec<usize> = (0..n).filter_map(|r| plan.chain(r).filter(|c| c.1.is_some()).map(|c| c.2)).collect();
@@ -153,6 +193,21 @@ pub fn human_targets(clip: &Clip) -> Result<HumanTargets> {
         }
         let mut w: Vec<DMat4> = boneyard_core::fk::world_matrices(&skel, pose).iter().map(|m| m.as_dmat4()).collect();
         positions.push(w.iter().map(|m| m.w_axis.truncate()).collect::<Vec<_>>());
+        rotations.push(w.iter().map(|m| DQuat::from_mat3(&orthonormal(&rot3(m)))).collect::<Vec<_>>());
+        // A bent limb whose target is off its lower bone's end (the rig's solve has it there).
+        for (k, &(upper, lower, target)) in limbs.iter().enumerate() {
+            let origin = w[upper].w_axis.truncate();
+            let (joint, end) = (w[lower].w_axis.truncate(), w[target].w_axis.truncate());
+            let Some(axis) = (end - origin).try_normalize() else { continue };
+            let knee = joint - origin;
+            let bent = (knee - axis * knee.dot(axis)).length() >= MIN_BEND;
+            let off = ((end - joint).length() - DVec3::from(HUMAN_RIG[target].position.map(f64::from)).length()).abs();
+            if bent && off > STRAIN {
+                let f = positions.len() - 1;
+                let e = strain[k].get_or_insert((0.0, f, f, 0));
+                *e = (e.0.max(off), e.1, f, e.3 + 1);
+            }
+        }
         // The poles: the solver roots' rolls about their root→target axes.
         for r in 0..n {
             let Some((upper, lower, target)) = plan.chain(r) else { continue };
@@ -226,7 +281,20 @@ pub fn human_targets(clip: &Clip) -> Result<HumanTargets> {
             }
         }
     }
-    Ok(HumanTargets { channels, positions, not_kept: not_kept.into_iter().collect() })
+    let strained = limbs
+        .iter()
+        .zip(strain)
+        .filter_map(|(&(_, lower, target), s)| {
+            let (max_m, first, last, count) = s?;
+            Some(Strain {
+                lower: HUMAN_RIG[lower].name.to_string(),
+                target: HUMAN_RIG[target].name.to_string(),
+                max_m,
+                frames: (first, last, count),
+            })
+        })
+        .collect();
+    Ok(HumanTargets { channels, positions, not_kept: not_kept.into_iter().collect(), rotations, strained })
 }
 
 /// The sequence name of a clip: its name with characters other than ASCII letters, digits and
@@ -294,9 +362,11 @@ pub fn family_targets(clip: &Clip, skeleton: &boneyard_core::Skeleton) -> HumanT
     let mut positions = Vec::with_capacity(clip.frames());
     let mut rot: Vec<Vec<[f64; 3]>> = vec![Vec::with_capacity(clip.frames()); n];
     let mut not_kept = std::collections::BTreeSet::new();
+    let mut rotations = Vec::with_capacity(clip.frames());
     for pose in &clip.poses {
         let w = boneyard_core::fk::world_matrices(skeleton, pose);
         positions.push(w.iter().map(|m| m.w_axis.truncate().as_dvec3()).collect::<Vec<_>>());
+        rotations.push(w.iter().map(|m| DQuat::from_mat3(&orthonormal(&rot3(&m.as_dmat4())))).collect::<Vec<_>>());
         for (c, t) in pose.iter().enumerate().take(n) {
             if (t.scale - glam::Vec3::ONE).abs().max_element() > 1e-4 {
                 not_kept.insert(skeleton.bones[c].name.clone());
@@ -325,7 +395,7 @@ pub fn family_targets(clip: &Clip, skeleton: &boneyard_core::Skeleton) -> HumanT
             }
         }
     }
-    HumanTargets { channels, positions, not_kept: not_kept.into_iter().collect() }
+    HumanTargets { channels, positions, not_kept: not_kept.into_iter().collect(), rotations, strained: Vec::new() }
 }
 
 /// Encode one clip on the human rig (see the module docs).
@@ -519,6 +589,17 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
             ))
             .in_file(&clip.source));
         }
+        for st in &enc.targets.strained {
+            let (first, last, count) = st.frames;
+            out.warnings.push(Warning::in_file(&clip.source, format!(
+                "clip {:?}: at {count} frame{} ({first}..{last}) the glTF holds {} up to {:.1} mm off the end of {} with the limb bent, which the rig cannot play (it bends the limb or reaches past it, not both): the game reaches the target and bends the limb otherwise (a stretched limb interpolated by an editor, as when a kick is retimed)",
+                clip.name,
+                if count == 1 { "" } else { "s" },
+                st.target,
+                st.max_m * 1e3,
+                st.lower
+            )));
+        }
         if !enc.targets.not_kept.is_empty() {
             out.warnings.push(Warning::in_file(&clip.source, format!(
                 "clip {:?}: the rig animates rotations, the root and the IK targets only; the translations (bone lengths) or scales of {} are not kept",
@@ -535,7 +616,8 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
     let short = boneyard_core::text::file_name(&fname).to_string();
     let errors = read_back(&file.data, &m, &rebuilt, &encoded, &short)?;
     let mut anims = Vec::new();
-    for ((enc, p), (err, far)) in encoded.iter().zip(&rebuilt.placed).zip(errors) {
+    for ((enc, p), back) in encoded.iter().zip(&rebuilt.placed).zip(errors) {
+        let (err, far) = (back.max_control_error, &back.far);
         let clip_name = &enc.spec.name;
         if !p.replaced {
             out.warnings.push(Warning::in_file(
@@ -596,6 +678,11 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
         extra.insert("max_position_error_m".into(), json!(enc.max_position_error));
         extra.insert("max_rotation_error_rad".into(), json!(enc.max_rotation_error));
         extra.insert("max_control_error_m".into(), json!(err));
+        extra.insert("max_bone_rotation_error_rad".into(), json!(back.max_rotation_error));
+        extra.insert(
+            "max_bone_rotation_error_at".into(),
+            json!({"bone": back.most_turned.0, "frame": back.most_turned.1}),
+        );
         extra.insert("bytes".into(), json!(enc.bytes.len()));
         extra.insert("skeleton".into(), json!(info.id));
         extra.insert("controller_family".into(), json!(target.flag_high()));
@@ -617,15 +704,21 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
     Ok(out)
 }
 
-/// Read the written file back (see the module docs); per clip, the largest control error
-/// and the controls past [`WARN_CONTROL_ERROR`].
-fn read_back(
-    old: &[u8],
-    m: &MotnFile,
-    r: &bank::Rebuilt,
-    enc: &[EncodedClip],
-    file: &str,
-) -> Result<Vec<(f64, Vec<String>)>> {
+/// What the rig does with a written clip, against the clip's FK pose.
+struct ReadBack {
+    /// The largest distance (metres) of any control from where the pose has it.
+    max_control_error: f64,
+    /// The controls farther than [`WARN_CONTROL_ERROR`] at some frame.
+    far: Vec<String>,
+    /// The largest angle (radians) of any control's world rotation from the pose's, the
+    /// solvers' roots aside.
+    max_rotation_error: f64,
+    /// The control and frame of that angle.
+    most_turned: (String, usize),
+}
+
+/// Read the written file back (see the module docs); per clip, what the rig does with it.
+fn read_back(old: &[u8], m: &MotnFile, r: &bank::Rebuilt, enc: &[EncodedClip], file: &str) -> Result<Vec<ReadBack>> {
     let bad =
         |msg: String| Error::unplaced(format!("the written file does not read back as written: {msg}")).in_file(file);
     let doc = crate::open_bytes(&[(file.to_string(), &r.bytes[..])]).map_err(|e| bad(e.to_string()))?;
@@ -681,14 +774,31 @@ fn read_back(
         if !same {
             return Err(bad(format!("{}: the curves read are not the keys written", e.spec.name)));
         }
-        // The rig from the written file at every frame, against the clip's FK pose.
+        // The rig from the written file at every frame, against the clip's FK pose: every
+        // control's position, and the rotation of every control but the solvers' roots (whose
+        // rotations carry the poles: rolled so the limbs bend as the pose has them).
         let mut worst = 0f64;
+        let mut turned = (0f64, 0usize, 0usize);
         let mut far = std::collections::BTreeSet::new();
+        let roots: Vec<bool> = match doc.animations()[p.entries[0]].skeleton {
+            Some(0) => (0..HUMAN_RIG.len()).map(|c| RigPlan::human().chain(c).is_some()).collect(),
+            _ => Vec::new(),
+        };
         for (f, want) in e.targets.positions.iter().enumerate() {
             let sk = doc.animations()[p.entries[0]]
                 .skeleton
                 .ok_or_else(|| bad(format!("{} has no skeleton", e.spec.name)))?;
             let world = doc.pose(sk, Some(p.entries[0]), f as f64)?;
+            for (c, (w, q)) in world.iter().zip(&e.targets.rotations[f]).enumerate() {
+                if roots.get(c).copied().unwrap_or(false) {
+                    continue;
+                }
+                let got = DQuat::from_mat3(&orthonormal(&DMat3::from_mat4(w.as_dmat4())));
+                let a = angle_between(got, *q);
+                if a > turned.0 {
+                    turned = (a, c, f);
+                }
+            }
             for (c, (w, t)) in world.iter().zip(want).enumerate() {
                 let d = (w.w_axis.truncate().as_dvec3() - *t).length();
                 if !d.is_finite() {
@@ -701,10 +811,13 @@ fn read_back(
             }
         }
         let names = doc.skeletons()[doc.animations()[p.entries[0]].skeleton.unwrap_or(0)].skeleton.bones.clone();
-        out.push((
-            worst,
-            far.into_iter().map(|c| names.get(c).map_or(format!("control {c}"), |b| b.name.clone())).collect(),
-        ));
+        let name = |c: usize| names.get(c).map_or(format!("control {c}"), |b| b.name.clone());
+        out.push(ReadBack {
+            max_control_error: worst,
+            far: far.into_iter().map(name).collect(),
+            max_rotation_error: turned.0,
+            most_turned: (name(turned.1), turned.2),
+        });
     }
     Ok(out)
 }

@@ -75,6 +75,32 @@ pub fn parse_tolerance(s: &str) -> Result<f64> {
 }
 
 pub fn run(req: &Request) -> Result<()> {
+    let mut warnings: Vec<Warning> = Vec::new();
+    let result = write(req, &mut warnings);
+    // A program asking for JSON gets JSON when the import fails too: the error (as stderr has
+    // it, with the exit status) and every warning said before it (they reached stderr only).
+    if let (Err(e), true) = (&result, req.json) {
+        let w: Vec<_> = warnings
+            .iter()
+            .map(|w| {
+                let mut v = crate::json::warning(w);
+                if let Some(m) = v.as_object_mut() {
+                    m.insert("from".into(), json!("import"));
+                }
+                v
+            })
+            .collect();
+        super::print_json(&json!({
+            "written": [],
+            "warnings": w,
+            "error": {"message": crate::one_line(e), "exit": crate::exit_code(e)},
+        }))?;
+    }
+    result
+}
+
+/// The import, every warning into `warnings` as it is said.
+fn write(req: &Request, warnings: &mut Vec<Warning>) -> Result<()> {
     // The target: the --into files, one document of one family (read as every command
     // reads its files).
     let mut units = crate::inputs::plan(&req.into)?.into_units()?;
@@ -112,7 +138,6 @@ pub fn run(req: &Request) -> Result<()> {
     };
 
     // The clips.
-    let mut warnings: Vec<Warning> = Vec::new();
     let mut sources = Vec::new();
     // A glTF given twice is read once, as every command reads its inputs (its clips were
     // written twice: exit 1, "a second clip would also be written as ...").
@@ -135,7 +160,7 @@ pub fn run(req: &Request) -> Result<()> {
                 .into())
         }
         None => {
-            let (best, foreign) = best_skeleton(d, &sources, &map, &mut warnings);
+            let (best, foreign) = best_skeleton(d, &sources, &map, warnings);
             // Another character's animation (its skeleton is not in the --into files, and its
             // bones, though named alike, hang otherwise: Zelda's `limb_NN`) is refused unless
             // asked for by --skeleton or --map (object_zl2's clip had been written into
@@ -173,11 +198,15 @@ pub fn run(req: &Request) -> Result<()> {
             if !sources.iter().any(|s| s.nodes.iter().any(|n| n.name.as_deref() == Some(from.as_str()))) {
                 warnings.push(Warning::in_file(&file, format!("--map: {from:?} names no node of the glTF files")));
             }
+            // A bone that is not there would drop the node's channels: an error (it was a
+            // warning, and the clip written without them, exit 0).
             if !target.skeleton.bones.iter().any(|b| &b.name == to) {
-                warnings.push(Warning::in_file(
-                    &file,
-                    format!("--map: {to:?} (for {from:?}) names no bone of skeleton {} ({})", target.id, target.name),
-                ));
+                return Err(usage(format!(
+                    "{file}: --map: {to:?} (for {from:?}) names no bone of skeleton {} ({}){}",
+                    target.id,
+                    target.name,
+                    boneyard_core::document::did_you_mean(to, target.skeleton.bones.iter().map(|b| b.name.as_str()))
+                )));
             }
         }
     }
@@ -212,7 +241,7 @@ pub fn run(req: &Request) -> Result<()> {
     }
     let mut clips = Vec::with_capacity(picked.len());
     for (s, a) in picked {
-        clips.push(sources[s].clip(a, &target.skeleton, fps, &map, &mut warnings)?);
+        clips.push(sources[s].clip(a, &target.skeleton, fps, &map, warnings)?);
     }
 
     // Encode (and read back) everything, then write.
@@ -227,7 +256,7 @@ pub fn run(req: &Request) -> Result<()> {
     if !req.json {
         // What the writing guessed or changed, every one; then what reading the game's files
         // said, as `list` would (the first few and a count: MOTION.BIN's 32 each time).
-        for w in &warnings {
+        for w in warnings.iter() {
             crate::progress::eprint(&format!("boneyard: warning: {w}"));
         }
         crate::progress::warnings(&imported.read_warnings);
