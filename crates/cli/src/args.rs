@@ -13,15 +13,17 @@ use std::process::ExitCode;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// In a ROM or archive, read only the file of this name (as `info` prints it).
+    /// In a ROM or archive, read only the file of this name (as `info` prints it). Not for
+    /// import or demo.
     #[arg(long = "file", global = true, value_name = "NAME")]
     pub pick: Option<String>,
     /// Run-time state the game sets before drawing: Link's tunic colour (Zelda 64), one of
-    /// kokiri (the default), goron, zora.
+    /// kokiri (the default), goron, zora. Not for import or demo.
     #[arg(long, global = true, value_name = "NAME")]
     pub tunic: Option<String>,
     /// Run-time state: the shield on Link's back (Zelda 64), one of none, deku, hylian, mirror
     /// (default: the one he first carries at his age, deku as a child, hylian as an adult).
+    /// Not for import or demo.
     #[arg(long, global = true, value_name = "NAME")]
     pub shield: Option<String>,
     /// No progress bar and no summary: warnings and errors only.
@@ -122,7 +124,7 @@ pub enum Command {
         #[arg(short, long)]
         out: PathBuf,
         /// Frame of the `--anim` clip for still formats (png, obj; default 0). Without `--anim`
-        /// an obj is the rest pose, and a png this frame of the clip the skeleton is best seen
+        /// an obj is the rest pose (and `--frame` a usage error), and a png this frame of the clip the skeleton is best seen
         /// in (its plainest walk that moves; said in a note), or its rest pose when it has none.
         #[arg(long, allow_hyphen_values = true)]
         frame: Option<f64>,
@@ -140,9 +142,9 @@ pub enum Command {
         /// Image size for png/gif/apng, WIDTHxHEIGHT (default 480x480).
         #[arg(long)]
         size: Option<String>,
-        /// Multiply every length by F (glb, bvh, obj): e.g. 0.0003 for adult Link in metres
-        /// (his joints span some 5,200 units as he walks, 6,500 with his hat and sword, drawn at
-        /// 1/100 in the game; `info` prints each model's height standing, at frame 0 of the clip
+        /// Multiply every length by F (glb, bvh, obj): e.g. 0.00025 for adult Link in metres
+        /// (1.6 m: `info` has him 6,522 units tall at frame 0 of his walk, hat and sword
+        /// included, drawn at 1/100 in the game; `info` prints each model's height standing, at frame 0 of the clip
         /// it is best seen in, and at rest, in engine units); from 1e-9 to 1e9.
         #[arg(long, value_name = "F", allow_hyphen_values = true)]
         scale: Option<String>,

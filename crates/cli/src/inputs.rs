@@ -254,7 +254,9 @@ fn not_recognised(file: &InputFile) -> boneyard_core::Error {
 /// When a family would read the bytes under the file's name without its extension (a copy
 /// `object_dekunuts.bak`: Zelda objects are told by their names), a hint saying so.
 fn renamed_hint(path: &Path, data: &[u8]) -> String {
-    if path.extension().is_none() {
+    // (A glTF is said to be one: read without its extension, an exported `object_dekunuts.glb`
+    // would be an empty Zelda object, which the hint had invited.)
+    if path.extension().is_none() || is_gltf(data) {
         return String::new();
     }
     let bare = path.with_extension("");
@@ -275,11 +277,16 @@ fn not_recognised_message(data: &[u8]) -> String {
     let head: Vec<String> = data.iter().take(8).map(|b| format!("{b:02x}")).collect();
     let magic = if head.is_empty() { "an empty file".to_string() } else { format!("it starts {}", head.join(" ")) };
     // A glTF (an export, edited): what a modder checks before writing it back.
-    let head = &data[..data.len().min(4096)];
-    let gltf = head.starts_with(b"glTF")
-        || (head.trim_ascii_start().starts_with(b"{") && head.windows(7).any(|w| w == b"\"asset\""));
-    let hint = if gltf { "; it is a glTF, which `boneyard import` writes back into a game's files" } else { "" };
+    let hint =
+        if is_gltf(data) { "; it is a glTF, which `boneyard import` writes back into a game's files" } else { "" };
     format!("not a file boneyard recognises (Oni, Zelda 64 or Shenmue): {magic}{hint}")
+}
+
+/// Whether `data` looks like a glTF (binary, or JSON with an `"asset"`).
+fn is_gltf(data: &[u8]) -> bool {
+    let head = &data[..data.len().min(4096)];
+    head.starts_with(b"glTF")
+        || (head.trim_ascii_start().starts_with(b"{") && head.windows(7).any(|w| w == b"\"asset\""))
 }
 
 /// Decide which documents the arguments make. Named files are read now (an unreadable or

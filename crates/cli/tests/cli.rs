@@ -177,3 +177,50 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// What `list` says of one document: its `files` in `--json` are those named and those read
+/// beside them (Link's gameplay_keep and link_animetion, as a batch lists them; they were left
+/// out); a document named alone that holds nothing is said, and `link_animetion` alone says
+/// where its animations' headers and skeletons are (both printed two empty lists without a
+/// word); a glb is said to be one, with no hint to read it under another name (which had
+/// invited reading an export as an empty Zelda object).
+#[test]
+fn list_names_companions_and_says_what_holds_nothing() {
+    let dir = "z64/oot-gc-eu-mq-dbg";
+    let test = "list_names_companions_and_says_what_holds_nothing";
+    let (Some(link), Some(la), Some(door), Some(deku)) = (
+        boneyard_core::testdata::shared_data(&format!("{dir}/object_link_boy"), test),
+        boneyard_core::testdata::shared_data(&format!("{dir}/link_animetion"), test),
+        boneyard_core::testdata::shared_data(&format!("{dir}/object_bdoor"), test),
+        boneyard_core::testdata::shared_data(&format!("{dir}/object_dekunuts"), test),
+    ) else {
+        return;
+    };
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let o = boneyard(&["list", &s(&link), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let files: Vec<&str> = j["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+    assert_eq!(files.len(), 3, "{files:?}");
+    assert!(files[0].ends_with("object_link_boy") && files[1..].iter().any(|f| f.ends_with("gameplay_keep")));
+    assert!(files[1..].iter().any(|f| f.ends_with("link_animetion")), "{files:?}");
+    let o = boneyard(&["list", &s(&la)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("holds only the frames of Link's animations (18760 of 134 bytes)"), "{}", stderr(&o));
+    let o = boneyard(&["list", &s(&door)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("object_bdoor: holds no skeleton or animation"), "{}", stderr(&o));
+    let o = boneyard(&["list", &s(&deku)]);
+    assert!(!stderr(&o).contains("holds no skeleton"), "{}", stderr(&o));
+    let tmp = tmpdir("glb_hint");
+    let out = tmp.path().join("glb");
+    let o = boneyard(&["-q", "export", &s(&deku), "--format", "glb", "--out", &s(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = boneyard(&["list", &s(&out.join("object_dekunuts.glb"))]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("it is a glTF, which `boneyard import` writes back") && !e.contains("without its extension"),
+        "{e}"
+    );
+}

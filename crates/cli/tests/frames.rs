@@ -59,3 +59,42 @@ fn sample_and_pose_say_the_frame_played() {
     }
     println!("{checked}/{} frames asked, played as the engine takes them", CASES.len());
 }
+
+/// `export --subframes N` on the command line: out of 1..=64 a usage error; a bvh of a Shenmue
+/// motion (A_WALK_L_02, 37 frames at 30 fps) has (37 − 1)·4 + 1 = 145 frames of 1/120 s, the
+/// engine's pose at every quarter frame (the poses are tested in boneyard-export's
+/// `real.rs`); a clip the engine holds frame by frame (the Deku Scrub's run) keeps one key a frame, its bvh
+/// the same bytes; a picture, which has no keys, says the flag is not used.
+#[test]
+fn subframes_from_the_command_line() {
+    let test = "subframes_from_the_command_line";
+    let (Some(motion), Some(deku)) =
+        (shared_data("shenmue/motion.bin", test), shared_data("z64/oot-gc-eu-mq-dbg/object_dekunuts", test))
+    else {
+        return;
+    };
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_boneyard")).args(args).output().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = |n: &str| tmp.path().join(n).to_str().unwrap().to_string();
+    let (m, d) = (motion.to_str().unwrap(), deku.to_str().unwrap());
+    for bad in ["0", "65"] {
+        let o = run(&["export", m, "--anim", "A_WALK_L_02", "-f", "bvh", "-o", &out("bad"), "--subframes", bad]);
+        assert_eq!(o.status.code(), Some(2), "--subframes {bad}");
+    }
+    let o = run(&["-q", "export", m, "--anim", "A_WALK_L_02", "-f", "bvh", "-o", &out("walk"), "--subframes", "4"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let bvh = std::fs::read_to_string(tmp.path().join("walk/motion_human_rig_A_WALK_L_02.bvh")).unwrap();
+    assert!(bvh.contains("Frames: 145\n"), "{}", &bvh[bvh.find("MOTION").unwrap()..][..60]);
+    let time: f64 = bvh.split("Frame Time:").nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
+    assert!((time - 1.0 / 120.0).abs() < 1e-6, "{time}");
+    let plain = |sub: &str, dir: &str| {
+        let o =
+            run(&["-q", "export", d, "--anim", "gDekuNutsRunAnim", "-f", "bvh", "-o", &out(dir), "--subframes", sub]);
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(std::fs::read_dir(tmp.path().join(dir)).unwrap().next().unwrap().unwrap().path()).unwrap()
+    };
+    assert_eq!(plain("1", "one"), plain("8", "eight"));
+    let o = run(&["export", d, "--anim", "gDekuNutsRunAnim", "-f", "png", "-o", &out("png"), "--subframes", "4"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--subframes"), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -302,7 +302,9 @@ pub fn open_files_limited(
     limits: &boneyard_core::Limits,
 ) -> Result<Z64Document> {
     if pick.is_some() && !inputs.iter().any(|i| rom::byte_order(&i.data).is_some()) {
-        return Err(Error::not_found("--file picks a file inside a ROM, and none of the files given is a ROM"));
+        return Err(Error::not_found(
+            "--file picks a file inside a ROM (or a Shenmue archive), and none of the Zelda 64 files given is a ROM",
+        ));
     }
     let given = inputs.len();
     let mut companion_warnings = add_companions(&mut inputs, companions)?;
@@ -411,12 +413,29 @@ pub fn open_files_limited(
             return Err(build::nothing_found(&name));
         }
     }
+    let lone_frames = match (la, gk) {
+        (Some(la), None) => {
+            let f = &files[la];
+            Some((f.name.clone(), f.stem.clone(), f.data.len() / layout::LINK_FRAME_SIZE))
+        }
+        _ => None,
+    };
     let mut doc = Z64Document::new(files, summaries, found, runtime)?;
     doc.warnings.splice(0..0, companion_warnings);
     doc.mark_companions(&beside);
     if nothing {
         for s in &mut doc.summaries {
             s.notes.push("no skeleton or animation in this file (display lists and textures only)".into());
+        }
+        // link_animetion alone: its frames are Link's animations, whose headers and skeletons
+        // are in other files (`list link_animetion` showed nothing, without a word).
+        if let Some((name, stem, frames)) = lone_frames {
+            doc.warnings.push(Warning::in_file(
+                name,
+                format!(
+                    "{stem} holds only the frames of Link's animations ({frames} of 134 bytes): their headers are in gameplay_keep and his skeletons in object_link_boy and object_link_child; give them with it"
+                ),
+            ));
         }
     }
     for (i, s) in rom_summaries.into_iter().enumerate() {

@@ -506,10 +506,12 @@ pub fn check_plays_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Resul
 pub fn check_exports_on(doc: &dyn Document, anim: usize, skeleton: usize) -> Result<()> {
     match doc.animations()[anim].skeleton {
         Some(own) if own != skeleton && !doc.plays_on(anim, skeleton) => Err(usage(format!(
-            "animation #{anim} {} plays on skeleton {}, not on {} (an export writes a clip with its own skeleton)",
+            "animation #{anim} {} plays on skeleton {} ({} bones), not on {} ({} bones): an export writes a clip with its own skeleton, or one its game plays it on (Zelda 64: a skeleton of as many limbs)",
             doc.animations()[anim].name,
             doc.skeletons()[own].id,
-            doc.skeletons()[skeleton].id
+            doc.skeletons()[own].skeleton.len(),
+            doc.skeletons()[skeleton].id,
+            doc.skeletons()[skeleton].skeleton.len()
         ))),
         _ => check_plays_on(doc, anim, skeleton),
     }

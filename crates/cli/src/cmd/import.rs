@@ -370,7 +370,7 @@ fn write(req: &Request, warnings: &mut Vec<Warning>) -> Result<()> {
     } else {
         let counted = crate::progress::counted;
         crate::progress::summary(&format!(
-            "imported {} into {}",
+            "boneyard: imported {} into {}",
             counted(clips.len(), "clip", "clips"),
             counted(imported.files.len(), "file", "files")
         ));

@@ -60,13 +60,35 @@ pub fn run(files: &[PathBuf], json: bool, options: &OpenOptions) -> Result<()> {
     // element (`json::ListStream`), so the output never exists as one tree.
     let stream = json && !batch && plan.units.len() == 1;
     let named: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    // One document's `files`: those named, then the files read beside them (Link's
+    // gameplay_keep and link_animetion, a level's .raw, an object's animation banks), as a
+    // batch's `files` has them (they were left out).
+    let with_companions = |doc: &dyn Document| -> Vec<String> {
+        let canonical = |p: &str| std::fs::canonicalize(p).ok();
+        let given: Vec<_> = named.iter().filter_map(|p| canonical(p)).collect();
+        let mut all = named.clone();
+        for f in doc.files() {
+            if std::path::Path::new(&f.path).is_file() && canonical(&f.path).is_some_and(|c| !given.contains(&c)) {
+                all.push(f.path.clone());
+            }
+        }
+        all
+    };
     let run = crate::batch::run(plan, options, true, |d: Doc| {
         let doc = d.doc;
+        // A document named alone that holds nothing is said (a folder walk counts them in
+        // its summary): `list object_bdoor` printed two empty lists without a word.
+        if !batch && doc.skeletons().is_empty() && doc.animations().is_empty() {
+            crate::progress::eprint(&format!(
+                "boneyard: warning: {}: holds no skeleton or animation (`info` says what it holds)",
+                named.join(", ")
+            ));
+        }
         let listed = if stream {
-            super::print_json(&crate::json::ListStream { docs: &[doc], files: &named })?;
+            super::print_json(&crate::json::ListStream { docs: &[doc], files: &with_companions(doc) })?;
             Listed::Printed
         } else if json {
-            let own = if batch { doc.files().iter().map(|f| f.path.clone()).collect() } else { named.clone() };
+            let own = if batch { doc.files().iter().map(|f| f.path.clone()).collect() } else { with_companions(doc) };
             Listed::Json(crate::json::list(&[doc], &own))
         } else {
             Listed::Text(text(doc))
