@@ -92,7 +92,11 @@ fn a_clip_exported_on_another_skeleton_of_as_many_bones_is_a_usage_error() {
     args.push(out.to_str().unwrap());
     let o = boneyard(&args);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert!(err(&o).contains("A_WALK_L_02 plays on skeleton human_rig (37 bones), not on family_13 (37 bones)"), "{}", err(&o));
+    assert!(
+        err(&o).contains("A_WALK_L_02 plays on skeleton human_rig (37 bones), not on family_13 (37 bones)"),
+        "{}",
+        err(&o)
+    );
     assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
 }
 
