@@ -80,16 +80,7 @@ pub fn run(req: &Request) -> Result<()> {
     // A program asking for JSON gets JSON when the import fails too: the error (as stderr has
     // it, with the exit status) and every warning said before it (they reached stderr only).
     if let (Err(e), true) = (&result, req.json) {
-        let w: Vec<_> = warnings
-            .iter()
-            .map(|w| {
-                let mut v = crate::json::warning(w);
-                if let Some(m) = v.as_object_mut() {
-                    m.insert("from".into(), json!("import"));
-                }
-                v
-            })
-            .collect();
+        let w: Vec<_> = warnings.iter().map(|w| tagged(w, "import")).collect();
         super::print_json(&json!({
             "written": [],
             "warnings": w,
@@ -355,17 +346,12 @@ fn write(req: &Request, warnings: &mut Vec<Warning>) -> Result<()> {
         // Every one: the game's files' own, then the writing's, each saying which (`"from"`:
         // `"into"`, what reading the --into files said, as `list` gives it; `"import"`, what
         // writing the clips said), so that a program can keep the ones about its clips.
-        let tagged = |from: &'static str| {
-            move |w: &boneyard_core::Warning| {
-                let mut v = crate::json::warning(w);
-                if let Some(m) = v.as_object_mut() {
-                    m.insert("from".into(), json!(from));
-                }
-                v
-            }
-        };
-        let w: Vec<_> =
-            imported.read_warnings.iter().map(tagged("into")).chain(warnings.iter().map(tagged("import"))).collect();
+        let w: Vec<_> = imported
+            .read_warnings
+            .iter()
+            .map(|w| tagged(w, "into"))
+            .chain(warnings.iter().map(|w| tagged(w, "import")))
+            .collect();
         super::print_json(&json!({"written": written, "warnings": w}))?;
     } else {
         let counted = crate::progress::counted;
@@ -376,6 +362,16 @@ fn write(req: &Request, warnings: &mut Vec<Warning>) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// A warning as `--json` gives it, with `"from"`: `"into"` (reading the --into files said it)
+/// or `"import"` (writing the clips did).
+fn tagged(w: &Warning, from: &str) -> serde_json::Value {
+    let mut v = crate::json::warning(w);
+    if let Some(m) = v.as_object_mut() {
+        m.insert("from".into(), json!(from));
+    }
+    v
 }
 
 /// The skeleton to import onto without `--skeleton`: the one the glTF says it was exported from
