@@ -274,9 +274,15 @@ pub fn parse() -> Result<Cli, ExitCode> {
     match Cli::try_parse() {
         Ok(c) => Ok(c),
         Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            Err(ExitCode::from(code))
+            if e.use_stderr() {
+                // The parser's own messages begin `error:`; every other message of boneyard
+                // begins `boneyard: `, so that a script (or a reader of a log) can tell whose it is.
+                eprint!("boneyard: {}", e.render());
+                Err(ExitCode::from(2))
+            } else {
+                let _ = e.print();
+                Err(ExitCode::from(0))
+            }
         }
     }
 }

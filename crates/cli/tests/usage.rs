@@ -357,10 +357,10 @@ fn a_name_two_files_hold_is_not_guessed() {
     let (z, copy) = (z.to_str().unwrap(), copy.to_str().unwrap());
     let o = boneyard(&["sample", z, copy, "--anim", "gDekuNutsRunAnim", "--frame", "0"]);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert!(err(&o).contains("\"gDekuNutsRunAnim\" names 2 animations of these files (#9 from object_dekunuts@0x3650, #19 from object_dekunuts@0x3650): give one by its index"), "{}", err(&o));
+    assert!(err(&o).contains("\"gDekuNutsRunAnim\" names 2 animations of these files (#9 from object_dekunuts@0x3650, #19 from object_dekunuts@0x3650; the same place in two files of one name): give one by its index"), "{}", err(&o));
     let o = boneyard(&["pose", z, copy, "--skeleton", "gDekuNutsSkel"]);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert!(err(&o).contains("names 2 skeletons of these files (#0 from object_dekunuts@0x3268, #1 from object_dekunuts@0x3268): give one by its index"), "{}", err(&o));
+    assert!(err(&o).contains("names 2 skeletons of these files (#0 from object_dekunuts@0x3268, #1 from object_dekunuts@0x3268; the same place in two files of one name): give one by its index"), "{}", err(&o));
     // Case aside, as the clips: still two, still not guessed.
     let o = boneyard(&["pose", z, copy, "--skeleton", "gdekunutsskel"]);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
@@ -681,4 +681,21 @@ fn demo_refuses_options_for_your_files() {
     let o = boneyard(&["-q", "demo", "--out", tmp.path().join("d").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert!(o.stdout.is_empty() && o.stderr.is_empty(), "{}{}", String::from_utf8_lossy(&o.stdout), err(&o));
+}
+
+#[test]
+fn the_option_parsers_errors_are_boneyards() {
+    // Every message boneyard prints begins `boneyard: `, the option parser's too; help and
+    // version still go to stdout with exit 0.
+    let o = boneyard(&["export", "x.bin", "--format", "fbx"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).starts_with("boneyard: error: invalid value 'fbx' for '--format <FORMAT>'"), "{}", err(&o));
+    assert!(err(&o).contains("[possible values: glb, bvh, obj, png, apng, gif]"), "{}", err(&o));
+    let o = boneyard(&["sample", "x.bin", "--frame", "abc"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).starts_with("boneyard: error: invalid value 'abc' for '--frame"), "{}", err(&o));
+    let o = boneyard(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("boneyard "), "{:?}", o);
+    assert!(o.stderr.is_empty(), "{}", err(&o));
 }

@@ -289,7 +289,7 @@ impl dyn Document + '_ {
     pub fn find_animation(&self, spec: &str) -> Result<usize> {
         let anims = self.animations();
         find_named(spec, "animation", anims.len(), &|i| vec![anims[i].name.clone(), anims[i].source.clone()], &|i| {
-            format!("#{} from {}", anims[i].index, anims[i].source)
+            anims[i].source.clone()
         })
         .map_err(|e| match e {
             Some(e) => e,
@@ -327,7 +327,7 @@ impl dyn Document + '_ {
                 }
                 keys
             },
-            &|i| format!("#{i} from {}", sk[i].source),
+            &|i| sk[i].source.clone(),
         )
         .map_err(|e| match e {
             Some(e) => e,
@@ -355,14 +355,14 @@ impl dyn Document + '_ {
 /// equal but for case; a key equal but for case and the zeros padding an offset
 /// (`object_oE_anime_Anim_00001034` for `object_oE_anime_Anim_001034`); a plain number (an
 /// index). At the first step that finds any, two items or more are an error naming them
-/// (`describe`): which one is meant is not for boneyard to guess (one file given twice, or
+/// (by index and `source`): which one is meant is not for boneyard to guess (one file given twice, or
 /// two files of one name). `Err(None)`: nothing matched.
 fn find_named(
     spec: &str,
     what: &str,
     count: usize,
     keys: &dyn Fn(usize) -> Vec<String>,
-    describe: &dyn Fn(usize) -> String,
+    source: &dyn Fn(usize) -> String,
 ) -> std::result::Result<usize, Option<Error>> {
     let by_index = |i: usize| {
         if i < count {
@@ -385,12 +385,14 @@ fn find_named(
             [one] => return Ok(*one),
             [first, second, rest @ ..] => {
                 let more = if rest.is_empty() { String::new() } else { format!(" and {} more", rest.len()) };
+                let (a, b) = (source(*first), source(*second));
+                // Two copies of one file (in two folders, or one file given twice) give their
+                // items one source: say so, or the message seems to name one item twice.
+                let alike = if a == b { "; the same place in two files of one name" } else { "" };
                 return Err(Some(Error::not_found(format!(
-                    "{} names {} {what}s of these files ({}, {}{more}): give one by its index",
+                    "{} names {} {what}s of these files (#{first} from {a}, #{second} from {b}{more}{alike}): give one by its index",
                     quoted(spec),
                     hits.len(),
-                    describe(*first),
-                    describe(*second),
                 ))));
             }
         }

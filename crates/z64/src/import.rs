@@ -70,6 +70,22 @@ pub struct Encoded {
     /// Largest element difference between the game's rotation matrix of the angles written and
     /// the clip's rotation, over every limb and frame.
     pub max_rotation_error: f64,
+    /// The animation of the `--into` files whose stored angles were preferred ([`Original`]), and
+    /// how many limb rotations (frame x limb) were written as it stores them.
+    pub original: Option<(String, usize)>,
+}
+
+/// An animation of the `--into` files the clip was made from (its own name, or `--like`): where
+/// the game computes the same rotation from its stored angles as from the solved ones, the
+/// stored ones are written. The sine table's steps of 16 and gimbal lock leave many triples of
+/// one matrix; the solver cannot know which one Nintendo stored, but the original can say, so
+/// that an unedited round trip writes the game's own numbers (what a decomp's matching build and
+/// a tool reading the angles exactly, as fast64 does, see) and an edit changes only what it moved.
+pub struct Original<'a> {
+    /// Its name (for the report).
+    pub name: &'a str,
+    /// Per frame, its joint table (limbs + 1 entries).
+    pub joints: &'a [Vec<[i16; 3]>],
 }
 
 /// The joint tables of `clip` on skeleton `s` (bone names `names`, in bone order).
@@ -78,6 +94,7 @@ pub fn clip_joints(
     s: &SkelDef,
     names: &[String],
     fps: f64,
+    original: Option<&Original>,
     warnings: &mut Vec<Warning>,
 ) -> Result<Encoded> {
     let err = |m: String| Error::unplaced(format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
@@ -121,6 +138,14 @@ pub fn clip_joints(
         for (f, sol) in euler::solve_track_scaled(&track).into_iter().enumerate() {
             joints[f][l + 1] = sol.angles;
             max_error = max_error.max(sol.error);
+            // The original's angles where the game's matrix of them is the solved one's, bit for
+            // bit (so is the error against the clip): after the solve, which keeps its own
+            // continuity from frame to frame.
+            if let Some(stored) = original.and_then(|o| o.joints.get(f)).and_then(|t| t.get(l + 1)) {
+                if *stored != sol.angles && euler::game_rotation(*stored) == euler::game_rotation(sol.angles) {
+                    joints[f][l + 1] = *stored;
+                }
+            }
         }
         let rest = glam::Vec3::from_array(s.limbs[l].pos);
         if l != 0 && clip.poses.iter().any(|p| (p[b].translation - rest).abs().max_element() > 0.5) {
@@ -142,7 +167,15 @@ pub fn clip_joints(
     if symbol != clip.name {
         warn(warnings, format!("named {symbol} in the C and XML: a C name holds ASCII letters, digits and _ only, and does not start with a digit"));
     }
-    Ok(Encoded { name: clip.name.clone(), symbol, joints, faces: None, max_rotation_error: max_error })
+    let original = original.map(|o| {
+        let same = joints
+            .iter()
+            .zip(o.joints)
+            .map(|(new, old)| (1..=limbs).filter(|&j| old.get(j) == Some(&new[j])).count())
+            .sum();
+        (o.name.to_string(), same)
+    });
+    Ok(Encoded { name: clip.name.clone(), symbol, joints, faces: None, max_rotation_error: max_error, original })
 }
 
 /// A normal animation's data: the values (statics first) and each joint's indices.
@@ -280,8 +313,22 @@ pub fn import_clips(
     // x varying channels) is said naming the glTF, before anything is written.
     let mut datas = Vec::with_capacity(clips.len());
     let mut taken = std::collections::HashSet::new();
+    let like = options.like.as_deref().map(|l| d.find_animation(l)).transpose()?;
     for clip in clips {
-        let mut e = clip_joints(clip, s, &names, fps, &mut out.warnings)?;
+        // The animation the clip was made from: --like's, else the one of its name that plays on
+        // this skeleton.
+        let from = like.or_else(|| {
+            d.animations()
+                .iter()
+                .position(|a| a.name == clip.name && (a.skeleton == Some(si) || d.also_plays_on(a.index).contains(&si)))
+        });
+        let stored = match from {
+            Some(i) => Some(stored_joints(&doc, i, s.limbs.len(), &home_file.name, &mut out.warnings)),
+            None => None,
+        }
+        .flatten();
+        let original = stored.as_ref().zip(from).map(|(t, i)| Original { name: &d.animations()[i].name, joints: t });
+        let mut e = clip_joints(clip, s, &names, fps, original.as_ref(), &mut out.warnings)?;
         if !link {
             datas.push(normal_data(&e.name, &e.joints).map_err(|err| err.in_file(&clip.source))?);
         }
@@ -308,15 +355,35 @@ pub fn import_clips(
     if link {
         import_link(&doc, si, encs, options, &mut out)?;
     } else {
-        if let Some(l) = &options.like {
-            out.warnings.push(Warning::in_file(
-                home_file.name.clone(),
-                format!("--like {l} is not used: a normal animation holds nothing but its frames"),
-            ));
-        }
         import_normal(&doc, si, encs, datas, &mut out)?;
     }
     Ok(out)
+}
+
+/// Animation `anim`'s joint table at every frame, when it has a joint for each of the skeleton's
+/// `limbs` limbs and the root (else a warning: its angles cannot stand for the skeleton's).
+fn stored_joints(
+    doc: &Z64Document,
+    anim: usize,
+    limbs: usize,
+    file: &str,
+    warnings: &mut Vec<Warning>,
+) -> Option<Vec<Vec<[i16; 3]>>> {
+    let a = &(doc as &dyn Document).animations()[anim];
+    let tables: Result<Vec<_>> = (0..a.frames as usize).map(|f| doc.joint_table(anim, f).map(|t| t.joints)).collect();
+    let skip = |m: String| Warning::in_file(file, format!("animation {}: {m}; its stored angles are not kept", a.name));
+    match tables {
+        Ok(t) if t.iter().all(|j| j.len() == limbs + 1) => Some(t),
+        Ok(t) => {
+            let n = t.iter().map(Vec::len).find(|&n| n != limbs + 1).unwrap_or(0);
+            warnings.push(skip(format!("{n} joints a frame, the skeleton's animations {}", limbs + 1)));
+            None
+        }
+        Err(e) => {
+            warnings.push(skip(format!("does not read ({e})")));
+            None
+        }
+    }
 }
 
 fn be_words(w: &mut Writer, v: &[i16]) {
@@ -602,6 +669,15 @@ fn read_back(
             extra.insert("frame_data_file".into(), json!("link_animetion"));
         }
         extra.insert("max_rotation_error".into(), json!(p.enc.max_rotation_error));
+        if let Some((name, same)) = &p.enc.original {
+            // How many limb rotations (frame x limb) are the original's stored angles.
+            extra.insert("original".into(), json!(name));
+            extra.insert("original_rotations_kept".into(), json!(same));
+            extra.insert(
+                "rotations".into(),
+                json!(p.enc.joints.len() * p.enc.joints.first().map_or(0, |j| j.len() - 1)),
+            );
+        }
         anims.push(ImportedAnim {
             name: p.enc.name.clone(),
             index: i,

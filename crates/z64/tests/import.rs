@@ -121,12 +121,18 @@ fn dekunuts_run_round_trip_through_gltf() {
     assert_eq!(back.animations().iter().filter(|x| x.name.starts_with("gDekuNuts")).count(), 10);
     let (worst, root) = compare((&doc, 0, run), (&back, 0, new), 18);
     let same = same_values(&doc, run, &back, new, 18);
-    // Not bit-identical: the table's step of 16 leaves the low bits free (the written angles
-    // take the analytic ones), and two limbs sit at gimbal lock (y = ±0x4000), where only
-    // x ± z is fixed and x starts at 0 rather than Nintendo's ±0x2000.
+    // The clip is gDekuNutsRunAnim's, which the file holds: where the game's matrix of its
+    // stored angles is the solved angles' (the table's steps of 16; two limbs at gimbal lock,
+    // y = ±0x4000, where only x ± z is fixed), the stored ones are written, so the unedited round
+    // trip writes every one of Nintendo's numbers and the game's matrices are the same bits.
     eprintln!("dekunuts gDekuNutsRunAnim: 18 frames, max rotation matrix error {worst:.2e}, root within {root}, {}/{} joint values identical, header at {off:#X}", same.0, same.1);
-    assert!(worst < 2e-3, "{worst}");
-    assert!(root <= 1, "{root}");
+    assert_eq!(same, (1350, 1350));
+    assert_eq!((worst, root), (0.0, 0));
+    assert_eq!(a.extra["original"], "gDekuNutsRunAnim");
+    assert_eq!(
+        (a.extra["original_rotations_kept"].as_u64(), a.extra["rotations"].as_u64()),
+        (Some(18 * 24), Some(18 * 24))
+    );
     // The C and the XML name the offsets.
     let c = String::from_utf8(imp.files[1].bytes.clone()).unwrap();
     let xml = String::from_utf8(imp.files[2].bytes.clone()).unwrap();
@@ -186,8 +192,9 @@ fn link_walk_round_trip_through_gltf() {
     }
     let same = same_values(&doc, walk, &back, new, 29);
     eprintln!("adult Link gPlayerAnim_link_normal_walk: 29 frames, max rotation matrix error {worst:.2e}, root within {root}, {}/{} joint values identical (faces from --like), header at gameplay_keep {off:#X}", same.0, same.1);
-    assert!(worst < 2e-3, "{worst}");
-    assert!(root <= 1, "{root}");
+    // --like is the walk itself: its stored angles are kept wherever the game computes the same.
+    assert_eq!(same, (1914, 1914));
+    assert_eq!((worst, root), (0.0, 0));
     let xml = String::from_utf8(imp.files[3].bytes.clone()).unwrap();
     assert!(
         xml.contains("<PlayerAnimation Name=\"gPlayerAnim_link_normal_walk_imported\" Offset=\"0x567B0\"/>"),
@@ -336,4 +343,56 @@ fn appended_link_headers_only_in_written_copies() {
     assert_eq!(offs, [0x567B0, 0x567B8]);
     // The second clip's frames start on the next 16 bytes after the first's 29 frames.
     assert_eq!(imp.files[0].animations[1].extra["frame_data"], format!("0x{:X}", (0x265C30 + 29 * 134 + 15) / 16 * 16));
+}
+
+/// An edited clip keeps the original's stored angles where the game computes what the edit left
+/// alone, and only there; a clip of another name (no original) is solved alone.
+#[test]
+fn dekunuts_run_edited_and_renamed() {
+    let Some(into) = dbg_files(&["object_dekunuts"], "dekunuts_run_edited_and_renamed") else { return };
+    let doc = open_files(into.clone()).unwrap();
+    let run = anim_named(&doc, "gDekuNutsRunAnim");
+    let clip = clip_through_gltf(&doc, 0, run);
+    let import = |c: Clip| {
+        let imp = Z64
+            .import_clips(into.clone(), &[c], &ImportOptions::default(), &boneyard_core::DiskCompanions::default())
+            .unwrap();
+        let back = reopen(&imp, None);
+        let new = imp.files[0].animations[0].index;
+        (imp, back, new)
+    };
+    // Limb 5 turned 10 degrees more about x at every frame.
+    let mut edited = clip.clone();
+    let b = 5;
+    for pose in &mut edited.poses {
+        pose[b].rotation = (pose[b].rotation * Quat::from_rotation_x(10f32.to_radians())).normalize();
+    }
+    let (imp, back, new) = import(edited);
+    let mut changed_limbs = std::collections::BTreeSet::new();
+    for f in 0..18 {
+        let (x, y) = (doc.joint_table(run, f).unwrap(), back.joint_table(new, f).unwrap());
+        for (j, (p, q)) in x.joints.iter().zip(&y.joints).enumerate() {
+            if p != q {
+                changed_limbs.insert(j);
+            }
+        }
+    }
+    let a = &imp.files[0].animations[0].extra;
+    eprintln!(
+        "dekunuts gDekuNutsRunAnim, limb 5 turned 10 degrees: joints changed {changed_limbs:?}, {} of {} rotations the original's",
+        a["original_rotations_kept"], a["rotations"]
+    );
+    // Joint b + 1 is limb b's rotation (joint 0 the root's translation): only it changed.
+    assert_eq!(changed_limbs.into_iter().collect::<Vec<_>>(), [b + 1]);
+    assert_eq!(a["original_rotations_kept"].as_u64(), Some(18 * 23));
+    // Renamed, and no --like: nothing to keep; the solver's own angles (the game computes the
+    // same rotations within 2e-3 of a matrix element, most of them exactly).
+    let mut renamed = clip.clone();
+    renamed.name = "gDekuNutsRunAnim_mine".into();
+    let (imp, back, new) = import(renamed);
+    assert!(imp.files[0].animations[0].extra.get("original").is_none());
+    let same = same_values(&doc, run, &back, new, 18);
+    let (worst, root) = compare((&doc, 0, run), (&back, 0, new), 18);
+    eprintln!("renamed: {}/{} joint values identical, max rotation matrix error {worst:.2e}", same.0, same.1);
+    assert!(same.0 < same.1 && worst < 2e-3 && root <= 1, "{same:?} {worst} {root}");
 }

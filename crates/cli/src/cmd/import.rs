@@ -310,7 +310,15 @@ fn write(req: &Request, warnings: &mut Vec<Warning>) -> Result<()> {
                 .animations
                 .iter()
                 .map(|a| {
-                    let frames = format!("{} frame{}", a.frames, if a.frames == 1 { "" } else { "s" });
+                    let mut frames = format!("{} frame{}", a.frames, if a.frames == 1 { "" } else { "s" });
+                    // A family that kept the stored numbers of the animation the clip came from
+                    // where the game computes the same (Zelda's angles) says how many.
+                    let n = |k: &str| a.extra.get(k).and_then(|v| v.as_u64());
+                    if let (Some(from), Some(kept), Some(all)) =
+                        (a.extra.get("original").and_then(|v| v.as_str()), n("original_rotations_kept"), n("rotations"))
+                    {
+                        frames.push_str(&format!("; {kept} of {all} rotations as {from} stores them"));
+                    }
                     // The name `list` will give it, where the game's files know it otherwise
                     // (a Zelda clip appended is named by its offset until the decomp names it).
                     match a.extra.get("read_back_name").and_then(|n| n.as_str()).filter(|n| *n != a.name) {

@@ -122,7 +122,14 @@ mod tests {
         assert_eq!(c_symbol("2hop"), "g2hop");
         let joints = vec![vec![[0, 700, 5], [0, 0x4000, -1]], vec![[0, 700, 6], [0, 0x4000, -1]]];
         let nd = normal_data("t", &joints).unwrap();
-        let enc = Encoded { name: "t".into(), symbol: "gTAnim".into(), joints, faces: None, max_rotation_error: 0.0 };
+        let enc = Encoded {
+            name: "t".into(),
+            symbol: "gTAnim".into(),
+            joints,
+            faces: None,
+            max_rotation_error: 0.0,
+            original: None,
+        };
         let p = Placed { enc, header: 0x3670, frame_data: 0x3660, joint_indices: Some(0x366C), normal: Some(nd) };
         let (c, xml) = normal_files("object_x", 6, &[p]);
         assert!(
