@@ -246,13 +246,14 @@ pub fn solve_track(track: &[Quat]) -> Vec<Solved> {
     solve_matrices(&targets)
 }
 
-/// A track of rotations with the scales a glTF gives beside them: each frame's target is the
-/// rotation with its columns scaled (as a glTF export decomposes the game's matrix, which in
-/// gimbal lock is a rotation times a scale near 1: Z-Y-X angles of one rotation with other
-/// scales are told apart only by it). A scale farther than 1e-3 from 1 is an edit the game
-/// cannot hold, not its arithmetic: that frame's target is the rotation alone.
-pub fn solve_track_scaled(track: &[(Quat, glam::Vec3)]) -> Vec<Solved> {
-    let targets: Vec<[[f64; 3]; 3]> = track
+/// The matrices to solve for ([`solve_matrices`]) of a track of rotations with the scales a
+/// glTF gives beside them: each frame's target is the rotation with its columns scaled (as a
+/// glTF export decomposes the game's matrix, which in gimbal lock is a rotation times a scale
+/// near 1: Z-Y-X angles of one rotation with other scales are told apart only by it). A scale
+/// farther than 1e-3 from 1 is an edit the game cannot hold, not its arithmetic: that frame's
+/// target is the rotation alone.
+pub fn scaled_targets(track: &[(Quat, glam::Vec3)]) -> Vec<[[f64; 3]; 3]> {
+    track
         .iter()
         .map(|&(q, s)| {
             let mut m = rows_of(q);
@@ -265,13 +266,12 @@ pub fn solve_track_scaled(track: &[(Quat, glam::Vec3)]) -> Vec<Solved> {
             }
             m
         })
-        .collect();
-    solve_matrices(&targets)
+        .collect()
 }
 
 /// [`solve_matrix`] frame after frame; a frame whose target is the previous one's takes its
 /// angles (a limb held still is solved once).
-fn solve_matrices(targets: &[[[f64; 3]; 3]]) -> Vec<Solved> {
+pub fn solve_matrices(targets: &[[[f64; 3]; 3]]) -> Vec<Solved> {
     let mut out: Vec<Solved> = Vec::with_capacity(targets.len());
     for (f, t) in targets.iter().enumerate() {
         let s = match (f.checked_sub(1).map(|p| &targets[p]), out.last()) {
@@ -397,7 +397,7 @@ mod tests {
         }
     }
 
-    /// [`solve_matrix`] of a rotation and scale (columns scaled, as `solve_track_scaled` makes
+    /// [`solve_matrix`] of a rotation and scale (columns scaled, as `scaled_targets` makes
     /// a frame's target) from `prev` (the previous frame's angles).
     fn solve_scaled(prev: Option<[i64; 3]>, q: Quat, s: glam::Vec3) -> Solved {
         let mut m = rows_of(q);

@@ -135,17 +135,22 @@ pub fn clip_joints(
     for l in 0..limbs {
         let b = s.bone_of_limb[l];
         let track: Vec<(glam::Quat, glam::Vec3)> = clip.poses.iter().map(|p| (p[b].rotation, p[b].scale)).collect();
-        for (f, sol) in euler::solve_track_scaled(&track).into_iter().enumerate() {
+        let targets = euler::scaled_targets(&track);
+        for (f, sol) in euler::solve_matrices(&targets).into_iter().enumerate() {
             joints[f][l + 1] = sol.angles;
-            max_error = max_error.max(sol.error);
-            // The original's angles where the game's matrix of them is the solved one's, bit for
-            // bit (so is the error against the clip): after the solve, which keeps its own
-            // continuity from frame to frame.
-            if let Some(stored) = original.and_then(|o| o.joints.get(f)).and_then(|t| t.get(l + 1)) {
-                if *stored != sol.angles && euler::game_rotation(*stored) == euler::game_rotation(sol.angles) {
-                    joints[f][l + 1] = *stored;
+            let mut error = sol.error;
+            // The original's angles where the game's matrix of them is as close to the clip's
+            // as the solved angles' is: in an unedited clip's frames the same matrix bit for bit,
+            // or closer (among candidates within f32 noise of the best, the solver takes the one
+            // nearest the previous frame's). After the solve, which keeps its own continuity.
+            if let Some(&stored) = original.and_then(|o| o.joints.get(f)).and_then(|t| t.get(l + 1)) {
+                let kept = euler::max_diff(&euler::game_rotation(stored), &targets[f]);
+                if stored != sol.angles && kept <= sol.error {
+                    joints[f][l + 1] = stored;
+                    error = kept;
                 }
             }
+            max_error = max_error.max(error);
         }
         let rest = glam::Vec3::from_array(s.limbs[l].pos);
         if l != 0 && clip.poses.iter().any(|p| (p[b].translation - rest).abs().max_element() > 0.5) {

@@ -396,3 +396,96 @@ fn dekunuts_run_edited_and_renamed() {
     eprintln!("renamed: {}/{} joint values identical, max rotation matrix error {worst:.2e}", same.0, same.1);
     assert!(same.0 < same.1 && worst < 2e-3 && root <= 1, "{same:?} {worst} {root}");
 }
+
+/// Every normal animation of every object file, as the game pairs them with a skeleton of its
+/// file: exported by boneyard's glTF writer, read back as a clip and imported into its own file
+/// (one import per skeleton, all its clips at once). The written joint tables must be the
+/// original's, every value of every frame: the round trip loses nothing the game stores.
+#[test]
+fn every_normal_animation_round_trips_to_its_own_numbers() {
+    let Some(dir) = shared_data("z64/oot-gc-eu-mq-dbg", "every_normal_animation_round_trips_to_its_own_numbers") else {
+        return;
+    };
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    let (mut files, mut anims, mut same, mut all) = (0, 0, 0usize, 0usize);
+    let mut differ = Vec::new();
+    for path in paths {
+        let input = InputFile::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(doc) = open_files(vec![input.clone()]) else { continue };
+        for si in 0..doc.skeletons().len() {
+            let ours: Vec<usize> = doc
+                .animations()
+                .iter()
+                .filter(|a| {
+                    a.skeleton == Some(si) && a.format == "z64 normal" && a.source.starts_with(&format!("{name}@"))
+                })
+                .map(|a| a.index)
+                .collect();
+            if ours.is_empty() {
+                continue;
+            }
+            let clips: Vec<Clip> = ours.iter().map(|&a| clip_through_gltf(&doc, si, a)).collect();
+            let opts = ImportOptions { skeleton: Some(doc.skeletons()[si].id.clone()), ..Default::default() };
+            let imp = Z64
+                .import_clips(vec![input.clone()], &clips, &opts, &boneyard_core::NoCompanions)
+                .unwrap_or_else(|e| panic!("{name}: skeleton {si}: {e}"));
+            let back = reopen(&imp, None);
+            files += 1;
+            for (&a, written) in ours.iter().zip(&imp.files[0].animations) {
+                let frames = doc.animations()[a].frames as usize;
+                let (s, n) = same_values(&doc, a, &back, written.index, frames);
+                anims += 1;
+                same += s;
+                all += n;
+                if s != n {
+                    differ.push(format!("{name} {} ({s}/{n})", doc.animations()[a].name));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{anims} normal animations of {files} skeletons round-tripped: {same}/{all} joint values identical; differing: {differ:?}"
+    );
+    assert!(anims >= 445, "{anims}");
+    assert!(differ.is_empty(), "{differ:?}");
+}
+
+/// Every one of adult Link's 573 animations, from one glb (as `export --anim all` writes them),
+/// imported at once into gameplay_keep and link_animetion: each written joint table is the
+/// game's own, every value of every frame.
+#[test]
+fn every_link_animation_round_trips_to_its_own_numbers() {
+    let files = ["object_link_boy", "gameplay_keep", "link_animetion"];
+    let Some(into) = dbg_files(&files, "every_link_animation_round_trips_to_its_own_numbers") else { return };
+    let doc = open_files(into.clone()).unwrap();
+    let skel = doc.skeletons().iter().position(|s| s.name == "gLinkAdultSkel").unwrap();
+    let ours: Vec<usize> = doc.animations().iter().filter(|a| a.skeleton == Some(skel)).map(|a| a.index).collect();
+    let glb = boneyard_export::glb(&doc, skel, &ours, &Default::default()).unwrap();
+    let src = GltfSource::read("all.glb", &glb, None).unwrap();
+    let fps = Z64.import_fps_for(&doc, skel).unwrap();
+    let mut w = Vec::new();
+    let clips: Vec<Clip> = (0..ours.len())
+        .map(|i| src.clip(i, &doc.skeletons()[skel].skeleton, fps, &HashMap::new(), &mut w).unwrap())
+        .collect();
+    let opts = ImportOptions { skeleton: Some(doc.skeletons()[skel].id.clone()), ..Default::default() };
+    let imp = Z64.import_clips(into.clone(), &clips, &opts, &boneyard_core::DiskCompanions::default()).unwrap();
+    let back = reopen(&imp, Some(&into[0]));
+    let (mut same, mut all, mut differ) = (0, 0, Vec::new());
+    for (&a, written) in ours.iter().zip(&imp.files[0].animations) {
+        assert_eq!(written.name, doc.animations()[a].name);
+        let (s, n) = same_values(&doc, a, &back, written.index, doc.animations()[a].frames as usize);
+        same += s;
+        all += n;
+        if s != n {
+            differ.push(format!("{} ({s}/{n})", written.name));
+        }
+    }
+    eprintln!(
+        "{} of adult Link's animations round-tripped: {same}/{all} joint values identical; differing: {differ:?}",
+        ours.len()
+    );
+    assert_eq!(ours.len(), 573);
+    assert!(differ.is_empty(), "{differ:?}");
+}
