@@ -103,10 +103,31 @@ pub struct PartKeys {
     pub max_error: f64,
 }
 
-/// Place the keys of one part (see the module documentation).
-pub fn place_keys(size: u16, target: &[Quat], tolerance: f64) -> Result<PartKeys> {
+/// Place the keys of one part (see the module documentation). `stored`: per frame, the key an
+/// animation the clip was made from holds there (`--like`, or the `--into` files' animation of
+/// its name), written in place of the nearest key where it is as close to the clip's rotation:
+/// an unedited round trip keeps OniSplit's (or Bungie's) very bytes, where gimbal lock leaves
+/// two triples of one rotation.
+pub fn place_keys(size: u16, target: &[Quat], tolerance: f64, stored: &[Option<&[u8]>]) -> Result<PartKeys> {
     let n = target.len();
-    let enc: Vec<(Vec<u8>, EQuat)> = target.iter().map(|&q| best_key(size, q)).collect::<Result<_>>()?;
+    let enc: Vec<(Vec<u8>, EQuat)> = target
+        .iter()
+        .enumerate()
+        .map(|(f, &q)| {
+            let (bytes, dec) = best_key(size, q)?;
+            let kept = stored
+                .get(f)
+                .copied()
+                .flatten()
+                .filter(|b| b.len() == usize::from(size) && *b != bytes.as_slice())
+                .and_then(|b| keys::decode(size, b).map(|d| (b, d)))
+                .filter(|&(_, d)| keys::is_unit(d) && angle_between(d, q) <= angle_between(dec, q));
+            Ok(match kept {
+                Some((b, d)) => (b.to_vec(), d),
+                None => (bytes, dec),
+            })
+        })
+        .collect::<Result<_>>()?;
     let lerp = |a: usize, b: usize, j: usize| -> EQuat {
         let gap = b - a;
         let into = j - a;
@@ -200,16 +221,28 @@ pub struct Encoded {
     pub sampled: Vec<Vec<EQuat>>,
 }
 
-/// A TRAM for `clip` on `body`'s parts (`names`: the skeleton's bone names, in part order).
+/// How rotation keys are written.
+#[derive(Debug, Clone, Copy)]
+pub struct Keying {
+    /// Bytes a key (6: u16 Euler angles; 16: f32 quaternions).
+    pub size: u16,
+    /// The largest angle (radians) between the clip and the engine's sampling of the keys.
+    pub tolerance: f64,
+}
+
+/// A TRAM for `clip` on `body`'s parts (`names`: the skeleton's bone names, in part order),
+/// with `like`'s fields; `original`: the animation the clip was made from, whose keys are kept
+/// where they are as close ([`place_keys`]).
 pub fn clip_to_tram(
     clip: &Clip,
     body: &crate::body::Body,
     names: &[String],
     like: Option<&Tram>,
-    key_size: u16,
-    tolerance: f64,
+    original: Option<&Tram>,
+    keying: Keying,
     warnings: &mut Vec<Warning>,
 ) -> Result<Encoded> {
+    let Keying { size: key_size, tolerance } = keying;
     let err = |m: String| Error::unplaced(format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
     clip.validate()?;
     let parts = body.parts();
@@ -244,9 +277,19 @@ pub fn clip_to_tram(
     let root = (0..parts).find(|&p| body.parents[p].is_none()).unwrap_or(0);
     // Rotations.
     let mut pks = Vec::with_capacity(parts);
+    // The keys of the animation the clip was made from, where it has as many parts and keys
+    // of this size.
+    let original = original.filter(|o| o.parts == parts && o.key_size == key_size);
+    let mut stored: Vec<Option<&[u8]>> = vec![None; frames];
     for p in 0..parts {
         let target: Vec<Quat> = clip.poses.iter().map(|pose| pose[p].rotation).collect();
-        pks.push(place_keys(key_size, &target, tolerance)?);
+        stored.iter_mut().for_each(|k| *k = None);
+        for (f, key) in original.map(|o| o.part_keys(p)).unwrap_or_default() {
+            if let Some(slot) = stored.get_mut(f) {
+                *slot = Some(key);
+            }
+        }
+        pks.push(place_keys(key_size, &target, tolerance, &stored)?);
     }
     let (rotations, streams) = block(key_size, &pks)?;
     // What the format does not hold.
@@ -432,7 +475,10 @@ pub fn import_clips(
     out.read_warnings.extend(d.warnings().iter().cloned());
     let mut taken = std::collections::HashSet::new();
     for clip in clips {
-        let enc = clip_to_tram(clip, body, &names, like, key_size, tolerance, &mut out.warnings)?;
+        // The animation the clip was made from: --like's, else the one of its name.
+        let original = like.or_else(|| doc.trams().iter().find(|t| t.name == instance_name(&clip.name)));
+        let enc =
+            clip_to_tram(clip, body, &names, like, original, Keying { size: key_size, tolerance }, &mut out.warnings)?;
         // A clip that takes the place of an animation of the --into files takes none of its
         // fields without --like: said, as they change how the game plays it.
         if let Some(old) = doc.trams().iter().find(|t| like.is_none() && t.name == enc.tram.name) {
@@ -599,7 +645,17 @@ mod tests {
             root_motion: None,
             source: "edited.glb#0".into(),
         };
-        let e = clip_to_tram(&clip, &body, &names, None, 6, DEFAULT_TOLERANCE, &mut Vec::new()).err().unwrap();
+        let e = clip_to_tram(
+            &clip,
+            &body,
+            &names,
+            None,
+            None,
+            Keying { size: 6, tolerance: DEFAULT_TOLERANCE },
+            &mut Vec::new(),
+        )
+        .err()
+        .unwrap();
         assert!(e.to_string().contains("the root's motion at frame 0 is not finite"), "{e}");
         assert_eq!(e.file.as_deref(), Some("edited.glb#0"));
     }
@@ -607,15 +663,15 @@ mod tests {
     #[test]
     fn a_still_part_needs_two_keys_and_a_turn_needs_more() {
         let still = vec![Quat::from_rotation_x(0.3); 300];
-        let k = place_keys(6, &still, DEFAULT_TOLERANCE).unwrap();
+        let k = place_keys(6, &still, DEFAULT_TOLERANCE, &[]).unwrap();
         // 300 frames: gaps of at most 255.
         assert_eq!(k.frames, vec![0, 255, 299]);
         assert!(k.max_error < 1.5e-4, "{}", k.max_error);
         let turn: Vec<Quat> = (0..60).map(|f| Quat::from_rotation_y((f as f32 * 0.1).sin())).collect();
-        let k = place_keys(6, &turn, DEFAULT_TOLERANCE).unwrap();
+        let k = place_keys(6, &turn, DEFAULT_TOLERANCE, &[]).unwrap();
         assert!(k.frames.len() > 2 && k.frames.len() < 60, "{:?}", k.frames);
         assert!(k.max_error <= DEFAULT_TOLERANCE, "{}", k.max_error);
-        let k16 = place_keys(16, &turn, DEFAULT_TOLERANCE).unwrap();
+        let k16 = place_keys(16, &turn, DEFAULT_TOLERANCE, &[]).unwrap();
         assert!(k16.max_error <= DEFAULT_TOLERANCE);
     }
 
@@ -623,7 +679,7 @@ mod tests {
     fn a_long_still_clip_is_quick_and_keyed_every_255_frames() {
         let still = vec![Quat::from_rotation_z(1.0); u16::MAX as usize];
         let t = std::time::Instant::now();
-        let k = place_keys(6, &still, DEFAULT_TOLERANCE).unwrap();
+        let k = place_keys(6, &still, DEFAULT_TOLERANCE, &[]).unwrap();
         assert_eq!(k.frames.len(), 1 + (u16::MAX as usize - 1).div_ceil(255));
         assert!(k.frames.windows(2).all(|w| w[1] - w[0] <= 255));
         // Not an assertion (no timed tests): the figure, for whoever reads the log.

@@ -184,6 +184,22 @@ impl Tram {
         self.heights.get(frame).copied().unwrap_or(0.0)
     }
 
+    /// Part `part`'s keys as (frame, key bytes), in stream order: the first at frame 0, each
+    /// next one its gap later. A stream that does not hold whole keys ends where they end.
+    pub fn part_keys(&self, part: usize) -> Vec<(usize, &[u8])> {
+        let (bytes, ks) = (self.stream_bytes(part), self.key_size as usize);
+        let mut out = Vec::new();
+        let (mut at, mut frame) = (0, 0);
+        while let Some(key) = bytes.get(at..at + ks) {
+            out.push((frame, key));
+            at += ks;
+            let Some(&gap) = bytes.get(at) else { break };
+            frame += usize::from(gap);
+            at += 1;
+        }
+        out
+    }
+
     /// The bytes of part `part`'s stream as the walk reads them (key, gap, key, ..., key).
     pub fn stream_bytes(&self, part: usize) -> &[u8] {
         self.streams.get(part).and_then(|s| self.rotations.get(s.start..s.end)).unwrap_or(&[])
