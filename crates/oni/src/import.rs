@@ -101,6 +101,8 @@ pub struct PartKeys {
     pub sampled: Vec<EQuat>,
     /// Largest angle between the sampling and the clip.
     pub max_error: f64,
+    /// How many of the keys written are the `stored` key of their frame, byte for byte.
+    pub stored_keys: usize,
 }
 
 /// Place the keys of one part (see the module documentation). `stored`: per frame, the key an
@@ -110,7 +112,7 @@ pub struct PartKeys {
 /// two triples of one rotation.
 pub fn place_keys(size: u16, target: &[Quat], tolerance: f64, stored: &[Option<&[u8]>]) -> Result<PartKeys> {
     let n = target.len();
-    let enc: Vec<(Vec<u8>, EQuat)> = target
+    let enc: Vec<(Vec<u8>, EQuat, bool)> = target
         .iter()
         .enumerate()
         .map(|(f, &q)| {
@@ -125,6 +127,10 @@ pub fn place_keys(size: u16, target: &[Quat], tolerance: f64, stored: &[Option<&
             Ok(match kept {
                 Some((b, d)) => (b.to_vec(), d),
                 None => (bytes, dec),
+            })
+            .map(|(b, d)| {
+                let same = stored.get(f).copied().flatten() == Some(b.as_slice());
+                (b, d, same)
             })
         })
         .collect::<Result<_>>()?;
@@ -167,7 +173,8 @@ pub fn place_keys(size: u16, target: &[Quat], tolerance: f64, stored: &[Option<&
     sampled.push(enc[n - 1].1);
     let max_error = sampled.iter().zip(target).map(|(&s, &q)| angle_between(s, q)).fold(0.0, f64::max);
     let keys = frames.iter().map(|&f| enc[f].0.clone()).collect();
-    Ok(PartKeys { frames, keys, sampled, max_error })
+    let stored_keys = frames.iter().filter(|&&f| enc[f].2).count();
+    Ok(PartKeys { frames, keys, sampled, max_error, stored_keys })
 }
 
 /// The rotation block of parts' keys (as [`encode::rotation_block`] lays it out).
@@ -219,6 +226,8 @@ pub struct Encoded {
     /// Per part, per frame: the engine's sampling of the keys written (what the reader must
     /// give back).
     pub sampled: Vec<Vec<EQuat>>,
+    /// The animation the clip was made from and how many of the keys written are its own.
+    pub original: Option<(String, usize)>,
 }
 
 /// How rotation keys are written.
@@ -402,8 +411,9 @@ pub fn clip_to_tram(
     tr.streams = streams;
     let max_error = pks.iter().map(|p| p.max_error).fold(0.0, f64::max);
     let keys_per_part = pks.iter().map(|p| p.keys.len()).collect();
+    let original = original.map(|o| (o.name.clone(), pks.iter().map(|p| p.stored_keys).sum()));
     let sampled = pks.into_iter().map(|p| p.sampled).collect();
-    Ok(Encoded { tram: tr, keys_per_part, max_error, sampled })
+    Ok(Encoded { tram: tr, keys_per_part, max_error, sampled, original })
 }
 
 /// The `.oni` of an encoded TRAM, read back and compared with the encoder's own figures.
@@ -505,6 +515,10 @@ pub fn import_clips(
         extra.insert("key_size".into(), json!(key_size));
         extra.insert("keys".into(), json!(enc.keys_per_part.iter().sum::<usize>()));
         extra.insert("keys_per_part".into(), json!(enc.keys_per_part));
+        if let Some((name, kept)) = &enc.original {
+            extra.insert("original".into(), json!(name));
+            extra.insert("original_keys_kept".into(), json!(kept));
+        }
         extra.insert("tolerance".into(), json!(tolerance));
         extra.insert("max_rotation_error".into(), json!(enc.max_error));
         extra.insert("like".into(), json!(like.map(|l| l.name.clone())));

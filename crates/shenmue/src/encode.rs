@@ -1,6 +1,7 @@
 //! The project's own MOTN writer (the demo, fixtures, tests): standard five-block sequences
 //! with the layout the reader expects from the real file (u8 counts, u8/u16 key frames,
-//! 2-bit component counts, IEEE halves, zero pad bytes to keep blocks 2-byte aligned).
+//! 2-bit component counts, IEEE halves; the byte blocks packed, a zero pad byte before a block
+//! of 16-bit values where it would start at an odd offset, as Sega laid out every sequence).
 
 use crate::curve::Axis;
 use crate::layout::motn as L;
@@ -80,9 +81,14 @@ pub fn encode_sequence(s: &SequenceSpec) -> Vec<u8> {
     for c in &curves {
         w.u8(c.keys.len().saturating_sub(2) as u8);
     }
-    w.align(2);
-    let b3 = w.len();
+    // Sega's layout: the byte blocks packed, the blocks of 16-bit values (block 3 when frames
+    // are u16, block 5) 2-byte aligned behind a zero pad byte; every one of the 1293 decoded
+    // sequences of MOTION.BIN is laid out so.
     let wide = u32::from(s.frames) > L::U8_FRAMES_MAX;
+    if wide {
+        w.align(2);
+    }
+    let b3 = w.len();
     for c in &curves {
         for k in c.keys.iter().skip(1).take(c.keys.len().saturating_sub(2)) {
             if wide {
@@ -92,7 +98,6 @@ pub fn encode_sequence(s: &SequenceSpec) -> Vec<u8> {
             }
         }
     }
-    w.align(2);
     let b4 = w.len();
     for c in &curves {
         for chunk in c.keys.chunks(4) {

@@ -67,6 +67,10 @@ pub struct ChannelTarget {
     pub quantity: Quantity,
     /// The target at every frame.
     pub values: Vec<f64>,
+    /// Whether the channel is written. A channel whose targets are what the engine holds with
+    /// no channel (the control's default) is not, unless the sequence the clip was made from
+    /// has it ([`Original`]).
+    pub needed: bool,
 }
 
 /// What a clip asks of the rig.
@@ -102,19 +106,21 @@ pub struct Strain {
 }
 
 /// `Rz · Ry · Rx` angles (radians, x, y, z) of a rotation matrix; the principal solution
-/// (|y| ≤ 90°).
+/// (|y| ≤ 90°). x is solved from `Rz(−z) · m = Ry(y) · Rx(x)` with the z found, so the triple
+/// is the matrix's even near gimbal lock: there z and x are each as uncertain as the
+/// matrix's rounding is large against cos y (a single-precision pose at y = 90° gave angles 5.6°
+/// off, x and z taken each from its own noisy pair of entries), but x − z or x + z, which is
+/// all the matrix holds, comes out right.
 pub fn euler_zyx(m: &DMat3) -> [f64; 3] {
     let (r00, r10, r20) = (m.x_axis.x, m.x_axis.y, m.x_axis.z);
-    let (r01, r11, r21) = (m.y_axis.x, m.y_axis.y, m.y_axis.z);
-    let r22 = m.z_axis.z;
+    let (r01, r11) = (m.y_axis.x, m.y_axis.y);
+    let (r02, r12) = (m.z_axis.x, m.z_axis.y);
     let c = r00.hypot(r10);
     let y = (-r20).atan2(c);
-    if c < 1e-12 {
-        // Gimbal lock: only x ± z is defined; z = 0.
-        let sy = y.signum();
-        return [(r01 * sy).atan2(r11), y, 0.0];
-    }
-    [r21.atan2(r22), y, r10.atan2(r00)]
+    // At exact lock only x ± z is defined: z = 0.
+    let z = if c < 1e-12 { 0.0 } else { r10.atan2(r00) };
+    let (sz, cz) = z.sin_cos();
+    [(sz * r02 - cz * r12).atan2(cz * r11 - sz * r01), y, z]
 }
 
 /// Of the two angle triples of the rotation (`a` and `(x + ½, ½ − y, z + ½)` turns), each
@@ -244,9 +250,9 @@ pub fn human_targets(clip: &Clip) -> Result<HumanTargets> {
         }
     }
     let mut channels = Vec::new();
-    let push = |channels: &mut Vec<ChannelTarget>, c: usize, axis: Axis, values: Vec<f64>| {
+    let push = |channels: &mut Vec<ChannelTarget>, c: usize, axis: Axis, values: Vec<f64>, needed: bool| {
         let quantity = if axis.is_rotation() { Quantity::Rotation } else { Quantity::Position };
-        channels.push(ChannelTarget { control: c as u16, axis, quantity, values });
+        channels.push(ChannelTarget { control: c as u16, axis, quantity, values, needed });
     };
     for c in 0..n {
         let is_target = plan.is_solved(c) && (0..n).any(|r| plan.chain(r).is_some_and(|ch| ch.2 == c));
@@ -257,7 +263,7 @@ pub fn human_targets(clip: &Clip) -> Result<HumanTargets> {
                 } else {
                     target_pos[c].iter().map(|v| v[k]).collect()
                 };
-                push(&mut channels, c, axis, v);
+                push(&mut channels, c, axis, v, true);
             }
         }
         if plan.is_solved(c) {
@@ -270,15 +276,13 @@ pub fn human_targets(clip: &Clip) -> Result<HumanTargets> {
                 d != 0.0
             })
         });
-        if c == 0 || moves {
-            for (k, axis) in [Axis::RotX, Axis::RotY, Axis::RotZ].into_iter().enumerate() {
-                let mut v: Vec<f64> = rot[c].iter().map(|a| a[k]).collect();
-                // Whole turns off, so the curve starts within half a turn of 0 (halves are
-                // finer there).
-                let shift = (v[0] + 0.5).floor();
-                v.iter_mut().for_each(|x| *x -= shift);
-                push(&mut channels, c, axis, v);
-            }
+        for (k, axis) in [Axis::RotX, Axis::RotY, Axis::RotZ].into_iter().enumerate() {
+            let mut v: Vec<f64> = rot[c].iter().map(|a| a[k]).collect();
+            // Whole turns off, so the curve starts within half a turn of 0 (halves are
+            // finer there).
+            let shift = (v[0] + 0.5).floor();
+            v.iter_mut().for_each(|x| *x -= shift);
+            push(&mut channels, c, axis, v, c == 0 || moves);
         }
     }
     let strained = limbs
@@ -322,6 +326,23 @@ pub struct EncodedClip {
     pub max_position_error: f64,
     /// Largest difference (turns) of a rotation channel from its target at any frame.
     pub max_rotation_error: f64,
+    /// The sequence the clip was made from ([`Original`]) and how many of its channels were
+    /// written with its own keys.
+    pub original: Option<(String, usize)>,
+}
+
+/// A sequence of the `--into` file the clip was made from (its name, or `--like`): a channel
+/// whose keys, as the engine samples them, stay within the tolerance of the clip's at every
+/// frame is written with those keys, not fitted anew. An unedited round trip then keeps Sega's
+/// keys (bytes a tool comparing sequences finds unchanged) and an edit rewrites only the
+/// channels it moved.
+pub struct Original<'a> {
+    /// Its name (for the report).
+    pub name: &'a str,
+    /// Its frame count (channels are kept only when it is the clip's).
+    pub frames: u16,
+    /// Its channels.
+    pub curves: &'a [crate::curve::Curve],
 }
 
 /// The skeleton clips are written for: the human rig, or the flat control skeleton of another
@@ -352,6 +373,19 @@ impl Target {
             Target::Family { family, .. } => *family,
         }
     }
+
+    /// What the engine holds in a channel a sequence does not have: the rig's default (a
+    /// position as it is, a rotation in turns of its int16); 0 for the flat families.
+    fn default_value(&self, control: u16, axis: Axis) -> f32 {
+        let Target::Human = self else { return 0.0 };
+        let Some(def) = HUMAN_RIG.get(usize::from(control)) else { return 0.0 };
+        let k = axis.component();
+        if axis.is_rotation() {
+            f32::from(def.rotation[k]) / 65536.0
+        } else {
+            def.position[k]
+        }
+    }
 }
 
 /// A family's flat control skeleton: each control's own position and rotation, as the curves
@@ -380,19 +414,17 @@ pub fn family_targets(clip: &Clip, skeleton: &boneyard_core::Skeleton) -> HumanT
     let mut channels = Vec::new();
     for c in 0..n {
         let pos: Vec<[f64; 3]> = clip.poses.iter().map(|p| p[c].translation.as_dvec3().to_array()).collect();
-        if pos.iter().any(|v| v.iter().any(|x| x.abs() > 1e-6)) {
-            for (k, axis) in [Axis::PosX, Axis::PosY, Axis::PosZ].into_iter().enumerate() {
-                let values = pos.iter().map(|v| v[k]).collect();
-                channels.push(ChannelTarget { control: c as u16, axis, quantity: Quantity::Position, values });
-            }
+        let needed = pos.iter().any(|v| v.iter().any(|x| x.abs() > 1e-6));
+        for (k, axis) in [Axis::PosX, Axis::PosY, Axis::PosZ].into_iter().enumerate() {
+            let values = pos.iter().map(|v| v[k]).collect();
+            channels.push(ChannelTarget { control: c as u16, axis, quantity: Quantity::Position, values, needed });
         }
-        if rot[c].iter().any(|a| a.iter().any(|x| (x * 65536.0).round().rem_euclid(65536.0) != 0.0)) {
-            for (k, axis) in [Axis::RotX, Axis::RotY, Axis::RotZ].into_iter().enumerate() {
-                let mut values: Vec<f64> = rot[c].iter().map(|a| a[k]).collect();
-                let shift = (values[0] + 0.5).floor();
-                values.iter_mut().for_each(|x| *x -= shift);
-                channels.push(ChannelTarget { control: c as u16, axis, quantity: Quantity::Rotation, values });
-            }
+        let needed = rot[c].iter().any(|a| a.iter().any(|x| (x * 65536.0).round().rem_euclid(65536.0) != 0.0));
+        for (k, axis) in [Axis::RotX, Axis::RotY, Axis::RotZ].into_iter().enumerate() {
+            let mut values: Vec<f64> = rot[c].iter().map(|a| a[k]).collect();
+            let shift = (values[0] + 0.5).floor();
+            values.iter_mut().for_each(|x| *x -= shift);
+            channels.push(ChannelTarget { control: c as u16, axis, quantity: Quantity::Rotation, values, needed });
         }
     }
     HumanTargets { channels, positions, not_kept: not_kept.into_iter().collect(), rotations, strained: Vec::new() }
@@ -400,11 +432,11 @@ pub fn family_targets(clip: &Clip, skeleton: &boneyard_core::Skeleton) -> HumanT
 
 /// Encode one clip on the human rig (see the module docs).
 pub fn encode_clip(clip: &Clip, tolerance: f64) -> Result<EncodedClip> {
-    encode_on(clip, &Target::Human, tolerance)
+    encode_on(clip, &Target::Human, tolerance, None)
 }
 
-/// Encode one clip on `target`.
-pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64) -> Result<EncodedClip> {
+/// Encode one clip on `target`, keeping `original`'s channels where they hold.
+pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64, original: Option<&Original>) -> Result<EncodedClip> {
     let err = |m: String| Error::unplaced(format!("clip {:?}: {m}", clip.name)).in_file(&clip.source);
     clip.validate()?;
     let names = target.names();
@@ -432,7 +464,30 @@ pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64) -> Result<Encoded
         Target::Human => human_targets(clip)?,
         Target::Family { skeleton, .. } => family_targets(clip, skeleton),
     };
-    let (mut pos_err, mut rot_err, mut keys) = (0f64, 0f64, 0usize);
+    let (mut pos_err, mut rot_err, mut keys, mut kept) = (0f64, 0f64, 0usize, 0usize);
+    let original = original.filter(|o| usize::from(o.frames) == clip.frames());
+    let mut targets = targets;
+    let default = |c: u16, axis: Axis| target.default_value(c, axis);
+    if let Some(o) = original {
+        take_original_angles(&mut targets.channels, o.curves, tolerance, &default);
+        if matches!(target, Target::Human) {
+            take_original_aims(&mut targets, o.curves, tolerance);
+        }
+    }
+    // The channels written: those needed, and those the original has (kept below where they
+    // hold, else fitted); where the original has no channel and the engine's default holds at
+    // every frame, none (as the original).
+    targets.channels.retain(|ch| {
+        let stored = original.map(|o| o.curves.iter().any(|c| c.control == ch.control && c.axis == ch.axis));
+        match stored {
+            None => ch.needed,
+            Some(true) => true,
+            Some(false) => {
+                let d = default(ch.control, ch.axis);
+                ch.needed && !ch.values.iter().all(|&v| ch.quantity.error(d, v) <= tolerance)
+            }
+        }
+    });
     let mut curves = Vec::with_capacity(targets.channels.len());
     for ch in &targets.channels {
         if let Some(f) = ch.values.iter().position(|v| !v.is_finite()) {
@@ -456,7 +511,20 @@ pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64) -> Result<Encoded
                 )));
             }
         }
-        let fit = place_keys(ch.quantity, &ch.values, tolerance);
+        // The original's channel where it holds within the tolerance at every frame (its keys
+        // are whole halves, as the encoder writes them, so they are written as they were read).
+        let stored = original
+            .and_then(|o| o.curves.iter().find(|c| c.control == ch.control && c.axis == ch.axis))
+            .filter(|c| c.keys.first().is_some_and(|k| k.frame == 0))
+            .map(|c| {
+                let error = (0..ch.values.len())
+                    .map(|f| ch.quantity.error(c.sample(f as f32), ch.values[f]))
+                    .fold(0.0, f64::max);
+                crate::fit::Fitted { keys: c.keys.to_vec(), max_error: error }
+            })
+            .filter(|f| f.max_error <= tolerance);
+        kept += usize::from(stored.is_some());
+        let fit = stored.unwrap_or_else(|| place_keys(ch.quantity, &ch.values, tolerance));
         match ch.quantity {
             Quantity::Position => pos_err = pos_err.max(fit.max_error),
             Quantity::Rotation => rot_err = rot_err.max(fit.max_error),
@@ -491,7 +559,93 @@ pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64) -> Result<Encoded
             .unwrap_or_default();
         err(format!("{m}{bone}"))
     })?;
-    Ok(EncodedClip { spec, bytes, targets, keys, max_position_error: pos_err, max_rotation_error: rot_err })
+    Ok(EncodedClip {
+        spec,
+        bytes,
+        targets,
+        keys,
+        max_position_error: pos_err,
+        max_rotation_error: rot_err,
+        original: original.map(|o| (o.name.to_string(), kept)),
+    })
+}
+
+/// A rotation has two `Rz·Ry·Rx` angle triples (and whole turns more or less), and the pose
+/// says which rotation, not which triple: where the original's three rotation channels of a
+/// control play, at every frame, a rotation within `tolerance` (radians) of the target's (as
+/// the engine uses them: its int16 angles), the targets become the original's angles, so that
+/// its channels can be kept (and a channel fitted anew stays on its branch).
+fn take_original_angles(
+    channels: &mut [ChannelTarget],
+    curves: &[crate::curve::Curve],
+    tolerance: f64,
+    default: &dyn Fn(u16, Axis) -> f32,
+) {
+    let rotation =
+        |a: [f64; 3]| DQuat::from_rotation_z(a[2]) * DQuat::from_rotation_y(a[1]) * DQuat::from_rotation_x(a[0]);
+    let controls: std::collections::BTreeSet<u16> = channels.iter().map(|c| c.control).collect();
+    for control in controls {
+        let at = |axis: Axis| channels.iter().position(|c| c.control == control && c.axis == axis);
+        let curve = |axis: Axis| curves.iter().find(|c| c.control == control && c.axis == axis);
+        let axes = [Axis::RotX, Axis::RotY, Axis::RotZ];
+        let (Some(ix), Some(iy), Some(iz)) = (at(axes[0]), at(axes[1]), at(axes[2])) else { continue };
+        // An axis the original has no channel for holds the control's default.
+        let stored = axes.map(curve);
+        let frames = channels[ix].values.len();
+        let sampled: Vec<[f32; 3]> = (0..frames)
+            .map(|f| [0, 1, 2].map(|k| stored[k].map_or_else(|| default(control, axes[k]), |c| c.sample(f as f32))))
+            .collect();
+        let holds = sampled.iter().enumerate().all(|(f, o)| {
+            let engine = o.map(|v| f64::from(crate::curve::raw_to_radians(crate::curve::turns_to_raw(v))));
+            let want = [ix, iy, iz].map(|i| channels[i].values[f] * TAU);
+            angle_between(rotation(engine), rotation(want)) <= tolerance
+        });
+        if holds {
+            for (k, i) in [ix, iy, iz].into_iter().enumerate() {
+                channels[i].values = sampled.iter().map(|o| f64::from(o[k])).collect();
+            }
+        }
+    }
+}
+
+/// An aimed bone (the torso, the head) turns to its target's direction and puts its end at its
+/// own length: the pose gives that end, while the original's target may lie anywhere on the
+/// line. Where the original's target is, at every frame, in the direction of the pose's within
+/// `tolerance` (radians) as seen from the aimed bone's root, the targets become the original's.
+fn take_original_aims(targets: &mut HumanTargets, curves: &[crate::curve::Curve], tolerance: f64) {
+    let plan = RigPlan::human();
+    for r in 0..HUMAN_RIG.len() {
+        let Some((upper, None, aim)) = plan.chain(r) else { continue };
+        let axes = [Axis::PosX, Axis::PosY, Axis::PosZ];
+        let at: Vec<usize> = axes
+            .iter()
+            .filter_map(|&a| targets.channels.iter().position(|c| usize::from(c.control) == aim && c.axis == a))
+            .collect();
+        // An axis the original has no channel for holds the control's default.
+        let stored = axes.map(|a| curves.iter().find(|c| usize::from(c.control) == aim && c.axis == a));
+        let [ix, iy, iz] = at.as_slice() else { continue };
+        let frames = targets.channels[*ix].values.len();
+        let value =
+            |k: usize, f: usize| f64::from(stored[k].map_or(HUMAN_RIG[aim].position[k], |c| c.sample(f as f32)));
+        let sampled: Vec<DVec3> = (0..frames).map(|f| DVec3::new(value(0, f), value(1, f), value(2, f))).collect();
+        let holds = (0..frames).all(|f| {
+            let root = targets.positions[f][upper];
+            let want = DVec3::new(
+                targets.channels[*ix].values[f],
+                targets.channels[*iy].values[f],
+                targets.channels[*iz].values[f],
+            );
+            match ((sampled[f] - root).try_normalize(), (want - root).try_normalize()) {
+                (Some(a), Some(b)) => a.angle_between(b) <= tolerance,
+                _ => false,
+            }
+        });
+        if holds {
+            for (k, i) in [*ix, *iy, *iz].into_iter().enumerate() {
+                targets.channels[i].values = sampled.iter().map(|v| v[k]).collect();
+            }
+        }
+    }
 }
 
 /// The action metadata an appended clip takes without `--like`: the block most human entries
@@ -555,11 +709,9 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
     if let Some(k) = options.key_size {
         out.warnings.push(Warning::in_file(&fname, format!("key size {k} is for Oni; MOTN keys are halves (ignored)")));
     }
-    let meta = match &options.like {
-        Some(a) => {
-            let i = d.find_animation(a)?;
-            (m.entries[i].meta_offset, format!("--like {}", m.entries[i].name))
-        }
+    let like = options.like.as_deref().map(|a| d.find_animation(a)).transpose()?;
+    let meta = match like {
+        Some(i) => (m.entries[i].meta_offset, format!("--like {}", m.entries[i].name)),
         None => match empty_action(&m) {
             Some((o, n)) => {
                 (o, format!("the action metadata of {n} (no hit frames, attacks or cues), as no --like was given"))
@@ -572,7 +724,17 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
     let mut encoded = Vec::with_capacity(clips.len());
     let mut seen = std::collections::HashSet::new();
     for clip in clips {
-        let enc = encode_on(clip, &target, tolerance)?;
+        // The sequence the clip was made from: --like's, else the one of its name.
+        let from = like.or_else(|| {
+            let name = sequence_name(&clip.name).ok()?;
+            m.entries.iter().position(|e| e.name.as_str() == name)
+        });
+        let original = from.and_then(|i| {
+            let (e, b) = (&m.entries[i], &m.blocks[m.entries[i].block]);
+            let motion = b.motion().filter(|_| b.family() == target.flag_high())?;
+            Some(Original { name: e.name.as_str(), frames: b.frames, curves: &motion.curves })
+        });
+        let enc = encode_on(clip, &target, tolerance, original.as_ref())?;
         if enc.spec.name != clip.name {
             out.warnings.push(Warning::in_file(
                 &clip.source,
@@ -674,6 +836,10 @@ pub fn import_clips(into: Vec<InputFile>, clips: &[Clip], options: &ImportOption
         extra.insert("shared_old_data_with".into(), json!(p.kept_for));
         extra.insert("channels".into(), json!(enc.spec.curves.len()));
         extra.insert("keys".into(), json!(enc.keys));
+        if let Some((name, kept)) = &enc.original {
+            extra.insert("original".into(), json!(name));
+            extra.insert("original_channels_kept".into(), json!(kept));
+        }
         extra.insert("tolerance".into(), json!(tolerance));
         extra.insert("max_position_error_m".into(), json!(enc.max_position_error));
         extra.insert("max_rotation_error_rad".into(), json!(enc.max_rotation_error));
@@ -838,6 +1004,33 @@ mod tests {
         let r = crate::rig::local_matrix(glam::Vec3::ZERO, [1000, -2000, 16384]).as_dmat4();
         let a = euler_zyx(&rot3(&r)).map(|v| v / TAU * 65536.0);
         assert!((a[0] - 1000.0).abs() < 0.01 && (a[1] + 2000.0).abs() < 0.01 && (a[2] - 16384.0).abs() < 0.01, "{a:?}");
+    }
+
+    /// At and near gimbal lock (y a quarter turn, give or take a few int16 steps), the rig's
+    /// single-precision matrix gives angles whose matrix is that matrix within f32 rounding:
+    /// x and z each come from entries as small as the rounding, but their sum or difference
+    /// (all the matrix holds) is right. (Taking x and z each from its own pair of entries
+    /// was 5.6° off on AKIRA_PU_SAFE's hip at frame 9, raw (0, 16384, 0).)
+    #[test]
+    fn angles_near_gimbal_lock_give_the_matrix_back() {
+        let mut rng = boneyard_core::testdata::XorShift64(0x9_1b4d);
+        for i in 0..2000 {
+            let mut r = |n: u64| (rng.next_u64() % n) as i64;
+            let y = if i % 2 == 0 { 16384 } else { -16384 } + r(9) - 4;
+            let raw = [r(65536) as u16 as i16, y as i16, r(65536) as u16 as i16];
+            let mut m = rot3(&crate::rig::local_matrix(glam::Vec3::ZERO, raw).as_dmat4());
+            // A local matrix the import makes is parent⁻¹ · world of single-precision world
+            // matrices: every entry off by up to a few 1e-7, more than cos y at lock.
+            for col in [&mut m.x_axis, &mut m.y_axis, &mut m.z_axis] {
+                for k in 0..3 {
+                    col[k] += (r(2001) - 1000) as f64 * 3e-10;
+                }
+            }
+            let [a, b, c] = euler_zyx(&m);
+            let back = DMat3::from_rotation_z(c) * DMat3::from_rotation_y(b) * DMat3::from_rotation_x(a);
+            let worst = (back - m).abs().to_cols_array().into_iter().fold(0.0, f64::max);
+            assert!(worst < 2e-6, "{raw:?}: {worst}");
+        }
     }
 
     #[test]

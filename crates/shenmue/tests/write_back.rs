@@ -35,6 +35,24 @@ fn positions(doc: &dyn Document, anim: usize, frames: u32) -> Vec<Vec<Vec3>> {
         .collect()
 }
 
+/// The decoded channels of the sequence named `name` in a MOTN file: (control, axis, keys).
+fn curves_of(file: &[u8], name: &str) -> Vec<(u16, boneyard_shenmue::Axis, Vec<boneyard_shenmue::Key>)> {
+    let m = boneyard_shenmue::MotnFile::parse(file).unwrap();
+    let e = m.entries.iter().find(|e| e.name.as_str() == name).unwrap();
+    let motion = m.blocks[e.block].motion().unwrap();
+    motion.curves.iter().map(|c| (c.control, c.axis, c.keys.to_vec())).collect()
+}
+
+/// The bytes of the sequence named `name` (header and five blocks, without what follows it).
+fn sequence_bytes(file: &[u8], name: &str) -> Vec<u8> {
+    let m = boneyard_shenmue::MotnFile::parse(file).unwrap();
+    let e = m.entries.iter().find(|e| e.name.as_str() == name).unwrap();
+    let b = &m.blocks[e.block];
+    let halves: usize =
+        b.motion().unwrap().curves.iter().flat_map(|c| c.keys.iter()).map(|k| usize::from(k.count)).sum();
+    file[b.offset..b.offset + usize::from(b.header[5]) + 2 * halves].to_vec()
+}
+
 fn import(data: &[u8], clips: &[Clip]) -> boneyard_core::Imported {
     boneyard_shenmue::import_clips(vec![InputFile::new("motion.bin", data.to_vec())], clips, &ImportOptions::default())
         .unwrap()
@@ -76,6 +94,20 @@ fn run_loop_round_trip_matches_the_original_rig_at_every_frame() {
         worst.1,
         HUMAN_RIG[worst.2].name
     );
+    // Channels whose original keys hold within the tolerance are written with them: the same
+    // keys, as the reader decodes both files.
+    let (orig_curves, new_curves) = (curves_of(&data, NAME), curves_of(&f.bytes, NAME));
+    let same = new_curves.iter().filter(|c| orig_curves.contains(c)).count();
+    println!(
+        "{NAME}: {} of {} channels written with Sega's keys ({} of the original's {})",
+        a.extra["original_channels_kept"],
+        a.extra["channels"],
+        same,
+        orig_curves.len()
+    );
+    assert_eq!(a.extra["original"], NAME);
+    assert_eq!(sequence_bytes(&data, NAME), sequence_bytes(&f.bytes, NAME));
+    assert_eq!(a.extra["original_channels_kept"].as_u64(), Some(same as u64));
     assert!(worst.0 < 2e-3, "{worst:?}");
     // The figure the import reports is the same measurement.
     assert!((a.extra["max_control_error_m"].as_f64().unwrap() - f64::from(worst.0)).abs() < 1e-5);
@@ -145,6 +177,30 @@ fn an_edit_shows_at_its_limb_only_and_a_new_name_is_appended() {
         moved * 1e3
     );
     assert!(moved > 0.05, "{moved}");
+    // The same edit `--like` the run: the channels the edit left alone keep Sega's keys, the
+    // right leg's are fitted anew.
+    // (The torso's and the head's aims are fitted anew in the unedited round trip too: the
+    // FK pose gives the aimed bone's end, not the point along its line Sega's target was at.)
+    let opts = ImportOptions { like: Some(NAME.into()), ..Default::default() };
+    let orig_curves = curves_of(&data, NAME);
+    let refit = |c: Clip| -> (serde_json::Value, Vec<String>) {
+        let name = c.name.clone();
+        let out =
+            boneyard_shenmue::import_clips(vec![InputFile::new("motion.bin", data.clone())], &[c], &opts).unwrap();
+        let written = curves_of(&out.files[0].bytes, &name);
+        let refit = written
+            .iter()
+            .filter(|c| !orig_curves.contains(c))
+            .map(|c| format!("{} {:?}", HUMAN_RIG[usize::from(c.0)].name, c.1))
+            .collect();
+        (out.files[0].animations[0].extra["original_channels_kept"].clone(), refit)
+    };
+    let (_, unedited) = refit(clip_of(&doc, anim));
+    let (kept, refit) = refit(clip);
+    let by_edit: Vec<&String> = refit.iter().filter(|c| !unedited.contains(c)).collect();
+    println!("edit --like {NAME}: {kept} of 63 channels Sega's; fitted anew for the edit: {by_edit:?}, and as unedited: {unedited:?}");
+    assert!(!by_edit.is_empty());
+    assert!(by_edit.iter().all(|c| leg.iter().any(|l| c.starts_with(l)) || c.starts_with("R_leg_ik")), "{by_edit:?}");
 }
 
 #[test]
@@ -233,6 +289,13 @@ fn a_family_13_sequence_round_trips_on_its_control_skeleton() {
         worst * 1e3
     );
     assert!(worst < 2e-3, "{worst}");
+    // Every channel plays within the tolerance as Sega keyed it: all are kept (the six at 0
+    // too, which the original has), the sequence is Sega's byte for byte, and the flat FK puts
+    // every control where the original does, to the bit.
+    assert_eq!(w.extra["original_channels_kept"], w.extra["channels"]);
+    assert_eq!(w.extra["channels"], 63);
+    assert_eq!(sequence_bytes(&data, &a.name), sequence_bytes(&out.files[0].bytes, &a.name));
+    assert_eq!(worst, 0.0);
 }
 
 /// A replaced sequence keeps its action metadata; cues past the new clip's end are warned.
@@ -352,4 +415,35 @@ fn a_stretched_limb_the_rig_cannot_play_is_said() {
     let err = a.extra["max_control_error_m"].as_f64().unwrap();
     println!("AKIRA_KI_01 stretched to {long} frames: {} limbs said strained; the rig's worst control {:.1} mm off; worst bone turned {:.1}° ({})", strained.len(), err * 1e3, a.extra["max_bone_rotation_error_rad"].as_f64().unwrap().to_degrees(), a.extra["max_bone_rotation_error_at"]);
     assert!(err > 0.05, "{err}");
+}
+
+/// Every human sequence of MOTION.BIN, as boneyard reads it (the FK locals its export writes),
+/// imported back into the file at once: each written sequence is Sega's, byte for byte (its
+/// channels' keys kept where they play as the clip does, Sega's layout).
+#[test]
+fn every_human_sequence_round_trips_to_segas_bytes() {
+    let Some(data) = load("every_human_sequence_round_trips_to_segas_bytes") else { return };
+    let doc = boneyard_shenmue::open_bytes(&[("motion.bin".into(), &data)]).unwrap();
+    let m = boneyard_shenmue::MotnFile::parse(&data).unwrap();
+    // One clip per sequence (names sharing a block are one sequence), decoded layouts only.
+    let mut seen = std::collections::HashSet::new();
+    let anims: Vec<usize> = (0..doc.animations().len())
+        .filter(|&i| doc.animations()[i].skeleton == Some(0))
+        .filter(|&i| m.blocks[m.entries[i].block].motion().is_some() && seen.insert(m.entries[i].block))
+        .collect();
+    let clips: Vec<Clip> = anims.iter().map(|&i| clip_of(&doc, i)).collect();
+    let out = import(&data, &clips);
+    let written = &out.files[0].bytes;
+    let differ: Vec<&str> = anims
+        .iter()
+        .map(|&i| doc.animations()[i].name.as_str())
+        .filter(|n| sequence_bytes(&data, n) != sequence_bytes(written, n))
+        .collect();
+    println!(
+        "{} human sequences round-tripped: {} byte for byte Sega's; differing: {differ:?}",
+        anims.len(),
+        anims.len() - differ.len()
+    );
+    assert!(anims.len() > 1000, "{}", anims.len());
+    assert!(differ.is_empty(), "{} differ: {differ:?}", differ.len());
 }

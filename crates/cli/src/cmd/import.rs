@@ -313,11 +313,14 @@ fn write(req: &Request, warnings: &mut Vec<Warning>) -> Result<()> {
                     let mut frames = format!("{} frame{}", a.frames, if a.frames == 1 { "" } else { "s" });
                     // A family that kept the stored numbers of the animation the clip came from
                     // where the game computes the same (Zelda's angles) says how many.
+                    // (Zelda: rotations; Oni: keys; Shenmue: channels.)
                     let n = |k: &str| a.extra.get(k).and_then(|v| v.as_u64());
-                    if let (Some(from), Some(kept), Some(all)) =
-                        (a.extra.get("original").and_then(|v| v.as_str()), n("original_rotations_kept"), n("rotations"))
-                    {
-                        frames.push_str(&format!("; {kept} of {all} rotations as {from} stores them"));
+                    let from = a.extra.get("original").and_then(|v| v.as_str());
+                    let counts = [("rotations", "rotations"), ("keys", "keys"), ("channels", "channels")]
+                        .into_iter()
+                        .find_map(|(all, what)| Some((n(&format!("original_{what}_kept"))?, n(all)?, what)));
+                    if let (Some(from), Some((kept, all, what))) = (from, counts) {
+                        frames.push_str(&format!("; {kept} of {all} {what} as {from} stores them"));
                     }
                     // The name `list` will give it, where the game's files know it otherwise
                     // (a Zelda clip appended is named by its offset until the decomp names it).
