@@ -241,7 +241,7 @@ pub struct Keying {
 
 /// A TRAM for `clip` on `body`'s parts (`names`: the skeleton's bone names, in part order),
 /// with `like`'s fields; `original`: the animation the clip was made from, whose keys are kept
-/// where they are as close ([`place_keys`]).
+/// where they are as close (see `place_keys`).
 pub fn clip_to_tram(
     clip: &Clip,
     body: &crate::body::Body,

@@ -69,7 +69,7 @@ pub struct ChannelTarget {
     pub values: Vec<f64>,
     /// Whether the channel is written. A channel whose targets are what the engine holds with
     /// no channel (the control's default) is not, unless the sequence the clip was made from
-    /// has it ([`Original`]).
+    /// has it (its name, or `--like`).
     pub needed: bool,
 }
 
@@ -326,7 +326,7 @@ pub struct EncodedClip {
     pub max_position_error: f64,
     /// Largest difference (turns) of a rotation channel from its target at any frame.
     pub max_rotation_error: f64,
-    /// The sequence the clip was made from ([`Original`]) and how many of its channels were
+    /// The sequence the clip was made from (its name, or `--like`) and how many of its channels were
     /// written with its own keys.
     pub original: Option<(String, usize)>,
 }
