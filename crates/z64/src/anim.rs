@@ -102,6 +102,22 @@ pub struct AnimDef {
     pub also: Vec<usize>,
 }
 
+impl AnimDef {
+    /// A normal animation's static values (the first `staticIndexMax` of its frame data);
+    /// `None` for other kinds.
+    pub fn static_values(&self, ctx: &Ctx) -> Result<Option<Vec<i16>>> {
+        let AnimKind::Normal { frame_data, static_max, .. } = self.kind else { return Ok(None) };
+        let fd = ctx.tail(frame_data, ctx.home_offset(self.addr) + 4)?;
+        (0..static_max as usize)
+            .map(|k| {
+                frame_value(fd, k)
+                    .ok_or_else(|| ctx.error(frame_data, format!("static value {k} is past the end of the segment")))
+            })
+            .collect::<Result<Vec<i16>>>()
+            .map(Some)
+    }
+}
+
 /// Read a normal `AnimationHeader` at `addr` (without knowing the joint count yet).
 pub fn read_normal_header(ctx: &Ctx, addr: u32) -> Result<(u16, AnimKind)> {
     let h: AnimationHeader = ctx.record(addr, ctx.home_offset(addr))?;

@@ -485,6 +485,13 @@ impl Z64Document {
         }
     }
 
+    /// Animation `anim`'s static values when it is a normal animation (None for other kinds).
+    pub fn static_values(&self, anim: usize) -> Result<Option<Vec<i16>>> {
+        let a = self.anim(anim)?;
+        let ctx = self.ctx(a.ctx);
+        a.static_values(&ctx).map_err(|e| e.in_file(ctx.home_file().name.clone()))
+    }
+
     /// The keys of animation `anim` when it is a keyframe or a curve animation (None for other
     /// kinds), read once.
     fn keyed(&self, anim: usize) -> Result<Option<&Keyed>> {

@@ -463,15 +463,15 @@ fn every_normal_animation_round_trips_to_its_own_numbers() {
         }
     }
     eprintln!(
-        "{anims} normal animations of {files} skeletons round-tripped: {same}/{all} joint values identical, {byte_same} with Nintendo's frame data and joint indices byte for byte; differing: {differ:?}"
+        "{anims} normal animations of {files} skeletons round-tripped: {same}/{all} joint values identical, {byte_same} with Nintendo's frame data and joint indices byte for byte; differing: {differ:?}; laid out otherwise: {byte_differ:?}"
     );
     assert!(anims >= 445, "{anims}");
     assert!(differ.is_empty(), "{differ:?}");
-    // The rest hold every one of Nintendo's values, laid out otherwise: its static table holds
-    // values in an order, and sometimes values, that the channels alone do not determine
-    // (gDekuNutsSpitAnim's limb rotation 16384 before the root's height 700; gAnubiceLaughingAnim's
-    // 4700, which only a varying channel starts with). 174 is the figure today, a floor here.
-    assert!(byte_same >= 174, "{byte_same}: {byte_differ:?}");
+    // Each file's layout of the static values is inferred from its own animations
+    // (`StaticOrder`): 440 of 445 come out as Nintendo's bytes. The five left (Epona's
+    // gallop, jumps, rearing and refusal) hold every one of Nintendo's values, laid out in an
+    // order no layout of the file's other clips gives. (174 with the plain layout alone.)
+    assert!(byte_same >= 440, "{byte_same}: {byte_differ:?}");
 }
 
 /// Every one of adult Link's 573 animations, from one glb (as `export --anim all` writes them),

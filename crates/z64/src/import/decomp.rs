@@ -113,7 +113,7 @@ pub fn link_files(placed: &[Placed]) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::{normal_data, Encoded};
+    use crate::import::{normal_data, Encoded, StaticOrder};
 
     #[test]
     fn symbols_and_normal_c_by_hand() {
@@ -121,7 +121,7 @@ mod tests {
         assert_eq!(c_symbol("walk cycle.2"), "walk_cycle_2");
         assert_eq!(c_symbol("2hop"), "g2hop");
         let joints = vec![vec![[0, 700, 5], [0, 0x4000, -1]], vec![[0, 700, 6], [0, 0x4000, -1]]];
-        let nd = normal_data("t", &joints).unwrap();
+        let nd = normal_data("t", &joints, StaticOrder::default()).unwrap();
         let enc = Encoded {
             name: "t".into(),
             symbol: "gTAnim".into(),
@@ -133,12 +133,12 @@ mod tests {
         let p = Placed { enc, header: 0x3670, frame_data: 0x3660, joint_indices: Some(0x366C), normal: Some(nd) };
         let (c, xml) = normal_files("object_x", 6, &[p]);
         assert!(
-            c.contains("s16 gTAnimFrameData[] = {\n    0x0000, 0x02BC, 0x4000, 0xFFFF, 0x0005, 0x0006,\n};"),
+            c.contains("s16 gTAnimFrameData[] = {\n    0x0000, 0x02BC, 0x0005, 0x4000, 0xFFFF, 0x0005, 0x0006,\n};"),
             "{c}"
         );
-        assert!(c.contains("JointIndex gTAnimJointIndices[] = {\n    { 0x0000, 0x0001, 0x0004 },\n    { 0x0000, 0x0002, 0x0003 },\n};"), "{c}");
+        assert!(c.contains("JointIndex gTAnimJointIndices[] = {\n    { 0x0000, 0x0001, 0x0005 },\n    { 0x0000, 0x0003, 0x0004 },\n};"), "{c}");
         assert!(
-            c.contains("AnimationHeader gTAnim = {\n    { 2 }, gTAnimFrameData,\n    gTAnimJointIndices, 4\n};"),
+            c.contains("AnimationHeader gTAnim = {\n    { 2 }, gTAnimFrameData,\n    gTAnimJointIndices, 5\n};"),
             "{c}"
         );
         assert!(
