@@ -102,19 +102,30 @@ pub struct AnimDef {
     pub also: Vec<usize>,
 }
 
+/// How a normal animation's frame data is laid out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NormalLayout {
+    /// The static values (the first `staticIndexMax` of its frame data).
+    pub statics: Vec<i16>,
+    /// Per joint, its x, y, z indices into the frame data.
+    pub indices: Vec<[u16; 3]>,
+}
+
 impl AnimDef {
-    /// A normal animation's static values (the first `staticIndexMax` of its frame data);
-    /// `None` for other kinds.
-    pub fn static_values(&self, ctx: &Ctx) -> Result<Option<Vec<i16>>> {
-        let AnimKind::Normal { frame_data, static_max, .. } = self.kind else { return Ok(None) };
-        let fd = ctx.tail(frame_data, ctx.home_offset(self.addr) + 4)?;
-        (0..static_max as usize)
+    /// A normal animation's layout; `None` for other kinds.
+    pub fn normal_layout(&self, ctx: &Ctx) -> Result<Option<NormalLayout>> {
+        let AnimKind::Normal { frame_data, joint_indices, static_max } = self.kind else { return Ok(None) };
+        let at = ctx.home_offset(self.addr);
+        let fd = ctx.tail(frame_data, at + 4)?;
+        let statics = (0..static_max as usize)
             .map(|k| {
                 frame_value(fd, k)
                     .ok_or_else(|| ctx.error(frame_data, format!("static value {k} is past the end of the segment")))
             })
-            .collect::<Result<Vec<i16>>>()
-            .map(Some)
+            .collect::<Result<Vec<i16>>>()?;
+        let ji = ctx.bytes(joint_indices, self.joints * JOINT_INDEX_SIZE, at + 8)?;
+        let indices = ji.chunks_exact(JOINT_INDEX_SIZE).map(|j| JointIndex::decode(j, Endian::Big).xyz).collect();
+        Ok(Some(NormalLayout { statics, indices }))
     }
 }
 

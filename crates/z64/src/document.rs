@@ -485,11 +485,12 @@ impl Z64Document {
         }
     }
 
-    /// Animation `anim`'s static values when it is a normal animation (None for other kinds).
-    pub fn static_values(&self, anim: usize) -> Result<Option<Vec<i16>>> {
+    /// Animation `anim`'s static values and joint indices when it is a normal animation (None
+    /// for other kinds).
+    pub fn normal_layout(&self, anim: usize) -> Result<Option<crate::anim::NormalLayout>> {
         let a = self.anim(anim)?;
         let ctx = self.ctx(a.ctx);
-        a.static_values(&ctx).map_err(|e| e.in_file(ctx.home_file().name.clone()))
+        a.normal_layout(&ctx).map_err(|e| e.in_file(ctx.home_file().name.clone()))
     }
 
     /// The keys of animation `anim` when it is a keyframe or a curve animation (None for other

@@ -194,12 +194,14 @@ pub struct NormalData {
     pub static_max: u16,
 }
 
-/// How a file's normal animations lay out their static values: each constant channel's value
-/// once, joint by joint, in one of the ways Nintendo's converter wrote them. Of the 599 normal
-/// animations of the 208 OoT objects, 249 tables follow the plain order; 514 put the root's
-/// translation at frame 0 in the table whether or not it moves (a value no index may use); 320
-/// do that and take limb 0's rotation before the root's translation; files such as
-/// object_dekunuts take limb 0's rotation first without the moving root's values.
+/// How a file's normal animations lay out their frame data: each constant channel's value
+/// once in the static values, joint by joint, then each moving channel's frames, in one of the
+/// ways Nintendo's converter wrote them. Most OoT objects put the root's translation at frame 0
+/// among the static values whether or not it moves (a value no index may use); some take limb
+/// 0's rotation before the root's translation (object_dekunuts, whose moving root stays out;
+/// Epona's, whose moving limb 0 comes first). Chosen per file ([`StaticOrder::of_file`]), the
+/// four give Nintendo's bytes for all 445 normal animations the objects pair with a skeleton of
+/// their file (one plain layout for all: 174).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StaticOrder {
     /// The root's translation at frame 0 enters the table even where it moves.
@@ -249,8 +251,8 @@ impl StaticOrder {
         statics
     }
 
-    /// The order most of `doc`'s normal animations in file `file` (a document file index)
-    /// reproduce, so that a clip appended there is laid out as its neighbours are; the default
+    /// The layout (static values and joint indices) most of `doc`'s normal animations in file
+    /// `file` (a document file index) reproduce, so that a clip appended there is laid out as its neighbours are; the default
     /// where none is reproduced (or there are none).
     pub fn of_file(doc: &Z64Document, file: usize) -> StaticOrder {
         let mut votes = [0usize; StaticOrder::ALL.len()];
@@ -258,7 +260,7 @@ impl StaticOrder {
             if doc.found.ctxs[a.ctx].1 != file || !matches!(a.kind, AnimKind::Normal { .. }) {
                 continue;
             }
-            let Ok(Some(stored)) = doc.static_values(i) else { continue };
+            let Ok(Some(stored)) = doc.normal_layout(i) else { continue };
             let tables: Result<Vec<Vec<[i16; 3]>>> =
                 (0..a.frames as usize).map(|f| doc.joint_table(i, f).map(|t| t.joints)).collect();
             let Ok(tables) = tables else { continue };
@@ -266,7 +268,10 @@ impl StaticOrder {
                 continue;
             }
             for (k, order) in StaticOrder::ALL.into_iter().enumerate() {
-                votes[k] += usize::from(order.statics(&tables) == stored);
+                let same = normal_data(&a.name, &tables, order).is_ok_and(|nd| {
+                    nd.frame_data[..nd.static_max as usize] == stored.statics[..] && nd.joint_indices == stored.indices
+                });
+                votes[k] += usize::from(same);
             }
         }
         // The most votes; on a tie the earlier (the default first).

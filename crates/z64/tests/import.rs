@@ -468,10 +468,8 @@ fn every_normal_animation_round_trips_to_its_own_numbers() {
     assert!(anims >= 445, "{anims}");
     assert!(differ.is_empty(), "{differ:?}");
     // Each file's layout of the static values is inferred from its own animations
-    // (`StaticOrder`): 440 of 445 come out as Nintendo's bytes. The five left (Epona's
-    // gallop, jumps, rearing and refusal) hold every one of Nintendo's values, laid out in an
-    // order no layout of the file's other clips gives. (174 with the plain layout alone.)
-    assert!(byte_same >= 440, "{byte_same}: {byte_differ:?}");
+    // (`StaticOrder`): every one comes out as Nintendo's bytes (174 with one plain layout).
+    assert!(byte_differ.is_empty(), "{byte_same}: {byte_differ:?}");
 }
 
 /// Every one of adult Link's 573 animations, from one glb (as `export --anim all` writes them),
