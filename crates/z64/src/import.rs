@@ -192,6 +192,8 @@ pub struct NormalData {
     pub joint_indices: Vec<[u16; 3]>,
     /// `staticIndexMax`: indices below it are constants.
     pub static_max: u16,
+    /// The layout it was made in.
+    pub layout: StaticOrder,
 }
 
 /// How a file's normal animations lay out their frame data: each constant channel's value
@@ -204,9 +206,10 @@ pub struct NormalData {
 /// their file (one plain layout for all: 174).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StaticOrder {
-    /// The root's translation at frame 0 enters the table even where it moves.
+    /// The root's translation at frame 0 enters the static values even where it moves.
     pub root_always: bool,
-    /// Limb 0's rotation comes before the root's translation.
+    /// Limb 0 comes before the root: its constant values among the static values, its moving
+    /// channels among the frames.
     pub limb_first: bool,
 }
 
@@ -251,9 +254,9 @@ impl StaticOrder {
         statics
     }
 
-    /// The layout (static values and joint indices) most of `doc`'s normal animations in file
-    /// `file` (a document file index) reproduce, so that a clip appended there is laid out as its neighbours are; the default
-    /// where none is reproduced (or there are none).
+    /// The layout whose static values and joint indices most of `doc`'s normal animations in
+    /// file `file` (a document file index) reproduce, so that a clip appended there is laid out
+    /// as its neighbours are; the default where none is reproduced (or there are none).
     pub fn of_file(doc: &Z64Document, file: usize) -> StaticOrder {
         let mut votes = [0usize; StaticOrder::ALL.len()];
         for (i, a) in doc.found.anims.iter().enumerate() {
@@ -319,7 +322,7 @@ pub fn normal_data(name: &str, joints: &[Vec<[i16; 3]>], order: StaticOrder) -> 
     for &(j, c) in &varying {
         frame_data.extend(channel(j, c));
     }
-    Ok(NormalData { frame_data, joint_indices, static_max: static_max as u16 })
+    Ok(NormalData { frame_data, joint_indices, static_max: static_max as u16, layout: order })
 }
 
 fn pad_to(out: &mut Vec<u8>, align: usize) {
@@ -753,6 +756,11 @@ fn read_back(
         }
         if let Some(nd) = &p.normal {
             extra.insert("static_index_max".into(), json!(nd.static_max));
+            // The layout taken from the file's own animations (`StaticOrder::of_file`).
+            extra.insert(
+                "frame_data_layout".into(),
+                json!({"root_always": nd.layout.root_always, "limb_first": nd.layout.limb_first}),
+            );
             extra.insert("values".into(), json!(nd.frame_data.len()));
         } else {
             extra.insert("frame_data_file".into(), json!("link_animetion"));

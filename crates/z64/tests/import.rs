@@ -129,6 +129,8 @@ fn dekunuts_run_round_trip_through_gltf() {
     assert_eq!(same, (1350, 1350));
     assert_eq!((worst, root), (0.0, 0));
     assert_eq!(a.extra["original"], "gDekuNutsRunAnim");
+    // object_dekunuts' clips take limb 0 first, without the moving root's values.
+    assert_eq!(a.extra["frame_data_layout"], serde_json::json!({"root_always": false, "limb_first": true}));
     assert_eq!(
         (a.extra["original_rotations_kept"].as_u64(), a.extra["rotations"].as_u64()),
         (Some(18 * 24), Some(18 * 24))
