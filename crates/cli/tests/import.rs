@@ -392,6 +392,11 @@ fn shenmue_run_loop_round_trip_and_edit_as_the_peer_runtime_solves_them() {
     assert_eq!((a["name"].as_str(), a["index"].as_u64(), a["frames"].as_u64()), (Some(RUN), Some(64), Some(19)));
     assert_eq!((a["fps"].as_f64(), a["replaced"].as_bool()), (Some(30.0), Some(true)));
     assert!(a["offset"].as_u64().is_some());
+    // Through the glb, every channel plays as Sega keyed it: all 63 keep Sega's keys, and the
+    // rig puts every control where the glb's pose has it within its f32 rounding (1.5 µm).
+    assert_eq!((a["original"].as_str(), a["original_channels_kept"].as_u64()), (Some(RUN), Some(63)));
+    assert_eq!(a["channels"].as_u64(), Some(63));
+    assert!(a["max_control_error_m"].as_f64().unwrap() < 1e-5, "{}", a["max_control_error_m"]);
     // Nothing the rig cannot hold: only the input's own summary and the shared block's note.
     let warns: Vec<&str> = j["warnings"].as_array().unwrap().iter().map(|w| w["message"].as_str().unwrap()).collect();
     assert!(warns.iter().all(|w| !w.contains("not kept") && !w.contains("more than")), "{warns:?}");
@@ -626,6 +631,9 @@ fn z64_dekunuts_run_round_trip() {
     let a = &j["written"][0]["animations"][0];
     assert_eq!((a["frames"].as_u64(), a["fps"].as_f64(), a["index"].as_u64()), (Some(18), Some(20.0), Some(10)));
     let off = a["offset"].as_u64().unwrap();
+    // Through the glb, every limb rotation is the one Nintendo stored (18 frames x 24 limbs).
+    assert_eq!(a["original"].as_str(), Some("gDekuNutsRunAnim"));
+    assert_eq!((a["original_rotations_kept"].as_u64(), a["rotations"].as_u64()), (Some(432), Some(432)));
     let written = out.join("object_dekunuts");
     let l = boneyard(&["list", s(&written), "--json"]);
     let l: Value = serde_json::from_slice(&l.stdout).unwrap();
