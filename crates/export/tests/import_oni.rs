@@ -46,6 +46,25 @@ fn import(glb: &[u8], body: &Path, opts: &ImportOptions) -> boneyard_core::Resul
     Ok((out, warnings))
 }
 
+/// The glb's clip on the body, as `import` reads it.
+fn clip_of(glb: &[u8], body: &Path) -> boneyard_core::Clip {
+    let target = boneyard_oni::open_paths(&[body]).unwrap();
+    let d: &dyn boneyard_core::Document = &target;
+    let src = GltfSource::read("walk19.glb", glb, None).unwrap();
+    src.clip(0, &d.skeletons()[0].skeleton, 60.0, &HashMap::new(), &mut Vec::new()).unwrap()
+}
+
+/// `clip` imported into the body with the walk beside it (`like`: `--like` the walk).
+fn import_beside_walk(clip: boneyard_core::Clip, walk: &Path, body: &Path, like: bool) -> Imported {
+    let into = vec![InputFile::read(body).unwrap(), InputFile::read(walk).unwrap()];
+    let opts = ImportOptions {
+        like: like.then(|| CLIP.into()),
+        skeleton: Some("TRBSfixture_body19".into()),
+        ..Default::default()
+    };
+    boneyard_oni::Oni.import_clips(into, &[clip], &opts, &boneyard_core::DiskCompanions::default()).unwrap()
+}
+
 fn read_back(out: &Imported) -> Tram {
     assert_eq!(out.files.len(), 1);
     let f = &out.files[0];
@@ -184,14 +203,7 @@ fn walk19_round_trips_through_glb_within_the_key_step() {
 fn like_copies_the_other_fields() {
     let Some((walk, body)) = paths("like_copies_the_other_fields") else { return };
     let (orig, glb) = original(&walk, &body);
-    let target = boneyard_oni::open_paths(&[body.as_path()]).unwrap();
-    let d: &dyn boneyard_core::Document = &target;
-    let src = GltfSource::read("walk19.glb", &glb, None).unwrap();
-    let clip = src.clip(0, &d.skeletons()[0].skeleton, 60.0, &HashMap::new(), &mut Vec::new()).unwrap();
-    let into = vec![InputFile::read(&body).unwrap(), InputFile::read(&walk).unwrap()];
-    let opts =
-        ImportOptions { like: Some(CLIP.into()), skeleton: Some("TRBSfixture_body19".into()), ..Default::default() };
-    let out = boneyard_oni::Oni.import_clips(into, &[clip], &opts, &boneyard_core::DiskCompanions::default()).unwrap();
+    let out = import_beside_walk(clip_of(&glb, &body), &walk, &body, true);
     assert!(out.warnings.iter().any(|w| w.message.contains("not recomputed")), "{:?}", out.warnings);
     let back = read_back(&out);
     assert_eq!(back.velocities.last(), orig.velocities.last());
@@ -646,16 +658,10 @@ fn like_events_past_a_shorter_clips_end_are_left_out_and_said() {
     let (orig, glb) = original(&walk, &body);
     assert_eq!(orig.footsteps.iter().map(|f| f[0]).collect::<Vec<_>>(), [5, 15, 25, 35]);
     assert_eq!((orig.atomic, orig.action_frame, orig.invulnerable), ([10, 20], 14, [2, 4]));
-    let target = boneyard_oni::open_paths(&[body.as_path()]).unwrap();
-    let d: &dyn boneyard_core::Document = &target;
-    let src = GltfSource::read("walk19.glb", &glb, None).unwrap();
-    let mut clip = src.clip(0, &d.skeletons()[0].skeleton, 60.0, &HashMap::new(), &mut Vec::new()).unwrap();
+    let mut clip = clip_of(&glb, &body);
     clip.poses.truncate(10);
     clip.name = "walk_short".into();
-    let into = vec![InputFile::read(&body).unwrap(), InputFile::read(&walk).unwrap()];
-    let opts =
-        ImportOptions { like: Some(CLIP.into()), skeleton: Some("TRBSfixture_body19".into()), ..Default::default() };
-    let out = boneyard_oni::Oni.import_clips(into, &[clip], &opts, &boneyard_core::DiskCompanions::default()).unwrap();
+    let out = import_beside_walk(clip, &walk, &body, true);
     let back = read_back(&out);
     assert_eq!(back.frames, 10);
     assert_eq!(back.footsteps.iter().map(|f| f[0]).collect::<Vec<_>>(), [5]);
@@ -685,14 +691,9 @@ fn like_events_past_a_shorter_clips_end_are_left_out_and_said() {
 fn the_animation_of_the_clips_name_gives_its_keys() {
     let Some((walk, body)) = paths("the_animation_of_the_clips_name_gives_its_keys") else { return };
     let (orig, glb) = original(&walk, &body);
-    let target = boneyard_oni::open_paths(&[body.as_path()]).unwrap();
-    let d: &dyn boneyard_core::Document = &target;
-    let src = GltfSource::read("walk19.glb", &glb, None).unwrap();
-    let clip = src.clip(0, &d.skeletons()[0].skeleton, 60.0, &HashMap::new(), &mut Vec::new()).unwrap();
+    let clip = clip_of(&glb, &body);
     assert_eq!(clip.name, CLIP);
-    let into = vec![InputFile::read(&body).unwrap(), InputFile::read(&walk).unwrap()];
-    let opts = ImportOptions { skeleton: Some("TRBSfixture_body19".into()), ..Default::default() };
-    let out = boneyard_oni::Oni.import_clips(into, &[clip], &opts, &boneyard_core::DiskCompanions::default()).unwrap();
+    let out = import_beside_walk(clip, &walk, &body, false);
     assert!(out.warnings.iter().any(|w| w.message.contains("is an animation of the --into files already")));
     let back = read_back(&out);
     assert_eq!(key_agreement(&orig, &back), (161, 0));

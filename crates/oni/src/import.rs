@@ -121,16 +121,13 @@ pub fn place_keys(size: u16, target: &[Quat], tolerance: f64, stored: &[Option<&
                 .get(f)
                 .copied()
                 .flatten()
-                .filter(|b| b.len() == usize::from(size) && *b != bytes.as_slice())
+                .filter(|b| b.len() == usize::from(size))
                 .and_then(|b| keys::decode(size, b).map(|d| (b, d)))
                 .filter(|&(_, d)| keys::is_unit(d) && angle_between(d, q) <= angle_between(dec, q));
+            // (The third field: the key written is the stored one.)
             Ok(match kept {
-                Some((b, d)) => (b.to_vec(), d),
-                None => (bytes, dec),
-            })
-            .map(|(b, d)| {
-                let same = stored.get(f).copied().flatten() == Some(b.as_slice());
-                (b, d, same)
+                Some((b, d)) => (b.to_vec(), d, true),
+                None => (bytes, dec, false),
             })
         })
         .collect::<Result<_>>()?;

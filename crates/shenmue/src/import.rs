@@ -471,7 +471,7 @@ pub fn encode_on(clip: &Clip, target: &Target, tolerance: f64, original: Option<
     if let Some(o) = original {
         take_original_angles(&mut targets.channels, o.curves, tolerance, &default);
         if matches!(target, Target::Human) {
-            take_original_aims(&mut targets, o.curves, tolerance);
+            take_original_aims(&mut targets, o.curves, tolerance, &default);
         }
     }
     // The channels written: those needed, and those the original has (kept below where they
@@ -585,25 +585,15 @@ fn take_original_angles(
         |a: [f64; 3]| DQuat::from_rotation_z(a[2]) * DQuat::from_rotation_y(a[1]) * DQuat::from_rotation_x(a[0]);
     let controls: std::collections::BTreeSet<u16> = channels.iter().map(|c| c.control).collect();
     for control in controls {
-        let at = |axis: Axis| channels.iter().position(|c| c.control == control && c.axis == axis);
-        let curve = |axis: Axis| curves.iter().find(|c| c.control == control && c.axis == axis);
         let axes = [Axis::RotX, Axis::RotY, Axis::RotZ];
-        let (Some(ix), Some(iy), Some(iz)) = (at(axes[0]), at(axes[1]), at(axes[2])) else { continue };
-        // An axis the original has no channel for holds the control's default.
-        let stored = axes.map(curve);
-        let frames = channels[ix].values.len();
-        let sampled: Vec<[f32; 3]> = (0..frames)
-            .map(|f| [0, 1, 2].map(|k| stored[k].map_or_else(|| default(control, axes[k]), |c| c.sample(f as f32))))
-            .collect();
-        let holds = sampled.iter().enumerate().all(|(f, o)| {
+        let Some((at, stored)) = original_triples(channels, curves, control, axes, default) else { continue };
+        let holds = stored.iter().enumerate().all(|(f, o)| {
             let engine = o.map(|v| f64::from(crate::curve::raw_to_radians(crate::curve::turns_to_raw(v))));
-            let want = [ix, iy, iz].map(|i| channels[i].values[f] * TAU);
+            let want = at.map(|i| channels[i].values[f] * TAU);
             angle_between(rotation(engine), rotation(want)) <= tolerance
         });
         if holds {
-            for (k, i) in [ix, iy, iz].into_iter().enumerate() {
-                channels[i].values = sampled.iter().map(|o| f64::from(o[k])).collect();
-            }
+            take_values(channels, at, &stored);
         }
     }
 }
@@ -612,39 +602,58 @@ fn take_original_angles(
 /// own length: the pose gives that end, while the original's target may lie anywhere on the
 /// line. Where the original's target is, at every frame, in the direction of the pose's within
 /// `tolerance` (radians) as seen from the aimed bone's root, the targets become the original's.
-fn take_original_aims(targets: &mut HumanTargets, curves: &[crate::curve::Curve], tolerance: f64) {
+fn take_original_aims(
+    targets: &mut HumanTargets,
+    curves: &[crate::curve::Curve],
+    tolerance: f64,
+    default: &dyn Fn(u16, Axis) -> f32,
+) {
     let plan = RigPlan::human();
     for r in 0..HUMAN_RIG.len() {
         let Some((upper, None, aim)) = plan.chain(r) else { continue };
         let axes = [Axis::PosX, Axis::PosY, Axis::PosZ];
-        let at: Vec<usize> = axes
-            .iter()
-            .filter_map(|&a| targets.channels.iter().position(|c| usize::from(c.control) == aim && c.axis == a))
-            .collect();
-        // An axis the original has no channel for holds the control's default.
-        let stored = axes.map(|a| curves.iter().find(|c| usize::from(c.control) == aim && c.axis == a));
-        let [ix, iy, iz] = at.as_slice() else { continue };
-        let frames = targets.channels[*ix].values.len();
-        let value =
-            |k: usize, f: usize| f64::from(stored[k].map_or(HUMAN_RIG[aim].position[k], |c| c.sample(f as f32)));
-        let sampled: Vec<DVec3> = (0..frames).map(|f| DVec3::new(value(0, f), value(1, f), value(2, f))).collect();
-        let holds = (0..frames).all(|f| {
+        let Some((at, stored)) = original_triples(&targets.channels, curves, aim as u16, axes, default) else {
+            continue;
+        };
+        let point = |v: [f64; 3]| DVec3::from_array(v);
+        let holds = stored.iter().enumerate().all(|(f, o)| {
             let root = targets.positions[f][upper];
-            let want = DVec3::new(
-                targets.channels[*ix].values[f],
-                targets.channels[*iy].values[f],
-                targets.channels[*iz].values[f],
-            );
-            match ((sampled[f] - root).try_normalize(), (want - root).try_normalize()) {
+            let want = point(at.map(|i| targets.channels[i].values[f]));
+            match ((point(o.map(f64::from)) - root).try_normalize(), (want - root).try_normalize()) {
                 (Some(a), Some(b)) => a.angle_between(b) <= tolerance,
                 _ => false,
             }
         });
         if holds {
-            for (k, i) in [*ix, *iy, *iz].into_iter().enumerate() {
-                targets.channels[i].values = sampled.iter().map(|v| v[k]).collect();
-            }
+            take_values(&mut targets.channels, at, &stored);
         }
+    }
+}
+
+/// `control`'s channels of `axes` (their indices in `channels`) and the original's values of
+/// them at every frame, an axis it has no channel for holding `default`'s; `None` when the
+/// clip's channels lack one of them.
+fn original_triples(
+    channels: &[ChannelTarget],
+    curves: &[crate::curve::Curve],
+    control: u16,
+    axes: [Axis; 3],
+    default: &dyn Fn(u16, Axis) -> f32,
+) -> Option<([usize; 3], Vec<[f32; 3]>)> {
+    let at = |axis: Axis| channels.iter().position(|c| c.control == control && c.axis == axis);
+    let [Some(x), Some(y), Some(z)] = axes.map(at) else { return None };
+    let stored = axes.map(|axis| curves.iter().find(|c| c.control == control && c.axis == axis));
+    let frames = channels[x].values.len();
+    let values = (0..frames)
+        .map(|f| [0, 1, 2].map(|k| stored[k].map_or_else(|| default(control, axes[k]), |c| c.sample(f as f32))))
+        .collect();
+    Some(([x, y, z], values))
+}
+
+/// The channels at `at` take the original's values.
+fn take_values(channels: &mut [ChannelTarget], at: [usize; 3], stored: &[[f32; 3]]) {
+    for (k, i) in at.into_iter().enumerate() {
+        channels[i].values = stored.iter().map(|o| f64::from(o[k])).collect();
     }
 }
 

@@ -485,6 +485,12 @@ impl Z64Document {
         }
     }
 
+    /// Animation `anim`'s joints at every one of its frames (`joint_table` frame after frame).
+    pub fn joint_tables(&self, anim: usize) -> Result<Vec<Vec<[i16; 3]>>> {
+        let frames = self.anim(anim)?.frames as usize;
+        (0..frames).map(|f| self.joint_table(anim, f).map(|t| t.joints)).collect()
+    }
+
     /// Animation `anim`'s static values and joint indices when it is a normal animation (None
     /// for other kinds).
     pub fn normal_layout(&self, anim: usize) -> Result<Option<crate::anim::NormalLayout>> {

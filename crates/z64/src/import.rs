@@ -264,9 +264,7 @@ impl StaticOrder {
                 continue;
             }
             let Ok(Some(stored)) = doc.normal_layout(i) else { continue };
-            let tables: Result<Vec<Vec<[i16; 3]>>> =
-                (0..a.frames as usize).map(|f| doc.joint_table(i, f).map(|t| t.joints)).collect();
-            let Ok(tables) = tables else { continue };
+            let Ok(tables) = doc.joint_tables(i) else { continue };
             if tables.is_empty() {
                 continue;
             }
@@ -462,7 +460,7 @@ fn stored_joints(
     warnings: &mut Vec<Warning>,
 ) -> Option<Vec<Vec<[i16; 3]>>> {
     let a = &(doc as &dyn Document).animations()[anim];
-    let tables: Result<Vec<_>> = (0..a.frames as usize).map(|f| doc.joint_table(anim, f).map(|t| t.joints)).collect();
+    let tables = doc.joint_tables(anim);
     let skip = |m: String| Warning::in_file(file, format!("animation {}: {m}; its stored angles are not kept", a.name));
     match tables {
         Ok(t) if t.iter().all(|j| j.len() == limbs + 1) => Some(t),

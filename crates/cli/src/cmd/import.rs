@@ -316,9 +316,9 @@ fn write(req: &Request, warnings: &mut Vec<Warning>) -> Result<()> {
                     // (Zelda: rotations; Oni: keys; Shenmue: channels.)
                     let n = |k: &str| a.extra.get(k).and_then(|v| v.as_u64());
                     let from = a.extra.get("original").and_then(|v| v.as_str());
-                    let counts = [("rotations", "rotations"), ("keys", "keys"), ("channels", "channels")]
+                    let counts = ["rotations", "keys", "channels"]
                         .into_iter()
-                        .find_map(|(all, what)| Some((n(&format!("original_{what}_kept"))?, n(all)?, what)));
+                        .find_map(|what| Some((n(&format!("original_{what}_kept"))?, n(what)?, what)));
                     if let (Some(from), Some((kept, all, what))) = (from, counts) {
                         frames.push_str(&format!("; {kept} of {all} {what} as {from} stores them"));
                     }
