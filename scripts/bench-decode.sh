@@ -18,6 +18,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 extra=()
 [ -n "${1:-}" ] && extra=(--sample-count "$1")
+# The ratios depend on the machine as much as on the decoders: a processor that copies from a
+# large cache at tens of GB/s gives floors several times lower than one that maps new pages, so
+# every run says which processor and caches it ran on.
+if command -v lscpu >/dev/null; then
+  lscpu | awk -F: '/^(Model name|L2 cache|L3 cache)/ { gsub(/^ +/, "", $2); printf "%s: %s; ", $1, $2 } END { print "" }'
+fi
 OUT=$(mktemp)
 trap 'rm -f "$OUT" "$OUT.table"' EXIT
 cargo bench -q -p boneyard-export --bench pipeline -- "${extra[@]}" \
