@@ -33,7 +33,8 @@ fuzz_target!(|data: &[u8]| {
         let Ok(clip) = src.clip(a, target, 60.0, &map, &mut warnings) else { continue };
         if clip.poses.len() <= 64 {
             let body = &doc.bodies()[0];
-            let _ = boneyard_oni::clip_to_tram(&clip, body, names, None, 6, 0.01, &mut warnings);
+            let keying = boneyard_oni::Keying { size: 6, tolerance: 0.01 };
+            let _ = boneyard_oni::clip_to_tram(&clip, body, names, None, None, keying, &mut warnings);
         }
     }
 });

@@ -45,7 +45,7 @@ pub use encode::{
     oncc_instance, quat_to_xyz, rotation_block, strip_triangles, trac_instance, tram_instance, write_level, write_oni,
     Instance, TXCA_PADDING,
 };
-pub use import::clip_to_tram;
+pub use import::{clip_to_tram, Keying};
 pub use keys::{decode as decode_key, decode3, decode6};
 pub use math::{quat_lerp, quat_normalize, to_glam, xyzr_euler_to_quat, EQuat, Matrix43, ANGLE_STEP_6};
 pub use resolve::{Files, Ref};

@@ -10,6 +10,8 @@
 //! open (N opens in a row) and prints the costliest (`NOMESH=1` with `folder` or `perfile`: no
 //! display list drawn);
 //! `z64open stats 1 DIR` counts what the opens make (skeletons, meshes, vertices, textures).
+//! `z64open rom|romread|romclone N DIR` builds a retail-like ROM of DIR's files and opens it
+//! (or reads its files, or copies it) N times.
 use boneyard_core::family::{Family, InputFile, NoCompanions, Score};
 use boneyard_core::{Companions, MemoryCompanions};
 use std::path::Path;
@@ -50,6 +52,30 @@ fn folder(dir: &Path) -> Vec<(InputFile, MemoryCompanions)> {
     units
 }
 
+/// A retail-like ROM of the files of `dir` (as `z64open rom` describes), its size said.
+fn test_rom(dir: &Path) -> Vec<u8> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir).expect("a folder").map(|e| e.expect("an entry").path()).collect();
+    paths.sort();
+    let mut files: Vec<Vec<u8>> =
+        paths.iter().filter(|p| p.is_file()).map(|p| std::fs::read(p).expect("read")).collect();
+    // The largest (link_animetion) first, stored; the rest compressed.
+    if let Some(big) = (0..files.len()).max_by_key(|&i| files[i].len()) {
+        let f = files.remove(big);
+        files.insert(0, f);
+    }
+    let entries: Vec<(&[u8], bool)> = files.iter().enumerate().map(|(i, f)| (f.as_slice(), i != 0)).collect();
+    let t = std::time::Instant::now();
+    let rom = boneyard_z64::build_test_rom_with(&entries, 0);
+    let bytes: usize = files.iter().map(|f| f.len()).sum();
+    eprintln!(
+        "ROM of {} files: {bytes} bytes in {} ({:.2} s to compress)",
+        files.len(),
+        rom.len(),
+        t.elapsed().as_secs_f64()
+    );
+    rom
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let usage = "usage: z64open open|clone|folder|folderclone|perfile N FILE...|DIR";
@@ -76,6 +102,36 @@ fn main() {
             }
         }
         println!("{skels} skeletons, {meshes} meshes, {verts} vertices, {tris} triangles, {textures} textures of {texels} texels, {anims} animations");
+        return;
+    }
+    if mode == "rom" || mode == "romread" || mode == "romclone" {
+        // A retail-like ROM of every file of DIR (Yaz0-compressed, no name table; the largest
+        // file, link_animetion, stored early in the table as the game stores it), then N opens
+        // of it (`rom`), N reads of its table and files alone (`romread`: `read_rom`), or N
+        // copies of its bytes (`romclone`: the floor).
+        let rom = test_rom(Path::new(&args.next().expect(usage)));
+        let limits = boneyard_core::Limits::default();
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            let copy = rom.clone();
+            match mode.as_str() {
+                "rom" => {
+                    let doc = boneyard_z64::Z64.open(
+                        vec![InputFile::new("zelda.z64", copy)],
+                        &Default::default(),
+                        &NoCompanions,
+                    );
+                    std::hint::black_box(&doc.expect("open"));
+                }
+                "romread" => {
+                    std::hint::black_box(&boneyard_z64::read_rom(&copy, &limits).expect("read"));
+                }
+                _ => {
+                    std::hint::black_box(&copy);
+                }
+            }
+        }
+        println!("{mode}: {:.3} ms each", t.elapsed().as_secs_f64() * 1e3 / n.max(1) as f64);
         return;
     }
     // NOMESH=1: no display list drawn (the meshes' share of the time), for `perfile` and `folder`.

@@ -532,3 +532,31 @@ fn keyframe_tables_are_charged_once_against_max_animation_bytes() {
     assert_eq!(e.limit_name(), Some("max_animation_bytes"), "{e}");
     assert_eq!(e.file.as_deref(), Some("object_kftest.zobj"), "{e}");
 }
+
+/// The files of a ROM are decompressed on rayon's threads after its table is walked: the error
+/// is still the first in the table's order. A file that does not decompress (entry 4) comes
+/// before a broken entry after it (entry 6, vromEnd before vromStart); mended, the table's
+/// error is the one said.
+#[test]
+fn a_rom_error_is_the_first_in_table_order() {
+    let files: Vec<Vec<u8>> = (0..5u8).map(|k| (0..600u32).map(|i| (i % (7 + u32::from(k))) as u8).collect()).collect();
+    let good = boneyard_z64::build_test_rom(&files, true, 3);
+    let limits = boneyard_core::Limits::default();
+    let (info, read) = boneyard_z64::read_rom(&good, &limits).expect("the ROM reads");
+    assert_eq!(read.iter().skip(3).map(|f| &f.data).collect::<Vec<_>>(), files.iter().collect::<Vec<_>>());
+    let entry = |k: usize| info.dmadata + k * 16;
+    let word = |rom: &[u8], at: usize| u32::from_be_bytes(rom[at..at + 4].try_into().unwrap()) as usize;
+    let mut bad = good.clone();
+    // Entry 6: vromEnd before vromStart.
+    let vs = word(&bad, entry(6));
+    bad[entry(6) + 4..entry(6) + 8].copy_from_slice(&(vs as u32 - 1).to_be_bytes());
+    let table_only = boneyard_z64::read_rom(&bad, &limits).unwrap_err();
+    assert!(table_only.to_string().contains("DMA entry 6: vromEnd"), "{table_only}");
+    assert_eq!(table_only.offset, Some(entry(6) as u64));
+    // Entry 4's stream: its first group a back-reference before anything is made.
+    let rs = word(&bad, entry(4) + 8);
+    bad[rs + 16..rs + 19].copy_from_slice(&[0x00, 0x20, 0x05]);
+    let both = boneyard_z64::read_rom(&bad, &limits).unwrap_err();
+    assert!(both.to_string().contains("Yaz0 back-reference"), "{both}");
+    assert_eq!(both.offset, Some(rs as u64 + 17));
+}
