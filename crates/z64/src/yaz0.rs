@@ -377,8 +377,9 @@ mod tests {
     /// (so the same stream), on data of every kind.
     #[test]
     fn chains_find_the_match_every_start_finds() {
-        for seed in 1..40u64 {
-            let data = rom_like(seed, 3000 + seed as usize * 250);
+        // (Every start tried at every position is slow unoptimised, as the test suite builds.)
+        for seed in 1..13u64 {
+            let data = rom_like(seed, 1500 + seed as usize * 150);
             let mut w = Window::new(data.len());
             for pos in 0..data.len() {
                 let (l, d) = longest_match_every_start(&data, pos);
