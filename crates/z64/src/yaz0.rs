@@ -75,15 +75,12 @@ pub fn decode_within(data: &[u8], expected: Option<usize>, max: Limit) -> Result
                     src += 1;
                 } else {
                     let at = src;
-                    let (b0, b1) = (data[src] as usize, data[src + 1] as usize);
+                    let (dist, short) = back_reference(data[src], data[src + 1]);
                     src += 2;
-                    let dist = ((b0 & 0xF) << 8 | b1) + 1;
-                    let len = if b0 >> 4 != 0 {
-                        (b0 >> 4) + 2
-                    } else {
+                    let len = short.unwrap_or_else(|| {
                         src += 1;
                         data[src - 1] as usize + 0x12
-                    };
+                    });
                     if dist > out.len() {
                         return Err(back_before_start(at, dist, out.len()));
                     }
@@ -103,15 +100,15 @@ pub fn decode_within(data: &[u8], expected: Option<usize>, max: Limit) -> Result
             } else {
                 let at = src;
                 let b = data.get(src..src + 2).ok_or_else(|| truncated(src, 2))?;
-                let (b0, b1) = (b[0] as usize, b[1] as usize);
+                let (dist, short) = back_reference(b[0], b[1]);
                 src += 2;
-                let dist = ((b0 & 0xF) << 8 | b1) + 1;
-                let len = if b0 >> 4 != 0 {
-                    (b0 >> 4) + 2
-                } else {
-                    let b2 = *data.get(src).ok_or_else(|| truncated(src, 1))? as usize;
-                    src += 1;
-                    b2 + 0x12
+                let len = match short {
+                    Some(len) => len,
+                    None => {
+                        let b2 = *data.get(src).ok_or_else(|| truncated(src, 1))? as usize;
+                        src += 1;
+                        b2 + 0x12
+                    }
                 };
                 if dist > out.len() {
                     return Err(back_before_start(at, dist, out.len()));
@@ -127,6 +124,14 @@ pub fn decode_within(data: &[u8], expected: Option<usize>, max: Limit) -> Result
         }
     }
     Ok(out)
+}
+
+/// A back-reference's first two bytes: its distance, and its length when they hold it (a
+/// length nibble of 0 means a third byte holds it, less 0x12).
+fn back_reference(b0: u8, b1: u8) -> (usize, Option<usize>) {
+    let (b0, b1) = (usize::from(b0), usize::from(b1));
+    let dist = ((b0 & 0xF) << 8 | b1) + 1;
+    (dist, (b0 >> 4 != 0).then_some((b0 >> 4) + 2))
 }
 
 /// The error of a back-reference at `at` reaching before the first byte made.
