@@ -4,7 +4,9 @@
 # `corpus_decode/*` (a folder's files opened one after another) over `corpus_memcpy_floor/*`
 # (one thread copying), `corpus_decode_threads/*` (on rayon's threads, as `boneyard list DIR`
 # opens them) over `corpus_memcpy_floor_threads/*` (the same copies on rayon's threads), and
-# the CD-scale Oni level's decode over its floor, as medians and as fastest samples.
+# the CD-scale Oni level's decode over its floor, and a retail-like ROM of the OoT objects opened
+# whole (`rom_decode`) and only decompressed (`rom_read`) over a copy of the ROM, as medians and
+# as fastest samples.
 #
 #   scripts/bench-decode.sh [SAMPLES]     (default: divan's own sample counts)
 #
@@ -29,6 +31,7 @@ trap 'rm -f "$OUT" "$OUT.table"' EXIT
 cargo bench -q -p boneyard-export --bench pipeline -- "${extra[@]}" \
   decode memcpy_floor memcpy_warm corpus_decode corpus_memcpy_floor corpus_memcpy_warm \
   oni_cd_corpus_decode oni_cd_corpus_memcpy_floor oni_cd_corpus_memcpy_warm \
+  rom_decode rom_read rom_memcpy_floor rom_memcpy_warm \
   | tee "$OUT"
 echo
 
@@ -56,6 +59,7 @@ awk '
       else if (p[1] == "corpus_decode") { floor = "corpus_memcpy_floor/" p[2]; warm = "corpus_memcpy_warm/" p[2] }
       else if (p[1] == "corpus_decode_threads") { floor = "corpus_memcpy_floor_threads/" p[2] }
       else if (k == "oni_cd_corpus_decode") { floor = "oni_cd_corpus_memcpy_floor"; warm = "oni_cd_corpus_memcpy_warm" }
+      else if (p[1] == "rom_decode" || p[1] == "rom_read") { floor = "rom_memcpy_floor/" p[2]; warm = "rom_memcpy_warm/" p[2] }
       if (floor == "" || !(floor in median) || median[floor] == 0) continue
       w = (warm in median && median[warm] > 0) ? sprintf("%9.1f %7.1fx", median[warm], median[k] / median[warm]) : sprintf("%9s %8s", "-", "-")
       printf "%-34s %12.1f %12.1f %7.1fx %9.1fx %s\n", k, median[k], median[floor], median[k] / median[floor], fastest[k] / fastest[floor], w

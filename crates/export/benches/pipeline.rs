@@ -346,3 +346,61 @@ fn corpus_memcpy_warm(bencher: divan::Bencher, label: &str) {
         black_box(&into);
     });
 }
+
+/// A whole game's worth of Zelda objects as one ROM: the 207 OoT objects of `../shared/data`
+/// (and the banks beside them) in a retail-like ROM (`boneyard_z64::build_retail_like_rom`:
+/// Yaz0, no name table; 5.6 MB holding 7.8 MB), built once; no row without the data.
+fn objects_rom() -> Option<&'static [u8]> {
+    static ROM: std::sync::OnceLock<Option<Vec<u8>>> = std::sync::OnceLock::new();
+    ROM.get_or_init(|| {
+        let dir = testdata::shared_data("z64/oot-gc-eu-mq-dbg", "bench")?;
+        let mut paths: Vec<_> =
+            std::fs::read_dir(&dir).expect("a folder").map(|e| e.expect("an entry").path()).collect();
+        paths.sort();
+        let files: Vec<Vec<u8>> =
+            paths.iter().filter(|p| p.is_file()).map(|p| std::fs::read(p).expect("read")).collect();
+        Some(boneyard_z64::build_retail_like_rom(&files))
+    })
+    .as_deref()
+}
+
+fn rom_labels() -> Vec<&'static str> {
+    objects_rom().map(|_| "z64_objects_rom").into_iter().collect()
+}
+
+/// The ROM opened whole, as `boneyard list zelda.z64` opens it: its table walked, every file
+/// decompressed (on rayon's threads) and every object's skeletons, animations and meshes read.
+#[divan::bench(args = rom_labels(), sample_count = 20)]
+fn rom_decode(bencher: divan::Bencher, _label: &str) {
+    let rom = objects_rom().expect("a label only with the ROM");
+    bencher.with_inputs(|| vec![InputFile::new("zelda.z64", rom.to_vec())]).bench_values(|f| {
+        black_box(boneyard_z64::Z64.open(f, &Default::default(), &boneyard_core::NoCompanions).expect("open"))
+    });
+}
+
+/// The ROM's table walked and its files decompressed, nothing decoded (`read_rom`): the share
+/// of [`rom_decode`] that is Yaz0.
+#[divan::bench(args = rom_labels(), sample_count = 20)]
+fn rom_read(bencher: divan::Bencher, _label: &str) {
+    let rom = objects_rom().expect("a label only with the ROM");
+    let limits = boneyard_core::Limits::default();
+    bencher.bench(|| black_box(boneyard_z64::read_rom(rom, &limits).expect("read")));
+}
+
+/// The ROM's bytes copied once (its decoding floor).
+#[divan::bench(args = rom_labels(), sample_count = 20)]
+fn rom_memcpy_floor(bencher: divan::Bencher, _label: &str) {
+    let rom = objects_rom().expect("a label only with the ROM");
+    bencher.bench(|| black_box(rom.to_vec()));
+}
+
+/// [`rom_memcpy_floor`] into a buffer made beforehand (see [`memcpy_warm`]).
+#[divan::bench(args = rom_labels(), sample_count = 20)]
+fn rom_memcpy_warm(bencher: divan::Bencher, _label: &str) {
+    let rom = objects_rom().expect("a label only with the ROM");
+    let mut into = rom.to_vec();
+    bencher.bench_local(|| {
+        into.copy_from_slice(rom);
+        black_box(&into);
+    });
+}

@@ -56,16 +56,9 @@ fn folder(dir: &Path) -> Vec<(InputFile, MemoryCompanions)> {
 fn test_rom(dir: &Path) -> Vec<u8> {
     let mut paths: Vec<_> = std::fs::read_dir(dir).expect("a folder").map(|e| e.expect("an entry").path()).collect();
     paths.sort();
-    let mut files: Vec<Vec<u8>> =
-        paths.iter().filter(|p| p.is_file()).map(|p| std::fs::read(p).expect("read")).collect();
-    // The largest (link_animetion) first, stored; the rest compressed.
-    if let Some(big) = (0..files.len()).max_by_key(|&i| files[i].len()) {
-        let f = files.remove(big);
-        files.insert(0, f);
-    }
-    let entries: Vec<(&[u8], bool)> = files.iter().enumerate().map(|(i, f)| (f.as_slice(), i != 0)).collect();
+    let files: Vec<Vec<u8>> = paths.iter().filter(|p| p.is_file()).map(|p| std::fs::read(p).expect("read")).collect();
     let t = std::time::Instant::now();
-    let rom = boneyard_z64::build_test_rom_with(&entries, 0);
+    let rom = boneyard_z64::build_retail_like_rom(&files);
     let bytes: usize = files.iter().map(|f| f.len()).sum();
     eprintln!(
         "ROM of {} files: {bytes} bytes in {} ({:.2} s to compress)",

@@ -88,7 +88,10 @@ pub use document::{world_matrices, Z64Document};
 pub use euler::{game_rotation, max_diff};
 pub use keyframe::{read_header as read_keyframe_header, read_skeleton as read_keyframe_skeleton, KfAnim, KfShape};
 pub use mtx::MtxF;
-pub use rom::{build_test_rom, build_test_rom_named, build_test_rom_with, byte_order, read_rom, RomFile, RomInfo};
+pub use rom::{
+    build_retail_like_rom, build_test_rom, build_test_rom_named, build_test_rom_with, byte_order, read_rom, RomFile,
+    RomInfo,
+};
 pub use runtime::{actor_defaults, ActorDefault, RuntimeState, Shield, Tunic};
 pub use scan::{appended_link_headers, link_headers};
 pub use segment::{Ctx, SegFile};

@@ -324,7 +324,9 @@ fn walk_table(rom: &[u8], dma: usize, limits: &Limits, info: &mut RomInfo, reads
 /// offsets do; the difference between a pointer and its string's offset is the load address.
 pub fn file_names(rom: &[u8], entries: usize) -> Option<Vec<String>> {
     let end = rom.len().min(0x20_0000);
-    let find = |pat: &[u8], from: usize| rom[from..end].windows(pat.len()).position(|w| w == pat).map(|p| p + from);
+    // (A retail ROM has no such strings: the search then reads the first 2 MB, by memchr's
+    // vector search rather than a compare at every byte.)
+    let find = |pat: &[u8], from: usize| memchr::memmem::find(&rom[from..end], pat).map(|p| p + from);
     let s0 = find(b"makerom\0", 0x1000)?;
     let s1 = find(b"boot\0", s0)?;
     let s2 = find(b"dmadata\0", s1)?;
@@ -373,7 +375,7 @@ fn inflate(comp: &[u8], size: usize) -> Result<Vec<u8>> {
 fn find_build(rom: &[u8]) -> Option<(String, String, usize)> {
     let end = rom.len().min(0x40000);
     let hay = &rom[0x1000.min(end)..end];
-    let pos = hay.windows(9).position(|w| w == b"zelda@srd")? + 0x1000;
+    let pos = memchr::memmem::find(hay, b"zelda@srd")? + 0x1000;
     let cend = pos + rom[pos..end].iter().position(|&c| c == 0)?;
     let creator = String::from_utf8_lossy(&rom[pos..cend]).to_string();
     let mut d = cend;
@@ -405,6 +407,16 @@ fn find_dmadata(rom: &[u8]) -> Option<usize> {
 pub fn build_test_rom(files: &[Vec<u8>], compress: bool, version: usize) -> Vec<u8> {
     let files: Vec<(&[u8], bool)> = files.iter().map(|f| (f.as_slice(), compress)).collect();
     build_test_rom_with(&files, version)
+}
+
+/// A ROM laid out as the retail games lay theirs out, around `files` (for benches and the
+/// `z64open rom` tool): no name table, the largest file (an animation bank such as
+/// `link_animetion`) first in the table and stored, every other file Yaz0-compressed.
+pub fn build_retail_like_rom(files: &[Vec<u8>]) -> Vec<u8> {
+    let largest = (0..files.len()).max_by_key(|&i| files[i].len());
+    let order = largest.into_iter().chain((0..files.len()).filter(|&i| Some(i) != largest));
+    let entries: Vec<(&[u8], bool)> = order.map(|i| (files[i].as_slice(), Some(i) != largest)).collect();
+    build_test_rom_with(&entries, 0)
 }
 
 /// As [`build_test_rom`], choosing per file whether it is Yaz0-compressed.

@@ -46,57 +46,70 @@ pub fn decode_within(data: &[u8], expected: Option<usize>, max: Limit) -> Result
             return Err(Error::invalid(4, format!("Yaz0 header says {size} bytes, the file table says {e}")));
         }
     }
-    // A back-reference (3 bytes and a control bit) makes at most 0x111 bytes: do not reserve
-    // what a lying 16-byte header announces.
-    let mut out = Vec::with_capacity(size.min(data.len().saturating_mul(0x111 / 3 + 1)));
+    // The output is made in place, in a buffer of its final size (so that copies are of fixed
+    // lengths the compiler writes out, not calls). A back-reference (3 bytes and a control
+    // bit) makes at most 0x111 bytes, so a stream makes fewer than `BOUND` bytes a byte of its
+    // own: a lying 16-byte header gets no more than that (and fails where its data ends).
+    const BOUND: usize = MAX_MATCH / 3 + 1;
+    let mut out = vec![0u8; size.min(data.len().saturating_mul(BOUND))];
+    let mut o = 0;
     let mut src = HEADER_SIZE;
     let truncated = |at: usize, need: u64| {
         Error::at(at as u64, ErrorKind::Truncated { need, have: data.len().saturating_sub(at) as u64 })
     };
-    while out.len() < size {
+    while o < size {
         let ctrl = *data.get(src).ok_or_else(|| truncated(src, 1))?;
         src += 1;
-        // Eight literals that are all there and all fit: one copy (a ROM's textures and
-        // vertices are mostly literals; byte by byte, they were most of the decoding).
-        if ctrl == 0xFF && out.len() + 8 <= size {
-            if let Some(eight) = data.get(src..src + 8) {
-                out.extend_from_slice(eight);
-                src += 8;
-                continue;
-            }
-        }
-        // A group whose bytes (at most 3 a bit) are all there and whose output (at most
-        // `MAX_MATCH` a bit) fits: neither the stream's end nor the announced size can be met
+        // A group whose bytes (at most 3 a bit, and the 8 a run of literals reads at once) are
+        // all there and whose output (at most `MAX_MATCH` a bit, and the `CHUNK` a copy may
+        // write past its end) fits: neither the stream's end nor the announced size can be met
         // inside it, so only the back-references' distances are checked.
-        if src + 24 <= data.len() && out.len() + 8 * MAX_MATCH <= size {
-            for bit in (0..8).rev() {
-                if ctrl & (1 << bit) != 0 {
-                    out.push(data[src]);
+        if src + 32 <= data.len() && o + 8 * MAX_MATCH + CHUNK <= out.len() {
+            // The control bits from the top of a word, the used ones shifted out (so zeros
+            // follow the bits left). Each run of literal bits is one copy of 8 bytes (a ROM's
+            // textures and vertices are mostly literals: a branch a bit was most of the time),
+            // then the back-reference that ends it.
+            let (mut bits, mut left) = (u32::from(ctrl) << 24, 8);
+            loop {
+                let literals = bits.leading_ones();
+                out[o..o + 8].copy_from_slice(&data[src..src + 8]);
+                (o, src) = (o + literals as usize, src + literals as usize);
+                // (`literals` is at most `left`: the bits below those left are zero.)
+                left -= literals;
+                if left == 0 {
+                    break;
+                }
+                let at = src;
+                let (dist, short) = back_reference(data[src], data[src + 1]);
+                src += 2;
+                let len = short.unwrap_or_else(|| {
                     src += 1;
-                } else {
-                    let at = src;
-                    let (dist, short) = back_reference(data[src], data[src + 1]);
-                    src += 2;
-                    let len = short.unwrap_or_else(|| {
-                        src += 1;
-                        data[src - 1] as usize + 0x12
-                    });
-                    if dist > out.len() {
-                        return Err(back_before_start(at, dist, out.len()));
-                    }
-                    copy_back(&mut out, dist, len);
+                    data[src - 1] as usize + 0x12
+                });
+                if dist > o {
+                    return Err(back_before_start(at, dist, o));
+                }
+                copy_back(&mut out, o, dist, len);
+                o += len;
+                // The literals and this back-reference's bit shifted out (at most 8 of 32).
+                bits <<= literals + 1;
+                left -= 1;
+                if left == 0 {
+                    break;
                 }
             }
             continue;
         }
         for bit in (0..8).rev() {
-            if out.len() >= size {
+            if o >= size {
                 break;
             }
             if ctrl & (1 << bit) != 0 {
                 let b = *data.get(src).ok_or_else(|| truncated(src, 1))?;
-                src += 1;
-                out.push(b);
+                // (Within the buffer: a stream never makes more than it bounds; checked all
+                // the same, as the byte the stream lacks.)
+                *out.get_mut(o).ok_or_else(|| truncated(src, 1))? = b;
+                (o, src) = (o + 1, src + 1);
             } else {
                 let at = src;
                 let b = data.get(src..src + 2).ok_or_else(|| truncated(src, 2))?;
@@ -110,16 +123,20 @@ pub fn decode_within(data: &[u8], expected: Option<usize>, max: Limit) -> Result
                         b2 + 0x12
                     }
                 };
-                if dist > out.len() {
-                    return Err(back_before_start(at, dist, out.len()));
+                if dist > o {
+                    return Err(back_before_start(at, dist, o));
                 }
-                if out.len() + len > size {
+                if o + len > size {
                     return Err(Error::invalid(
                         at as u64,
                         format!("Yaz0 stream produces more than the {size} bytes its header announces"),
                     ));
                 }
-                copy_back(&mut out, dist, len);
+                let made = out.get_mut(o - dist..o + len).ok_or_else(|| truncated(src, 1))?;
+                for k in dist..made.len() {
+                    made[k] = made[k - dist];
+                }
+                o += len;
             }
         }
     }
@@ -139,24 +156,38 @@ fn back_before_start(at: usize, dist: usize, made: usize) -> Error {
     Error::invalid(at as u64, format!("Yaz0 back-reference {dist} bytes back, only {made} produced"))
 }
 
-/// Append `len` bytes copied from `dist` bytes back, byte by byte as the console's decoder
-/// copies (so a copy from nearer than its length repeats what it has just made): whole
-/// slices where the source is all made before the copy starts, else the last `dist` bytes
-/// again and again (each repetition a copy of bytes already there).
-/// (`dist` is at least 1 and at most the bytes made so far: checked by the caller.)
-fn copy_back(out: &mut Vec<u8>, dist: usize, len: usize) {
-    let start = out.len() - dist;
-    if dist >= len {
-        out.extend_from_within(start..start + len);
-        return;
-    }
-    // The pattern of `dist` bytes repeats: each round copies as much as has been made since
-    // `start` (doubling), which is the byte-by-byte copy's own output.
-    let end = out.len() + len;
-    while out.len() < end {
-        let have = out.len() - start;
-        let take = have.min(end - out.len());
-        out.extend_from_within(start..start + take);
+/// The bytes a copy moves at once, and may write past its end (later bytes overwrite them).
+const CHUNK: usize = 16;
+
+/// Write at `o` the `len` bytes from `dist` bytes back, as the console's decoder copies them,
+/// byte by byte (so a copy from nearer than its length repeats what it has just made), in
+/// `CHUNK`s whose source is all made before each is written: from `dist` back when that is at
+/// least a chunk, else, once the first bytes have been made one by one, from the furthest
+/// whole number of repetitions back within a chunk (the same bytes: the copy repeats every
+/// `dist`). May write up to `CHUNK` bytes past `o + len`; the caller leaves that room.
+/// (`dist` is at least 1 and at most `o`: checked by the caller.)
+fn copy_back(out: &mut [u8], o: usize, dist: usize, len: usize) {
+    let end = o + len;
+    let (from, mut at) = if dist >= CHUNK {
+        (dist, o)
+    } else {
+        // A whole number of repetitions of at least half a chunk (9-16 bytes for 1-15).
+        let period = dist * (CHUNK / dist);
+        for k in o..end.min(o + period) {
+            out[k] = out[k - dist];
+        }
+        (period, o + period)
+    };
+    if from >= CHUNK {
+        while at < end {
+            out.copy_within(at - from..at - from + CHUNK, at);
+            at += CHUNK;
+        }
+    } else {
+        while at < end {
+            out.copy_within(at - from..at - from + CHUNK / 2, at);
+            at += CHUNK / 2;
+        }
     }
 }
 
@@ -406,8 +437,10 @@ mod tests {
             x
         };
         let (mut good, mut failed) = (0, 0);
-        for seed in 1..60u64 {
-            let data = rom_like(seed, 500 + seed as usize * 97);
+        // (The last few are long enough for the group fast path, which leaves the last
+        // 0x888 bytes of a stream to the checked one.)
+        for seed in 1..66u64 {
+            let data = rom_like(seed, if seed < 60 { 500 + seed as usize * 97 } else { 20_000 * (seed as usize - 58) });
             let enc = encode(&data);
             assert_eq!(decode(&enc, Some(data.len())).unwrap(), data);
             for _ in 0..60 {
@@ -437,6 +470,62 @@ mod tests {
             }
         }
         assert!(good > 100 && failed > 100, "{good} decoded, {failed} failed");
+    }
+
+    /// A stream of literals (`None`: the next byte of `bytes`) and back-references (`Some`:
+    /// distance, length), written as they are given.
+    fn stream_of(items: &[Option<(usize, usize)>], bytes: &mut impl FnMut() -> u8, size: usize) -> Vec<u8> {
+        let mut s = MAGIC.to_vec();
+        s.extend_from_slice(&(size as u32).to_be_bytes());
+        s.extend_from_slice(&[0; 8]);
+        for group in items.chunks(8) {
+            let ctrl_at = s.len();
+            s.push(0);
+            for (i, item) in group.iter().enumerate() {
+                match *item {
+                    None => {
+                        s[ctrl_at] |= 0x80 >> i;
+                        s.push(bytes());
+                    }
+                    Some((dist, len)) if len >= 0x12 => {
+                        s.extend_from_slice(&[((dist - 1) >> 8) as u8, (dist - 1) as u8, (len - 0x12) as u8])
+                    }
+                    Some((dist, len)) => {
+                        s.extend_from_slice(&[((len - 2) << 4 | (dist - 1) >> 8) as u8, (dist - 1) as u8])
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    /// Every distance from 1 to 40 (a chunk and more: the near copies repeat a pattern) and
+    /// the longest, with every length from 3 to 0x111, each between literals in runs of 0 to
+    /// 9, far from the stream's end (the group fast path) and at it: as the byte-by-byte loop.
+    #[test]
+    fn every_near_distance_and_length_copies_as_the_bytewise_loop() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut byte = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        };
+        let mut runs = 0usize;
+        for dist in (1..=40).chain([0xFFF, 0x1000]) {
+            let mut items: Vec<Option<(usize, usize)>> = vec![None; 0x1000];
+            let mut size = items.len();
+            for len in 3..=MAX_MATCH {
+                items.extend(std::iter::repeat_n(None, runs % 10));
+                size += runs % 10;
+                runs += 1;
+                items.push(Some((dist, len)));
+                size += len;
+            }
+            let s = stream_of(&items, &mut byte, size);
+            let got = decode(&s, Some(size)).unwrap();
+            assert_eq!(got, decode_bytewise(&s, size).unwrap(), "distance {dist}");
+        }
     }
 
     #[test]
