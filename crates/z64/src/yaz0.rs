@@ -504,13 +504,8 @@ mod tests {
     /// 9, far from the stream's end (the group fast path) and at it: as the byte-by-byte loop.
     #[test]
     fn every_near_distance_and_length_copies_as_the_bytewise_loop() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut byte = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        };
+        let mut rng = boneyard_core::testdata::XorShift64(0x9E37_79B9_7F4A_7C15);
+        let mut byte = || rng.next_u64() as u8;
         let mut runs = 0usize;
         for dist in (1..=40).chain([0xFFF, 0x1000]) {
             let mut items: Vec<Option<(usize, usize)>> = vec![None; 0x1000];
