@@ -274,17 +274,21 @@ pub struct Budget {
     limit: Limit,
     what: &'static str,
     spent: u64,
+    /// A spend was refused (or went past the limit): what was done after it may depend on
+    /// how much was left, not only on what was spent.
+    refused: bool,
 }
 
 impl Budget {
     /// A budget of `limit` units of `what` ("skeleton tries"), none spent.
     pub fn new(limit: Limit, what: &'static str) -> Self {
-        Budget { limit, what, spent: 0 }
+        Budget { limit, what, spent: 0, refused: false }
     }
     /// Spend `n` units; past the limit an error naming it (the budget is then used up).
     pub fn spend(&mut self, n: u64) -> Result<(), Error> {
         self.spent = self.spent.saturating_add(n);
         if self.spent > self.limit.max {
+            self.refused = true;
             return Err(self.limit.error_here(self.spent, self.what));
         }
         Ok(())
@@ -293,6 +297,7 @@ impl Budget {
     /// that is cut with a warning rather than refused.
     pub fn try_spend(&mut self, n: u64) -> bool {
         if n > self.left() {
+            self.refused = true;
             return false;
         }
         self.spent += n;
@@ -305,6 +310,13 @@ impl Budget {
     /// Units spent so far.
     pub fn spent(&self) -> u64 {
         self.spent
+    }
+    /// Whether a spend was ever refused or went past the limit. A piece of work done with a
+    /// copy of a budget that refused nothing and spent less than another copy has left runs
+    /// exactly as it would with that other one: every spend and every test of what is left
+    /// gives the same answer (work done on several threads, then charged in order).
+    pub fn refused(&self) -> bool {
+        self.refused
     }
     /// The limit this budget spends.
     pub fn limit(&self) -> Limit {
@@ -322,6 +334,18 @@ impl Budget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_budget_says_whether_it_ever_refused_a_spend() {
+        let mut b = Budget::new(Limit::new("max_test", 10), "units");
+        assert!(b.try_spend(10) && !b.refused(), "spending all of it refuses nothing");
+        assert!(!b.try_spend(1) && b.refused(), "one more is refused, and said");
+        assert_eq!(b.spent(), 10);
+        let mut b = Budget::new(Limit::new("max_test", 10), "units");
+        assert!(b.spend(11).is_err() && b.refused(), "a spend past the limit is an error, and said");
+        // A copy carries it (a fork made after a refusal is never taken as the same run).
+        assert!(b.clone().refused());
+    }
 
     #[test]
     fn limit_macro_names_the_field() {

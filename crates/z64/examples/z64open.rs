@@ -11,7 +11,7 @@
 //! display list drawn);
 //! `z64open stats 1 DIR` counts what the opens make (skeletons, meshes, vertices, textures).
 //! `z64open rom|romread|romclone N DIR` builds a retail-like ROM of DIR's files and opens it
-//! (or reads its files, or copies it) N times.
+//! (or reads its files, or copies it) N times; `ROM_OUT=FILE` also writes that ROM.
 use boneyard_core::family::{Family, InputFile, NoCompanions, Score};
 use boneyard_core::{Companions, MemoryCompanions};
 use std::path::Path;
@@ -103,6 +103,10 @@ fn main() {
         // of it (`rom`), N reads of its table and files alone (`romread`: `read_rom`), or N
         // copies of its bytes (`romclone`: the floor).
         let rom = test_rom(Path::new(&args.next().expect(usage)));
+        if let Ok(out) = std::env::var("ROM_OUT") {
+            // The ROM itself, for the CLI (`boneyard check`, `export`) to read.
+            std::fs::write(&out, &rom).expect("write the ROM");
+        }
         let limits = boneyard_core::Limits::default();
         let t = std::time::Instant::now();
         for _ in 0..n {

@@ -257,6 +257,112 @@ impl Budget {
     }
 }
 
+/// What one skeleton's meshes spent of a [`Budget::fork`], and the textures they decoded
+/// (their own skeleton's index being 0), to charge to the document's budget in order
+/// ([`Budget::charge`]).
+pub struct Spent {
+    commands: boneyard_core::Budget,
+    texels: boneyard_core::Budget,
+    skin_entries: boneyard_core::Budget,
+    decoded: WordMap<TextureKey, Option<(usize, usize)>>,
+}
+
+impl Budget {
+    /// A budget for one skeleton's meshes made beside the others' (on rayon's threads): the
+    /// same limits and seed and what is spent so far, no texture or material decoded yet, the
+    /// thread's own buffers. What it spends is charged to this one afterwards, skeleton by
+    /// skeleton in the document's order ([`Budget::charge`]).
+    /// `materials`: the thread's memo of the materials evaluated before (the same combiners
+    /// and colours come back in skeleton after skeleton; what it holds changes nothing made).
+    pub fn fork(&self, materials: WordMap<MaterialInputs, (Material, Option<String>)>) -> Budget {
+        Budget {
+            commands: self.commands.clone(),
+            texels: self.texels.clone(),
+            max_texture_texels: self.max_texture_texels,
+            max_limb_textures: self.max_limb_textures,
+            max_skeleton_notes: self.max_skeleton_notes,
+            skin_entries: self.skin_entries.clone(),
+            max_depth: self.max_depth,
+            max_commands: self.max_commands,
+            decoded: WordMap::default(),
+            materials,
+            vertex_keys: self.vertex_keys,
+            scratch: Scratch::pooled(),
+        }
+    }
+
+    /// What a fork spent and decoded, and its memo of materials for the thread's next fork;
+    /// its buffers go back to this thread's pool.
+    pub fn into_spent(mut self) -> (Spent, WordMap<MaterialInputs, (Material, Option<String>)>) {
+        let materials = std::mem::take(&mut self.materials);
+        let spent = Spent {
+            commands: self.commands.clone(),
+            texels: self.texels.clone(),
+            skin_entries: self.skin_entries.clone(),
+            decoded: std::mem::take(&mut self.decoded),
+        };
+        (spent, materials)
+    }
+
+    /// Charge what `part` spent (a fork of this budget when it had spent what it has now, or
+    /// less: `base` is what the fork had spent of each when made) when the skeleton's meshes
+    /// came out exactly as they would have with this budget: nothing refused, and less spent
+    /// of each budget than this one has left, so that every spend and every test of what is
+    /// left gave the same answer. False, nothing charged: make them again with this budget.
+    pub fn charge(&mut self, part: &Spent, base: [u64; 3]) -> bool {
+        let pairs = [
+            (&mut self.commands, &part.commands),
+            (&mut self.texels, &part.texels),
+            (&mut self.skin_entries, &part.skin_entries),
+        ];
+        let fits = pairs.iter().zip(base).all(|((b, p), at)| !p.refused() && p.spent() - at < b.left());
+        if fits {
+            for ((b, p), at) in pairs.into_iter().zip(base) {
+                b.try_spend(p.spent() - at);
+            }
+        }
+        fits
+    }
+
+    /// What this budget had spent of its three budgets (commands, texels, skin entries): a
+    /// fork's `base` for [`Budget::charge`].
+    pub fn spent_so_far(&self) -> [u64; 3] {
+        [self.commands.spent(), self.texels.spent(), self.skin_entries.spent()]
+    }
+
+    /// Take the textures `part` decoded for skeleton `skel`'s meshes (`meshes`, made with the
+    /// fork, charged) as the document's: where an earlier skeleton's mesh (`earlier`) holds the
+    /// same texels, the meshes draw its pixels, as when made with this budget they copy them
+    /// (one image in memory, not one a skeleton).
+    pub fn adopt_textures(
+        &mut self,
+        part: Spent,
+        skel: usize,
+        meshes: &mut [Mesh],
+        earlier: &[boneyard_core::SkeletonInfo],
+    ) {
+        for (key, held) in part.decoded {
+            match self.decoded.entry(key) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    let (Some((sj, mj)), Some((_, mi))) = (*e.get(), held) else { continue };
+                    let shared =
+                        earlier.get(sj).and_then(|i| i.meshes.get(mj)?.texture.as_ref()).map(|t| t.rgba.clone());
+                    let own = meshes.get(mi).and_then(|m| m.texture.as_ref()).map(|t| t.rgba.clone());
+                    let (Some(shared), Some(own)) = (shared, own) else { continue };
+                    for t in meshes.iter_mut().filter_map(|m| m.texture.as_mut()) {
+                        if std::sync::Arc::ptr_eq(&t.rgba, &own) {
+                            t.rgba = shared.clone();
+                        }
+                    }
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(held.map(|(_, mi)| (skel, mi)));
+                }
+            }
+        }
+    }
+}
+
 impl Default for Budget {
     fn default() -> Self {
         Self::from_limits(&boneyard_core::Limits::default())
@@ -840,7 +946,13 @@ impl Group {
                 max.max
             ));
         } else if !texels.try_spend((w * h) as u64) {
-            note(format!("more texels than the document's budget left ({})", texels.left()));
+            let max = texels.limit();
+            note(format!(
+                "more texels than the document's budget left ({} of limit `{}` ({}))",
+                texels.left(),
+                max.name,
+                max.max
+            ));
         } else {
             let bytes = (w * h * texture::bits(siz)).div_ceil(8);
             let data = ctx.bytes(addr, bytes, 0).ok();

@@ -72,6 +72,23 @@ enum Keyed {
     Curves(crate::curve::CurveAnim),
 }
 
+/// Skeletons in a document from which their meshes are made on rayon's threads: a ROM's
+/// ninety are a quarter of its open on one thread; an object's one to five are not worth the
+/// forks.
+const SKELETONS_APART: usize = 8;
+
+/// A skeleton made on a thread of its own, before it is charged to the document's budget.
+struct MadeApart {
+    info: (SkeletonInfo, Vec<dlist::RuntimeTexture>, Vec<Option<u32>>),
+    /// Its warnings.
+    said: Vec<Warning>,
+    /// The display lists its meshes ran.
+    lists: Vec<u32>,
+    spent: dlist::Spent,
+    /// What the document's budget had spent when forked.
+    base: [u64; 3],
+}
+
 /// `format!("0x{v:X}")`, put together by hand (it names every skeleton and animation).
 fn hex(v: u32) -> String {
     let mut s = String::with_capacity(10);
@@ -117,14 +134,50 @@ impl Z64Document {
         let mut warnings = Vec::new();
         // By file: the object's own display lists its skeletons ran (segment-6 offsets).
         let mut ran: Vec<Option<Vec<u32>>> = vec![None; doc.files.len()];
-        for si in 0..doc.found.skels.len() {
-            let (info, runtime, images) = doc.skeleton_info(si, multi, &mut budget, &mut warnings)?;
+        // Many skeletons (a ROM's hundred) are made on rayon's threads, each with a fork of the
+        // budget, then charged in order: one whose meshes could have come out otherwise with
+        // what the budget has left by then (a spend refused, too little left) is made again
+        // here, in order, as all of them are with few skeletons or one thread.
+        let skels = doc.found.skels.len();
+        let mut made: Vec<Option<MadeApart>> = Vec::new();
+        if skels >= SKELETONS_APART && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            let (doc, budget) = (&doc, &budget);
+            let base = budget.spent_so_far();
+            made = (0..skels)
+                .into_par_iter()
+                .map_init(Default::default, |materials, si| {
+                    let mut part = budget.fork(std::mem::take(materials));
+                    let mut said = Vec::new();
+                    let info = doc.skeleton_info(si, multi, &mut part, &mut said, &[]);
+                    let lists = part.take_lists_run();
+                    let spent;
+                    (spent, *materials) = part.into_spent();
+                    Some(MadeApart { info: info.ok()?, said, lists, spent, base })
+                })
+                .collect();
+        }
+        for si in 0..skels {
+            let apart = made.get_mut(si).and_then(Option::take);
+            let (info, runtime, images, lists) = match apart {
+                Some(MadeApart { info: (mut info, runtime, images), said, lists, spent, base })
+                    if budget.charge(&spent, base) =>
+                {
+                    budget.adopt_textures(spent, si, &mut info.meshes, &doc.skel_infos);
+                    warnings.extend(said);
+                    (info, runtime, images, lists)
+                }
+                _ => {
+                    let (info, runtime, images) =
+                        doc.skeleton_info(si, multi, &mut budget, &mut warnings, &doc.skel_infos)?;
+                    (info, runtime, images, budget.take_lists_run())
+                }
+            };
             doc.skel_infos.push(info);
             doc.runtime_textures.push(runtime);
             doc.mesh_images.push(images);
             let home = doc.ctx(doc.found.skels[si].ctx).home;
             let own = ran.get_mut(home).map(|r| r.get_or_insert_with(Vec::new));
-            let lists = budget.take_lists_run();
             if let Some(own) = own {
                 let seg = u32::from(doc.files[home].segment);
                 own.extend(lists.into_iter().filter(|a| a >> 24 == seg).map(|a| a & 0xFF_FFFF));
@@ -290,13 +343,15 @@ impl Z64Document {
         out
     }
 
-    /// Also adds to `warnings` what the meshes left out.
+    /// Also adds to `warnings` what the meshes left out. `earlier`: the skeletons made before
+    /// with `budget`, whose meshes hold the textures it decoded.
     fn skeleton_info(
         &self,
         si: usize,
         multi: bool,
         budget: &mut dlist::Budget,
         warnings: &mut Vec<Warning>,
+        earlier: &[SkeletonInfo],
     ) -> Result<(SkeletonInfo, Vec<dlist::RuntimeTexture>, Vec<Option<u32>>)> {
         let s = &self.found.skels[si];
         let ctx = self.ctx(s.ctx);
@@ -328,7 +383,7 @@ impl Z64Document {
         let strict = names.is_some() && !home.lenient;
         let draw = self.draw_state(si, crate::runtime::DEFAULT_FACE);
         let dlist::SkeletonMeshes { meshes, notes, runtime, images } =
-            dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, names, &draw, &self.skel_infos)
+            dlist::skeleton_meshes(&ctx, s, &rest_world, budget, strict, names, &draw, earlier)
                 .map_err(|e| e.in_file(home.name.clone()))?;
         let mut extra = Map::new();
         extra.insert("type".into(), json!(s.ty.name()));

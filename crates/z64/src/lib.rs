@@ -566,31 +566,54 @@ fn pick_rom_files(
     // Keyframe skeleton tries, shared by the ROM's files (`Limits::max_scan_work`).
     let mut work =
         boneyard_core::Budget::new(boneyard_core::limit!(limits, max_scan_work), "structural scan limb reads");
-    for (i, f) in rfiles.into_iter().enumerate() {
+    // Each file's name and segment, and whether the filter scans it (a file the asset table
+    // does not know, in a whole ROM read).
+    let placed: Vec<(String, u8, bool)> = rfiles
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            if Some(i) == la {
+                ("link_animetion".to_string(), layout::SEG_LINK_ANIMETION, false)
+            } else if Some(i) == gk {
+                ("gameplay_keep".to_string(), layout::SEG_GAMEPLAY_KEEP, false)
+            } else {
+                let named = f.name.clone().filter(|n| !n.is_empty());
+                let stem = named.unwrap_or_else(|| format!("file_{:04}", f.index));
+                let seg = if stem.starts_with("gameplay_") { 5 } else { layout::SEG_OBJECT };
+                let scanned = picked.is_none() && !names::is_known(&stem);
+                (stem, seg, scanned)
+            }
+        })
+        .collect();
+    // The scans that spend no budget, on rayon's threads (a retail ROM's 1,500 files, none
+    // named): no skeleton or animation candidate. Those files alone are tried for keyframe
+    // skeletons and curve animations, in order, against the shared budget.
+    let no_candidates: Vec<Option<scan::SegWords>> = {
+        use rayon::prelude::*;
+        rfiles
+            .par_iter()
+            .zip(&placed)
+            .map(|(f, &(_, seg, scanned))| {
+                if !scanned {
+                    return None;
+                }
+                // One bitmap of the file's pointer words for all its scans.
+                let words = scan::SegWords::new(&f.data, seg);
+                let none = scan::skeleton_candidates_in(&f.data, &words).is_empty()
+                    && scan::animation_candidates_in(&f.data, &words).is_empty();
+                none.then_some(words)
+            })
+            .collect()
+    };
+    for ((i, f), ((stem, segment, _), words)) in
+        rfiles.into_iter().enumerate().zip(placed.into_iter().zip(no_candidates))
+    {
         if picked.as_ref().is_some_and(|set| !set.contains(&i)) {
             continue;
         }
-        let named = f.name.clone().filter(|n| !n.is_empty());
-        let (stem, segment) = if Some(i) == la {
-            ("link_animetion".to_string(), layout::SEG_LINK_ANIMETION)
-        } else if Some(i) == gk {
-            ("gameplay_keep".to_string(), layout::SEG_GAMEPLAY_KEEP)
-        } else {
-            let stem = named.unwrap_or_else(|| format!("file_{:04}", f.index));
-            let seg = if stem.starts_with("gameplay_") { 5 } else { layout::SEG_OBJECT };
-            let known = names::is_known(&stem);
-            // One bitmap of the file's pointer words for all its scans.
-            let mut holds_nothing = || {
-                let words = scan::SegWords::new(&f.data, seg);
-                scan::skeleton_candidates_in(&f.data, &words).is_empty()
-                    && scan::animation_candidates_in(&f.data, &words).is_empty()
-                    && !has_keyframe_or_curve(&f.data, &words, &mut work)
-            };
-            if !known && picked.is_none() && holds_nothing() {
-                continue;
-            }
-            (stem, seg)
-        };
+        if words.is_some_and(|words| !has_keyframe_or_curve(&f.data, &words, &mut work)) {
+            continue;
+        }
         let mut sum = FileSummary {
             path: format!("{rom_name}#{stem}"),
             format: format!("Zelda 64 ROM file (segment {segment})"),

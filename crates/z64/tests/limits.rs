@@ -263,3 +263,89 @@ fn the_curve_skeleton_scan_stops_at_max_scan_work_with_a_warning() {
     // Both skeletons are the decomp's named ones, read whatever the scan's budget.
     assert_eq!(cut, all);
 }
+
+/// A document of many skeletons (a ROM's) opened on `threads` of rayon's threads within
+/// `limits`: each skeleton's name, meshes (every field, texels included) and which earlier
+/// mesh's pixels each texture shares; and the warnings.
+fn made_on(threads: usize, rom: &[u8], limits: Limits) -> (Vec<String>, Vec<String>) {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let opts = OpenOptions { limits, ..Default::default() };
+    let doc = pool
+        .install(|| Z64.open(vec![InputFile::new("test.z64", rom.to_vec())], &opts, &boneyard_core::NoCompanions))
+        .unwrap();
+    let mut pixels: Vec<std::sync::Arc<[u8]>> = Vec::new();
+    let mut skels = Vec::new();
+    for s in doc.skeletons() {
+        let mut text = format!("{} {:?}", s.name, s.meshes);
+        for t in s.meshes.iter().filter_map(|m| m.texture.as_ref()) {
+            let first = pixels.iter().position(|p| std::sync::Arc::ptr_eq(p, &t.rgba)).unwrap_or_else(|| {
+                pixels.push(t.rgba.clone());
+                pixels.len() - 1
+            });
+            text.push_str(&format!(" shares {first}"));
+        }
+        skels.push(text);
+    }
+    (skels, doc.warnings().iter().map(|w| w.to_string()).collect())
+}
+
+#[test]
+fn many_skeletons_made_on_two_threads_are_those_made_in_order_whatever_their_budgets_cut() {
+    let t = "many_skeletons_made_on_two_threads_are_those_made_in_order_whatever_their_budgets_cut";
+    // Objects with skeletons, display lists and textures (shared within the object), the
+    // horse's skin limbs: a ROM of them is one document of more skeletons (11) than the
+    // document makes apart on rayon's threads (8).
+    let names = [
+        "object_bba",
+        "object_bg",
+        "object_bji",
+        "object_box",
+        "object_cow",
+        "object_dekunuts",
+        "object_dog",
+        "object_fa",
+        "object_fr",
+        "object_horse",
+    ];
+    let mut files = Vec::new();
+    for n in names {
+        let Some(p) = shared_data(&format!("z64/oot-gc-eu-mq-dbg/{n}"), t) else { return };
+        files.push(std::fs::read(p).unwrap());
+    }
+    let rom = boneyard_z64::build_test_rom(&files, false, 0);
+    let (plain, _) = made_on(1, &rom, Limits::default());
+    assert!(plain.len() >= 10, "{} skeletons", plain.len());
+    // The budgets cut after a few skeletons, in the middle of the document and at its end:
+    // skeletons made apart past the cut are made again in order.
+    let cuts = [
+        ("defaults", Limits::default()),
+        ("max_document_commands", Limits { max_document_commands: 300, ..Limits::default() }),
+        ("max_document_commands", Limits { max_document_commands: 2_000, ..Limits::default() }),
+        ("max_document_commands", Limits { max_document_commands: 5_000, ..Limits::default() }),
+        ("max_document_texels", Limits { max_document_texels: 20_000, ..Limits::default() }),
+        ("max_document_texels", Limits { max_document_texels: 60_000, ..Limits::default() }),
+        ("max_skin_entries", Limits { max_skin_entries: 100, ..Limits::default() }),
+    ];
+    for &(limit, limits) in &cuts {
+        let one = made_on(1, &rom, limits);
+        let meshes: Vec<usize> = one.0.iter().map(|s| s.matches("Mesh {").count()).collect();
+        let naming = one.1.iter().filter(|w| w.contains(limit)).count();
+        println!("{limit}: meshes by skeleton {meshes:?}, {naming} warnings naming it");
+        let two = made_on(2, &rom, limits);
+        assert_eq!(one.0.len(), two.0.len(), "{limit}");
+        for (a, b) in one.0.iter().zip(&two.0) {
+            assert!(a == b, "{limit}: {} differs on two threads", a.split(' ').next().unwrap_or_default());
+        }
+        assert_eq!(one.1, two.1, "{limit}");
+        if limit != "defaults" {
+            // It did cut something, naming the limit.
+            assert!(one.1.iter().any(|w| w.contains(limit)), "{limit}: nothing cut");
+        }
+    }
+    println!(
+        "{} skeletons of {} objects: the same on two threads as on one, under {} budgets",
+        plain.len(),
+        names.len(),
+        cuts.len()
+    );
+}
