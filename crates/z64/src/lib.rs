@@ -323,8 +323,11 @@ pub fn open_files_limited(
         let (stem, _) = stem_of(&input.path);
         let shown = shown_stem_of(&input.path).0;
         if let Some(order) = rom::byte_order(&input.data) {
-            let data = rom::normalize(&input.data, order);
-            let (mut info, rfiles) = rom::read_rom(&data, limits).map_err(|e| e.in_file(name.clone()))?;
+            // In place: the ROM's bytes are the caller's to give (a copy of a 64 MB ROM was
+            // a tenth of a whole open), and they are let go once its files are read.
+            rom::normalize_in_place(&mut input.data, order);
+            let (mut info, rfiles) = rom::read_rom(&input.data, limits).map_err(|e| e.in_file(name.clone()))?;
+            input.data = Vec::new();
             info.byte_order = Some(order);
             let mut sum = FileSummary {
                 path: name.clone(),
@@ -585,10 +588,13 @@ fn pick_rom_files(
             }
         })
         .collect();
-    // The scans that spend no budget, on rayon's threads (a retail ROM's 1,500 files, none
-    // named): no skeleton or animation candidate. Those files alone are tried for keyframe
-    // skeletons and curve animations, in order, against the shared budget.
-    let no_candidates: Vec<Option<scan::SegWords>> = {
+    // The scans, on rayon's threads (a retail ROM's 1,500 files, none named): a file with no
+    // skeleton or animation candidate is tried for keyframe skeletons and curve animations
+    // with a copy of the shared budget, then charged in order; where the copy refused a spend
+    // or spent what the budget no longer has, the file is tried again in order, against the
+    // budget as it is then, so the cut is where it was.
+    let base = work.spent();
+    let tried: Vec<Option<(scan::SegWords, bool, boneyard_core::Budget)>> = {
         use rayon::prelude::*;
         rfiles
             .par_iter()
@@ -599,20 +605,32 @@ fn pick_rom_files(
                 }
                 // One bitmap of the file's pointer words for all its scans.
                 let words = scan::SegWords::new(&f.data, seg);
-                let none = scan::skeleton_candidates_in(&f.data, &words).is_empty()
-                    && scan::animation_candidates_in(&f.data, &words).is_empty();
-                none.then_some(words)
+                if !scan::skeleton_candidates_in(&f.data, &words).is_empty()
+                    || !scan::animation_candidates_in(&f.data, &words).is_empty()
+                {
+                    return None;
+                }
+                let mut fork = work.clone();
+                let holds = has_keyframe_or_curve(&f.data, &words, &mut fork);
+                Some((words, holds, fork))
             })
             .collect()
     };
-    for ((i, f), ((stem, segment, _), words)) in
-        rfiles.into_iter().enumerate().zip(placed.into_iter().zip(no_candidates))
-    {
+    for ((i, f), ((stem, segment, _), tried)) in rfiles.into_iter().enumerate().zip(placed.into_iter().zip(tried)) {
         if picked.as_ref().is_some_and(|set| !set.contains(&i)) {
             continue;
         }
-        if words.is_some_and(|words| !has_keyframe_or_curve(&f.data, &words, &mut work)) {
-            continue;
+        if let Some((words, holds, fork)) = tried {
+            let spent = fork.spent() - base;
+            let holds = if !fork.refused() && spent < work.left() {
+                work.try_spend(spent);
+                holds
+            } else {
+                has_keyframe_or_curve(&f.data, &words, &mut work)
+            };
+            if !holds {
+                continue;
+            }
         }
         let mut sum = FileSummary {
             path: format!("{rom_name}#{stem}"),

@@ -49,15 +49,14 @@ pub fn byte_order(head: &[u8]) -> Option<ByteOrder> {
     }
 }
 
-/// The ROM in big-endian order (a trailing partial word is kept as is).
-pub fn normalize(data: &[u8], order: ByteOrder) -> Vec<u8> {
-    let mut out = data.to_vec();
+/// The ROM put in big-endian order, in place (a trailing partial word is kept as is; a
+/// big-endian ROM, `.z64`, is left as it is, not copied).
+pub fn normalize_in_place(data: &mut [u8], order: ByteOrder) {
     match order {
         ByteOrder::BigEndian => {}
-        ByteOrder::ByteSwapped => out.chunks_exact_mut(2).for_each(|c| c.swap(0, 1)),
-        ByteOrder::LittleEndian => out.chunks_exact_mut(4).for_each(|c| c.reverse()),
+        ByteOrder::ByteSwapped => data.chunks_exact_mut(2).for_each(|c| c.swap(0, 1)),
+        ByteOrder::LittleEndian => data.chunks_exact_mut(4).for_each(|c| c.reverse()),
     }
-    out
 }
 
 /// Known builds: (creator, date, version name) (zeldaret/oot Makefile, zeldaret/mm build.c).
@@ -523,10 +522,14 @@ mod tests {
         assert_eq!(byte_order(&z), Some(ByteOrder::BigEndian));
         let v = [0x37, 0x80, 0x40, 0x12, 2, 1, 4, 3];
         assert_eq!(byte_order(&v), Some(ByteOrder::ByteSwapped));
-        assert_eq!(normalize(&v, ByteOrder::ByteSwapped), z);
+        let mut w = v;
+        normalize_in_place(&mut w, ByteOrder::ByteSwapped);
+        assert_eq!(w, z);
         let n = [0x40, 0x12, 0x37, 0x80, 4, 3, 2, 1];
         assert_eq!(byte_order(&n), Some(ByteOrder::LittleEndian));
-        assert_eq!(normalize(&n, ByteOrder::LittleEndian), z);
+        let mut w = n;
+        normalize_in_place(&mut w, ByteOrder::LittleEndian);
+        assert_eq!(w, z);
         assert_eq!(byte_order(b"Yaz0"), None);
     }
 }
