@@ -311,12 +311,19 @@ impl Budget {
     pub fn spent(&self) -> u64 {
         self.spent
     }
-    /// Whether a spend was ever refused or went past the limit. A piece of work done with a
-    /// copy of a budget that refused nothing and spent less than another copy has left runs
-    /// exactly as it would with that other one: every spend and every test of what is left
-    /// gives the same answer (work done on several threads, then charged in order).
+    /// Whether a spend was ever refused or went past the limit.
     pub fn refused(&self) -> bool {
         self.refused
+    }
+    /// What `fork` (a copy of this budget made when it had spent `base`, used for a piece of
+    /// work done apart, e.g. on another thread) spent since, when that work ran exactly as it
+    /// would have with this budget as it is now: the fork refused nothing and spent less than
+    /// this one has left, so every spend and every test of what is left gave the same answer.
+    /// None: do the work again with this budget (work done on several threads, charged in
+    /// order, cuts where it would have in order).
+    pub fn spent_by_fork(&self, fork: &Budget, base: u64) -> Option<u64> {
+        let spent = fork.spent.saturating_sub(base);
+        (!fork.refused && spent < self.left()).then_some(spent)
     }
     /// The limit this budget spends.
     pub fn limit(&self) -> Limit {
@@ -345,6 +352,21 @@ mod tests {
         assert!(b.spend(11).is_err() && b.refused(), "a spend past the limit is an error, and said");
         // A copy carries it (a fork made after a refusal is never taken as the same run).
         assert!(b.clone().refused());
+    }
+
+    #[test]
+    fn a_fork_stands_for_the_budget_only_when_it_refused_nothing_and_fits_what_is_left() {
+        let mut b = Budget::new(Limit::new("max_test", 10), "units");
+        b.try_spend(3);
+        let mut fork = b.clone();
+        fork.try_spend(4);
+        assert_eq!(b.spent_by_fork(&fork, 3), Some(4));
+        b.try_spend(3);
+        // 4 left: a fork that spent 4 might have met a test of what is left that the budget fails.
+        assert_eq!(b.spent_by_fork(&fork, 3), None);
+        let mut refused = Budget::new(Limit::new("max_test", 10), "units");
+        assert!(!refused.try_spend(11));
+        assert_eq!(Budget::new(Limit::new("max_test", 100), "units").spent_by_fork(&refused, 0), None);
     }
 
     #[test]

@@ -304,24 +304,21 @@ impl Budget {
         (spent, materials)
     }
 
-    /// Charge what `part` spent (a fork of this budget when it had spent what it has now, or
-    /// less: `base` is what the fork had spent of each when made) when the skeleton's meshes
-    /// came out exactly as they would have with this budget: nothing refused, and less spent
-    /// of each budget than this one has left, so that every spend and every test of what is
-    /// left gave the same answer. False, nothing charged: make them again with this budget.
+    /// Charge what `part` spent (a fork of this budget made when it had spent `base` of
+    /// commands, texels and skin entries) when the skeleton's meshes came out exactly as they
+    /// would have with this budget ([`boneyard_core::Budget::spent_by_fork`], for each of the
+    /// three). False, nothing charged: make them again with this budget.
     pub fn charge(&mut self, part: &Spent, base: [u64; 3]) -> bool {
-        let pairs = [
-            (&mut self.commands, &part.commands),
-            (&mut self.texels, &part.texels),
-            (&mut self.skin_entries, &part.skin_entries),
+        let spent = [
+            self.commands.spent_by_fork(&part.commands, base[0]),
+            self.texels.spent_by_fork(&part.texels, base[1]),
+            self.skin_entries.spent_by_fork(&part.skin_entries, base[2]),
         ];
-        let fits = pairs.iter().zip(base).all(|((b, p), at)| !p.refused() && p.spent() - at < b.left());
-        if fits {
-            for ((b, p), at) in pairs.into_iter().zip(base) {
-                b.try_spend(p.spent() - at);
-            }
-        }
-        fits
+        let [Some(commands), Some(texels), Some(skin)] = spent else { return false };
+        self.commands.try_spend(commands);
+        self.texels.try_spend(texels);
+        self.skin_entries.try_spend(skin);
+        true
     }
 
     /// What this budget had spent of its three budgets (commands, texels, skin entries): a

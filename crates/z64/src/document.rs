@@ -85,8 +85,6 @@ struct MadeApart {
     /// The display lists its meshes ran.
     lists: Vec<u32>,
     spent: dlist::Spent,
-    /// What the document's budget had spent when forked.
-    base: [u64; 3],
 }
 
 /// `format!("0x{v:X}")`, put together by hand (it names every skeleton and animation).
@@ -140,10 +138,11 @@ impl Z64Document {
         // here, in order, as all of them are with few skeletons or one thread.
         let skels = doc.found.skels.len();
         let mut made: Vec<Option<MadeApart>> = Vec::new();
+        // What the budget had spent when forked.
+        let base = budget.spent_so_far();
         if skels >= SKELETONS_APART && rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
             let (doc, budget) = (&doc, &budget);
-            let base = budget.spent_so_far();
             made = (0..skels)
                 .into_par_iter()
                 .map_init(Default::default, |materials, si| {
@@ -153,14 +152,14 @@ impl Z64Document {
                     let lists = part.take_lists_run();
                     let spent;
                     (spent, *materials) = part.into_spent();
-                    Some(MadeApart { info: info.ok()?, said, lists, spent, base })
+                    Some(MadeApart { info: info.ok()?, said, lists, spent })
                 })
                 .collect();
         }
         for si in 0..skels {
             let apart = made.get_mut(si).and_then(Option::take);
             let (info, runtime, images, lists) = match apart {
-                Some(MadeApart { info: (mut info, runtime, images), said, lists, spent, base })
+                Some(MadeApart { info: (mut info, runtime, images), said, lists, spent })
                     if budget.charge(&spent, base) =>
                 {
                     budget.adopt_textures(spent, si, &mut info.meshes, &doc.skel_infos);

@@ -621,12 +621,12 @@ fn pick_rom_files(
             continue;
         }
         if let Some((words, holds, fork)) = tried {
-            let spent = fork.spent() - base;
-            let holds = if !fork.refused() && spent < work.left() {
-                work.try_spend(spent);
-                holds
-            } else {
-                has_keyframe_or_curve(&f.data, &words, &mut work)
+            let holds = match work.spent_by_fork(&fork, base) {
+                Some(spent) => {
+                    work.try_spend(spent);
+                    holds
+                }
+                None => has_keyframe_or_curve(&f.data, &words, &mut work),
             };
             if !holds {
                 continue;
