@@ -19,6 +19,10 @@ impl Obj {
         self.0.extend_from_slice(&v.to_be_bytes());
         self
     }
+    pub fn u32(&mut self, v: u32) -> &mut Self {
+        self.0.extend_from_slice(&v.to_be_bytes());
+        self
+    }
     pub fn ptr(&mut self, off: u32) -> &mut Self {
         self.0.extend_from_slice(&(0x0600_0000 | off).to_be_bytes());
         self
