@@ -103,7 +103,7 @@ mod tests {
     use crate::testdata::XorShift64;
 
     /// The same bits, or both NaN: a NaN's sign and payload are whatever the instructions the
-    /// optimizer picked make of it (a release build's differ from a debug build's), and no
+    /// optimizer picked make of it (they differ between optimisation levels), and no
     /// output of boneyard depends on them.
     fn same_float(x: f32, y: f32) -> bool {
         x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())

@@ -394,7 +394,7 @@ fn pairing_many_animations_with_many_skeletons_is_linear() {
     assert_eq!((doc.skeletons().len(), doc.animations().len()), (8000, 40000));
     assert_eq!(doc.animations()[39999].skeleton, Some(0));
     // The limbs draw nothing: the time is the pairing's, not display lists' (a limb pointing
-    // at the file's start once ran the document's whole command budget, 160 s unoptimised).
+    // at the file's start once ran the document's whole command budget, minutes in the test build).
     assert!(doc.skeletons().iter().all(|s| s.meshes.is_empty()));
     // Not an assertion (no timed tests): the figure, for whoever reads the log.
     eprintln!("took {:?}", start.elapsed());
